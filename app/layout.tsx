@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { currentUser } from "@/lib/auth/current";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Dashboards", template: "%s · Dashboards" },
+  description: "Draft a data dashboard as one HTML file, watch it render live, and save it for your team.",
+  referrer: "no-referrer",
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link className="brand" href="/">
+            Dashboards
+          </Link>
+          <nav aria-label="Main">
+            <ul>
+              <li>
+                <a href="/dashboards/playground">Playground</a>
+              </li>
+              <li>
+                <a href="/docs">API reference</a>
+              </li>
+            </ul>
+          </nav>
+          <div className="account">
+            {user ? (
+              <>
+                <span data-testid="signed-in-email">{user.email}</span>
+                <form className="inline" method="post" action="/signout">
+                  <button type="submit">Sign out</button>
+                </form>
+              </>
+            ) : (
+              <a className="button primary" href="/signin">
+                Sign in
+              </a>
+            )}
+          </div>
+        </header>
+        <main id="main">{children}</main>
+      </body>
+    </html>
+  );
+}

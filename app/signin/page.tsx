@@ -1,0 +1,48 @@
+import { redirect } from "next/navigation";
+import { config } from "@/lib/config";
+import { demoUsers } from "@/demo/users";
+import { safeNextPath } from "@/lib/http/origin";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sign in" };
+
+const errors: Record<string, string> = {
+  unknown_user: "That account is not one of the demo users. Pick one below.",
+  oidc_failed: "Sign-in with your identity provider did not complete. Try again.",
+};
+
+export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const sp = await searchParams;
+  const next = safeNextPath(sp.next);
+  if (config().oidc) redirect(`/signin/oidc?next=${encodeURIComponent(next)}`);
+  const error = sp.error ? errors[sp.error] : undefined;
+  return (
+    <div className="stack">
+      <h1>Sign in</h1>
+      <p className="muted">This deployment uses demo sign-in. Choose who to be.</p>
+      {error ? (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      ) : null}
+      <ul className="user-list card" aria-label="Demo users">
+        {demoUsers.map((u) => (
+          <li key={u.email}>
+            <span>
+              <strong>{u.name}</strong> <span className="muted">{u.email}</span>
+              <br />
+              <span className="muted">{u.groups.length ? `Groups: ${u.groups.join(", ")}` : "No groups"}</span>
+            </span>
+            <form method="post" action="/signin/demo">
+              <input type="hidden" name="email" value={u.email} />
+              <input type="hidden" name="next" value={next} />
+              <button type="submit" className="primary" data-testid={`signin-${u.email}`}>
+                Sign in as {u.name}
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

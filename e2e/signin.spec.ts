@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+import { SignInPage, SiteHeader } from "./support/pages";
+
+test("a demo user signs in in the browser, sees their email and their /api/me, and signs out", async ({ page }) => {
+  const signIn = new SignInPage(page);
+  const header = new SiteHeader(page);
+
+  await signIn.open();
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await signIn.signInAs("csm@demo.test");
+
+  await expect(page).toHaveURL("/");
+  await expect(header.signedInEmail()).toHaveText("csm@demo.test");
+
+  const me = await page.request.get("/api/me");
+  expect(me.status()).toBe(200);
+  expect(await me.json()).toMatchObject({ email: "csm@demo.test", groups: ["cx"] });
+
+  await header.signOut();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  expect((await page.request.get("/api/me")).status()).toBe(401);
+});
+
+test("sign-in returns to the page that asked for it", async ({ page }) => {
+  const signIn = new SignInPage(page);
+  await signIn.open("/signin?from=test");
+  await signIn.signInAs("member@demo.test");
+  await expect(page).toHaveURL(/\/signin\?from=test$/);
+});
+
+test("API errors are JSON envelopes, never HTML pages", async ({ request }) => {
+  for (const path of ["/api/me", "/api/nope", "/api"]) {
+    const res = await request.get(path);
+    expect(res.headers()["content-type"]).toContain("application/json");
+    const body = await res.json();
+    expect(typeof body.error).toBe("string");
+  }
+  const post = await request.post("/api/me");
+  expect(post.status()).toBe(405);
+});

@@ -1,0 +1,55 @@
+import type { Db } from "@/lib/db";
+import { handleFromEmail } from "./permissions";
+
+/**
+ * Creates the user or brings an existing one up to date; groups are replaced by those given.
+ * Used by demo seeding and by OIDC sign-in, where the provider's claims are the truth.
+ */
+export async function upsertUser(
+  db: Db,
+  input: { email: string; name: string; groups: readonly string[] },
+  now = Date.now(),
+): Promise<number> {
+  const email = input.email.trim().toLowerCase();
+  return db.transaction().execute(async (tx) => {
+    const existing = await tx.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      await tx.updateTable("users").set({ name: input.name }).where("id", "=", id).execute();
+    } else {
+      const inserted = await tx
+        .insertInto("users")
+        .values({ email, handle: handleFromEmail(email), name: input.name, home_path: null, created_at: now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      id = Number(inserted.id);
+    }
+    await tx.deleteFrom("user_groups").where("user_id", "=", id).execute();
+    const groups = [...new Set(input.groups)];
+    if (groups.length > 0) {
+      await tx.insertInto("user_groups").values(groups.map((g) => ({ user_id: id, group_name: g }))).execute();
+    }
+    return id;
+  });
+}
+
+export async function userIdByEmail(db: Db, email: string): Promise<number | null> {
+  const row = await db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
+  return row ? row.id : null;
+}
+
+export async function favouritesOf(db: Db, userId: number) {
+  return db
+    .selectFrom("favourites")
+    .select(["href", "label"])
+    .where("user_id", "=", userId)
+    .orderBy("position")
+    .orderBy("href")
+    .execute();
+}
+
+export async function homeOf(db: Db, userId: number): Promise<string | null> {
+  const row = await db.selectFrom("users").select("home_path").where("id", "=", userId).executeTakeFirst();
+  return row?.home_path ?? null;
+}

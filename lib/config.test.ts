@@ -1,0 +1,31 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "./config";
+
+describe("configuration", () => {
+  it("defaults to the embedded mode: SQLite under .data, the demo tenant, port 3000, no identity provider", () => {
+    const c = parseConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.storage).toEqual({ kind: "sqlite", file: path.resolve(".data", "app.sqlite") });
+    expect(c.demo).toEqual({ enabled: true, scale: 1 });
+    expect(c.oidc).toBeNull();
+  });
+
+  it("switches to PostgreSQL with DATABASE_URL and honours PORT", () => {
+    const c = parseConfig({ DATABASE_URL: "postgres://u@db:5432/app", PORT: "8080" });
+    expect(c.storage).toEqual({ kind: "postgres", url: "postgres://u@db:5432/app", schema: undefined });
+    expect(c.port).toBe(8080);
+  });
+
+  it("rejects bad values with a message naming the variable", () => {
+    expect(() => parseConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ OIDC_ISSUER: "https://id.example.test" })).toThrow(/OIDC_CLIENT_ID/);
+    expect(() => parseConfig({ DATABASE_SCHEMA: "x; drop" })).toThrow(/DATABASE_SCHEMA/);
+  });
+
+  it("configures OIDC when an issuer is given", () => {
+    const c = parseConfig({ OIDC_ISSUER: "https://id.example.test", OIDC_CLIENT_ID: "app", OIDC_ALLOW_HTTP: "1" });
+    expect(c.oidc).toMatchObject({ issuer: "https://id.example.test", clientId: "app", groupsClaim: "groups", allowHttp: true });
+  });
+});

@@ -1,0 +1,295 @@
+import { z } from "zod";
+import type { ErrorCode } from "./errors";
+import * as r from "./resources";
+import { bookBasis } from "./resources";
+import { booleanParam, noQuery, pageQuery, windowShape, withWindowRules } from "./query";
+
+// The endpoint registry: the one source for validation, /endpoints, OpenAPI, /docs and
+// client types. Every API path of the interface specification is here.
+
+export type Tag = "me" | "connections" | "crm" | "vendors" | "cx";
+
+export interface EndpointDef {
+  id: string;
+  path: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Values a path parameter may take; any other value answers the code given. */
+  params?: Record<string, { values?: readonly string[]; unknown?: ErrorCode; description: string }>;
+  query: z.ZodType<Record<string, unknown>, Record<string, string | undefined>>;
+  /** A missing required query parameter answers this code instead of `invalid_query`. */
+  missingQuery?: Record<string, ErrorCode>;
+  response: z.ZodType;
+  /** Endpoint-specific errors; the common ones (401, 500, and 400 where there is a query) are added. */
+  errors: readonly ErrorCode[];
+  /** A permission the caller needs; `{param}` is replaced by that path parameter. */
+  permission?: string;
+  /** Paged endpoints: the list key, for clients that follow `nextCursor`. */
+  pagedList?: string;
+}
+
+const crmInstance = {
+  instance: {
+    values: ["customers", "users"],
+    unknown: "no_such_instance",
+    description: "`customers` (external, monetary) or `users` (internal staff, admin-only)",
+  },
+} as const;
+const crmErrors = ["forbidden", "no_such_instance"] as const;
+const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured"] as const;
+
+export const endpoints = [
+  {
+    id: "me",
+    path: "/me",
+    tag: "me",
+    summary: "The signed-in user's profile",
+    query: noQuery,
+    response: r.me,
+    errors: [],
+  },
+  {
+    id: "me.favourites",
+    path: "/me/favourites",
+    tag: "me",
+    summary: "The signed-in user's favourites, in render order",
+    query: noQuery,
+    response: z.object({ favourites: z.array(r.favourite) }),
+    errors: [],
+  },
+  {
+    id: "me.home",
+    path: "/me/home",
+    tag: "me",
+    summary: "The signed-in user's home path; null means the built-in landing page",
+    query: noQuery,
+    response: r.home,
+    errors: [],
+  },
+  {
+    id: "connections.check",
+    path: "/connections/:slug/check",
+    tag: "connections",
+    summary: "Runs one connector's read-only probe as the calling user",
+    params: {
+      slug: {
+        values: ["tracker", "coderepo", "calls", "support", "crmportal"],
+        unknown: "no_connection_check",
+        description: "Connector slug: tracker, coderepo, calls, support or crmportal",
+      },
+    },
+    query: noQuery,
+    response: r.connectionCheck,
+    errors: ["no_connection_check"],
+  },
+  {
+    id: "crm.companies",
+    path: "/crm/:instance/companies",
+    tag: "crm",
+    summary: "Normalised CRM companies, with ARR and hierarchy, keyset-paged",
+    params: crmInstance,
+    query: pageQuery,
+    response: z.object({ companies: z.array(r.crmCompany), nextCursor: z.string().nullable() }),
+    errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
+    permission: "crm.{instance}.read",
+    pagedList: "companies",
+  },
+  {
+    id: "crm.contacts",
+    path: "/crm/:instance/contacts",
+    tag: "crm",
+    summary: "Normalised CRM contacts, keyset-paged",
+    params: crmInstance,
+    query: pageQuery,
+    response: z.object({ contacts: z.array(r.crmContact), nextCursor: z.string().nullable() }),
+    errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
+    permission: "crm.{instance}.read",
+    pagedList: "contacts",
+  },
+  {
+    id: "crm.deals",
+    path: "/crm/:instance/deals",
+    tag: "crm",
+    summary: "Normalised CRM deals, keyset-paged; empty for a non-monetary instance",
+    params: crmInstance,
+    query: pageQuery,
+    response: z.object({ deals: z.array(r.crmDeal), nextCursor: z.string().nullable() }),
+    errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
+    permission: "crm.{instance}.read",
+    pagedList: "deals",
+  },
+  {
+    id: "crm.summary",
+    path: "/crm/:instance/summary",
+    tag: "crm",
+    summary: "Totals, contacts by lifecycle stage, and (monetary instances) the pipeline by stage",
+    params: crmInstance,
+    query: noQuery,
+    response: r.crmSummary,
+    errors: [...crmErrors, "crm_not_synced"],
+    permission: "crm.{instance}.read",
+  },
+  {
+    id: "crm.sources",
+    path: "/crm/:instance/sources",
+    tag: "crm",
+    summary: "Sync state of each connector feeding the instance: how fresh the numbers are",
+    params: crmInstance,
+    query: noQuery,
+    response: z.object({ sources: z.array(r.crmSource) }),
+    errors: [...crmErrors],
+    permission: "crm.{instance}.read",
+  },
+  {
+    id: "vendors.tracker.issues",
+    path: "/vendors/tracker/issues",
+    tag: "vendors",
+    summary: "The signed-in user's assigned issues; with `project`, every issue in that project",
+    query: z.object({
+      project: z.string().min(1).max(200).optional().meta({ description: "Project id or name" }),
+    }),
+    response: z.object({ issues: z.array(r.trackerIssue) }),
+    errors: ["tracker_not_connected", "tracker_not_configured"],
+  },
+  {
+    id: "vendors.coderepo.repos",
+    path: "/vendors/coderepo/repos",
+    tag: "vendors",
+    summary: "Repositories the user can see, most recently pushed first",
+    query: noQuery,
+    response: z.object({ repos: z.array(r.repository) }),
+    errors: ["coderepo_not_connected", "coderepo_not_configured"],
+  },
+  {
+    id: "vendors.calls.calls",
+    path: "/vendors/calls/calls",
+    tag: "vendors",
+    summary: "Recorded calls from the trailing 30 days",
+    query: noQuery,
+    response: z.object({ calls: z.array(r.call) }),
+    errors: callsErrors,
+  },
+  {
+    id: "vendors.calls.detailed",
+    path: "/vendors/calls/calls/detailed",
+    tag: "vendors",
+    summary: "Recorded calls from the trailing 30 days, with participants",
+    query: noQuery,
+    response: z.object({ calls: z.array(r.callDetailed) }),
+    errors: callsErrors,
+  },
+  {
+    id: "vendors.calls.transcript",
+    path: "/vendors/calls/calls/:id/transcript",
+    tag: "vendors",
+    summary: "One call's transcript, as speaker turns",
+    params: { id: { description: "Call id" } },
+    query: noQuery,
+    response: r.transcript,
+    errors: callsErrors,
+  },
+  {
+    id: "vendors.support.conversations",
+    path: "/vendors/support/conversations",
+    tag: "vendors",
+    summary: "Support conversations, cursor-paged",
+    query: z.object({ cursor: pageQuery.shape.cursor }),
+    response: z.object({ conversations: z.array(r.supportConversation), nextCursor: z.string().nullable() }),
+    errors: ["support_not_connected", "support_not_configured", "invalid_cursor"],
+    pagedList: "conversations",
+  },
+  {
+    id: "vendors.crmportal.companies",
+    path: "/vendors/crmportal/companies",
+    tag: "vendors",
+    summary: "CRM portal companies, read directly; the whole list in one response",
+    query: noQuery,
+    response: z.object({ companies: z.array(r.portalCompany) }),
+    errors: ["crmportal_not_configured"],
+  },
+  {
+    id: "vendors.crmportal.contacts",
+    path: "/vendors/crmportal/contacts",
+    tag: "vendors",
+    summary: "CRM portal contacts, read directly; the whole list in one response",
+    query: noQuery,
+    response: z.object({ contacts: z.array(r.portalContact) }),
+    errors: ["crmportal_not_configured"],
+  },
+  {
+    id: "vendors.crmportal.deals",
+    path: "/vendors/crmportal/deals",
+    tag: "vendors",
+    summary: "CRM portal deals, read directly; the whole list in one response",
+    query: noQuery,
+    response: z.object({ deals: z.array(r.portalDeal) }),
+    errors: ["crmportal_not_configured"],
+  },
+  {
+    id: "cx.owners",
+    path: "/cx/owners",
+    tag: "cx",
+    summary: "The CSM roster",
+    query: z.object({
+      activeOnly: booleanParam.meta({ description: "`true` drops departed owners" }),
+    }),
+    response: r.cxWrapper(z.object({ owners: z.array(r.cxOwner) })),
+    errors: ["forbidden", "cx_not_available"],
+    permission: "cx.read",
+  },
+  {
+    id: "cx.book",
+    path: "/cx/book",
+    tag: "cx",
+    summary: "One CSM's book of business: a row per company, with health, cadence, reach and priority",
+    query: withWindowRules(
+      z.object({
+        owner: z.string().min(1).max(200).meta({ description: "An `ownerId` from /cx/owners (required)" }),
+        ...windowShape,
+        basis: bookBasis
+          .optional()
+          .meta({ description: "`real` (default): the CRM portal's assignment; `activity`: derived from who logged touches" }),
+      }),
+    ),
+    missingQuery: { owner: "owner_required" },
+    response: r.cxWrapper(
+      z.object({
+        ownerId: z.string(),
+        basis: bookBasis,
+        window: z.object({ sinceIso: z.string(), untilIso: z.string() }),
+        rows: z.array(r.cxBookRow),
+      }),
+    ),
+    errors: ["owner_required", "forbidden", "cx_not_available"],
+    permission: "cx.read",
+  },
+  {
+    id: "cx.districts",
+    path: "/cx/districts",
+    tag: "cx",
+    summary: "One row per district, across every district, for the window",
+    query: withWindowRules(z.object({ ...windowShape })),
+    response: r.cxWrapper(z.object({ rows: z.array(r.cxDistrictRow) })),
+    errors: ["forbidden", "cx_not_available"],
+    permission: "cx.read",
+  },
+] as const satisfies readonly EndpointDef[];
+
+export type Endpoint = (typeof endpoints)[number];
+export type EndpointId = Endpoint["id"];
+export type ResponseOf<Id extends EndpointId> = z.infer<Extract<Endpoint, { id: Id }>["response"]>;
+export type QueryOf<Id extends EndpointId> = z.output<Extract<Endpoint, { id: Id }>["query"]>;
+
+export function endpointById<Id extends EndpointId>(id: Id): Extract<Endpoint, { id: Id }> {
+  const found = endpoints.find((e) => e.id === id);
+  if (!found) throw new Error(`no endpoint ${id}`);
+  return found as Extract<Endpoint, { id: Id }>;
+}
+
+/** Every error an endpoint may answer, common ones included, in status order. */
+export function errorsOf(e: EndpointDef): ErrorCode[] {
+  const hasQuery = Object.keys((e.query as unknown as z.ZodObject).shape ?? {}).length > 0;
+  const all = new Set<ErrorCode>(["unauthorized", ...(hasQuery ? (["invalid_query"] as const) : []), ...e.errors, "internal_error"]);
+  return [...all];
+}

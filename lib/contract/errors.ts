@@ -1,0 +1,62 @@
+// The error catalogue: every code the service answers, with its status and meaning.
+// Handlers throw `ApiError(code)`; the status always comes from here.
+
+export const errorCatalogue = {
+  // Common to the whole API
+  unauthorized: { status: 401, description: "Not signed in, or the session has expired." },
+  forbidden: { status: 403, description: "Signed in, but not permitted." },
+  not_found: { status: 404, description: "No such path under the API base." },
+  method_not_allowed: { status: 405, description: "Every API endpoint is GET." },
+  invalid_query: { status: 400, description: "A query parameter is malformed; `hint` names it." },
+  invalid_cursor: { status: 400, description: "The cursor was not issued by this server." },
+  internal_error: { status: 500, description: "An unexpected failure. Nothing about it is disclosed." },
+
+  // Endpoint-specific, from the interface specification
+  no_connection_check: { status: 404, description: "No probe exists for the slug." },
+  no_such_instance: { status: 404, description: "Unknown CRM instance; use `customers` or `users`." },
+  owner_required: { status: 400, description: "`owner` is required; owner ids come from /cx/owners." },
+  tracker_not_connected: { status: 401, description: "The viewer has not connected the issue tracker." },
+  coderepo_not_connected: { status: 401, description: "The viewer has not connected code hosting." },
+  support_not_connected: { status: 401, description: "The viewer has not connected customer messaging." },
+  calls_not_opted_in: { status: 403, description: "The viewer has not opted in to call recordings." },
+  calls_donor_not_connected: { status: 409, description: "The shared call-recording credential is not connected." },
+  calls_not_configured: { status: 503, description: "The call-recording connector is not configured." },
+  support_not_configured: { status: 503, description: "The customer-messaging connector is not configured." },
+  crmportal_not_configured: { status: 503, description: "The CRM portal is not configured." },
+
+  // Sign-in
+  unknown_user: { status: 400, description: "No demo user has that email." },
+  invalid_form: { status: 400, description: "The form body could not be read." },
+  unsupported_media_type: { status: 415, description: "The request body has the wrong content type." },
+
+  // This deployment's own: a capability that is not available here yet
+  tracker_not_configured: { status: 503, description: "The issue-tracker connector is not configured." },
+  coderepo_not_configured: { status: 503, description: "The code-hosting connector is not configured." },
+  crm_not_synced: { status: 503, description: "No CRM portal sync has completed in this deployment." },
+  cx_not_available: { status: 503, description: "Customer-success views are not available in this deployment yet." },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export function statusOf(code: ErrorCode): number {
+  return errorCatalogue[code].status;
+}
+
+/** A domain failure with a stable code. The wrapper turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, hint?: string, headers?: Record<string, string>) {
+    super(hint ? `${code}: ${hint}` : code);
+    this.name = "ApiError";
+    this.code = code;
+    this.hint = hint;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+}

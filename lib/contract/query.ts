@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+// Query parameters arrive as strings. Each parser accepts exactly the documented form and
+// says what it wanted, so a 400 can carry a useful hint.
+
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 200;
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+function validDate(s: string): boolean {
+  if (!isoDate.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export const limitParam = z
+  .string()
+  .regex(/^\d{1,3}$/, `limit must be an integer from 1 to ${LIMIT_MAX}`)
+  .transform(Number)
+  .pipe(z.number().int().min(1, `limit must be an integer from 1 to ${LIMIT_MAX}`).max(LIMIT_MAX, `limit must be an integer from 1 to ${LIMIT_MAX}`))
+  .optional()
+  .meta({ description: `Page size, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}` });
+
+export const cursorParam = z
+  .string()
+  .min(1)
+  .max(512)
+  .optional()
+  .meta({ description: "Opaque cursor from the previous page's `nextCursor`" });
+
+export const daysParam = z
+  .string()
+  .regex(/^\d{1,3}$/, "days must be an integer from 1 to 365")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "days must be an integer from 1 to 365").max(365, "days must be an integer from 1 to 365"))
+  .optional()
+  .meta({ description: "Window length in days, 1 to 365; default 30. Ignored when from/to are given." });
+
+export const dateParam = z
+  .string()
+  .refine(validDate, "expected a calendar date as YYYY-MM-DD")
+  .optional();
+
+export const booleanParam = z
+  .enum(["true", "false"], { error: "expected true or false" })
+  .transform((v) => v === "true")
+  .optional();
+
+/** The CX window fields: `days`, or `from` and `to` together. */
+export const windowShape = {
+  days: daysParam,
+  from: dateParam.meta({ description: "Window start, YYYY-MM-DD (with `to`)" }),
+  to: dateParam.meta({ description: "Window end, YYYY-MM-DD (with `from`)" }),
+};
+
+/** Adds the cross-field rules of the window (from and to together, from ≤ to) to a query object. */
+export function withWindowRules<T extends z.ZodObject<typeof windowShape & z.ZodRawShape>>(schema: T) {
+  return schema.superRefine((q: { from?: string; to?: string }, ctx) => {
+    if ((q.from === undefined) !== (q.to === undefined)) {
+      ctx.addIssue({ code: "custom", path: [q.from === undefined ? "from" : "to"], message: "from and to go together" });
+    } else if (q.from !== undefined && q.to !== undefined && q.from > q.to) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
+    }
+  });
+}
+
+export const pageQuery = z.object({ limit: limitParam, cursor: cursorParam });
+export const noQuery = z.object({});

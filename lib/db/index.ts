@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateToLatest, type Dialect } from "./migrate";
+import type { Database } from "./schema";
+
+export type { Database } from "./schema";
+export type Db = Kysely<Database>;
+
+export type Storage =
+  | { kind: "sqlite"; file: string }
+  | { kind: "postgres"; url: string; schema?: string };
+
+export interface OpenDb {
+  db: Db;
+  dialect: Dialect;
+  /** The pg pool, for LISTEN/NOTIFY and advisory locks; absent on SQLite. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/** Opens storage and brings its schema up to date. */
+export async function openDb(storage: Storage): Promise<OpenDb> {
+  if (storage.kind === "sqlite") {
+    if (storage.file !== ":memory:") fs.mkdirSync(path.dirname(storage.file), { recursive: true });
+    const database = new SQLite(storage.file);
+    database.pragma("journal_mode = WAL");
+    database.pragma("foreign_keys = ON");
+    database.pragma("busy_timeout = 5000");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    await migrateToLatest(db, "sqlite");
+    return { db, dialect: "sqlite", close: () => db.destroy() };
+  }
+
+  const schema = storage.schema;
+  const pool = new pg.Pool({
+    connectionString: storage.url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Epoch-millisecond columns are bigint; they fit a JS number exactly.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  await migrateToLatest(db, "postgres");
+  return { db, dialect: "postgres", pool, close: () => db.destroy() };
+}

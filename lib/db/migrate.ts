@@ -1,0 +1,27 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { Database } from "./schema";
+import * as m0001 from "./migrations/0001_identity";
+
+export type Dialect = "sqlite" | "postgres";
+
+// Listed in code rather than read from disk, so the server bundle carries them.
+const all = { "0001_identity": m0001 };
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(all).map(([name, m]) => [name, { up: (db) => m.up(db, this.dialect) }]),
+    );
+  }
+}
+
+/** Applies pending migrations; the migrator's own lock keeps concurrent starts safe. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,30 @@
+import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
+
+// Every answer of the API and the playground goes through these two functions, so headers and
+// the error envelope are the same everywhere.
+
+const baseHeaders = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "private, no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...baseHeaders, ...headers } });
+}
+
+export function errorResponse(code: ErrorCode, hint?: string, headers: Record<string, string> = {}): Response {
+  return json(hint ? { error: code, hint } : { error: code }, statusOf(code), headers);
+}
+
+/** Maps anything thrown to the envelope; an unexpected failure discloses nothing. */
+export function fromThrown(err: unknown, log: (e: unknown) => void = defaultLog): Response {
+  if (err instanceof ApiError) return errorResponse(err.code, err.hint, err.headers);
+  log(err);
+  return errorResponse("internal_error", "Something went wrong on our side; try again shortly.");
+}
+
+function defaultLog(e: unknown): void {
+  console.error("[api] unexpected failure:", e instanceof Error ? e.stack ?? e.message : e);
+}

@@ -1,0 +1,29 @@
+import { config } from "@/lib/config";
+import { openDb, type Db, type OpenDb } from "@/lib/db";
+import { seedDemo } from "@/demo/seed";
+
+// The process-wide storage handle: opened, migrated and (in the embedded default) seeded once.
+// Kept on globalThis so that module reloads in development do not open a second handle.
+
+const holder = globalThis as typeof globalThis & { __ddRuntime?: Promise<OpenDb> };
+
+export function runtime(): Promise<OpenDb> {
+  if (!holder.__ddRuntime) {
+    holder.__ddRuntime = boot().catch((err: unknown) => {
+      holder.__ddRuntime = undefined;
+      throw err;
+    });
+  }
+  return holder.__ddRuntime;
+}
+
+export async function appDb(): Promise<Db> {
+  return (await runtime()).db;
+}
+
+async function boot(): Promise<OpenDb> {
+  const c = config();
+  const open = await openDb(c.storage);
+  if (c.demo.enabled) await seedDemo(open.db, { scale: c.demo.scale });
+  return open;
+}

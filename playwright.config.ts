@@ -1,0 +1,72 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// End-to-end tests drive Debian's Chromium against the production build.
+// The build is made once by scripts/test.mjs (or npm start) before servers start.
+
+export const ports = { demo: 3100, oidc: 3101, provider: 3199 };
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  },
+};
+
+const serverEnv = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results/e2e-artifacts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: { trace: "retain-on-failure" },
+  webServer: [
+    {
+      command: "node e2e/support/serve.mjs",
+      url: `http://127.0.0.1:${ports.demo}/signin`,
+      env: { ...serverEnv, PORT: String(ports.demo), DATA_DIR: ".data/e2e-demo" },
+      reuseExistingServer: false,
+      timeout: 180_000,
+    },
+    {
+      command: "node e2e/support/oidc-provider.mjs",
+      url: `http://127.0.0.1:${ports.provider}/.well-known/openid-configuration`,
+      env: { PORT: String(ports.provider), OIDC_REDIRECT_URI: `http://127.0.0.1:${ports.oidc}/signin/callback` },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: "node e2e/support/serve.mjs",
+      url: `http://127.0.0.1:${ports.oidc}/signin`,
+      env: {
+        ...serverEnv,
+        PORT: String(ports.oidc),
+        DATA_DIR: ".data/e2e-oidc",
+        OIDC_ISSUER: `http://127.0.0.1:${ports.provider}`,
+        OIDC_CLIENT_ID: "dashboards-e2e",
+        OIDC_CLIENT_SECRET: "e2e-client-secret-not-for-production",
+        OIDC_ALLOW_HTTP: "1",
+      },
+      reuseExistingServer: false,
+      timeout: 180_000,
+    },
+  ],
+  projects: [
+    { name: "demo", testIgnore: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` } },
+    { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
+  ],
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb, type OpenDb } from "@/lib/db";
+import { endSession, loadUser, startSession, userForToken } from "@/lib/auth/session";
+import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/users";
+import { seedDemo } from "@/demo/seed";
+import { demoUsers } from "@/demo/users";
+import { backends } from "./support/backends";
+
+describe.each(backends)("storage on $name", (backend) => {
+  let h: Awaited<ReturnType<typeof backend.open>>;
+  beforeAll(async () => {
+    h = await backend.open();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("migrates idempotently: opening the same storage again applies nothing new and keeps data", async () => {
+    await upsertUser(h.db, { email: "keep@example.test", name: "Keep", groups: [] });
+    const again: OpenDb = await openDb(h.storage);
+    try {
+      expect(await userIdByEmail(again.db, "keep@example.test")).not.toBeNull();
+      const applied = await again.db.selectFrom("kysely_migration" as never).selectAll().execute();
+      expect(applied).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("upserts users by email, derives the handle, and replaces groups", async () => {
+    const id = await upsertUser(h.db, { email: "Jo.Doe@Example.test", name: "Jo", groups: ["cx", "admin", "cx"] });
+    let u = await loadUser(h.db, id);
+    expect(u).toMatchObject({ email: "jo.doe@example.test", handle: "jo.doe", name: "Jo", groups: ["admin", "cx"] });
+    expect(u?.permissions).toEqual(["calls.donor.manage", "crm.customers.read", "crm.users.read", "cx.read"]);
+
+    const same = await upsertUser(h.db, { email: "jo.doe@example.test", name: "Jo Doe", groups: [] });
+    expect(same).toBe(id);
+    u = await loadUser(h.db, id);
+    expect(u).toMatchObject({ name: "Jo Doe", groups: [], permissions: ["crm.customers.read"] });
+  });
+
+  it("keeps sessions hashed, expires them, and rotates the previous one at sign-in", async () => {
+    const id = await upsertUser(h.db, { email: "s@example.test", name: "S", groups: [] });
+    const t0 = 1_800_000_000_000;
+    const first = await startSession(h.db, id, 60_000, undefined, t0);
+    expect(first.token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
+
+    const stored = await h.db.selectFrom("sessions").select("token_hash").where("user_id", "=", id).execute();
+    expect(stored.map((s) => s.token_hash)).not.toContain(first.token);
+
+    expect((await userForToken(h.db, first.token, t0 + 1))?.email).toBe("s@example.test");
+    expect(await userForToken(h.db, first.token, t0 + 60_000)).toBeNull();
+    expect(await userForToken(h.db, "not-a-token", t0)).toBeNull();
+
+    const second = await startSession(h.db, id, 60_000, first.token, t0 + 10);
+    expect(await userForToken(h.db, first.token, t0 + 20)).toBeNull();
+    expect((await userForToken(h.db, second.token, t0 + 20))?.id).toBe(id);
+
+    await endSession(h.db, second.token);
+    expect(await userForToken(h.db, second.token, t0 + 30)).toBeNull();
+  });
+
+  it("answers favourites in render order and home as stored", async () => {
+    const id = await upsertUser(h.db, { email: "f@example.test", name: "F", groups: [] });
+    await h.db
+      .insertInto("favourites")
+      .values([
+        { user_id: id, href: "/~f/b", label: "B", position: 2 },
+        { user_id: id, href: "/~f/a", label: "A", position: 1 },
+        { user_id: id, href: "/~f/c", label: "C", position: 3 },
+      ])
+      .execute();
+    expect(await favouritesOf(h.db, id)).toEqual([
+      { href: "/~f/a", label: "A" },
+      { href: "/~f/b", label: "B" },
+      { href: "/~f/c", label: "C" },
+    ]);
+    expect(await homeOf(h.db, id)).toBeNull();
+    await h.db.updateTable("users").set({ home_path: "/~/f/ops" }).where("id", "=", id).execute();
+    expect(await homeOf(h.db, id)).toBe("/~/f/ops");
+  });
+
+  it("seeds the demo users once, with their groups", async () => {
+    expect(await seedDemo(h.db, { scale: 1 })).toEqual({ seeded: true });
+    expect(await seedDemo(h.db, { scale: 1 })).toEqual({ seeded: false });
+    for (const d of demoUsers) {
+      const id = await userIdByEmail(h.db, d.email);
+      expect(id, d.email).not.toBeNull();
+      expect((await loadUser(h.db, id!))?.groups).toEqual([...d.groups].sort());
+    }
+  });
+});
