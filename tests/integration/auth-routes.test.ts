@@ -76,7 +76,8 @@ describe.each(backends)("sign-in routes on $name", (backend) => {
 
   it("refuses cross-site posts and creates no session", async () => {
     const before = await h.db.selectFrom("sessions").select(h.db.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    for (const headers of [{ origin: "https://evil.test" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.test" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+    for (const headers of attempts) {
       const res = await demoSignIn(form({ email: "admin@demo.test" }, headers), deps);
       expect(res.status).toBe(403);
       expect((await res.json()).error).toBe("forbidden");
