@@ -22,16 +22,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link className="brand" href="/">
             Dashboards
           </Link>
-          <nav aria-label="Main">
-            <ul>
-              <li>
-                <a href="/dashboards/playground">Playground</a>
-              </li>
-              <li>
-                <a href="/docs">API reference</a>
-              </li>
-            </ul>
-          </nav>
           <div className="account">
             {user ? (
               <>

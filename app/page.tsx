@@ -18,14 +18,9 @@ export default async function Landing() {
             Signed in as <strong>{user.email}</strong>
             {user.groups.length > 0 ? ` · groups: ${user.groups.join(", ")}` : ""}
           </p>
-          <ul>
-            <li>
-              <a href="/dashboards/playground">Open the playground</a> to draft a dashboard.
-            </li>
-            <li>
-              <a href="/docs">Read the API reference</a>; your data starts at <code>/api/me</code>.
-            </li>
-          </ul>
+          <p>
+            Your data starts at <code>/api/me</code>.
+          </p>
         </section>
       ) : (
         <p>

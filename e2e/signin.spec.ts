@@ -17,7 +17,7 @@ test("a demo user signs in in the browser, sees their email and their /api/me, a
   expect(await me.json()).toMatchObject({ email: "csm@demo.test", groups: ["cx"] });
 
   await header.signOut();
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(header.signInLink()).toBeVisible();
   expect((await page.request.get("/api/me")).status()).toBe(401);
 });
 

@@ -20,7 +20,7 @@ const steps = [
     ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
   ],
   ["build", process.execPath, ["scripts/start.mjs", "--build-only"]],
-  ["end-to-end", bin("playwright"), ["test"]],
+  ["e2e (end-to-end)", bin("playwright"), ["test"]],
 ];
 
 const only = process.argv.slice(2);
@@ -47,6 +47,7 @@ function read(file) {
 const v = read("vitest.json");
 const e = read("e2e.json");
 const passed = (v?.numPassedTests ?? 0) + (e?.stats?.expected ?? 0);
-const failedCount = (v?.numFailedTests ?? 0) + (e?.stats?.unexpected ?? 0) + (e?.stats?.flaky ?? 0);
+// A suite that fails to load runs no tests; it still counts as a failure.
+const failedCount = (v?.numFailedTests ?? 0) + (v?.numFailedTestSuites ?? 0) + (e?.stats?.unexpected ?? 0) + (e?.stats?.flaky ?? 0);
 console.log(`\n${passed} passed, ${failedCount} failed`);
 process.exit(failed || failedCount > 0 ? 1 : 0);

@@ -14,8 +14,24 @@ const errors: Record<string, string> = {
 export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const next = safeNextPath(sp.next);
-  if (config().oidc) redirect(`/signin/oidc?next=${encodeURIComponent(next)}`);
-  const error = sp.error ? errors[sp.error] : undefined;
+  const error = sp.error ? (errors[sp.error] ?? "Sign-in did not complete. Try again.") : undefined;
+  if (config().oidc) {
+    // After a failure, show it rather than sending the browser straight back into the flow.
+    if (!error) redirect(`/signin/oidc?next=${encodeURIComponent(next)}`);
+    return (
+      <div className="stack">
+        <h1>Sign in</h1>
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+        <p>
+          <a className="button primary" href={`/signin/oidc?next=${encodeURIComponent(next)}`}>
+            Try again
+          </a>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="stack">
       <h1>Sign in</h1>

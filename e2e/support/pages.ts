@@ -21,6 +21,10 @@ export class SiteHeader {
     return this.page.getByTestId("signed-in-email");
   }
 
+  signInLink() {
+    return this.page.getByRole("banner").getByRole("link", { name: "Sign in" });
+  }
+
   async signOut(): Promise<void> {
     await this.page.getByRole("button", { name: "Sign out" }).click();
   }

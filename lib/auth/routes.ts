@@ -1,7 +1,7 @@
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { demoUsers } from "@/demo/users";
-import { errorResponse } from "@/lib/http/respond";
+import { errorResponse, redirectResponse } from "@/lib/http/respond";
 import { notCrossSite, safeNextPath } from "@/lib/http/origin";
 import { isHttps, readCookie } from "./cookies";
 import { clearedSessionCookie, endSession, SESSION_COOKIE, sessionCookie, startSession } from "./session";
@@ -12,12 +12,6 @@ import { userIdByEmail } from "./users";
 export interface AuthDeps {
   db: () => Promise<Db>;
   config: Config;
-}
-
-function seeOther(location: string, cookies: string[] = []): Response {
-  const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" });
-  for (const c of cookies) headers.append("set-cookie", c);
-  return new Response(null, { status: 303, headers });
 }
 
 function wantsHtml(request: Request): boolean {
@@ -44,12 +38,12 @@ export async function demoSignIn(request: Request, deps: AuthDeps): Promise<Resp
   const db = await deps.db();
   const userId = known ? await userIdByEmail(db, email) : null;
   if (userId === null) {
-    if (wantsHtml(request)) return seeOther(`/signin?error=unknown_user&next=${encodeURIComponent(next)}`);
+    if (wantsHtml(request)) return redirectResponse(303, `/signin?error=unknown_user&next=${encodeURIComponent(next)}`);
     return errorResponse("unknown_user", `Use one of: ${demoUsers.map((u) => u.email).join(", ")}`);
   }
   const secure = isHttps(request, deps.config.publicOrigin);
   const { token } = await startSession(db, userId, deps.config.sessionTtlMs, readCookie(request, SESSION_COOKIE));
-  return seeOther(next, [sessionCookie(token, deps.config.sessionTtlMs, secure)]);
+  return redirectResponse(303, next, [sessionCookie(token, deps.config.sessionTtlMs, secure)]);
 }
 
 /** POST /signout — ends the session and returns to the landing page. */
@@ -57,5 +51,5 @@ export async function signOut(request: Request, deps: AuthDeps): Promise<Respons
   if (!notCrossSite(request, deps.config.publicOrigin)) return errorResponse("forbidden", "Sign out from this site's own pages.");
   const db = await deps.db();
   await endSession(db, readCookie(request, SESSION_COOKIE));
-  return seeOther("/", [clearedSessionCookie(isHttps(request, deps.config.publicOrigin))]);
+  return redirectResponse(303, "/", [clearedSessionCookie(isHttps(request, deps.config.publicOrigin))]);
 }

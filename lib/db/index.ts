@@ -49,6 +49,6 @@ export async function openDb(storage: Storage): Promise<OpenDb> {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  await migrateToLatest(db, "postgres");
+  await migrateToLatest(db, "postgres", schema);
   return { db, dialect: "postgres", pool, close: () => db.destroy() };
 }

@@ -17,8 +17,9 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Applies pending migrations; the migrator's own lock keeps concurrent starts safe. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+  // With a schema named, the migrator looks for its own tables there and nowhere else.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

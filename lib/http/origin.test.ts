@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { notCrossSite, safeNextPath, sameOriginBrowserRequest } from "./origin";
+import { notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest } from "./origin";
 
 const req = (headers: Record<string, string>) => new Request("http://app.test/x", { method: "POST", headers });
 
@@ -11,6 +11,18 @@ describe("origin checks", () => {
     expect(notCrossSite(req({ origin: "http://evil.test" }))).toBe(false);
     expect(notCrossSite(req({ "sec-fetch-site": "cross-site" }))).toBe(false);
     expect(notCrossSite(req({ "sec-fetch-site": "same-site" }))).toBe(false);
+    expect(notCrossSite(req({ "sec-fetch-site": "cross-site", origin: "http://app.test" }))).toBe(false);
+  });
+
+  it("accepts a same-origin form post whose Origin a no-referrer policy turned into null", () => {
+    expect(notCrossSite(req({ origin: "null", "sec-fetch-site": "same-origin" }))).toBe(true);
+  });
+
+  it("takes the origin from the Host header the browser sent", () => {
+    const r = new Request("http://localhost:3000/x", { method: "POST", headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" } });
+    expect(requestOrigin(r)).toBe("http://127.0.0.1:3000");
+    expect(notCrossSite(r)).toBe(true);
+    expect(requestOrigin(new Request("http://localhost:3000/x", { headers: { host: "bad host/" } }))).toBe("http://localhost:3000");
   });
 
   it("uses the configured public origin when there is one", () => {

@@ -1,19 +1,28 @@
 // Cross-site request checks for state-changing routes.
 
-/** The origin this request was addressed to, as the browser saw it. */
+/**
+ * The origin this request was addressed to, as the browser saw it. The framework's request URL
+ * names the server's own host, not the one the browser used, so the Host header decides;
+ * deployments behind a proxy set PUBLIC_ORIGIN.
+ */
 export function requestOrigin(request: Request, publicOrigin?: string): string {
-  return publicOrigin ?? new URL(request.url).origin;
+  if (publicOrigin) return publicOrigin;
+  const url = new URL(request.url);
+  const host = request.headers.get("host");
+  return host && /^[a-z0-9.:[\]-]+$/i.test(host) ? `${url.protocol}//${host}` : url.origin;
 }
 
 /**
- * True unless a browser says the request came from another site. Requests from non-browser
- * clients carry neither header and cannot be forged by a page, so they pass.
+ * True unless a browser says the request came from another site. Sec-Fetch-Site decides when
+ * present: pages sent with `Referrer-Policy: no-referrer` make browsers send `Origin: null` even
+ * on same-origin form posts. Requests from non-browser clients carry neither header and cannot
+ * be forged by a page, so they pass.
  */
 export function notCrossSite(request: Request, publicOrigin?: string): boolean {
   const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return false;
+  if (site) return site === "same-origin" || site === "none";
   const origin = request.headers.get("origin");
-  if (origin && origin !== requestOrigin(request, publicOrigin)) return false;
+  if (origin) return origin === requestOrigin(request, publicOrigin);
   return true;
 }
 

@@ -18,6 +18,13 @@ export function errorResponse(code: ErrorCode, hint?: string, headers: Record<st
   return json(hint ? { error: code, hint } : { error: code }, statusOf(code), headers);
 }
 
+/** A redirect that is never cached, never leaks a referrer, and may set cookies. */
+export function redirectResponse(status: 302 | 303, location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" });
+  for (const c of cookies) headers.append("set-cookie", c);
+  return new Response(null, { status, headers });
+}
+
 /** Maps anything thrown to the envelope; an unexpected failure discloses nothing. */
 export function fromThrown(err: unknown, log: (e: unknown) => void = defaultLog): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.hint, err.headers);

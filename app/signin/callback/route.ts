@@ -1,0 +1,10 @@
+// GET /signin/callback — the identity provider's answer to /signin/oidc
+import { config } from "@/lib/config";
+import { oidcCallback } from "@/lib/auth/oidc";
+import { appDb } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return oidcCallback(request, { db: appDb, config: config() });
+}
