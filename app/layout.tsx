@@ -22,6 +22,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link className="brand" href="/">
             Dashboards
           </Link>
+          {user ? (
+            <nav aria-label="Main">
+              <ul>
+                <li>
+                  <Link href="/connections">Connections</Link>
+                </li>
+              </ul>
+            </nav>
+          ) : null}
           <div className="account">
             {user ? (
               <>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { currentUser } from "@/lib/auth/current";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +20,8 @@ export default async function Landing() {
             {user.groups.length > 0 ? ` · groups: ${user.groups.join(", ")}` : ""}
           </p>
           <p>
-            Your data starts at <code>/api/me</code>.
+            Your data starts at <code>/api/me</code>. <Link href="/connections">Connect your tools</Link> so dashboards can
+            read them as you.
           </p>
         </section>
       ) : (

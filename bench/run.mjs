@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureBuild } from "../scripts/start.mjs";
-import { targets } from "./targets.mjs";
+import { servers, targets } from "./targets.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
@@ -25,14 +25,32 @@ const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;
 
 ensureBuild();
-const dataDir = path.join(root, ".data", `bench-scale-${args.scale}`);
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-  cwd: root,
-  stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, DEMO_SCALE: args.scale, BENCH_BASELINE: "1", NEXT_TELEMETRY_DISABLED: "1" },
-});
-const stop = () => server.kill("SIGTERM");
-process.on("exit", stop);
+
+function startServer(extraEnv) {
+  const dataDir = path.join(root, ".data", `bench-scale-${args.scale}`);
+  const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      DEMO_SCALE: args.scale,
+      BENCH_BASELINE: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      ...extraEnv,
+    },
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (server.exitCode !== null) return resolve();
+      server.once("exit", resolve);
+      server.kill("SIGTERM");
+    });
+  process.on("exit", () => server.kill("SIGTERM"));
+  return stop;
+}
 
 async function waitUp() {
   for (let i = 0; i < 600; i++) {
@@ -70,22 +88,29 @@ async function measure(name, url, headers = {}) {
   return { name, url: url.replace(base, ""), rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-await waitUp();
-const chosen = targets.filter((t) => !args.only || args.only.split(",").includes(t.name));
-const rows = [await measure("baseline", `${base}/bench-baseline`)];
-const cookies = {};
-for (const t of chosen) {
-  cookies[t.as] ??= await signIn(t.as);
-  rows.push(await measure(t.name, `${base}${t.path}`, { cookie: cookies[t.as] }));
+const chosen = targets.filter((t) => !args.only || args.only.split(",").some((o) => t.name.startsWith(o)));
+const table = [];
+for (const [serverName, env] of Object.entries(servers)) {
+  const mine = chosen.filter((t) => t.server === serverName);
+  if (mine.length === 0) continue;
+  const stop = startServer(env);
+  await waitUp();
+  const baseline = await measure(`baseline (${serverName})`, `${base}/bench-baseline`);
+  table.push({ ...baseline, ratio: 1 });
+  const cookies = {};
+  for (const t of mine) {
+    cookies[t.as] ??= await signIn(t.as);
+    const row = await measure(t.name, `${base}${t.path}`, { cookie: cookies[t.as] });
+    table.push({ ...row, ratio: row.rps / baseline.rps });
+  }
+  await stop();
 }
-const baseline = rows[0].rps;
-const table = rows.map((r) => ({ ...r, rps: Math.round(r.rps), ratio: +(r.rps / baseline).toFixed(2) }));
+
 console.log(`\nconnections ${args.connections}, ${args.duration} s each, scale ${args.scale}`);
-console.log("name".padEnd(16), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "ratio".padStart(7), " path");
+console.log("name".padEnd(22), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "ratio".padStart(7), " path");
 for (const r of table) {
-  console.log(r.name.padEnd(16), String(r.rps).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), r.ratio.toFixed(2).padStart(7), " " + r.url);
+  console.log(r.name.padEnd(22), String(Math.round(r.rps)).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), r.ratio.toFixed(2).padStart(7), " " + r.url);
 }
 fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify({ at: new Date().toISOString(), args, rows: table }, null, 2));
-stop();
 process.exit(0);

@@ -1,15 +1,23 @@
 import { sql } from "kysely";
 import type { Db } from "@/lib/db";
 import { upsertUser } from "@/lib/auth/users";
+import type { ConnectorSlug, UpstreamConfig } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
+import { saveDonorToken, saveUserToken, setCallsOptIn } from "@/lib/connectors/store";
+import { connectors } from "@/lib/connectors/registry";
+import { generateTenant } from "./tenant";
 import { demoUsers } from "./users";
 
 // Seeds the demo tenant into storage once. The marker row makes a restart (or a second
 // instance) skip work already done; bump SEED_VERSION when the seeded data changes shape.
 
-export const SEED_VERSION = 1;
+export const SEED_VERSION = 2;
 
 export interface SeedOptions {
   scale: number;
+  sealer: Sealer;
+  /** Connections are seeded only for connectors served by their stand-in. */
+  upstreams: Record<ConnectorSlug, UpstreamConfig>;
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boolean }> {
@@ -17,7 +25,21 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
   const current = await db.selectFrom("meta").select("value").where("key", "=", "demo_seed").executeTakeFirst();
   if (current?.value === marker) return { seeded: false };
 
-  for (const u of demoUsers) await upsertUser(db, { email: u.email, name: u.name, groups: u.groups });
+  // Stand-in tokens verify by their MAC alone, so the tenant's date does not matter here.
+  const tenant = generateTenant({ scale: opts.scale });
+  const viaStandIn = (slug: ConnectorSlug) => opts.upstreams[slug].mode === "stand-in";
+  const mint = (slug: ConnectorSlug, email: string) => connectors[slug].createStandIn({ tenant, sealer: opts.sealer }).oauth.mint(email);
+
+  for (const u of demoUsers) {
+    const id = await upsertUser(db, { email: u.email, name: u.name, groups: u.groups });
+    for (const slug of u.connectors) {
+      if (viaStandIn(slug)) await saveUserToken(db, opts.sealer, id, slug, { accessToken: mint(slug, u.email), scope: connectors[slug].scope, account: u.email });
+    }
+    await setCallsOptIn(db, id, u.callsOptIn);
+    if (u.groups.includes("admin") && viaStandIn("calls")) {
+      await saveDonorToken(db, opts.sealer, "calls", { accessToken: mint("calls", u.email), account: u.email }, id);
+    }
+  }
 
   await db
     .insertInto("meta")

@@ -7,6 +7,40 @@ const flag = z
   .optional()
   .transform((v) => v === "1" || v === "true");
 
+const optionalUrl = z.url().optional().or(z.literal("").transform(() => undefined));
+
+function connectorEnv<P extends string>(prefix: P) {
+  return {
+    [`${prefix}_API_URL`]: optionalUrl,
+    [`${prefix}_AUTHORIZE_URL`]: optionalUrl,
+    [`${prefix}_TOKEN_URL`]: optionalUrl,
+    [`${prefix}_CLIENT_ID`]: z.string().optional(),
+    [`${prefix}_CLIENT_SECRET`]: z.string().optional(),
+  } as Record<`${P}_API_URL` | `${P}_AUTHORIZE_URL` | `${P}_TOKEN_URL`, typeof optionalUrl> &
+    Record<`${P}_CLIENT_ID` | `${P}_CLIENT_SECRET`, z.ZodOptional<z.ZodString>>;
+}
+
+/** The products each connector speaks, at their public addresses. */
+const vendorDefaults = {
+  tracker: { apiUrl: "https://api.linear.app", authorizeUrl: "https://linear.app/oauth/authorize", tokenUrl: "https://api.linear.app/oauth/token" },
+  coderepo: { apiUrl: "https://api.github.com", authorizeUrl: "https://github.com/login/oauth/authorize", tokenUrl: "https://github.com/login/oauth/access_token" },
+  calls: { apiUrl: "https://api.gong.io", authorizeUrl: "https://app.gong.io/oauth2/authorize", tokenUrl: "https://app.gong.io/oauth2/generate-customer-token" },
+  support: { apiUrl: "https://api.intercom.io", authorizeUrl: "https://app.intercom.com/oauth", tokenUrl: "https://api.intercom.io/auth/eagle/token" },
+} as const;
+
+export type ConnectorSlug = keyof typeof vendorDefaults;
+export const connectorSlugs = Object.keys(vendorDefaults) as ConnectorSlug[];
+
+/**
+ * Where a connector's upstream is. `vendor`: the real product, with this deployment's OAuth
+ * client. `stand-in`: the built-in stand-in of that product, served by this app under
+ * /stand-ins/<slug> (the embedded default). `off`: not configured.
+ */
+export type UpstreamConfig =
+  | { mode: "vendor"; apiUrl: string; authorizeUrl: string; tokenUrl: string; clientId: string; clientSecret: string }
+  | { mode: "stand-in"; apiUrl: string; authorizeUrl: null; tokenUrl: string; clientId: string; clientSecret: string }
+  | { mode: "off" };
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -34,6 +68,16 @@ const schema = z
     OIDC_GROUPS_CLAIM: z.string().default("groups"),
     OIDC_ALLOW_HTTP: flag,
     BENCH_BASELINE: flag,
+    SECRET_KEY: z.string().min(32, "SECRET_KEY must be at least 32 characters").optional().or(z.literal("").transform(() => undefined)),
+    STAND_INS: z.enum(["1", "0", "true", "false"]).optional(),
+    STAND_IN_ORIGIN: z.url().optional(),
+    ...connectorEnv("TRACKER"),
+    ...connectorEnv("CODEREPO"),
+    ...connectorEnv("CALLS"),
+    ...connectorEnv("SUPPORT"),
+    CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+    CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
@@ -50,6 +94,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const standInsOn = e.STAND_INS === undefined ? e.DEMO_TENANT : e.STAND_INS === "1" || e.STAND_INS === "true";
+  const standInOrigin = (e.STAND_IN_ORIGIN ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, "");
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -70,7 +116,33 @@ export function parseConfig(env: Record<string, string | undefined>) {
         }
       : null,
     benchBaseline: e.BENCH_BASELINE,
+    secretKey: e.SECRET_KEY,
+    connectorTimeoutMs: e.CONNECTOR_TIMEOUT_MS,
+    connectorCache: { freshMs: e.CONNECTOR_CACHE_FRESH_MS, staleMs: e.CONNECTOR_CACHE_STALE_MS },
+    standIns: standInsOn,
+    upstreams: Object.fromEntries(
+      connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),
+    ) as Record<ConnectorSlug, UpstreamConfig>,
   };
+}
+
+function upstreamFor(slug: ConnectorSlug, e: Record<string, string | undefined>, standIns: boolean, standInOrigin: string): UpstreamConfig {
+  const p = slug.toUpperCase();
+  const clientId = e[`${p}_CLIENT_ID`];
+  if (clientId) {
+    const d = vendorDefaults[slug];
+    return {
+      mode: "vendor",
+      apiUrl: (e[`${p}_API_URL`] ?? d.apiUrl).replace(/\/$/, ""),
+      authorizeUrl: e[`${p}_AUTHORIZE_URL`] ?? d.authorizeUrl,
+      tokenUrl: e[`${p}_TOKEN_URL`] ?? d.tokenUrl,
+      clientId,
+      clientSecret: e[`${p}_CLIENT_SECRET`] ?? "",
+    };
+  }
+  if (!standIns) return { mode: "off" };
+  const base = `${standInOrigin}/stand-ins/${slug}`;
+  return { mode: "stand-in", apiUrl: base, authorizeUrl: null, tokenUrl: `${base}/oauth/token`, clientId: `dashboards-${slug}`, clientSecret: "stand-in" };
 }
 
 let cached: Config | undefined;

@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { openDb } from "@/lib/db";
+import { appSealer } from "@/lib/runtime";
 import { seedDemo } from "@/demo/seed";
 import { generateTenant } from "@/demo/tenant";
 
@@ -17,7 +18,7 @@ const t0 = performance.now();
 const tenant = generateTenant({ scale });
 const open = await openDb(config().storage);
 try {
-  const { seeded } = await seedDemo(open.db, { scale });
+  const { seeded } = await seedDemo(open.db, { scale, sealer: appSealer(), upstreams: config().upstreams });
   console.log(
     `${seeded ? "seeded" : "already seeded"}: demo tenant at scale ${scale} — ${tenant.companies.length} companies, ` +
       `${tenant.contacts.length} contacts, ${tenant.deals.length} deals, ${tenant.engagements.length} engagements ` +

@@ -1,17 +1,13 @@
 import { ApiError } from "@/lib/contract/errors";
 import type { HandlerMap } from "@/lib/http/api";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
+import { checkConnection } from "@/lib/connectors/check";
+import { connectorFor } from "@/lib/connectors/registry";
+import { appSealer } from "@/lib/runtime";
+import { vendorHandlers } from "./vendors";
 
 // One named domain call per endpoint. Capabilities that are not available in this deployment
 // answer their own 503 code: never an invented success.
-
-const connectorTitles: Record<string, string> = {
-  tracker: "Issue tracker",
-  coderepo: "Code hosting",
-  calls: "Call recording",
-  support: "Customer messaging",
-  crmportal: "CRM portal",
-};
 
 const notSynced = async (): Promise<never> => {
   throw new ApiError("crm_not_synced", "The CRM portal sync has not completed in this deployment; see /crm/customers/sources.");
@@ -25,14 +21,16 @@ export const apiHandlers: HandlerMap = {
   "me.favourites": async ({ db, user }) => ({ favourites: await favouritesOf(db, user.id) }),
   "me.home": async ({ db, user }) => ({ path: await homeOf(db, user.id) }),
 
-  "connections.check": async ({ params }) => {
-    const slug = params.slug ?? "";
+  "connections.check": async ({ db, user, params }) => {
+    const def = connectorFor(params.slug ?? "");
+    if (def) return checkConnection({ db, sealer: appSealer() }, def, user.id);
+    // The CRM portal's probe arrives with its sync; until then it is plainly not configured.
     return {
-      slug,
-      title: connectorTitles[slug] ?? slug,
+      slug: "crmportal",
+      title: "CRM portal",
       status: "not-configured",
       ok: false,
-      summary: `${connectorTitles[slug] ?? slug} is not configured in this deployment.`,
+      summary: "The CRM portal is not configured in this deployment.",
       probe: "configuration lookup (no upstream call made)",
       details: [],
       durationMs: 0,
@@ -45,18 +43,12 @@ export const apiHandlers: HandlerMap = {
   "crm.summary": notSynced,
   "crm.sources": async () => ({ sources: [] }),
 
-  "vendors.tracker.issues": async () => {
-    throw new ApiError("tracker_not_configured", "No issue tracker is configured in this deployment.");
-  },
-  "vendors.coderepo.repos": async () => {
-    throw new ApiError("coderepo_not_configured", "No code host is configured in this deployment.");
-  },
-  "vendors.calls.calls": callsNotConfigured,
-  "vendors.calls.detailed": callsNotConfigured,
-  "vendors.calls.transcript": callsNotConfigured,
-  "vendors.support.conversations": async () => {
-    throw new ApiError("support_not_configured", "No customer-messaging product is configured in this deployment.");
-  },
+  "vendors.tracker.issues": (ctx) => vendorHandlers.trackerIssues(ctx, ctx.query),
+  "vendors.coderepo.repos": (ctx) => vendorHandlers.coderepoRepos(ctx),
+  "vendors.calls.calls": (ctx) => vendorHandlers.calls(ctx),
+  "vendors.calls.detailed": (ctx) => vendorHandlers.callsDetailed(ctx),
+  "vendors.calls.transcript": (ctx) => vendorHandlers.transcript(ctx, ctx.params.id ?? ""),
+  "vendors.support.conversations": (ctx) => vendorHandlers.supportConversations(ctx, ctx.query.cursor),
   "vendors.crmportal.companies": portalNotConfigured,
   "vendors.crmportal.contacts": portalNotConfigured,
   "vendors.crmportal.deals": portalNotConfigured,
@@ -66,9 +58,6 @@ export const apiHandlers: HandlerMap = {
   "cx.districts": cxUnavailable,
 };
 
-async function callsNotConfigured(): Promise<never> {
-  throw new ApiError("calls_not_configured", "No call-recording product is configured in this deployment.");
-}
 async function portalNotConfigured(): Promise<never> {
   throw new ApiError("crmportal_not_configured", "No CRM portal is configured in this deployment.");
 }

@@ -37,7 +37,7 @@ const crmInstance = {
   },
 } as const;
 const crmErrors = ["forbidden", "no_such_instance"] as const;
-const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured"] as const;
+const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured", "calls_upstream_error"] as const;
 
 export const endpoints = [
   {
@@ -150,7 +150,7 @@ export const endpoints = [
       project: z.string().min(1).max(200).optional().meta({ description: "Project id or name" }),
     }),
     response: z.object({ issues: z.array(r.trackerIssue) }),
-    errors: ["tracker_not_connected", "tracker_not_configured"],
+    errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error"],
   },
   {
     id: "vendors.coderepo.repos",
@@ -159,7 +159,7 @@ export const endpoints = [
     summary: "Repositories the user can see, most recently pushed first",
     query: noQuery,
     response: z.object({ repos: z.array(r.repository) }),
-    errors: ["coderepo_not_connected", "coderepo_not_configured"],
+    errors: ["coderepo_not_connected", "coderepo_not_configured", "coderepo_upstream_error"],
   },
   {
     id: "vendors.calls.calls",
@@ -187,7 +187,7 @@ export const endpoints = [
     params: { id: { description: "Call id" } },
     query: noQuery,
     response: r.transcript,
-    errors: callsErrors,
+    errors: [...callsErrors, "not_found"],
   },
   {
     id: "vendors.support.conversations",
@@ -196,7 +196,7 @@ export const endpoints = [
     summary: "Support conversations, cursor-paged",
     query: z.object({ cursor: pageQuery.shape.cursor }),
     response: z.object({ conversations: z.array(r.supportConversation), nextCursor: z.string().nullable() }),
-    errors: ["support_not_connected", "support_not_configured", "invalid_cursor"],
+    errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "invalid_cursor"],
     pagedList: "conversations",
   },
   {

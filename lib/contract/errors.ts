@@ -24,6 +24,13 @@ export const errorCatalogue = {
   support_not_configured: { status: 503, description: "The customer-messaging connector is not configured." },
   crmportal_not_configured: { status: 503, description: "The CRM portal is not configured." },
 
+  // Upstream failures of outside systems
+  tracker_upstream_error: { status: 502, description: "The issue tracker failed or did not answer in time." },
+  coderepo_upstream_error: { status: 502, description: "Code hosting failed or did not answer in time." },
+  calls_upstream_error: { status: 502, description: "Call recording failed or did not answer in time." },
+  support_upstream_error: { status: 502, description: "Customer messaging failed or did not answer in time." },
+  crmportal_upstream_error: { status: 502, description: "The CRM portal failed or did not answer in time." },
+
   // Sign-in
   unknown_user: { status: 400, description: "No demo user has that email." },
   invalid_form: { status: 400, description: "The form body could not be read." },

@@ -1,11 +1,14 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001_identity";
+import * as m0002 from "./migrations/0002_connectors";
 
 export type Dialect = "sqlite" | "postgres";
 
 // Listed in code rather than read from disk, so the server bundle carries them.
-const all = { "0001_identity": m0001 };
+const all = { "0001_identity": m0001, "0002_connectors": m0002 };
+
+export const migrationNames = Object.keys(all);
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}

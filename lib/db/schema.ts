@@ -46,7 +46,49 @@ export interface MetaTable {
   value: string;
 }
 
+export interface ConnectorTokensTable {
+  user_id: number;
+  slug: string;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: number | null;
+  scope: string | null;
+  /** The person's account name at the vendor, for display. */
+  account: string | null;
+  connected_at: number;
+}
+
+export interface DonorCredentialsTable {
+  slug: string;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: number | null;
+  account: string | null;
+  connected_by: number | null;
+  connected_at: number;
+}
+
+export interface CallsOptInsTable {
+  user_id: number;
+  opted_in_at: number;
+}
+
+export interface ConnectFlowsTable {
+  /** SHA-256 of the OAuth state value sent to the vendor. */
+  id_hash: string;
+  user_id: number;
+  slug: string;
+  /** "user" for a person's own connection, "donor" for the shared calls credential. */
+  purpose: string;
+  code_verifier: string;
+  expires_at: number;
+}
+
 export interface Database {
+  connector_tokens: ConnectorTokensTable;
+  donor_credentials: DonorCredentialsTable;
+  calls_opt_ins: CallsOptInsTable;
+  connect_flows: ConnectFlowsTable;
   users: UsersTable;
   user_groups: UserGroupsTable;
   sessions: SessionsTable;

@@ -7,7 +7,7 @@ import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import { handleApi, type HandlerMap } from "@/lib/http/api";
 import { seedDemo } from "@/demo/seed";
-import { backends } from "./support/backends";
+import { backends, testSeed } from "./support/backends";
 
 /** A concrete path for an endpoint, with a valid value for every path parameter. */
 function concrete(e: EndpointDef): string {
@@ -31,7 +31,7 @@ describe.each(backends)("API over $name", (backend) => {
 
   beforeAll(async () => {
     h = await backend.open();
-    await seedDemo(h.db, { scale: 1 });
+    await seedDemo(h.db, testSeed());
     for (const who of ["admin", "csm", "member"]) {
       const id = await upsertUser(h.db, {
         email: `${who}@demo.test`,

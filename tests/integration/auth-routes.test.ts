@@ -3,7 +3,7 @@ import { parseConfig } from "@/lib/config";
 import { demoSignIn, signOut } from "@/lib/auth/routes";
 import { userForToken } from "@/lib/auth/session";
 import { seedDemo } from "@/demo/seed";
-import { backends } from "./support/backends";
+import { backends, testSeed } from "./support/backends";
 
 const origin = "http://app.test";
 
@@ -24,7 +24,7 @@ describe.each(backends)("sign-in routes on $name", (backend) => {
   let deps: Parameters<typeof demoSignIn>[1];
   beforeAll(async () => {
     h = await backend.open();
-    await seedDemo(h.db, { scale: 1 });
+    await seedDemo(h.db, testSeed());
     deps = { db: async () => h.db, config: parseConfig({ NODE_ENV: "test" }) };
   });
   afterAll(async () => {

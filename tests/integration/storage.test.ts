@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type OpenDb } from "@/lib/db";
+import { migrationNames } from "@/lib/db/migrate";
 import { endSession, loadUser, startSession, userForToken } from "@/lib/auth/session";
 import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/users";
 import { seedDemo } from "@/demo/seed";
 import { demoUsers } from "@/demo/users";
-import { backends } from "./support/backends";
+import { connectedSlugs, donorToken, hasCallsOptIn, userToken } from "@/lib/connectors/store";
+import { backends, testSealer, testSeed } from "./support/backends";
 
 describe.each(backends)("storage on $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
@@ -21,7 +23,7 @@ describe.each(backends)("storage on $name", (backend) => {
     try {
       expect(await userIdByEmail(again.db, "keep@example.test")).not.toBeNull();
       const applied = await again.db.selectFrom("kysely_migration" as never).selectAll().execute();
-      expect(applied).toHaveLength(1);
+      expect(applied.map((m) => (m as { name: string }).name)).toEqual(migrationNames);
     } finally {
       await again.close();
     }
@@ -81,12 +83,20 @@ describe.each(backends)("storage on $name", (backend) => {
   });
 
   it("seeds the demo users once, with their groups", async () => {
-    expect(await seedDemo(h.db, { scale: 1 })).toEqual({ seeded: true });
-    expect(await seedDemo(h.db, { scale: 1 })).toEqual({ seeded: false });
+    expect(await seedDemo(h.db, testSeed())).toEqual({ seeded: true });
+    expect(await seedDemo(h.db, testSeed())).toEqual({ seeded: false });
     for (const d of demoUsers) {
       const id = await userIdByEmail(h.db, d.email);
       expect(id, d.email).not.toBeNull();
       expect((await loadUser(h.db, id!))?.groups).toEqual([...d.groups].sort());
+      expect((await connectedSlugs(h.db, id!)).sort(), d.email).toEqual([...d.connectors].sort());
+      expect(await hasCallsOptIn(h.db, id!)).toBe(d.callsOptIn);
     }
+    const csm = (await userIdByEmail(h.db, "csm@demo.test"))!;
+    const stored = await h.db.selectFrom("connector_tokens").select("access_token").where("user_id", "=", csm).execute();
+    const token = await userToken(h.db, testSealer, csm, "tracker");
+    expect(token?.accessToken).toMatch(/^lin_oauth_/);
+    expect(stored.map((r) => r.access_token).join(" ")).not.toContain(token!.accessToken);
+    expect((await donorToken(h.db, testSealer, "calls"))?.account).toBe("admin@demo.test");
   });
 });

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { parseConfig } from "@/lib/config";
+import { createSealer } from "@/lib/crypto/secrets";
 import { openDb, type OpenDb, type Storage } from "@/lib/db";
 
 // Both storage engines, real ones: a SQLite file in a temp folder and a private schema on the
@@ -59,3 +61,9 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Seed options for tests: a fixed key and every connector on its stand-in. */
+export function testSeed(scale = 1) {
+  return { scale, sealer: testSealer, upstreams: parseConfig({}).upstreams };
+}
+export const testSealer = createSealer("integration-test-key-".repeat(2));

@@ -1,0 +1,106 @@
+"use client";
+
+import { Fragment } from "react";
+import useSWR from "swr";
+import { connectionCheck, errorEnvelope, type ConnectionCheck } from "@/lib/contract/resources";
+import styles from "./connections.module.css";
+
+// The live probe result for one connector, fetched by the browser after the page has rendered
+// so that a slow vendor never holds up the list.
+
+class CheckRequestError extends Error {}
+
+async function fetchCheck(url: string): Promise<ConnectionCheck> {
+  let res: Response;
+  try {
+    res = await fetch(url, { credentials: "same-origin", headers: { accept: "application/json" }, cache: "no-store" });
+  } catch {
+    throw new CheckRequestError("The check could not be reached. Check your network and try again.");
+  }
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw new CheckRequestError(`The check answered ${res.status} without a JSON body.`);
+  }
+  if (!res.ok) {
+    const envelope = errorEnvelope.safeParse(body);
+    const code = envelope.success ? envelope.data.error : `HTTP ${res.status}`;
+    const hint = envelope.success && envelope.data.hint ? ` ${envelope.data.hint}` : "";
+    throw new CheckRequestError(`The check failed (${code}).${hint}`);
+  }
+  const parsed = connectionCheck.safeParse(body);
+  if (!parsed.success) throw new CheckRequestError("The check answered in an unexpected shape.");
+  return parsed.data;
+}
+
+type State = "loading" | "ok" | "not-connected" | "not-configured" | "failed" | "error";
+
+const badgeText: Record<State, string> = {
+  loading: "Checking…",
+  ok: "OK",
+  "not-connected": "Not connected",
+  "not-configured": "Not configured",
+  failed: "Failed",
+  error: "Check unavailable",
+};
+
+const badgeClass: Record<State, string | undefined> = {
+  loading: styles.badgeLoading,
+  ok: styles.badgeOk,
+  "not-connected": styles.badgeNeutral,
+  "not-configured": styles.badgeNeutral,
+  failed: styles.badgeFailed,
+  error: styles.badgeFailed,
+};
+
+export function StatusBadge({ slug, title }: { slug: string; title: string }) {
+  const { data, error, isValidating, mutate } = useSWR<ConnectionCheck, Error>(
+    `/api/connections/${encodeURIComponent(slug)}/check`,
+    fetchCheck,
+    // A check is a live vendor call: run it when the page opens or on request, not on every focus.
+    { revalidateOnFocus: false, revalidateOnReconnect: false, shouldRetryOnError: false },
+  );
+
+  const state: State = error ? "error" : data ? (data.ok ? "ok" : data.status) : "loading";
+  const errorMessage = error instanceof CheckRequestError ? error.message : error ? "The check failed unexpectedly." : "";
+
+  return (
+    <div className={styles.status}>
+      <div aria-live="polite" data-testid="live-status" data-state={state}>
+        <p className={styles.badgeLine}>
+          <span className={styles.srOnly}>Live status of {title}: </span>
+          <span className={`${styles.badge} ${badgeClass[state] ?? ""}`}>{badgeText[state]}</span>
+          {state === "error" ? (
+            <span data-testid="live-summary">{errorMessage}</span>
+          ) : data ? (
+            <span data-testid="live-summary">{data.summary}</span>
+          ) : null}
+        </p>
+        {data && !error && data.details.length > 0 ? (
+          <dl className={styles.details}>
+            {data.details.map((d, i) => (
+              <Fragment key={`${d.label}-${i}`}>
+                <dt>{d.label}</dt>
+                <dd>{d.value}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        ) : null}
+        {data && !error ? (
+          <p className={`${styles.meta} muted`}>
+            Checked in <span data-testid="live-duration">{Math.round(data.durationMs)}</span> ms · {data.probe}
+          </p>
+        ) : null}
+      </div>
+      {data || error ? (
+        <p className={styles.meta}>
+          <button type="button" onClick={() => void mutate()} disabled={isValidating}>
+            {isValidating ? "Checking…" : "Check again"}
+            <span className={styles.srOnly}> {title}</span>
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}

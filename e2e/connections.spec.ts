@@ -1,0 +1,146 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ConnectionsPage, ConsentPage } from "./support/connections-page";
+import { SignInPage } from "./support/pages";
+
+// Tests share one demo database and run in order; each one leaves the demo users' connections
+// as it found them.
+
+async function signInToConnections(page: Page, email: string): Promise<ConnectionsPage> {
+  const signIn = new SignInPage(page);
+  await signIn.open("/connections");
+  await signIn.signInAs(email);
+  await expect(page).toHaveURL("/connections");
+  const connections = new ConnectionsPage(page);
+  await expect(connections.heading()).toBeVisible();
+  return connections;
+}
+
+test("signed out, the page asks the person to sign in and returns them afterwards", async ({ page }) => {
+  const connections = new ConnectionsPage(page);
+  await connections.open();
+  await expect(connections.heading()).toBeVisible();
+  await expect(connections.signInLink()).toHaveAttribute("href", "/signin?next=%2Fconnections");
+  await expect(connections.card("tracker")).toHaveCount(0);
+
+  await connections.signInLink().click();
+  await new SignInPage(page).signInAs("member@demo.test");
+  await expect(page).toHaveURL("/connections");
+  await expect(connections.card("tracker")).toBeVisible();
+});
+
+test("the CSM sees their connectors connected, live checks arriving ok, and calls opted in", async ({ page }) => {
+  const connections = await signInToConnections(page, "csm@demo.test");
+
+  for (const slug of ["tracker", "coderepo", "support"] as const) {
+    await expect(connections.connectionState(slug)).toHaveText("Connected");
+    await expect(connections.liveStatus(slug)).toHaveAttribute("data-state", "ok");
+    await expect(connections.liveStatus(slug)).toHaveAttribute("aria-live", "polite");
+    await expect(connections.liveStatus(slug).getByTestId("live-duration")).toHaveText(/^\d+$/);
+    await expect(connections.disconnectButton(slug)).toBeVisible();
+  }
+
+  await expect(connections.callsOptInSwitch()).toHaveAttribute("aria-checked", "true");
+  await expect(connections.donorState()).toHaveText("Connected");
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "ok");
+
+  await expect(connections.card("crmportal")).toContainText("no personal connection");
+  await expect(connections.liveStatus("crmportal")).not.toHaveAttribute("data-state", "loading");
+});
+
+test("a member connects the issue tracker through the consent page, reads it, then disconnects", async ({ page }) => {
+  const connections = await signInToConnections(page, "member@demo.test");
+
+  for (const slug of ["tracker", "coderepo", "support"] as const) {
+    await expect(connections.connectionState(slug)).toHaveText("Not connected");
+    await expect(connections.liveStatus(slug)).toHaveAttribute("data-state", "not-connected");
+  }
+  await expect(connections.callsOptInSwitch()).toHaveAttribute("aria-checked", "false");
+  expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(401);
+
+  await connections.connect("tracker");
+  await expect(page).toHaveURL(/\/stand-ins\/tracker\/oauth\/authorize\?/);
+  const consent = new ConsentPage(page);
+  await consent.chooseAccount("member@demo.test");
+  await consent.authorize();
+
+  await expect(page).toHaveURL("/connections?connected=tracker");
+  await expect(connections.outcome()).toHaveAttribute("role", "status");
+  await expect(connections.outcome()).toContainText("is connected");
+  await expect(connections.connectionState("tracker")).toHaveText("Connected");
+  await expect(connections.liveStatus("tracker")).toHaveAttribute("data-state", "ok");
+  await expect(connections.connectionState("coderepo")).toHaveText("Not connected");
+
+  const issues = await page.request.get("/api/vendors/tracker/issues");
+  expect(issues.status()).toBe(200);
+  expect(Array.isArray((await issues.json()).issues)).toBe(true);
+
+  await connections.disconnect("tracker");
+  await expect(page).toHaveURL("/connections?disconnected=tracker");
+  await expect(connections.outcome()).toContainText("disconnected");
+  await expect(connections.connectionState("tracker")).toHaveText("Not connected");
+  await expect(connections.liveStatus("tracker")).toHaveAttribute("data-state", "not-connected");
+
+  const after = await page.request.get("/api/vendors/tracker/issues");
+  expect(after.status()).toBe(401);
+  expect(await after.json()).toMatchObject({ error: "tracker_not_connected" });
+});
+
+test("cancelling on the consent page says so and connects nothing", async ({ page }) => {
+  const connections = await signInToConnections(page, "member@demo.test");
+
+  await connections.connect("tracker");
+  await expect(page).toHaveURL(/\/stand-ins\/tracker\/oauth\/authorize\?/);
+  await new ConsentPage(page).cancel();
+
+  await expect(page).toHaveURL("/connections?error=denied&slug=tracker");
+  await expect(connections.outcome()).toHaveAttribute("role", "alert");
+  await expect(connections.outcome()).toContainText("cancelled");
+  for (const slug of ["tracker", "coderepo", "support"] as const) {
+    await expect(connections.connectionState(slug)).toHaveText("Not connected");
+  }
+  expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(401);
+});
+
+test("the call-recordings switch opts a member in and out", async ({ page }) => {
+  const connections = await signInToConnections(page, "member@demo.test");
+  const optIn = connections.callsOptInSwitch();
+
+  await expect(optIn).toHaveAttribute("aria-checked", "false");
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "not-connected");
+  const before = await page.request.get("/api/vendors/calls/calls");
+  expect(before.status()).toBe(403);
+  expect(await before.json()).toMatchObject({ error: "calls_not_opted_in" });
+
+  await optIn.click();
+  await expect(page).toHaveURL("/connections?optedIn=calls");
+  await expect(connections.outcome()).toContainText("opted in");
+  await expect(optIn).toHaveAttribute("aria-checked", "true");
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "ok");
+  const calls = await page.request.get("/api/vendors/calls/calls");
+  expect(calls.status()).toBe(200);
+  expect(Array.isArray((await calls.json()).calls)).toBe(true);
+
+  // The switch is a button: it works from the keyboard too.
+  await optIn.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL("/connections?optedOut=calls");
+  await expect(connections.outcome()).toContainText("opted out");
+  await expect(optIn).toHaveAttribute("aria-checked", "false");
+  const after = await page.request.get("/api/vendors/calls/calls");
+  expect(after.status()).toBe(403);
+  expect(await after.json()).toMatchObject({ error: "calls_not_opted_in" });
+});
+
+test("only an admin sees the shared-credential controls", async ({ page, context }) => {
+  const admin = await signInToConnections(page, "admin@demo.test");
+  await expect(admin.donorControls()).toBeVisible();
+  await expect(admin.donorControls().getByRole("button", { name: "Disconnect shared credential" })).toBeVisible();
+  await expect(admin.donorState()).toHaveText("Connected");
+
+  await context.clearCookies();
+  const csm = await signInToConnections(page, "csm@demo.test");
+  await expect(csm.card("calls")).toBeVisible();
+  await expect(csm.donorState()).toHaveText("Connected");
+  await expect(csm.donorControls()).toHaveCount(0);
+  await expect(csm.card("calls").getByRole("button", { name: /shared credential/ })).toHaveCount(0);
+});

@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+
+// Page objects for /connections and the stand-in vendor consent page it sends people to.
+
+export type ConnectorCardSlug = "tracker" | "coderepo" | "calls" | "support" | "crmportal";
+
+export class ConnectionsPage {
+  constructor(private readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto("/connections");
+  }
+
+  heading() {
+    return this.page.getByRole("heading", { level: 1, name: "Connections" });
+  }
+
+  signInLink() {
+    return this.page.getByRole("main").getByRole("link", { name: "Sign in" });
+  }
+
+  card(slug: ConnectorCardSlug) {
+    return this.page.getByTestId(`connector-${slug}`);
+  }
+
+  /** "Connected" or "Not connected": what the server knows about the person's own credential. */
+  connectionState(slug: ConnectorCardSlug) {
+    return this.card(slug).getByTestId("connection-state");
+  }
+
+  /** The live check region; its `data-state` is the check's status once the answer arrives. */
+  liveStatus(slug: ConnectorCardSlug) {
+    return this.card(slug).getByTestId("live-status");
+  }
+
+  outcome() {
+    return this.page.getByTestId("outcome");
+  }
+
+  connectButton(slug: ConnectorCardSlug) {
+    return this.card(slug).getByRole("button", { name: /^Connect\b/ });
+  }
+
+  disconnectButton(slug: ConnectorCardSlug) {
+    return this.card(slug).getByRole("button", { name: /^Disconnect\b/ });
+  }
+
+  async connect(slug: ConnectorCardSlug): Promise<void> {
+    await this.connectButton(slug).click();
+  }
+
+  async disconnect(slug: ConnectorCardSlug): Promise<void> {
+    await this.disconnectButton(slug).click();
+  }
+
+  callsOptInSwitch() {
+    return this.card("calls").getByRole("switch", { name: "Read call recordings" });
+  }
+
+  donorState() {
+    return this.card("calls").getByTestId("donor-state");
+  }
+
+  donorControls() {
+    return this.card("calls").getByTestId("donor-controls");
+  }
+}
+
+export class ConsentPage {
+  constructor(private readonly page: Page) {}
+
+  async chooseAccount(email: string): Promise<void> {
+    await this.page.getByLabel("Account").selectOption(email);
+  }
+
+  async authorize(): Promise<void> {
+    await this.page.getByRole("button", { name: "Authorize" }).click();
+  }
+
+  async cancel(): Promise<void> {
+    await this.page.getByRole("button", { name: "Cancel" }).click();
+  }
+}

@@ -1,0 +1,35 @@
+import type { Repository } from "@/lib/contract/resources";
+import type { UpstreamOptions } from "@/lib/connectors/http";
+import type { ConnectorDef } from "@/lib/connectors/types";
+import { getAuthenticatedUser, listUserRepos, type ListReposOptions } from "./client";
+import { probeResultOf, toRepositories } from "./map";
+import { CODEREPO_TOKEN_PREFIX, createCoderepoStandIn } from "./stand-in";
+
+// Code hosting, spoken as GitHub: each person connects their own account.
+
+export const coderepoConnector: ConnectorDef = {
+  slug: "coderepo",
+  title: "Code hosting",
+  product: "GitHub",
+  credential: "user",
+  scope: "repo read:user",
+  tokenAuth: "body",
+  authorization: (token) => `Bearer ${token}`,
+  probeDescription: "GET /user: the connected account's login and the scopes its token carries",
+  async probe(upstream) {
+    const { user, scopes } = await getAuthenticatedUser(upstream);
+    return probeResultOf(user, scopes);
+  },
+  createStandIn: createCoderepoStandIn,
+};
+
+export { CODEREPO_TOKEN_PREFIX };
+
+/**
+ * The repositories the viewer can see, most recently pushed first. GitHub already sorts by
+ * push, but the list is sorted again here because pages fetched at different moments can
+ * disagree when someone pushes in between.
+ */
+export async function listRepos(up: UpstreamOptions, options: ListReposOptions = {}): Promise<{ repos: Repository[] }> {
+  return { repos: toRepositories(await listUserRepos(up, options)) };
+}

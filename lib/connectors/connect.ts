@@ -1,0 +1,159 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { Config, ConnectorSlug } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
+import type { Db } from "@/lib/db";
+import { randomToken, sha256Hex } from "@/lib/auth/tokens";
+import type { SessionUser } from "@/lib/auth/session";
+import { notCrossSite, requestOrigin } from "@/lib/http/origin";
+import { errorResponse, redirectResponse } from "@/lib/http/respond";
+import { upstreamJson } from "./http";
+import { deleteDonorToken, deleteUserToken, saveDonorToken, saveUserToken, setCallsOptIn } from "./store";
+import type { ConnectorDef } from "./types";
+
+// Connecting an outside system: the OAuth 2.0 authorization-code flow (with PKCE) as the
+// client, against the vendor or its stand-in. A pending flow is stored hashed, bound to the
+// signed-in person, and used once.
+
+export interface ConnectDeps {
+  db: Db;
+  sealer: Sealer;
+  config: Config;
+  user: SessionUser | null;
+  connector: ConnectorDef | undefined;
+  /** Drops the person's cached reads of this connector. */
+  invalidate(userId: number, slug: ConnectorSlug): void;
+}
+
+const FLOW_TTL_MS = 10 * 60_000;
+const back = (query: string) => redirectResponse(303, `/connections?${query}`);
+
+function guard(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): Response | null {
+  if (!deps.user) return redirectResponse(303, `/signin?next=${encodeURIComponent("/connections")}`);
+  if (!notCrossSite(request, deps.config.publicOrigin)) return errorResponse("forbidden", "Use the buttons on /connections.");
+  if (!deps.connector) return errorResponse("not_found", "No such connector.");
+  if (purpose === "donor" && (deps.connector.credential !== "donor" || !deps.user.permissions.includes("calls.donor.manage"))) {
+    return errorResponse("forbidden", "Only an admin connects the shared credential.");
+  }
+  if (purpose === "user" && deps.connector.credential !== "user") return errorResponse("not_found", "This connector uses a shared credential.");
+  return null;
+}
+
+function callbackUrl(request: Request, config: Config, slug: string): string {
+  return `${requestOrigin(request, config.publicOrigin)}/connections/${slug}/callback`;
+}
+
+/** POST /connections/<slug>/connect (or …/donor/connect): sends the browser to the vendor's consent page. */
+export async function startConnect(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): Promise<Response> {
+  const refused = guard(request, deps, purpose);
+  if (refused) return refused;
+  const def = deps.connector!;
+  const user = deps.user!;
+  const up = deps.config.upstreams[def.slug];
+  if (up.mode === "off") return back(`error=not_configured&slug=${def.slug}`);
+
+  const state = randomToken(32);
+  const verifier = randomToken(32);
+  const now = Date.now();
+  await deps.db.deleteFrom("connect_flows").where("expires_at", "<=", now).execute();
+  await deps.db
+    .insertInto("connect_flows")
+    .values({ id_hash: sha256Hex(state), user_id: user.id, slug: def.slug, purpose, code_verifier: verifier, expires_at: now + FLOW_TTL_MS })
+    .execute();
+
+  const origin = requestOrigin(request, deps.config.publicOrigin);
+  const authorize = new URL(up.authorizeUrl ?? `${origin}/stand-ins/${def.slug}/oauth/authorize`);
+  authorize.searchParams.set("client_id", up.clientId);
+  authorize.searchParams.set("redirect_uri", callbackUrl(request, deps.config, def.slug));
+  authorize.searchParams.set("response_type", "code");
+  authorize.searchParams.set("scope", def.scope);
+  authorize.searchParams.set("state", state);
+  authorize.searchParams.set("code_challenge", createHash("sha256").update(verifier).digest("base64url"));
+  authorize.searchParams.set("code_challenge_method", "S256");
+  authorize.searchParams.set("login_hint", user.email);
+  return redirectResponse(303, authorize.toString());
+}
+
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().optional(),
+  expires_in: z.coerce.number().optional(),
+  scope: z.string().optional(),
+});
+
+/** GET /connections/<slug>/callback: exchanges the code and stores the sealed token. */
+export async function finishConnect(request: Request, deps: ConnectDeps): Promise<Response> {
+  if (!deps.user) return redirectResponse(303, `/signin?next=${encodeURIComponent("/connections")}`);
+  const def = deps.connector;
+  if (!def) return errorResponse("not_found", "No such connector.");
+  const q = new URL(request.url).searchParams;
+  const state = q.get("state") ?? "";
+  const flow = state
+    ? await deps.db.deleteFrom("connect_flows").where("id_hash", "=", sha256Hex(state)).returningAll().executeTakeFirst()
+    : undefined;
+  if (!flow || flow.user_id !== deps.user.id || flow.slug !== def.slug || flow.expires_at <= Date.now()) {
+    return back(`error=flow_invalid&slug=${def.slug}`);
+  }
+  if (q.get("error")) return back(`error=${q.get("error") === "access_denied" ? "denied" : "vendor_error"}&slug=${def.slug}`);
+  const up = deps.config.upstreams[def.slug];
+  if (up.mode === "off") return back(`error=not_configured&slug=${def.slug}`);
+
+  const form: Record<string, string> = {
+    grant_type: "authorization_code",
+    code: q.get("code") ?? "",
+    redirect_uri: callbackUrl(request, deps.config, def.slug),
+    code_verifier: flow.code_verifier,
+  };
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(up.clientId)}:${encodeURIComponent(up.clientSecret)}`).toString("base64")}`;
+  if (def.tokenAuth === "body") Object.assign(form, { client_id: up.clientId, client_secret: up.clientSecret });
+  const tokenUrl = new URL(up.tokenUrl);
+  let grant: z.infer<typeof tokenAnswer>;
+  try {
+    grant = await upstreamJson(
+      { baseUrl: tokenUrl.origin, timeoutMs: deps.config.connectorTimeoutMs, maxRetries: 0, ...(def.tokenAuth === "basic" ? { authorization: basic } : {}) },
+      tokenUrl.pathname,
+      tokenAnswer,
+      { method: "POST", form },
+    );
+  } catch (err) {
+    console.error(`[connect] ${def.slug} token exchange failed: ${(err as Error).message}`);
+    return back(`error=token_exchange&slug=${def.slug}`);
+  }
+  const stored = {
+    accessToken: grant.access_token,
+    refreshToken: grant.refresh_token ?? null,
+    expiresAt: grant.expires_in ? Date.now() + grant.expires_in * 1000 : null,
+    scope: grant.scope ?? def.scope,
+  };
+  if (flow.purpose === "donor") await saveDonorToken(deps.db, deps.sealer, def.slug, stored, deps.user.id);
+  else await saveUserToken(deps.db, deps.sealer, deps.user.id, def.slug, stored);
+  deps.invalidate(deps.user.id, def.slug);
+  return back(`connected=${def.slug}`);
+}
+
+/** POST /connections/<slug>/disconnect (or …/donor/disconnect): deletes the stored token. */
+export async function disconnect(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): Promise<Response> {
+  const refused = guard(request, deps, purpose);
+  if (refused) return refused;
+  const def = deps.connector!;
+  if (purpose === "donor") await deleteDonorToken(deps.db, def.slug);
+  else await deleteUserToken(deps.db, deps.user!.id, def.slug);
+  deps.invalidate(deps.user!.id, def.slug);
+  return back(`disconnected=${def.slug}`);
+}
+
+/** POST /connections/calls/opt-in with form field `optIn` = 1 or 0. */
+export async function optIn(request: Request, deps: ConnectDeps): Promise<Response> {
+  if (!deps.user) return redirectResponse(303, `/signin?next=${encodeURIComponent("/connections")}`);
+  if (!notCrossSite(request, deps.config.publicOrigin)) return errorResponse("forbidden", "Use the switch on /connections.");
+  let value: string;
+  try {
+    value = String((await request.formData()).get("optIn") ?? "");
+  } catch {
+    return errorResponse("invalid_form", "Send optIn=1 or optIn=0 as a form.");
+  }
+  if (value !== "1" && value !== "0") return errorResponse("invalid_form", "Send optIn=1 or optIn=0.");
+  await setCallsOptIn(deps.db, deps.user.id, value === "1");
+  deps.invalidate(deps.user.id, "calls");
+  return back(value === "1" ? "optedIn=calls" : "optedOut=calls");
+}

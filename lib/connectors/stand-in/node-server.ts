@@ -1,0 +1,53 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// Serves a fetch-style handler over real loopback HTTP, for tests of vendor clients against
+// their stand-ins (the app itself mounts the same handlers under /stand-ins/<slug>).
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveOnLoopback(handler: FetchHandler, port = 0): Promise<Served> {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+        else if (v !== undefined) headers.set(k, v);
+      }
+      const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+      });
+      const response = await handler(request);
+      const out: Record<string, string | string[]> = {};
+      response.headers.forEach((value, key) => {
+        if (key === "set-cookie") out[key] = response.headers.getSetCookie();
+        else out[key] = value;
+      });
+      res.writeHead(response.status, out);
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (err) {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`stand-in failure: ${(err as Error).message}`);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: actual } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

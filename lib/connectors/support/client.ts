@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { upstreamJson, UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+
+// A typed client of the Intercom REST API (version 2.11): the signed-in teammate (/me) and the
+// workspace's conversations, cursor-paged with `starting_after`.
+
+export const INTERCOM_VERSION = "2.11";
+/** Intercom's documented ceiling for `per_page` on the conversation list. */
+export const MAX_PER_PAGE = 150;
+export const DEFAULT_PER_PAGE = 50;
+/** Enough for 30,000 conversations at the ceiling; beyond that the listing is refused rather than truncated. */
+export const MAX_PAGES = 200;
+
+export const intercomAdmin = z.object({
+  type: z.literal("admin"),
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  app: z.object({ name: z.string(), id_code: z.string() }),
+});
+export type IntercomAdmin = z.infer<typeof intercomAdmin>;
+
+export const intercomConversation = z.object({
+  type: z.literal("conversation"),
+  id: z.string(),
+  title: z.string().nullish(),
+  // Intercom documents open, closed and snoozed; a state added later should still be listed,
+  // not fail the whole page.
+  state: z.string().min(1),
+  open: z.boolean(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type IntercomConversation = z.infer<typeof intercomConversation>;
+
+export const intercomPages = z.object({
+  type: z.literal("pages"),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total_pages: z.number().int(),
+  next: z.object({ page: z.number().int().optional(), starting_after: z.string().min(1) }).nullish(),
+});
+export type IntercomPages = z.infer<typeof intercomPages>;
+
+export const intercomConversationList = z.object({
+  type: z.literal("conversation.list"),
+  conversations: z.array(intercomConversation),
+  total_count: z.number().int(),
+  pages: intercomPages,
+});
+export type IntercomConversationList = z.infer<typeof intercomConversationList>;
+
+/** Intercom's error body, for stand-in answers and anyone reading a failed response. */
+export const intercomErrorList = z.object({
+  type: z.literal("error.list"),
+  request_id: z.string().nullish(),
+  errors: z.array(z.object({ code: z.string(), message: z.string().optional() })),
+});
+
+/** Pins the API version, so a workspace's default version cannot change the shapes read here. */
+function withVersion(up: UpstreamOptions): UpstreamOptions {
+  return { ...up, headers: { ...up.headers, accept: "application/json", "intercom-version": INTERCOM_VERSION } };
+}
+
+export function getMe(up: UpstreamOptions): Promise<IntercomAdmin> {
+  return upstreamJson(withVersion(up), "/me", intercomAdmin);
+}
+
+function checkPerPage(perPage: number): void {
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
+    throw new RangeError(`perPage must be an integer from 1 to ${MAX_PER_PAGE}, got ${perPage}`);
+  }
+}
+
+/** One page of the conversation list, after `startingAfter` (a cursor Intercom issued). */
+export async function fetchConversationPage(
+  up: UpstreamOptions,
+  opts: { startingAfter?: string; perPage?: number } = {},
+): Promise<IntercomConversationList> {
+  const perPage = opts.perPage ?? DEFAULT_PER_PAGE;
+  checkPerPage(perPage);
+  return upstreamJson(withVersion(up), "/conversations", intercomConversationList, {
+    query: { per_page: perPage, starting_after: opts.startingAfter },
+  });
+}
+
+/** Every conversation of the workspace, following `pages.next` until Intercom says there is no more. */
+export async function fetchAllConversations(
+  up: UpstreamOptions,
+  opts: { perPage?: number; maxPages?: number } = {},
+): Promise<IntercomConversation[]> {
+  const maxPages = opts.maxPages ?? MAX_PAGES;
+  const all: IntercomConversation[] = [];
+  const cursorsSeen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const answer = await fetchConversationPage(up, { startingAfter: cursor, perPage: opts.perPage });
+    all.push(...answer.conversations);
+    const next = answer.pages.next?.starting_after;
+    if (!next) return all;
+    // A cursor handed out twice would page forever; better a clear failure than a partial list.
+    if (cursorsSeen.has(next)) throw new UpstreamError("bad_response", "/conversations repeated a paging cursor");
+    cursorsSeen.add(next);
+    cursor = next;
+  }
+  throw new UpstreamError("bad_response", `/conversations did not finish within ${maxPages} pages`);
+}

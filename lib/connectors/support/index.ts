@@ -1,0 +1,39 @@
+import type { SupportConversation } from "@/lib/contract/resources";
+import type { UpstreamOptions } from "@/lib/connectors/http";
+import type { ConnectorDef } from "@/lib/connectors/types";
+import { DEFAULT_PER_PAGE, fetchAllConversations, fetchConversationPage, getMe } from "./client";
+import { nextVendorCursor, probeResult, toSupportConversation } from "./map";
+import { createSupportStandIn } from "./stand-in";
+
+// Customer messaging through Intercom: each person connects their own teammate account.
+
+export const supportConnector: ConnectorDef = {
+  slug: "support",
+  title: "Customer messaging",
+  product: "Intercom",
+  credential: "user",
+  scope: "read_conversations",
+  tokenAuth: "body",
+  authorization: (token) => `Bearer ${token}`,
+  probeDescription: "GET /me: reads the connected Intercom teammate and its workspace",
+  probe: async (upstream) => probeResult(await getMe(upstream)),
+  createStandIn: createSupportStandIn,
+};
+
+/**
+ * One page of conversations, newest update first. `vendorCursor` is Intercom's own
+ * `starting_after` from the previous page; a cursor Intercom rejects (400) surfaces as an
+ * UpstreamError of kind "server".
+ */
+export async function listConversationsPage(
+  up: UpstreamOptions,
+  opts: { vendorCursor?: string; perPage?: number } = {},
+): Promise<{ conversations: SupportConversation[]; nextVendorCursor: string | null }> {
+  const page = await fetchConversationPage(up, { startingAfter: opts.vendorCursor, perPage: opts.perPage ?? DEFAULT_PER_PAGE });
+  return { conversations: page.conversations.map(toSupportConversation), nextVendorCursor: nextVendorCursor(page.pages) };
+}
+
+/** Every conversation of the workspace, paging through Intercom until its last page (bounded). */
+export async function listAllConversations(up: UpstreamOptions, opts: { perPage?: number; maxPages?: number } = {}): Promise<SupportConversation[]> {
+  return (await fetchAllConversations(up, opts)).map(toSupportConversation);
+}

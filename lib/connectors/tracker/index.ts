@@ -1,0 +1,41 @@
+import type { TrackerIssue } from "@/lib/contract/resources";
+import type { UpstreamOptions } from "@/lib/connectors/http";
+import type { ConnectorDef } from "@/lib/connectors/types";
+import { fetchAssignedIssues, fetchProjectIssues, fetchProjects, fetchViewer, type PageOptions } from "./client";
+import { findProject, probeResult, toAssignedIssue, toProjectIssue } from "./map";
+import { createTrackerStandIn } from "./stand-in";
+
+// The issue tracker, spoken as Linear: each person connects their own account (OAuth), and
+// every read acts as that account.
+
+export const trackerConnector: ConnectorDef = {
+  slug: "tracker",
+  title: "Issue tracker",
+  product: "Linear",
+  credential: "user",
+  scope: "read",
+  tokenAuth: "body",
+  authorization: (token) => `Bearer ${token}`,
+  probeDescription: "Reads the connected account and its workspace (GraphQL viewer { name email } and organization { name urlKey }).",
+  probe: async (upstream) => {
+    const { viewer, organization } = await fetchViewer(upstream);
+    return probeResult(viewer, organization);
+  },
+  createStandIn: createTrackerStandIn,
+};
+
+/**
+ * Without `project`: the viewer's open assigned issues, with only the fields of the assigned
+ * view. With `project` (an id, or a name matched ignoring case): every issue in that project,
+ * with priority, assignee and project added; an unknown project is an empty list.
+ */
+export async function listIssues(up: UpstreamOptions, q: { project?: string }, opts: PageOptions = {}): Promise<{ issues: TrackerIssue[] }> {
+  if (q.project === undefined) {
+    return { issues: (await fetchAssignedIssues(up, opts)).map(toAssignedIssue) };
+  }
+  const project = findProject(await fetchProjects(up, opts), q.project);
+  if (!project) return { issues: [] };
+  return { issues: (await fetchProjectIssues(up, project.id, opts)).map(toProjectIssue) };
+}
+
+export type { PageOptions } from "./client";

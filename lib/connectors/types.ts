@@ -1,0 +1,43 @@
+import type { ConnectorSlug } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
+import type { Tenant } from "@/demo/tenant";
+import type { UpstreamOptions } from "./http";
+import type { Faults } from "./stand-in/faults";
+import type { StandInOAuth } from "./stand-in/oauth";
+
+/** What a read-only probe found: a one-line summary and facts from the live call. */
+export interface ProbeResult {
+  summary: string;
+  details: { label: string; value: string }[];
+}
+
+/** A local stand-in of a vendor's API, serving the demo tenant in the vendor's shapes. */
+export interface StandIn {
+  readonly oauth: StandInOAuth;
+  readonly faults: Faults;
+  /** `path` is relative to the stand-in's base (e.g. "/graphql", "/oauth/token"). */
+  handle(request: Request, path: string): Promise<Response>;
+}
+
+export interface StandInDeps {
+  tenant: Tenant;
+  sealer: Sealer;
+}
+
+export interface ConnectorDef {
+  slug: ConnectorSlug;
+  title: string;
+  /** The product whose API the connector speaks. */
+  product: string;
+  /** "user": each person connects their own account; "donor": one shared credential. */
+  credential: "user" | "donor";
+  scope: string;
+  /** How the token endpoint takes the client's credentials. */
+  tokenAuth: "body" | "basic";
+  /** The header value a token is sent with. */
+  authorization(accessToken: string): string;
+  /** What the probe does, in words (shown in the connection check's `probe`). */
+  probeDescription: string;
+  probe(upstream: UpstreamOptions): Promise<ProbeResult>;
+  createStandIn(deps: StandInDeps): StandIn;
+}

@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiHandlers } from "@/lib/api/handlers";
+import { vendorCache } from "@/lib/api/vendors";
+import { config, parseConfig, setConfigForTests } from "@/lib/config";
+import { endpointById } from "@/lib/contract/endpoints";
+import { errorEnvelope } from "@/lib/contract/resources";
+import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
+import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { serveStandIn, standIns } from "@/lib/connectors/stand-ins";
+import { startSession, userForRequest } from "@/lib/auth/session";
+import { userIdByEmail } from "@/lib/auth/users";
+import { handleApi } from "@/lib/http/api";
+import { appSealer } from "@/lib/runtime";
+import { seedDemo } from "@/demo/seed";
+import { backends } from "./support/backends";
+
+// The /vendors endpoints and connection checks end to end: API wrapper → access rules → vendor
+// client → the stand-ins over real loopback HTTP, for each demo user.
+
+let served: Served;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-vendors-"));
+const baseEnv = { DATA_DIR: dataDir, SECRET_KEY: "vendors-api-test-key-vendors-api-test-key", CONNECTOR_TIMEOUT_MS: "2000" };
+
+beforeAll(async () => {
+  served = await serveOnLoopback(async (req) => {
+    const m = /^\/stand-ins\/([^/]+)(\/.*)?$/.exec(new URL(req.url).pathname);
+    return m ? serveStandIn(req, m[1]!, m[2] ?? "/") : new Response("not found", { status: 404 });
+  });
+  setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+});
+afterAll(async () => {
+  setConfigForTests(undefined);
+  await served.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.each(backends)("vendor reads over $name", (backend) => {
+  let h: Awaited<ReturnType<typeof backend.open>>;
+  const tokens: Record<string, string> = {};
+  const get = async (p: string, who: string) => {
+    const res = await handleApi(new Request(`http://app.test/api${p}`, { headers: { cookie: `dd_session=${tokens[who]}` } }), p.split("?")[0]!, {
+      db: async () => h.db,
+      userFor: userForRequest,
+      handlers: apiHandlers,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    h = await backend.open();
+    await seedDemo(h.db, { scale: 1, sealer: appSealer(), upstreams: config().upstreams });
+    for (const who of ["admin", "csm", "member"]) {
+      tokens[who] = (await startSession(h.db, (await userIdByEmail(h.db, `${who}@demo.test`))!, 600_000)).token;
+    }
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(() => {
+    vendorCache().invalidate("");
+    for (const s of Object.values(standIns())) s.faults.clear();
+  });
+
+  it("answers the connected user's data in the contract's shapes", async () => {
+    const issues = await get("/vendors/tracker/issues", "csm");
+    expect(issues.status).toBe(200);
+    expect(endpointById("vendors.tracker.issues").response.parse(issues.body).issues.length).toBeGreaterThan(0);
+
+    const repos = await get("/vendors/coderepo/repos", "csm");
+    expect(repos.status).toBe(200);
+    endpointById("vendors.coderepo.repos").response.parse(repos.body);
+
+    const calls = await get("/vendors/calls/calls/detailed", "csm");
+    expect(calls.status).toBe(200);
+    const parsed = endpointById("vendors.calls.detailed").response.parse(calls.body);
+    expect(parsed.calls.length).toBeGreaterThan(0);
+    const transcript = await get(`/vendors/calls/calls/${encodeURIComponent(parsed.calls[0]!.id)}/transcript`, "csm");
+    expect(transcript.status).toBe(200);
+    expect(endpointById("vendors.calls.transcript").response.parse(transcript.body).callId).toBe(parsed.calls[0]!.id);
+    const missing = await get("/vendors/calls/calls/999999999/transcript", "csm");
+    expect([missing.status, missing.body.error]).toEqual([404, "not_found"]);
+  });
+
+  it("pages support conversations with its own cursors: every conversation exactly once", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r = await get(`/vendors/support/conversations${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, "admin");
+      expect(r.status).toBe(200);
+      const page = endpointById("vendors.support.conversations").response.parse(r.body);
+      seen.push(...page.conversations.map((c) => c.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 50);
+    expect(pages).toBeGreaterThan(1);
+    expect(cursor).toBeNull();
+    expect(new Set(seen).size).toBe(seen.length);
+    const bad = await get("/vendors/support/conversations?cursor=not-ours", "admin");
+    expect([bad.status, bad.body.error]).toEqual([400, "invalid_cursor"]);
+  });
+
+  it("answers each not-connected and not-opted-in case with its code", async () => {
+    for (const [p, status, code] of [
+      ["/vendors/tracker/issues", 401, "tracker_not_connected"],
+      ["/vendors/coderepo/repos", 401, "coderepo_not_connected"],
+      ["/vendors/support/conversations", 401, "support_not_connected"],
+      ["/vendors/calls/calls", 403, "calls_not_opted_in"],
+    ] as const) {
+      const r = await get(p, "member");
+      expect([r.status, errorEnvelope.parse(r.body).error], p).toEqual([status, code]);
+    }
+  });
+
+  it("answers 409 when the shared calls credential is missing", async () => {
+    const adminId = (await userIdByEmail(h.db, "admin@demo.test"))!;
+    await deleteDonorToken(h.db, "calls");
+    try {
+      const r = await get("/vendors/calls/calls", "csm");
+      expect([r.status, r.body.error]).toEqual([409, "calls_donor_not_connected"]);
+      const check = await get("/connections/calls/check", "csm");
+      expect(check.body).toMatchObject({ status: "not-connected", ok: false });
+    } finally {
+      await saveDonorToken(h.db, appSealer(), "calls", { accessToken: standIns().calls.oauth.mint("admin@demo.test") }, adminId);
+    }
+  });
+
+  it("answers 502 <slug>_upstream_error when the upstream fails, never a partial list", async () => {
+    standIns().tracker.faults.next({ status: 500 });
+    const r = await get("/vendors/tracker/issues", "csm");
+    expect([r.status, r.body.error]).toEqual([502, "tracker_upstream_error"]);
+    standIns().coderepo.faults.next({ status: 401 });
+    const refused = await get("/vendors/coderepo/repos", "csm");
+    expect([refused.status, refused.body.error]).toEqual([401, "coderepo_not_connected"]);
+  });
+
+  it("caches a user's reads briefly, and never serves them to another user", async () => {
+    await get("/vendors/tracker/issues", "csm");
+    const before = standIns().tracker.faults.seen.length;
+    await get("/vendors/tracker/issues", "csm");
+    expect(standIns().tracker.faults.seen.length).toBe(before);
+    const other = await get("/vendors/tracker/issues", "admin");
+    expect(standIns().tracker.faults.seen.length).toBeGreaterThan(before);
+    const mine = await get("/vendors/tracker/issues", "csm");
+    expect(other.body).not.toEqual(mine.body);
+  });
+
+  it("runs connection checks as the calling user", async () => {
+    const ok = await get("/connections/tracker/check", "csm");
+    expect(endpointById("connections.check").response.parse(ok.body)).toMatchObject({ slug: "tracker", status: "ok", ok: true });
+    expect(ok.body.details.length).toBeGreaterThan(0);
+    expect((await get("/connections/tracker/check", "member")).body).toMatchObject({ status: "not-connected", ok: false });
+    expect((await get("/connections/calls/check", "member")).body).toMatchObject({ status: "not-connected", ok: false });
+    standIns().support.faults.next({ status: 500 });
+    expect((await get("/connections/support/check", "csm")).body).toMatchObject({ status: "failed", ok: false });
+  });
+
+  it("answers not-configured when a connector has no upstream", async () => {
+    setConfigForTests(parseConfig({ ...baseEnv, STAND_INS: "0" }));
+    try {
+      const r = await get("/vendors/tracker/issues", "csm");
+      expect([r.status, r.body.error]).toEqual([503, "tracker_not_configured"]);
+      const calls = await get("/vendors/calls/calls", "csm");
+      expect([calls.status, calls.body.error]).toEqual([503, "calls_not_configured"]);
+      expect((await get("/connections/coderepo/check", "csm")).body).toMatchObject({ status: "not-configured", ok: false });
+    } finally {
+      setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+    }
+  });
+});
