@@ -1,7 +1,11 @@
 // Loads endpoints of the production build with autocannon, beside a baseline route that
 // returns a constant small JSON in the same build, and prints req/s, p50, p99 and the ratio.
 //
-//   npm run bench -- [--duration 10] [--connections 10] [--only me] [--scale 1]
+//   npm run bench -- [--duration 5] [--rounds 3] [--connections 10] [--only me] [--scale 1]
+//
+// Each target is measured in rounds, each right after a baseline run on the same server, and
+// the median of the per-round ratios is reported: drift in machine load (two shared cores)
+// then moves both sides of a ratio together.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,11 +18,12 @@ import { servers, targets } from "./targets.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
   options: {
-    duration: { type: "string", default: "10" },
+    duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     only: { type: "string" },
     scale: { type: "string", default: "1" },
     port: { type: "string", default: "3300" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const port = Number(args.port);
@@ -88,6 +93,7 @@ async function measure(name, url, headers = {}) {
   return { name, url: url.replace(base, ""), rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const chosen = targets.filter((t) => !args.only || args.only.split(",").some((o) => t.name.startsWith(o)));
 const table = [];
 for (const [serverName, env] of Object.entries(servers)) {
@@ -95,21 +101,35 @@ for (const [serverName, env] of Object.entries(servers)) {
   if (mine.length === 0) continue;
   const stop = startServer(env);
   await waitUp();
-  const baseline = await measure(`baseline (${serverName})`, `${base}/bench-baseline`);
-  table.push({ ...baseline, ratio: 1 });
   const cookies = {};
   for (const t of mine) {
     cookies[t.as] ??= await signIn(t.as);
-    const row = await measure(t.name, `${base}${t.path}`, { cookie: cookies[t.as] });
-    table.push({ ...row, ratio: row.rps / baseline.rps });
+    const rounds = [];
+    for (let i = 0; i < Number(args.rounds); i++) {
+      const baseline = await measure("baseline", `${base}/bench-baseline`);
+      const row = await measure(t.name, `${base}${t.path}`, { cookie: cookies[t.as] });
+      rounds.push({ baseline, row, ratio: row.rps / baseline.rps });
+    }
+    const mid = rounds.find((r) => r.ratio === median(rounds.map((x) => x.ratio)));
+    table.push({ ...mid.row, name: `${t.name} [${serverName}]`, baselineRps: mid.baseline.rps, ratio: mid.ratio, ratios: rounds.map((r) => +r.ratio.toFixed(2)) });
   }
   await stop();
 }
 
 console.log(`\nconnections ${args.connections}, ${args.duration} s each, scale ${args.scale}`);
-console.log("name".padEnd(22), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "ratio".padStart(7), " path");
+console.log("median of the rounds; ratio = target req/s ÷ baseline req/s measured just before it");
+console.log("name".padEnd(30), "req/s".padStart(7), "base".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "ratio".padStart(6), "  rounds");
 for (const r of table) {
-  console.log(r.name.padEnd(22), String(Math.round(r.rps)).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), r.ratio.toFixed(2).padStart(7), " " + r.url);
+  console.log(
+    r.name.padEnd(30),
+    String(Math.round(r.rps)).padStart(7),
+    String(Math.round(r.baselineRps)).padStart(7),
+    String(r.p50).padStart(7),
+    String(r.p99).padStart(7),
+    r.ratio.toFixed(2).padStart(6),
+    " ",
+    r.ratios.join(" "),
+  );
 }
 fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify({ at: new Date().toISOString(), args, rows: table }, null, 2));

@@ -31,17 +31,21 @@ async function withGroups(db: Db, user: Omit<SessionUser, "groups" | "permission
   return { ...user, groups, permissions: permissionsFor(groups) };
 }
 
-/** The user behind a session cookie value, or null when it is unknown or expired. */
+/** The user behind a session cookie value, or null when it is unknown or expired. One query. */
 export async function userForToken(db: Db, token: string | undefined, now = Date.now()): Promise<SessionUser | null> {
   if (!token || token.length > 128) return null;
-  const row = await db
+  const rows = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["users.id", "users.email", "users.handle", "users.name", "sessions.expires_at"])
+    .leftJoin("user_groups", "user_groups.user_id", "users.id")
+    .select(["users.id", "users.email", "users.handle", "users.name", "sessions.expires_at", "user_groups.group_name"])
     .where("sessions.token_hash", "=", sha256Hex(token))
-    .executeTakeFirst();
-  if (!row || row.expires_at <= now) return null;
-  return withGroups(db, { id: row.id, email: row.email, handle: row.handle, name: row.name });
+    .orderBy("user_groups.group_name")
+    .execute();
+  const first = rows[0];
+  if (!first || first.expires_at <= now) return null;
+  const groups = rows.flatMap((r) => (r.group_name === null ? [] : [r.group_name]));
+  return { id: first.id, email: first.email, handle: first.handle, name: first.name, groups, permissions: permissionsFor(groups) };
 }
 
 export async function userForRequest(db: Db, request: Request): Promise<SessionUser | null> {
