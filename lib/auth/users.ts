@@ -20,7 +20,7 @@ export async function upsertUser(
     } else {
       const inserted = await tx
         .insertInto("users")
-        .values({ email, handle: handleFromEmail(email), name: input.name, home_path: null, created_at: now })
+        .values({ email, handle: await freeHandle(tx, handleFromEmail(email)), name: input.name, home_path: null, created_at: now })
         .returning("id")
         .executeTakeFirstOrThrow();
       id = Number(inserted.id);
@@ -32,6 +32,15 @@ export async function upsertUser(
     }
     return id;
   });
+}
+
+/** The handle, or the first of handle-2, handle-3, … not yet taken (same local part, another domain). */
+async function freeHandle(db: Db, base: string): Promise<string> {
+  const taken = new Set(
+    (await db.selectFrom("users").select("handle").where((eb) => eb.or([eb("handle", "=", base), eb("handle", "like", `${base}-%`)])).execute()).map((r) => r.handle),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 export async function userIdByEmail(db: Db, email: string): Promise<number | null> {

@@ -41,6 +41,13 @@ describe.each(backends)("storage on $name", (backend) => {
     expect(u).toMatchObject({ name: "Jo Doe", groups: [], permissions: ["crm.customers.read"] });
   });
 
+  it("gives a second person with the same local part a handle of their own", async () => {
+    const a = await loadUser(h.db, await upsertUser(h.db, { email: "sam@one.test", name: "Sam One", groups: [] }));
+    const b = await loadUser(h.db, await upsertUser(h.db, { email: "sam@two.test", name: "Sam Two", groups: [] }));
+    const c = await loadUser(h.db, await upsertUser(h.db, { email: "SAM@three.test", name: "Sam Three", groups: [] }));
+    expect([a?.handle, b?.handle, c?.handle]).toEqual(["sam", "sam-2", "sam-3"]);
+  });
+
   it("keeps sessions hashed, expires them, and rotates the previous one at sign-in", async () => {
     const id = await upsertUser(h.db, { email: "s@example.test", name: "S", groups: [] });
     const t0 = 1_800_000_000_000;
