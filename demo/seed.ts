@@ -5,13 +5,14 @@ import type { ConnectorSlug, UpstreamConfig } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { saveDonorToken, saveUserToken, setCallsOptIn } from "@/lib/connectors/store";
 import { connectors } from "@/lib/connectors/registry";
+import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
 import { generateTenant } from "./tenant";
 import { demoUsers } from "./users";
 
 // Seeds the demo tenant into storage once. The marker row makes a restart (or a second
 // instance) skip work already done; bump SEED_VERSION when the seeded data changes shape.
 
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 export interface SeedOptions {
   scale: number;
@@ -25,8 +26,9 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
   const current = await db.selectFrom("meta").select("value").where("key", "=", "demo_seed").executeTakeFirst();
   if (current?.value === marker) return { seeded: false };
 
-  // Stand-in tokens verify by their MAC alone, so the tenant's date does not matter here.
-  const tenant = generateTenant({ scale: opts.scale });
+  // The same tenant the stand-ins serve today, so usage and health line up with the CRM portal's
+  // records. (Stand-in tokens verify by their MAC alone; the date does not matter to them.)
+  const tenant = generateTenant({ scale: opts.scale, referenceDate: new Date().toISOString().slice(0, 10) });
   const viaStandIn = (slug: ConnectorSlug) => opts.upstreams[slug].mode === "stand-in";
   const mint = (slug: ConnectorSlug, email: string) => connectors[slug].createStandIn({ tenant, sealer: opts.sealer }).oauth.mint(email);
 
@@ -40,6 +42,11 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
       await saveDonorToken(db, opts.sealer, "calls", { accessToken: mint("calls", u.email), account: u.email }, id);
     }
   }
+
+  // Product usage and health are sources of their own (normally `npm run import`); the demo
+  // loads the tenant's.
+  await loadUsage(db, tenant.usage);
+  await loadHealth(db, tenant.health);
 
   await db
     .insertInto("meta")

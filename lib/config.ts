@@ -29,6 +29,15 @@ const vendorDefaults = {
 } as const;
 
 export type ConnectorSlug = keyof typeof vendorDefaults;
+
+/**
+ * The CRM portal (HubSpot) is read with organisation-level private-app tokens, one per portal:
+ * `customers` and, optionally, the internal `users` portal.
+ */
+export type CrmPortalConfig =
+  | { mode: "vendor"; apiUrl: string; tokens: { customers: string; users: string | null } }
+  | { mode: "stand-in"; apiUrl: string }
+  | { mode: "off" };
 export const connectorSlugs = Object.keys(vendorDefaults) as ConnectorSlug[];
 
 /**
@@ -75,6 +84,14 @@ const schema = z
     ...connectorEnv("CODEREPO"),
     ...connectorEnv("CALLS"),
     ...connectorEnv("SUPPORT"),
+    CRMPORTAL_API_URL: optionalUrl,
+    CRMPORTAL_TOKEN: z.string().optional(),
+    CRMPORTAL_USERS_TOKEN: z.string().optional(),
+    CRM_SYNC_INTERVAL_MS: z.coerce.number().int().min(10_000).max(86_400_000).default(900_000),
+    CRM_SYNC_ON_START: z
+      .enum(["1", "0", "true", "false"])
+      .default("true")
+      .transform((v) => v === "1" || v === "true"),
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
@@ -120,6 +137,16 @@ export function parseConfig(env: Record<string, string | undefined>) {
     connectorTimeoutMs: e.CONNECTOR_TIMEOUT_MS,
     connectorCache: { freshMs: e.CONNECTOR_CACHE_FRESH_MS, staleMs: e.CONNECTOR_CACHE_STALE_MS },
     standIns: standInsOn,
+    crmportal: (e.CRMPORTAL_TOKEN
+      ? {
+          mode: "vendor",
+          apiUrl: (e.CRMPORTAL_API_URL ?? "https://api.hubapi.com").replace(/\/$/, ""),
+          tokens: { customers: e.CRMPORTAL_TOKEN, users: e.CRMPORTAL_USERS_TOKEN ?? null },
+        }
+      : standInsOn
+        ? { mode: "stand-in", apiUrl: `${standInOrigin}/stand-ins/crmportal` }
+        : { mode: "off" }) as CrmPortalConfig,
+    crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START },
     upstreams: Object.fromEntries(
       connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),
     ) as Record<ConnectorSlug, UpstreamConfig>,

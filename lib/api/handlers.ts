@@ -4,17 +4,31 @@ import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { checkConnection } from "@/lib/connectors/check";
 import { connectorFor } from "@/lib/connectors/registry";
 import { appSealer } from "@/lib/runtime";
-import { vendorHandlers } from "./vendors";
+import { cxBook, cxDistricts, cxOwners } from "@/lib/cx";
+import { memoView } from "@/lib/cx/memo";
+import { companiesPage, contactsPage, dealsPage, sources, summary } from "@/lib/crm/api";
+import { crmInstances, type CrmInstance } from "@/lib/crm/types";
+import { dataVersion, memoized } from "@/lib/crm/memo";
+import type { Db } from "@/lib/db";
+import { crmportalCheck, vendorHandlers } from "./vendors";
 
 // One named domain call per endpoint. Capabilities that are not available in this deployment
-// answer their own 503 code: never an invented success.
+// answer their own 503 code (e.g. crm_not_synced before the first sync): never an invented success.
 
-const notSynced = async (): Promise<never> => {
-  throw new ApiError("crm_not_synced", "The CRM portal sync has not completed in this deployment; see /crm/customers/sources.");
-};
-const cxUnavailable = async (): Promise<never> => {
-  throw new ApiError("cx_not_available", "Customer-success views need a completed CRM portal sync.");
-};
+/** CRM answers change only with a completed sync: keep each until the next one. */
+async function crmRead<T>(db: Db, instance: CrmInstance, key: string, compute: (instance: CrmInstance) => Promise<T>): Promise<T> {
+  const version = await dataVersion(db, instance, false);
+  // Before the first sync the domain function answers crm_not_synced itself.
+  if (version === null) return compute(instance);
+  return memoized(`crm:${key}`, version, () => compute(instance));
+}
+
+/** The registry already refused any other value (404 no_such_instance); this narrows the type. */
+function instanceOf(params: Record<string, string>): CrmInstance {
+  const found = crmInstances.find((i) => i === params.instance);
+  if (!found) throw new ApiError("no_such_instance");
+  return found;
+}
 
 export const apiHandlers: HandlerMap = {
   me: async ({ user }) => ({ email: user.email, groups: user.groups, permissions: user.permissions }),
@@ -24,24 +38,17 @@ export const apiHandlers: HandlerMap = {
   "connections.check": async ({ db, user, params }) => {
     const def = connectorFor(params.slug ?? "");
     if (def) return checkConnection({ db, sealer: appSealer() }, def, user.id);
-    // The CRM portal's probe arrives with its sync; until then it is plainly not configured.
-    return {
-      slug: "crmportal",
-      title: "CRM portal",
-      status: "not-configured",
-      ok: false,
-      summary: "The CRM portal is not configured in this deployment.",
-      probe: "configuration lookup (no upstream call made)",
-      details: [],
-      durationMs: 0,
-    };
+    return crmportalCheck();
   },
 
-  "crm.companies": notSynced,
-  "crm.contacts": notSynced,
-  "crm.deals": notSynced,
-  "crm.summary": notSynced,
-  "crm.sources": async () => ({ sources: [] }),
+  "crm.companies": ({ db, params, query }) =>
+    crmRead(db, instanceOf(params), `companies:${query.limit}:${query.cursor}`, (i) => companiesPage(db, appSealer(), i, query)),
+  "crm.contacts": ({ db, params, query }) =>
+    crmRead(db, instanceOf(params), `contacts:${query.limit}:${query.cursor}`, (i) => contactsPage(db, appSealer(), i, query)),
+  "crm.deals": ({ db, params, query }) =>
+    crmRead(db, instanceOf(params), `deals:${query.limit}:${query.cursor}`, (i) => dealsPage(db, appSealer(), i, query)),
+  "crm.summary": ({ db, params }) => crmRead(db, instanceOf(params), "summary", (i) => summary(db, i)),
+  "crm.sources": ({ db, params }) => sources(db, instanceOf(params)),
 
   "vendors.tracker.issues": (ctx) => vendorHandlers.trackerIssues(ctx, ctx.query),
   "vendors.coderepo.repos": (ctx) => vendorHandlers.coderepoRepos(ctx),
@@ -49,15 +56,17 @@ export const apiHandlers: HandlerMap = {
   "vendors.calls.detailed": (ctx) => vendorHandlers.callsDetailed(ctx),
   "vendors.calls.transcript": (ctx) => vendorHandlers.transcript(ctx, ctx.params.id ?? ""),
   "vendors.support.conversations": (ctx) => vendorHandlers.supportConversations(ctx, ctx.query.cursor),
-  "vendors.crmportal.companies": portalNotConfigured,
-  "vendors.crmportal.contacts": portalNotConfigured,
-  "vendors.crmportal.deals": portalNotConfigured,
+  "vendors.crmportal.companies": () => vendorHandlers.portalCompanies(),
+  "vendors.crmportal.contacts": () => vendorHandlers.portalContacts(),
+  "vendors.crmportal.deals": () => vendorHandlers.portalDeals(),
 
-  "cx.owners": cxUnavailable,
-  "cx.book": cxUnavailable,
-  "cx.districts": cxUnavailable,
+  "cx.owners": ({ db, query }) => cxOwners(db, query),
+  "cx.book": ({ db, query }) => {
+    const now = Date.now();
+    return memoView(db, `book:${JSON.stringify(query)}`, now, () => cxBook(db, query, now));
+  },
+  "cx.districts": ({ db, query }) => {
+    const now = Date.now();
+    return memoView(db, `districts:${JSON.stringify(query)}`, now, () => cxDistricts(db, query, now));
+  },
 };
-
-async function portalNotConfigured(): Promise<never> {
-  throw new ApiError("crmportal_not_configured", "No CRM portal is configured in this deployment.");
-}

@@ -9,6 +9,10 @@ import { listCalls, getTranscript } from "@/lib/connectors/calls";
 import { listRepos } from "@/lib/connectors/coderepo";
 import { listConversationsPage } from "@/lib/connectors/support";
 import { listIssues } from "@/lib/connectors/tracker";
+import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortalCompanies, listPortalContacts, listPortalDeals } from "@/lib/connectors/crmportal";
+import { UpstreamError } from "@/lib/connectors/http";
+import { crmUpstream } from "@/lib/crm/upstream";
+import type { ConnectionCheck } from "@/lib/contract/resources";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import type { HandlerContext } from "@/lib/http/api";
 import { appSealer } from "@/lib/runtime";
@@ -39,7 +43,45 @@ async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, lo
   }
 }
 
+/**
+ * The CRM portal is read with the organisation's credential and every signed-in person may read
+ * the customers portal, so its direct reads share one cache entry per list.
+ */
+async function portalRead<T>(key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
+  const up = crmUpstream("customers");
+  if (!up) throw new ApiError("crmportal_not_configured", "No CRM portal is configured in this deployment.");
+  try {
+    return await vendorCache().get(`org:crmportal:${key}`, () => load(up));
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    console.warn(`[crmportal] upstream ${err.kind}: ${err.message}`);
+    const why = err.kind === "unauthorized" ? "refused this deployment's token" : err.kind === "timeout" ? "did not answer in time" : "failed";
+    throw new ApiError("crmportal_upstream_error", `The CRM portal ${why}; try again shortly.`);
+  }
+}
+
+/** The CRM portal's connection check: the organisation's credential, probed live. */
+export async function crmportalCheck(): Promise<ConnectionCheck> {
+  const started = performance.now();
+  const base = { slug: "crmportal", title: "CRM portal", probe: crmportalProbeDescription };
+  const elapsed = () => Math.round(performance.now() - started);
+  const up = crmUpstream("customers");
+  if (!up) return { ...base, status: "not-configured", ok: false, summary: `${crmportalProduct} is not configured in this deployment.`, details: [], durationMs: elapsed() };
+  try {
+    const r = await crmportalProbe(up);
+    return { ...base, status: "ok", ok: true, summary: r.summary, details: r.details, durationMs: elapsed() };
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    const summary = err.kind === "unauthorized" ? `${crmportalProduct} refused this deployment's token.` : `${crmportalProduct} answered with an error (${err.status ?? err.kind}).`;
+    return { ...base, status: "failed", ok: false, summary, details: [{ label: "Failure", value: err.kind }], durationMs: elapsed() };
+  }
+}
+
 export const vendorHandlers = {
+  portalCompanies: async () => ({ companies: await portalRead("companies", listPortalCompanies) }),
+  portalContacts: async () => ({ contacts: await portalRead("contacts", listPortalContacts) }),
+  portalDeals: async () => ({ deals: await portalRead("deals", listPortalDeals) }),
+
   trackerIssues: (ctx: HandlerContext, q: { project?: string }) =>
     read(ctx, "tracker", `issues?project=${q.project ?? ""}`, (up) => listIssues(up, q)),
 

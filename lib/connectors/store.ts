@@ -41,17 +41,30 @@ export async function saveUserToken(db: Db, sealer: Sealer, userId: number, slug
     .execute();
 }
 
+/**
+ * A sealed value that no longer opens (the deployment's key changed) is as good as absent: the
+ * person is asked to reconnect rather than shown a failure.
+ */
+function openOrNull(open: () => StoredToken, what: string): StoredToken | null {
+  try {
+    return open();
+  } catch {
+    console.warn(`[connectors] a stored ${what} could not be opened with the current key; treating it as not connected`);
+    return null;
+  }
+}
+
 export async function userToken(db: Db, sealer: Sealer, userId: number, slug: ConnectorSlug): Promise<StoredToken | null> {
   const row = await db.selectFrom("connector_tokens").selectAll().where("user_id", "=", userId).where("slug", "=", slug).executeTakeFirst();
   if (!row) return null;
-  return {
+  return openOrNull(() => ({
     accessToken: sealer.open(row.access_token, userCtx(slug, userId, "access")),
     refreshToken: row.refresh_token ? sealer.open(row.refresh_token, userCtx(slug, userId, "refresh")) : null,
     expiresAt: row.expires_at,
     scope: row.scope,
     account: row.account,
     connectedAt: row.connected_at,
-  };
+  }), `${slug} token`);
 }
 
 /** Disconnecting deletes the stored token; nothing of it remains. */
@@ -84,14 +97,14 @@ export async function saveDonorToken(db: Db, sealer: Sealer, slug: ConnectorSlug
 export async function donorToken(db: Db, sealer: Sealer, slug: ConnectorSlug): Promise<StoredToken | null> {
   const row = await db.selectFrom("donor_credentials").selectAll().where("slug", "=", slug).executeTakeFirst();
   if (!row) return null;
-  return {
+  return openOrNull(() => ({
     accessToken: sealer.open(row.access_token, donorCtx(slug, "access")),
     refreshToken: row.refresh_token ? sealer.open(row.refresh_token, donorCtx(slug, "refresh")) : null,
     expiresAt: row.expires_at,
     scope: null,
     account: row.account,
     connectedAt: row.connected_at,
-  };
+  }), `shared ${slug} credential`);
 }
 
 export async function deleteDonorToken(db: Db, slug: ConnectorSlug): Promise<boolean> {

@@ -206,7 +206,7 @@ export const endpoints = [
     summary: "CRM portal companies, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ companies: z.array(r.portalCompany) }),
-    errors: ["crmportal_not_configured"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
   },
   {
     id: "vendors.crmportal.contacts",
@@ -215,7 +215,7 @@ export const endpoints = [
     summary: "CRM portal contacts, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ contacts: z.array(r.portalContact) }),
-    errors: ["crmportal_not_configured"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
   },
   {
     id: "vendors.crmportal.deals",
@@ -224,7 +224,7 @@ export const endpoints = [
     summary: "CRM portal deals, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ deals: z.array(r.portalDeal) }),
-    errors: ["crmportal_not_configured"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
   },
   {
     id: "cx.owners",
@@ -235,7 +235,7 @@ export const endpoints = [
       activeOnly: booleanParam.meta({ description: "`true` drops departed owners" }),
     }),
     response: r.cxWrapper(z.object({ owners: z.array(r.cxOwner) })),
-    errors: ["forbidden", "cx_not_available"],
+    errors: ["forbidden"],
     permission: "cx.read",
   },
   {
@@ -261,7 +261,7 @@ export const endpoints = [
         rows: z.array(r.cxBookRow),
       }),
     ),
-    errors: ["owner_required", "forbidden", "cx_not_available"],
+    errors: ["owner_required", "forbidden"],
     permission: "cx.read",
   },
   {
@@ -271,7 +271,7 @@ export const endpoints = [
     summary: "One row per district, across every district, for the window",
     query: withWindowRules(z.object({ ...windowShape })),
     response: r.cxWrapper(z.object({ rows: z.array(r.cxDistrictRow) })),
-    errors: ["forbidden", "cx_not_available"],
+    errors: ["forbidden"],
     permission: "cx.read",
   },
 ] as const satisfies readonly EndpointDef[];

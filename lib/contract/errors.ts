@@ -40,7 +40,6 @@ export const errorCatalogue = {
   tracker_not_configured: { status: 503, description: "The issue-tracker connector is not configured." },
   coderepo_not_configured: { status: 503, description: "The code-hosting connector is not configured." },
   crm_not_synced: { status: 503, description: "No CRM portal sync has completed in this deployment." },
-  cx_not_available: { status: 503, description: "Customer-success views are not available in this deployment yet." },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -84,7 +84,127 @@ export interface ConnectFlowsTable {
   expires_at: number;
 }
 
+export interface CrmOwnersTable {
+  instance: string;
+  id: string;
+  name: string;
+  email: string;
+  active: number;
+  source_updated_at: number;
+  updated_at: number;
+}
+
+export interface CrmCompaniesTable {
+  instance: string;
+  id: string;
+  name: string;
+  domain: string | null;
+  industry: string | null;
+  employees: number | null;
+  parent_company_id: string | null;
+  arr: number | null;
+  tier: string | null;
+  owner_id: string | null;
+  product_school_id: string | null;
+  enrolment: number | null;
+  churned_date: string | null;
+  source_updated_at: number;
+  updated_at: number;
+}
+
+export interface CrmContactsTable {
+  instance: string;
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  company_id: string | null;
+  lifecycle_stage: string | null;
+  source_updated_at: number;
+  updated_at: number;
+}
+
+export interface CrmDealsTable {
+  instance: string;
+  id: string;
+  name: string;
+  company_id: string | null;
+  amount: number | null;
+  stage: string | null;
+  close_date: string | null;
+  owner_id: string | null;
+  source_updated_at: number;
+  updated_at: number;
+}
+
+export interface CrmEngagementsTable {
+  instance: string;
+  id: string;
+  kind: string;
+  company_id: string | null;
+  owner_id: string | null;
+  occurred_at: number;
+  source_updated_at: number;
+  updated_at: number;
+}
+
+export interface CrmSyncStateTable {
+  instance: string;
+  object: string;
+  /** The newest portal modification time fully synced for this object type. */
+  watermark: number | null;
+}
+
+export interface CrmSyncRunsTable {
+  id: Generated<number>;
+  instance: string;
+  connector: string;
+  /** running | ok | failed */
+  status: string;
+  started_at: number;
+  finished_at: number | null;
+  heartbeat_at: number;
+  rows_done: number;
+  rows_expected: number | null;
+  error: string | null;
+}
+
+export interface CrmSyncLocksTable {
+  instance: string;
+  holder: string;
+  expires_at: number;
+}
+
+export interface UsageWeeksTable {
+  product_school_id: string;
+  week_start: string;
+  active_persons: number;
+}
+
+export interface HealthScoresTable {
+  company_id: string;
+  date: string;
+  score: number | null;
+}
+
+export interface DataSourcesTable {
+  name: string;
+  loaded_at: number;
+  rows: number;
+}
+
 export interface Database {
+  crm_owners: CrmOwnersTable;
+  crm_companies: CrmCompaniesTable;
+  crm_contacts: CrmContactsTable;
+  crm_deals: CrmDealsTable;
+  crm_engagements: CrmEngagementsTable;
+  crm_sync_state: CrmSyncStateTable;
+  crm_sync_runs: CrmSyncRunsTable;
+  crm_sync_locks: CrmSyncLocksTable;
+  usage_weeks: UsageWeeksTable;
+  health_scores: HealthScoresTable;
+  data_sources: DataSourcesTable;
   connector_tokens: ConnectorTokensTable;
   donor_credentials: DonorCredentialsTable;
   calls_opt_ins: CallsOptInsTable;

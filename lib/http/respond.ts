@@ -10,8 +10,24 @@ const baseHeaders = {
   "referrer-policy": "no-referrer",
 };
 
+/**
+ * Remembered answers (CRM pages, CX views) come back as the same object each time; their JSON
+ * text is kept beside them, so a large answer is serialised once, not on every read.
+ */
+const serialised = new WeakMap<object, string>();
+
+function stringify(body: unknown): string {
+  if (typeof body !== "object" || body === null) return JSON.stringify(body);
+  let text = serialised.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    serialised.set(body, text);
+  }
+  return text;
+}
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...baseHeaders, ...headers } });
+  return new Response(stringify(body), { status, headers: { ...baseHeaders, ...headers } });
 }
 
 export function errorResponse(code: ErrorCode, hint?: string, headers: Record<string, string> = {}): Response {

@@ -61,6 +61,8 @@ describe.each(backends)("API over $name", (backend) => {
           expect(() => e.response.parse(body), `${who} ${e.path}`).not.toThrow();
         } else {
           const env = errorEnvelope.parse(body);
+          // internal_error is documented everywhere, but never an acceptable answer here.
+          expect(env.error, `${who} ${e.path}: ${env.hint ?? ""}`).not.toBe("internal_error");
           expect(errorsOf(e), `${who} ${e.path} answered ${env.error}`).toContain(env.error);
           expect(res.status).toBe(errorCatalogue[env.error as keyof typeof errorCatalogue].status);
         }

@@ -5,7 +5,8 @@ import { endSession, loadUser, startSession, userForToken } from "@/lib/auth/ses
 import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/users";
 import { seedDemo } from "@/demo/seed";
 import { demoUsers } from "@/demo/users";
-import { connectedSlugs, donorToken, hasCallsOptIn, userToken } from "@/lib/connectors/store";
+import { connectedSlugs, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
+import { createSealer } from "@/lib/crypto/secrets";
 import { backends, testSealer, testSeed } from "./support/backends";
 
 describe.each(backends)("storage on $name", (backend) => {
@@ -39,6 +40,12 @@ describe.each(backends)("storage on $name", (backend) => {
     expect(same).toBe(id);
     u = await loadUser(h.db, id);
     expect(u).toMatchObject({ name: "Jo Doe", groups: [], permissions: ["crm.customers.read"] });
+  });
+
+  it("treats a credential sealed under another key as not connected, not as a failure", async () => {
+    const id = await upsertUser(h.db, { email: "rotated@example.test", name: "R", groups: [] });
+    await saveUserToken(h.db, createSealer("an-old-deployment-key-".repeat(2)), id, "tracker", { accessToken: "lin_oauth_old" });
+    expect(await userToken(h.db, testSealer, id, "tracker")).toBeNull();
   });
 
   it("gives a second person with the same local part a handle of their own", async () => {

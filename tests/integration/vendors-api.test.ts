@@ -9,12 +9,13 @@ import { endpointById } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
-import { serveStandIn, standIns } from "@/lib/connectors/stand-ins";
+import { crmportalStandIn, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { userIdByEmail } from "@/lib/auth/users";
 import { handleApi } from "@/lib/http/api";
 import { appSealer } from "@/lib/runtime";
 import { seedDemo } from "@/demo/seed";
+import { generateTenant } from "@/demo/tenant";
 import { backends } from "./support/backends";
 
 // The /vendors endpoints and connection checks end to end: API wrapper → access rules → vendor
@@ -61,7 +62,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
   });
   beforeEach(() => {
     vendorCache().invalidate("");
-    for (const s of Object.values(standIns())) s.faults.clear();
+    for (const s of [...Object.values(standIns()), crmportalStandIn()]) s.faults.clear();
   });
 
   it("answers the connected user's data in the contract's shapes", async () => {
@@ -82,6 +83,32 @@ describe.each(backends)("vendor reads over $name", (backend) => {
     expect(endpointById("vendors.calls.transcript").response.parse(transcript.body).callId).toBe(parsed.calls[0]!.id);
     const missing = await get("/vendors/calls/calls/999999999/transcript", "csm");
     expect([missing.status, missing.body.error]).toEqual([404, "not_found"]);
+  });
+
+  it("reads the CRM portal directly, unpaginated, for every signed-in person", async () => {
+    const tenant = generateTenant({ referenceDate: new Date().toISOString().slice(0, 10) });
+    const live: Record<string, number> = {
+      companies: tenant.companies.filter((c) => !c.archived).length,
+      contacts: tenant.contacts.filter((c) => !c.archived).length,
+      deals: tenant.deals.filter((d) => !d.archived).length,
+    };
+    expect(live.companies).toBeGreaterThan(100);
+    for (const who of ["admin", "csm", "member"]) {
+      for (const [id, path, key] of [
+        ["vendors.crmportal.companies", "/vendors/crmportal/companies", "companies"],
+        ["vendors.crmportal.contacts", "/vendors/crmportal/contacts", "contacts"],
+        ["vendors.crmportal.deals", "/vendors/crmportal/deals", "deals"],
+      ] as const) {
+        const r = await get(path, who);
+        expect(r.status, `${who} ${path}`).toBe(200);
+        const list = endpointById(id).response.parse(r.body) as Record<string, unknown[]>;
+        // The whole list in one answer, past the portal's 100-record pages.
+        expect(list[key]!.length, path).toBe(live[key]);
+      }
+    }
+    const deals = endpointById("vendors.crmportal.deals").response.parse((await get("/vendors/crmportal/deals", "csm")).body);
+    expect(deals.deals.some((d) => d.companyId === null)).toBe(true);
+    expect((await get("/connections/crmportal/check", "member")).body).toMatchObject({ slug: "crmportal", status: "ok", ok: true });
   });
 
   it("pages support conversations with its own cursors: every conversation exactly once", async () => {
@@ -132,6 +159,9 @@ describe.each(backends)("vendor reads over $name", (backend) => {
     standIns().tracker.faults.next({ status: 500 });
     const r = await get("/vendors/tracker/issues", "csm");
     expect([r.status, r.body.error]).toEqual([502, "tracker_upstream_error"]);
+    crmportalStandIn().faults.next({ status: 500 });
+    const portal = await get("/vendors/crmportal/contacts", "csm");
+    expect([portal.status, portal.body.error]).toEqual([502, "crmportal_upstream_error"]);
     standIns().coderepo.faults.next({ status: 401 });
     const refused = await get("/vendors/coderepo/repos", "csm");
     expect([refused.status, refused.body.error]).toEqual([401, "coderepo_not_connected"]);
@@ -166,6 +196,9 @@ describe.each(backends)("vendor reads over $name", (backend) => {
       const calls = await get("/vendors/calls/calls", "csm");
       expect([calls.status, calls.body.error]).toEqual([503, "calls_not_configured"]);
       expect((await get("/connections/coderepo/check", "csm")).body).toMatchObject({ status: "not-configured", ok: false });
+      const portal = await get("/vendors/crmportal/companies", "csm");
+      expect([portal.status, portal.body.error]).toEqual([503, "crmportal_not_configured"]);
+      expect((await get("/connections/crmportal/check", "csm")).body).toMatchObject({ status: "not-configured", ok: false });
     } finally {
       setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
     }

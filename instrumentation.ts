@@ -1,0 +1,9 @@
+// Runs once when a server instance starts: storage is opened and the background sync begins.
+export async function register(): Promise<void> {
+  // eslint-disable-next-line no-restricted-syntax -- the framework's own runtime marker, not configuration
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { runtime } = await import("./lib/runtime");
+  await runtime();
+  const { startBackground } = await import("./lib/background");
+  startBackground();
+}

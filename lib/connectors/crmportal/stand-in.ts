@@ -1,0 +1,677 @@
+import { z } from "zod";
+import { DAY_MS, hashString, isoDateTime, type Tenant } from "@/demo/tenant";
+import { Faults } from "@/lib/connectors/stand-in/faults";
+import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import type { StandIn, StandInDeps } from "@/lib/connectors/types";
+import type { CrmInstance } from "@/lib/crm/types";
+import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, searchableTypes, type HubspotObjectType } from "./client";
+
+// A stand-in of the HubSpot CRM v3 API (with the v4 association batch read) serving two
+// portals, chosen by the private-app token's account: the customers portal (the tenant's
+// owners, companies, contacts, deals and engagements) and the internal users portal (staff as
+// contacts, one company per team, no deals, owners or engagements). Searches filter and sort by
+// property and page by offset up to a cap, as HubSpot's do; lists page by offset too. Every
+// datetime property is epoch milliseconds as a string, except `closedate` and `hs_timestamp`,
+// which come as ISO timestamps so clients meet both forms.
+
+export const PORTAL_ACCOUNTS: Record<CrmInstance, string> = {
+  customers: "portal-customers@crmportal.demo.test",
+  users: "portal-users@crmportal.demo.test",
+};
+
+export interface CrmportalStandInOptions {
+  /** Results a search may page through; HubSpot's is 10,000. */
+  searchCap?: number;
+  /** Silently lowers every page size to this, as a busy portal may. */
+  pageSizeCap?: number;
+}
+
+const SEARCH_DEFAULT_LIMIT = 10;
+const LIST_DEFAULT_LIMIT = 10;
+const LIST_MAX_LIMIT = 100;
+const OWNERS_DEFAULT_LIMIT = 100;
+const OWNERS_MAX_LIMIT = 500;
+const MAX_FILTER_GROUPS = 5;
+const MAX_FILTERS_PER_GROUP = 6;
+
+type Props = Record<string, string | null>;
+
+interface StoredRecord {
+  id: string;
+  props: Props;
+  createdAt: number;
+  /** The modification time. */
+  updatedAt: number;
+  archived: boolean;
+  companyId: string | null;
+}
+
+interface StoredOwner {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userId: number;
+  createdAt: number;
+  updatedAt: number;
+  archived: boolean;
+}
+
+interface Portal {
+  portalId: number;
+  owners: StoredOwner[];
+  records: Record<HubspotObjectType, StoredRecord[]>;
+}
+
+/** Properties HubSpot returns when a request names none, and always beside those named. */
+const defaultProperties: Record<HubspotObjectType, readonly string[]> = {
+  companies: ["name", "domain", "createdate", "hs_lastmodifieddate", "hs_object_id"],
+  contacts: ["firstname", "lastname", "email", "lastmodifieddate", "hs_object_id", "createdate"],
+  deals: ["dealname", "amount", "closedate", "pipeline", "dealstage", "createdate", "hs_lastmodifieddate", "hs_object_id"],
+  calls: ["hs_createdate", "hs_lastmodifieddate", "hs_object_id"],
+  meetings: ["hs_createdate", "hs_lastmodifieddate", "hs_object_id"],
+  emails: ["hs_createdate", "hs_lastmodifieddate", "hs_object_id"],
+};
+const alwaysProperties: Record<HubspotObjectType, readonly string[]> = {
+  companies: ["hs_object_id", "createdate", "hs_lastmodifieddate"],
+  contacts: ["hs_object_id", "createdate", "lastmodifieddate"],
+  deals: ["hs_object_id", "createdate", "hs_lastmodifieddate"],
+  calls: ["hs_object_id", "hs_createdate", "hs_lastmodifieddate"],
+  meetings: ["hs_object_id", "hs_createdate", "hs_lastmodifieddate"],
+  emails: ["hs_object_id", "hs_createdate", "hs_lastmodifieddate"],
+};
+
+/** Association names and type ids HubSpot uses from each type to companies. */
+const companyAssociation: Record<Exclude<HubspotObjectType, "companies">, { name: string; types: { category: string; typeId: number; label: string | null }[] }> = {
+  contacts: {
+    name: "contact_to_company",
+    types: [
+      { category: "HUBSPOT_DEFINED", typeId: 1, label: "Primary" },
+      { category: "HUBSPOT_DEFINED", typeId: 279, label: null },
+    ],
+  },
+  deals: {
+    name: "deal_to_company",
+    types: [
+      { category: "HUBSPOT_DEFINED", typeId: 5, label: "Primary" },
+      { category: "HUBSPOT_DEFINED", typeId: 341, label: null },
+    ],
+  },
+  calls: { name: "call_to_company", types: [{ category: "HUBSPOT_DEFINED", typeId: 182, label: null }] },
+  meetings: { name: "meeting_event_to_company", types: [{ category: "HUBSPOT_DEFINED", typeId: 188, label: null }] },
+  emails: { name: "email_to_company", types: [{ category: "HUBSPOT_DEFINED", typeId: 186, label: null }] },
+};
+
+const engagementTypeOfKind = { call: "calls", meeting: "meetings", email: "emails" } as const;
+const engagementTitleProperty = { calls: "hs_call_title", meetings: "hs_meeting_title", emails: "hs_email_subject" } as const;
+
+const ms = (n: number) => String(n);
+const orNull = (v: string | number | null | undefined) => (v === null || v === undefined ? null : String(v));
+
+/** Numeric ids in numeric order (they are not zero-padded). */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** A property value as a number when it reads as one (epoch ms, ISO time or plain number). */
+function asNumber(v: string): number | null {
+  const t = v.trim();
+  if (t === "") return null;
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+    const at = Date.parse(t);
+    return Number.isNaN(at) ? null : at;
+  }
+  return null;
+}
+
+function compareValues(a: string, b: string): number {
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x !== null && y !== null) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ── the two portals, built from the tenant ────────────────────────────────────────────────
+
+function splitName(name: string): { firstName: string; lastName: string } {
+  const at = name.indexOf(" ");
+  return at < 0 ? { firstName: name, lastName: "" } : { firstName: name.slice(0, at), lastName: name.slice(at + 1) };
+}
+
+function customersPortal(tenant: Tenant): Portal {
+  const owners: StoredOwner[] = tenant.owners.map((o) => {
+    const h = hashString(`hubspot-owner:${o.ownerId}`);
+    // The tenant keeps no times for owners; derive stable ones from the id.
+    const updatedAt = tenant.now - ((h % 120) + 1) * DAY_MS - (h % 86_400) * 1000;
+    return {
+      id: o.ownerId,
+      email: o.email,
+      ...splitName(o.name),
+      userId: 60_000_000 + (h % 9_000_000),
+      createdAt: updatedAt - (400 + (h % 300)) * DAY_MS,
+      updatedAt,
+      archived: !o.active,
+    };
+  });
+
+  const companies: StoredRecord[] = tenant.companies.map((c) => ({
+    id: c.id,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    archived: c.archived,
+    companyId: null,
+    props: {
+      name: c.name,
+      domain: c.domain,
+      industry: c.industry,
+      numberofemployees: String(c.employees),
+      hs_parent_company_id: c.parentCompanyId,
+      hubspot_owner_id: c.ownerId,
+      arr: orNull(c.arr),
+      tier: c.tier,
+      product_school_id: c.productSchoolId,
+      enrolment: orNull(c.enrolment),
+      churned_date: c.churnedDate,
+      createdate: ms(c.createdAt),
+      hs_lastmodifieddate: ms(c.updatedAt),
+      hs_object_id: c.id,
+    },
+  }));
+
+  const contacts: StoredRecord[] = tenant.contacts.map((c) => ({
+    id: c.id,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    archived: c.archived,
+    companyId: c.companyId,
+    props: {
+      email: c.email,
+      firstname: c.firstName,
+      lastname: c.lastName,
+      lifecyclestage: c.lifecycleStage,
+      associatedcompanyid: c.companyId,
+      hubspot_owner_id: c.ownerId,
+      createdate: ms(c.createdAt),
+      lastmodifieddate: ms(c.updatedAt),
+      hs_lastmodifieddate: ms(c.updatedAt),
+      hs_object_id: c.id,
+    },
+  }));
+
+  const deals: StoredRecord[] = tenant.deals.map((d) => ({
+    id: d.id,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    archived: d.archived,
+    companyId: d.companyId,
+    props: {
+      dealname: d.name,
+      amount: String(d.amount),
+      dealstage: d.stage,
+      pipeline: "default",
+      closedate: `${d.closeDate}T00:00:00.000Z`,
+      hubspot_owner_id: d.ownerId,
+      createdate: ms(d.createdAt),
+      hs_lastmodifieddate: ms(d.updatedAt),
+      hs_object_id: d.id,
+    },
+  }));
+
+  const engagements: Record<(typeof engagementTypes)[number], StoredRecord[]> = { calls: [], meetings: [], emails: [] };
+  for (const e of tenant.engagements) {
+    const type = engagementTypeOfKind[e.kind];
+    engagements[type].push({
+      id: e.id,
+      createdAt: e.timestamp,
+      updatedAt: e.timestamp,
+      archived: false,
+      companyId: e.companyId,
+      props: {
+        hs_timestamp: isoDateTime(e.timestamp),
+        hubspot_owner_id: e.ownerId,
+        [engagementTitleProperty[type]]: e.subject,
+        hs_createdate: ms(e.timestamp),
+        hs_lastmodifieddate: ms(e.timestamp),
+        hs_object_id: e.id,
+      },
+    });
+  }
+
+  return {
+    portalId: 20_000_000 + (hashString(`hubspot-portal:customers:${tenant.seed}`) % 10_000_000),
+    owners,
+    records: { companies, contacts, deals, ...engagements },
+  };
+}
+
+function usersPortal(tenant: Tenant): Portal {
+  const teams = [...new Set(tenant.staff.map((s) => s.team))].sort();
+  const teamIds = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const team of teams) {
+    let n = 8_100_000_000 + (hashString(`hubspot-team:${team}`) % 800_000_000);
+    while (taken.has(String(n))) n++;
+    taken.add(String(n));
+    teamIds.set(team, String(n));
+  }
+
+  const companies: StoredRecord[] = teams.map((team) => {
+    const members = tenant.staff.filter((s) => s.team === team);
+    const createdAt = Math.min(...members.map((s) => s.createdAt));
+    const updatedAt = Math.max(...members.map((s) => s.updatedAt));
+    const id = teamIds.get(team) ?? "";
+    return {
+      id,
+      createdAt,
+      updatedAt,
+      archived: false,
+      companyId: null,
+      props: {
+        name: team,
+        domain: null,
+        industry: "Internal",
+        numberofemployees: String(members.length),
+        hs_parent_company_id: null,
+        hubspot_owner_id: null,
+        // The internal portal is not monetary: these properties exist but are emptied.
+        arr: "",
+        tier: "",
+        product_school_id: null,
+        enrolment: null,
+        churned_date: null,
+        createdate: ms(createdAt),
+        hs_lastmodifieddate: ms(updatedAt),
+        hs_object_id: id,
+      },
+    };
+  });
+
+  const contacts: StoredRecord[] = tenant.staff.map((s) => {
+    const companyId = teamIds.get(s.team) ?? null;
+    return {
+      id: s.id,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+      archived: false,
+      companyId,
+      props: {
+        email: s.email,
+        firstname: s.firstName,
+        lastname: s.lastName,
+        lifecyclestage: s.lifecycleStage,
+        associatedcompanyid: companyId,
+        hubspot_owner_id: null,
+        createdate: ms(s.createdAt),
+        lastmodifieddate: ms(s.updatedAt),
+        hs_lastmodifieddate: ms(s.updatedAt),
+        hs_object_id: s.id,
+      },
+    };
+  });
+
+  return {
+    portalId: 30_000_000 + (hashString(`hubspot-portal:users:${tenant.seed}`) % 10_000_000),
+    owners: [],
+    records: { companies, contacts, deals: [], calls: [], meetings: [], emails: [] },
+  };
+}
+
+// ── requests ──────────────────────────────────────────────────────────────────────────────
+
+const filterValue = z.union([z.string(), z.number()]).transform(String);
+const searchBody = z.object({
+  filterGroups: z
+    .array(
+      z.object({
+        filters: z
+          .array(z.object({ propertyName: z.string().min(1), operator: z.string(), value: filterValue.optional(), values: z.array(filterValue).optional() }))
+          .max(MAX_FILTERS_PER_GROUP),
+      }),
+    )
+    .max(MAX_FILTER_GROUPS)
+    .optional(),
+  sorts: z
+    .array(z.union([z.string().min(1), z.object({ propertyName: z.string().min(1), direction: z.enum(["ASCENDING", "DESCENDING"]).default("ASCENDING") })]))
+    .max(1)
+    .optional(),
+  properties: z.array(z.string()).optional(),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+  after: z.union([z.string(), z.number().int()]).transform(String).optional(),
+  query: z.string().optional(),
+});
+type SearchFilter = NonNullable<z.infer<typeof searchBody>["filterGroups"]>[number]["filters"][number];
+
+const batchBody = z.object({ inputs: z.array(z.object({ id: z.union([z.string(), z.number().int()]).transform(String) })).min(1).max(MAX_BATCH_INPUTS) });
+
+const supportedOperators = new Set(["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "IN", "NOT_IN"]);
+
+function matches(r: StoredRecord, f: SearchFilter): boolean {
+  const v = r.props[f.propertyName] ?? null;
+  const has = v !== null && v !== "";
+  switch (f.operator) {
+    case "HAS_PROPERTY":
+      return has;
+    case "NOT_HAS_PROPERTY":
+      return !has;
+    case "IN":
+      return has && (f.values ?? []).some((x) => compareValues(v, x) === 0);
+    case "NOT_IN":
+      return !has || !(f.values ?? []).some((x) => compareValues(v, x) === 0);
+  }
+  if (f.value === undefined) return false;
+  if (f.operator === "NEQ") return !has || compareValues(v, f.value) !== 0;
+  if (!has) return false;
+  const c = compareValues(v, f.value);
+  if (f.operator === "EQ") return c === 0;
+  if (f.operator === "LT") return c < 0;
+  if (f.operator === "LTE") return c <= 0;
+  if (f.operator === "GT") return c > 0;
+  return c >= 0; // GTE
+}
+
+function isObjectType(s: string): s is HubspotObjectType {
+  return (searchableTypes as readonly string[]).includes(s);
+}
+
+class CrmportalStandIn implements StandIn {
+  readonly oauth: StandInOAuth;
+  readonly faults = new Faults();
+  private readonly portals: Record<CrmInstance, Portal>;
+  private readonly searchCap: number;
+  private readonly pageSizeCap: number;
+  private requestSeq = 0;
+
+  constructor(
+    private readonly tenant: Tenant,
+    deps: StandInDeps,
+    opts: CrmportalStandInOptions,
+  ) {
+    this.portals = { customers: customersPortal(tenant), users: usersPortal(tenant) };
+    this.searchCap = opts.searchCap ?? SEARCH_CAP;
+    this.pageSizeCap = opts.pageSizeCap ?? Number.POSITIVE_INFINITY;
+    // Private-app tokens have no consent flow; the OAuth routes stay mounted like every stand-in's.
+    this.oauth = new StandInOAuth({
+      slug: "crmportal",
+      product: "HubSpot",
+      tokenPrefix: "pat-na1",
+      sealer: deps.sealer,
+      accounts: () => Object.values(PORTAL_ACCOUNTS),
+    });
+  }
+
+  async handle(request: Request, path: string): Promise<Response> {
+    const fault = await this.faults.apply(request, path);
+    if (fault) return this.vendorFault(fault);
+
+    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
+    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+
+    const account = this.oauth.verify(request.headers.get("authorization"));
+    const instance = (Object.keys(PORTAL_ACCOUNTS) as CrmInstance[]).find((k) => PORTAL_ACCOUNTS[k] === account);
+    if (!instance) {
+      return this.error(
+        401,
+        "INVALID_AUTHENTICATION",
+        "Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview",
+      );
+    }
+    const portal = this.portals[instance];
+    const params = new URL(request.url).searchParams;
+
+    if (path === "/account-info/v3/details" && request.method === "GET") return this.accountDetails(portal);
+    if ((path === "/crm/v3/owners" || path === "/crm/v3/owners/") && request.method === "GET") return this.owners(portal, params);
+
+    const search = /^\/crm\/v3\/objects\/([A-Za-z_]+)\/search$/.exec(path);
+    if (search && request.method === "POST") {
+      const type = search[1] ?? "";
+      if (!isObjectType(type)) return this.unknownType(type);
+      return this.search(portal, type, await this.readJson(request));
+    }
+    const list = /^\/crm\/v3\/objects\/([A-Za-z_]+)$/.exec(path);
+    if (list && request.method === "GET") {
+      const type = list[1] ?? "";
+      if (!isObjectType(type)) return this.unknownType(type);
+      return this.list(portal, type, params);
+    }
+    const batch = /^\/crm\/v4\/associations\/([A-Za-z_]+)\/([A-Za-z_]+)\/batch\/read$/.exec(path);
+    if (batch && request.method === "POST") {
+      const from = batch[1] ?? "";
+      if (!isObjectType(from) || from === "companies") return this.unknownType(from);
+      if (batch[2] !== "companies") return this.unknownType(batch[2] ?? "");
+      return this.associations(portal, from, await this.readJson(request));
+    }
+    return this.error(404, "OBJECT_NOT_FOUND", `No route for ${request.method} ${path}`);
+  }
+
+  private accountDetails(portal: Portal): Response {
+    return this.json(200, {
+      portalId: portal.portalId,
+      accountType: "STANDARD",
+      timeZone: "America/New_York",
+      companyCurrency: "USD",
+      additionalCurrencies: [],
+      utcOffset: "-05:00",
+      utcOffsetMilliseconds: -18_000_000,
+      uiDomain: "app.hubspot.com",
+      dataHostingLocation: "na1",
+    });
+  }
+
+  private owners(portal: Portal, params: URLSearchParams): Response {
+    const page = this.offsetPage(params, OWNERS_DEFAULT_LIMIT, OWNERS_MAX_LIMIT);
+    if (page instanceof Response) return page;
+    const archived = params.get("archived") === "true";
+    const rows = portal.owners.filter((o) => o.archived === archived).sort((a, b) => compareIds(a.id, b.id));
+    const slice = rows.slice(page.offset, page.offset + page.limit);
+    return this.json(200, {
+      results: slice.map((o) => ({
+        id: o.id,
+        email: o.email,
+        type: "PERSON",
+        firstName: o.firstName,
+        lastName: o.lastName,
+        userId: o.userId,
+        userIdIncludingInactive: o.userId,
+        createdAt: isoDateTime(o.createdAt),
+        updatedAt: isoDateTime(o.updatedAt),
+        archived: o.archived,
+      })),
+      ...this.paging(page.offset + slice.length, rows.length),
+    });
+  }
+
+  private list(portal: Portal, type: HubspotObjectType, params: URLSearchParams): Response {
+    const page = this.offsetPage(params, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
+    if (page instanceof Response) return page;
+    const archived = params.get("archived") === "true";
+    const rows = portal.records[type].filter((r) => r.archived === archived).sort((a, b) => compareIds(a.id, b.id));
+    const slice = rows.slice(page.offset, page.offset + page.limit);
+    const wanted = (params.get("properties") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const associations = (params.get("associations") ?? "").split(",").map((s) => s.trim());
+    return this.json(200, {
+      results: slice.map((r) => {
+        const out = this.record(type, r, wanted.length ? wanted : null);
+        if (archived) out.archivedAt = isoDateTime(r.updatedAt);
+        if (type !== "companies" && associations.includes("companies") && r.companyId !== null) {
+          const a = companyAssociation[type];
+          const links = [{ id: r.companyId, type: a.name }];
+          if (a.types.length > 1) links.push({ id: r.companyId, type: `${a.name}_unlabeled` });
+          out.associations = { companies: { results: links } };
+        }
+        return out;
+      }),
+      ...this.paging(page.offset + slice.length, rows.length),
+    });
+  }
+
+  private search(portal: Portal, type: HubspotObjectType, raw: unknown): Response {
+    if (raw instanceof Response) return raw;
+    const parsed = searchBody.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return this.error(400, "VALIDATION_ERROR", `Invalid input JSON on line 1: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
+    }
+    const body = parsed.data;
+    if (body.query !== undefined) return this.error(400, "VALIDATION_ERROR", "Free-text query is not supported by this stand-in");
+    for (const g of body.filterGroups ?? []) {
+      for (const f of g.filters) {
+        if (!supportedOperators.has(f.operator)) return this.error(400, "VALIDATION_ERROR", `Unsupported filter operator: ${f.operator}`);
+      }
+    }
+    let offset = 0;
+    if (body.after !== undefined) {
+      if (!/^\d+$/.test(body.after)) return this.error(400, "VALIDATION_ERROR", `after must be a non-negative integer, got ${body.after}`);
+      offset = Number(body.after);
+    }
+    if (offset >= this.searchCap) {
+      return this.error(400, "VALIDATION_ERROR", `There was a problem with the request: paging is limited to ${this.searchCap} results (after=${offset})`);
+    }
+    const limit = Math.min(body.limit ?? SEARCH_DEFAULT_LIMIT, this.pageSizeCap);
+
+    const groups = body.filterGroups ?? [];
+    const live = portal.records[type].filter((r) => !r.archived);
+    const found = groups.length === 0 ? live : live.filter((r) => groups.some((g) => g.filters.every((f) => matches(r, f))));
+    const sort = body.sorts?.[0];
+    const by = sort === undefined ? null : typeof sort === "string" ? { propertyName: sort.replace(/^-/, ""), direction: sort.startsWith("-") ? "DESCENDING" : "ASCENDING" } : sort;
+    const ordered = [...found].sort((a, b) => {
+      if (by) {
+        const x = a.props[by.propertyName] ?? null;
+        const y = b.props[by.propertyName] ?? null;
+        // Unset values sort last either way.
+        if (x === null && y !== null) return 1;
+        if (y === null && x !== null) return -1;
+        if (x !== null && y !== null) {
+          const c = compareValues(x, y);
+          if (c !== 0) return by.direction === "DESCENDING" ? -c : c;
+        }
+      }
+      return compareIds(a.id, b.id);
+    });
+
+    const end = Math.min(offset + limit, this.searchCap, ordered.length);
+    const slice = ordered.slice(offset, Math.max(offset, end));
+    return this.json(200, {
+      total: ordered.length,
+      results: slice.map((r) => this.record(type, r, body.properties?.length ? body.properties : null)),
+      ...this.paging(offset + slice.length, ordered.length),
+    });
+  }
+
+  private associations(portal: Portal, from: Exclude<HubspotObjectType, "companies">, raw: unknown): Response {
+    if (raw instanceof Response) return raw;
+    const parsed = batchBody.safeParse(raw);
+    if (!parsed.success) return this.error(400, "VALIDATION_ERROR", `inputs must hold 1 to ${MAX_BATCH_INPUTS} objects with an id`);
+    const byId = new Map(portal.records[from].filter((r) => !r.archived).map((r) => [r.id, r]));
+    const a = companyAssociation[from];
+    const results: unknown[] = [];
+    const missing: string[] = [];
+    for (const { id } of parsed.data.inputs) {
+      const companyId = byId.get(id)?.companyId ?? null;
+      if (companyId === null) missing.push(id);
+      else results.push({ from: { id }, to: [{ toObjectId: Number(companyId), associationTypes: a.types }] });
+    }
+    const started = isoDateTime(this.tenant.now);
+    if (missing.length === 0) return this.json(200, { status: "COMPLETE", results, startedAt: started, completedAt: started });
+    return this.json(207, {
+      status: "COMPLETE",
+      results,
+      numErrors: missing.length,
+      errors: missing.map((id) => ({
+        status: "error",
+        category: "OBJECT_NOT_FOUND",
+        subCategory: "crm.associations.NO_ASSOCIATIONS_FOUND",
+        message: `No company is associated with ${from} ${id}.`,
+        context: { fromObjectId: [id] },
+      })),
+      startedAt: started,
+      completedAt: started,
+    });
+  }
+
+  private record(type: HubspotObjectType, r: StoredRecord, wanted: readonly string[] | null): Record<string, unknown> {
+    const names = wanted ? [...new Set([...wanted, ...alwaysProperties[type]])] : defaultProperties[type];
+    const properties: Props = {};
+    // Unknown property names are left out, as HubSpot does; known but unset ones are null.
+    for (const n of names) if (Object.hasOwn(r.props, n)) properties[n] = r.props[n] ?? null;
+    return {
+      id: r.id,
+      properties,
+      createdAt: isoDateTime(r.createdAt),
+      updatedAt: isoDateTime(r.updatedAt),
+      archived: r.archived,
+    };
+  }
+
+  private offsetPage(params: URLSearchParams, defaultLimit: number, maxLimit: number): { offset: number; limit: number } | Response {
+    const rawLimit = params.get("limit");
+    let limit = defaultLimit;
+    if (rawLimit !== null) {
+      if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) return this.error(400, "VALIDATION_ERROR", `limit must be a positive integer, got ${rawLimit}`);
+      limit = Math.min(Number(rawLimit), maxLimit);
+    }
+    const rawAfter = params.get("after");
+    let offset = 0;
+    if (rawAfter !== null && rawAfter !== "") {
+      if (!/^\d+$/.test(rawAfter)) return this.error(400, "VALIDATION_ERROR", `after is not a paging cursor this portal issued: ${rawAfter}`);
+      offset = Number(rawAfter);
+    }
+    return { offset, limit: Math.min(limit, this.pageSizeCap) };
+  }
+
+  private paging(end: number, total: number): { paging?: { next: { after: string; link: string } } } {
+    if (end >= total) return {};
+    return { paging: { next: { after: String(end), link: `?after=${end}` } } };
+  }
+
+  private async readJson(request: Request): Promise<unknown> {
+    try {
+      return (await request.json()) as unknown;
+    } catch {
+      return this.error(400, "VALIDATION_ERROR", "Invalid input JSON: the body is not JSON");
+    }
+  }
+
+  private unknownType(type: string): Response {
+    return this.error(400, "VALIDATION_ERROR", `Unable to infer object type from: ${type}`);
+  }
+
+  /** A queued fault, answered in HubSpot's error shape. */
+  private vendorFault(fault: Response): Response {
+    const retryAfter = fault.headers.get("retry-after");
+    const extra: Record<string, string> = retryAfter ? { "retry-after": retryAfter } : {};
+    if (fault.status === 401) return this.error(401, "INVALID_AUTHENTICATION", "Authentication credentials not found.", extra);
+    if (fault.status === 403) return this.error(403, "MISSING_SCOPES", "This app hasn't been granted all required scopes to make this call.", extra);
+    if (fault.status === 429) {
+      return this.error(429, "RATE_LIMITS", "You have reached your secondly limit.", {
+        ...extra,
+        "x-hubspot-ratelimit-max": "190",
+        "x-hubspot-ratelimit-remaining": "0",
+      });
+    }
+    return this.error(fault.status, "INTERNAL_ERROR", "internal error", extra);
+  }
+
+  private error(status: number, category: string, message: string, headers: Record<string, string> = {}): Response {
+    return this.json(status, { status: "error", message, correlationId: this.correlationId(), category }, headers);
+  }
+
+  private correlationId(): string {
+    this.requestSeq++;
+    const h = hashString(`${this.tenant.seed}:${this.requestSeq}`).toString(16).padStart(8, "0");
+    return `${h}-${String(this.requestSeq).padStart(4, "0")}-4000-8000-${h}${h.slice(0, 4)}`;
+  }
+
+  private json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json;charset=utf-8", ...headers } });
+  }
+}
+
+export function createCrmportalStandIn(deps: StandInDeps, opts: CrmportalStandInOptions = {}): StandIn {
+  return new CrmportalStandIn(deps.tenant, deps, opts);
+}
+
+/** A private-app token for one of the stand-in's two portals. */
+export function standInPortalToken(standIn: StandIn, instance: CrmInstance): string {
+  return standIn.oauth.mint(PORTAL_ACCOUNTS[instance]);
+}

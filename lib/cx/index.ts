@@ -1,0 +1,8 @@
+// The customer-success views, for the API handlers (which have already checked sign-in, the
+// cx permission and the query).
+
+export { cxOwners } from "./owners";
+export { cxBook, bookRows, type BookBasis, type BookData, type BookQuery } from "./book";
+export { cxDistricts, districtRows } from "./districts";
+export type { CxAnswer, Wiring } from "./ready";
+export { resolveWindow, type CxWindow, type WindowQuery } from "./window";

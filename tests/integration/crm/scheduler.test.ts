@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generateTenant } from "@/demo/tenant";
+import { serveOnLoopback } from "@/lib/connectors/stand-in/node-server";
+import { startCrmSync, triggerSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
+import { lastSuccessfulSync } from "@/lib/crm/store";
+import type { CrmInstance } from "@/lib/crm/types";
+import { backends } from "../support/backends";
+import { portalToken, runsOf, startPortal, type Portal } from "./helpers";
+
+const tenant = generateTenant();
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("condition not met in time");
+}
+
+/** A loopback port with nothing listening on it (yet). */
+async function freePort(): Promise<number> {
+  const s = await serveOnLoopback(async () => new Response(null, { status: 204 }));
+  const port = Number(new URL(s.url).port);
+  await s.close();
+  return port;
+}
+
+describe.each(backends)("CRM sync scheduler over $name", (backend) => {
+  let h: Awaited<ReturnType<typeof backend.open>>;
+  let scheduler: CrmSyncScheduler | undefined;
+  let portal: Portal | undefined;
+  const lines: string[] = [];
+
+  beforeEach(async () => {
+    h = await backend.open();
+    lines.length = 0;
+  });
+  afterEach(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+    await portal?.close();
+    portal = undefined;
+    await h.close();
+  });
+
+  const upstreamAt = (url: string) => (instance: CrmInstance) => ({
+    baseUrl: url,
+    authorization: `Bearer ${portalToken(instance, tenant)}`,
+    timeoutMs: 5_000,
+    maxRetries: 0,
+  });
+
+  it("retries at start-up until the portal answers, then syncs both instances", async () => {
+    const port = await freePort();
+    scheduler = startCrmSync({
+      db: async () => h.db,
+      upstreamFor: upstreamAt(`http://127.0.0.1:${port}`),
+      intervalMs: 3_600_000,
+      onStart: true,
+      log: (line) => lines.push(line),
+      startBackoffMs: [100, 100, 200, 400, 800, 1_600],
+    });
+    await until(async () => lines.some((l) => l.includes("not reachable yet")));
+    expect(await lastSuccessfulSync(h.db, "customers")).toBeNull();
+
+    portal = await startPortal(tenant, port);
+    await until(async () => (await lastSuccessfulSync(h.db, "customers")) !== null && (await lastSuccessfulSync(h.db, "users")) !== null);
+    const runs = await runsOf(h.db, "customers");
+    expect(runs[0]).toMatchObject({ status: "failed" });
+    expect(runs[0]!.error).toContain("network");
+    expect(runs[runs.length - 1]).toMatchObject({ status: "ok" });
+  });
+
+  it("does not run at start when told not to, and serves concurrent requests one run after another", async () => {
+    portal = await startPortal(tenant);
+    scheduler = startCrmSync({
+      db: async () => h.db,
+      upstreamFor: (instance) => (instance === "customers" ? upstreamAt(portal!.url)(instance) : null),
+      intervalMs: 3_600_000,
+      onStart: false,
+      log: (line) => lines.push(line),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await runsOf(h.db, "customers")).toEqual([]);
+
+    await Promise.all([scheduler.runNow(), scheduler.runNow(), scheduler.runNow(), triggerSync()]);
+    const runs = await runsOf(h.db, "customers");
+    // The first request starts a run; the others share one follow-up run after it.
+    expect(runs.map((r) => r.status)).toEqual(["ok", "ok"]);
+    expect(runs[1]!.started_at).toBeGreaterThanOrEqual(runs[0]!.finished_at!);
+    expect(lines.some((l) => l.includes("skipped"))).toBe(false);
+    // An unconfigured instance is left alone.
+    expect(await runsOf(h.db, "users")).toEqual([]);
+  });
+
+  it("runs on its interval until stopped", async () => {
+    portal = await startPortal(tenant);
+    scheduler = startCrmSync({
+      db: async () => h.db,
+      upstreamFor: upstreamAt(portal.url),
+      intervalMs: 150,
+      onStart: false,
+      log: (line) => lines.push(line),
+    });
+    await until(async () => (await runsOf(h.db, "customers")).length >= 2);
+    await scheduler.stop();
+    const settled = (await runsOf(h.db, "customers")).length;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await runsOf(h.db, "customers")).toHaveLength(settled);
+    await expect(triggerSync()).rejects.toThrow("not been started");
+    scheduler = undefined;
+  });
+});
