@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiHandlers } from "@/lib/api/handlers";
 import { parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
-import { startSession, userForRequest } from "@/lib/auth/session";
-import { upsertUser } from "@/lib/auth/users";
 import { syncInstance } from "@/lib/crm/sync";
 import { loadHealth } from "@/lib/crm/sources-import";
-import { handleApi } from "@/lib/http/api";
 import { generateTenant } from "@/demo/tenant";
+import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
 import { backends } from "./support/backends";
 import { startPortal, type Portal } from "./crm/helpers";
 
@@ -30,22 +27,12 @@ afterAll(async () => {
 
 describe.each(backends)("CRM and CX over the API on $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
-  const tokens: Record<string, string> = {};
-  const get = async (p: string, who: string) => {
-    const res = await handleApi(new Request(`http://app.test/api${p}`, { headers: { cookie: `dd_session=${tokens[who]}` } }), p.split("?")[0]!, {
-      db: async () => h.db,
-      userFor: userForRequest,
-      handlers: apiHandlers,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  let api: ApiClient;
+  const get = (p: string, who: Who) => api.get(p, who);
 
   beforeAll(async () => {
     h = await backend.open();
-    for (const [who, groups] of [["admin", ["admin", "cx"]], ["csm", ["cx"]], ["member", []]] as const) {
-      const id = await upsertUser(h.db, { email: `${who}@demo.test`, name: who, groups });
-      tokens[who] = (await startSession(h.db, id, 600_000)).token;
-    }
+    api = await apiAsDemoUsers(() => h.db);
   });
   afterAll(async () => {
     await h.close();

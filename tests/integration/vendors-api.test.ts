@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiHandlers } from "@/lib/api/handlers";
 import { vendorCache } from "@/lib/api/vendors";
 import { config, parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
@@ -10,12 +9,11 @@ import { errorEnvelope } from "@/lib/contract/resources";
 import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { crmportalStandIn, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
-import { startSession, userForRequest } from "@/lib/auth/session";
 import { userIdByEmail } from "@/lib/auth/users";
-import { handleApi } from "@/lib/http/api";
 import { appSealer } from "@/lib/runtime";
 import { seedDemo } from "@/demo/seed";
 import { generateTenant } from "@/demo/tenant";
+import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
 import { backends } from "./support/backends";
 
 // The /vendors endpoints and connection checks end to end: API wrapper → access rules → vendor
@@ -40,22 +38,13 @@ afterAll(async () => {
 
 describe.each(backends)("vendor reads over $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
-  const tokens: Record<string, string> = {};
-  const get = async (p: string, who: string) => {
-    const res = await handleApi(new Request(`http://app.test/api${p}`, { headers: { cookie: `dd_session=${tokens[who]}` } }), p.split("?")[0]!, {
-      db: async () => h.db,
-      userFor: userForRequest,
-      handlers: apiHandlers,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  let api: ApiClient;
+  const get = (p: string, who: Who) => api.get(p, who);
 
   beforeAll(async () => {
     h = await backend.open();
     await seedDemo(h.db, { scale: 1, sealer: appSealer(), upstreams: config().upstreams });
-    for (const who of ["admin", "csm", "member"]) {
-      tokens[who] = (await startSession(h.db, (await userIdByEmail(h.db, `${who}@demo.test`))!, 600_000)).token;
-    }
+    api = await apiAsDemoUsers(() => h.db);
   });
   afterAll(async () => {
     await h.close();
@@ -93,7 +82,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
       deals: tenant.deals.filter((d) => !d.archived).length,
     };
     expect(live.companies).toBeGreaterThan(100);
-    for (const who of ["admin", "csm", "member"]) {
+    for (const who of ["admin", "csm", "member"] as const) {
       for (const [id, path, key] of [
         ["vendors.crmportal.companies", "/vendors/crmportal/companies", "companies"],
         ["vendors.crmportal.contacts", "/vendors/crmportal/contacts", "contacts"],

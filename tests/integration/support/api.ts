@@ -1,0 +1,34 @@
+import { apiHandlers } from "@/lib/api/handlers";
+import { startSession, userForRequest } from "@/lib/auth/session";
+import { upsertUser } from "@/lib/auth/users";
+import type { Db } from "@/lib/db";
+import { handleApi } from "@/lib/http/api";
+import { demoUsers } from "@/demo/users";
+
+// Calls the API wrapper as each demo user, the way a dashboard's fetch would arrive.
+
+export type Who = "admin" | "csm" | "member";
+
+export interface ApiClient {
+  get(path: string, who: Who): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests parse bodies with the contract's schemas
+}
+
+/** Signs the three demo users in (creating them with their demo groups if absent). */
+export async function apiAsDemoUsers(db: () => Db): Promise<ApiClient> {
+  const tokens = {} as Record<Who, string>;
+  for (const who of ["admin", "csm", "member"] as const) {
+    const demo = demoUsers.find((u) => u.email === `${who}@demo.test`)!;
+    const id = await upsertUser(db(), { email: demo.email, name: demo.name, groups: demo.groups });
+    tokens[who] = (await startSession(db(), id, 600_000)).token;
+  }
+  return {
+    async get(path, who) {
+      const res = await handleApi(new Request(`http://app.test/api${path}`, { headers: { cookie: `dd_session=${tokens[who]}` } }), path.split("?")[0]!, {
+        db: async () => db(),
+        userFor: userForRequest,
+        handlers: apiHandlers,
+      });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
