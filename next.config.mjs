@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Draft update URLs carry a write token; the development server must not print them.
+  logging: { incomingRequests: { ignore: [/\/dashboards\/playground\/draft\//] } },
   // Native and Node-only drivers stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "pg", "openid-client"],
   typescript: { ignoreBuildErrors: true },

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -92,6 +93,16 @@ const schema = z
       .enum(["1", "0", "true", "false"])
       .default("true")
       .transform((v) => v === "1" || v === "true"),
+    TRUSTED_PROXY: z
+      .string()
+      .default("")
+      .refine((v) => v.split(",").map((x) => x.trim()).filter(Boolean).every((x) => isIP(x.split("/")[0] ?? "") !== 0), "TRUSTED_PROXY must list IP addresses or CIDR ranges, comma-separated"),
+    DRAFT_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    DRAFT_HISTORY_KEEP: z.coerce.number().int().min(1).max(1000).default(50),
+    PLAYGROUND_CREATES_PER_MIN: z.coerce.number().int().min(1).default(30),
+    PLAYGROUND_UPDATES_PER_MIN: z.coerce.number().int().min(1).default(120),
+    PLAYGROUND_STREAMS_PER_DRAFT: z.coerce.number().int().min(1).default(20),
+    PLAYGROUND_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
@@ -147,6 +158,15 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { mode: "stand-in", apiUrl: `${standInOrigin}/stand-ins/crmportal` }
         : { mode: "off" }) as CrmPortalConfig,
     crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START },
+    playground: {
+      trustedProxy: e.TRUSTED_PROXY.split(",").map((x) => x.trim()).filter(Boolean),
+      draftIdleDays: e.DRAFT_IDLE_DAYS,
+      historyKeep: e.DRAFT_HISTORY_KEEP,
+      createsPerMinute: e.PLAYGROUND_CREATES_PER_MIN,
+      updatesPerMinute: e.PLAYGROUND_UPDATES_PER_MIN,
+      streamsPerDraft: e.PLAYGROUND_STREAMS_PER_DRAFT,
+      streamsPerAddress: e.PLAYGROUND_STREAMS_PER_ADDRESS,
+    },
     upstreams: Object.fromEntries(
       connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),
     ) as Record<ConnectorSlug, UpstreamConfig>,

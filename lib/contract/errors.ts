@@ -31,6 +31,18 @@ export const errorCatalogue = {
   support_upstream_error: { status: 502, description: "Customer messaging failed or did not answer in time." },
   crmportal_upstream_error: { status: 502, description: "The CRM portal failed or did not answer in time." },
 
+  // Playground
+  invalid_draft: { status: 400, description: "The draft is not JSON, or a field has the wrong type; `hint` names it." },
+  unknown_scenario: { status: 400, description: "No such demo scenario; GET /dashboards/playground/scenarios lists them." },
+  unknown_example: { status: 400, description: "No such demo variant for that path (or no such path); see /scenarios." },
+  draft_too_large: { status: 413, description: "The draft's html is over 2 MiB." },
+  rate_limited: { status: 429, description: "Too many requests; wait for Retry-After seconds." },
+  no_such_draft: { status: 404, description: "No draft answers to that id or token." },
+  data_mode_fixed: { status: 409, description: "A draft's dataMode is fixed at creation." },
+  revision_conflict: { status: 409, description: "baseRevision is not the current revision; `hint` names the current one." },
+  no_example: { status: 404, description: "Demo mode has no example for this path." },
+  cross_site_write: { status: 403, description: "Browsers may not write to a draft from another site or an opaque origin." },
+
   // Sign-in
   unknown_user: { status: 400, description: "No demo user has that email." },
   invalid_form: { status: 400, description: "The form body could not be read." },

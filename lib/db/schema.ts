@@ -193,7 +193,37 @@ export interface DataSourcesTable {
   rows: number;
 }
 
+/** A playground draft. `id` is the read id; the write token is kept only as its SHA-256. */
+export interface PlaygroundDraftsTable {
+  id: string;
+  write_hash: string;
+  revision: number;
+  html: string;
+  /** demo | live, fixed at creation */
+  data_mode: string;
+  scenario: string;
+  /** JSON object: API path → demo variant */
+  examples: string;
+  dash: string | null;
+  created_at: number;
+  /** Time of the latest revision; the idle expiry counts from here. */
+  updated_at: number;
+}
+
+/** The latest revisions of each draft (bounded), including the current one. */
+export interface PlaygroundDraftRevisionsTable {
+  draft_id: string;
+  revision: number;
+  html: string;
+  scenario: string;
+  examples: string;
+  dash: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  playground_drafts: PlaygroundDraftsTable;
+  playground_draft_revisions: PlaygroundDraftRevisionsTable;
   crm_owners: CrmOwnersTable;
   crm_companies: CrmCompaniesTable;
   crm_contacts: CrmContactsTable;

@@ -1,0 +1,9 @@
+// GET /dashboards/playground/draft/<read_id>/events — the draft's live event stream
+import { withAppPlayground } from "@/lib/playground/routes";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
+  const { token } = await ctx.params;
+  return withAppPlayground((playground) => playground.events(request, token));
+}

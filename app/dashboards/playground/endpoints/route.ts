@@ -1,0 +1,16 @@
+// GET /dashboards/playground/endpoints — every API endpoint's JSON Schemas, errors and the error envelope.
+import { errorResponse, json } from "@/lib/http/respond";
+import { endpointsBody } from "@/lib/playground/endpoints-doc";
+
+// Generated from the contract, so fixed for a build; public and credential-free.
+const caching = { "cache-control": "public, max-age=300" };
+
+export function GET(): Response {
+  return json(endpointsBody(), 200, caching);
+}
+
+function notAllowed(): Response {
+  return errorResponse("method_not_allowed", "Use GET.", { allow: "GET, HEAD" });
+}
+
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,16 @@
+// GET /dashboards/playground/scenarios — the demo scenarios, the default, and every path's variants.
+import { errorResponse, json } from "@/lib/http/respond";
+import { scenariosBody } from "@/lib/playground/demo-api";
+
+// Fixed for a build, public and credential-free: shared caches may keep it briefly.
+const caching = { "cache-control": "public, max-age=300" };
+
+export function GET(): Response {
+  return json(scenariosBody(), 200, caching);
+}
+
+function notAllowed(): Response {
+  return errorResponse("method_not_allowed", "Use GET.", { allow: "GET, HEAD" });
+}
+
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

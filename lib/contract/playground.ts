@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { dataMode, draftWarning } from "./resources";
+
+// The playground's own contract: what an author sends and what comes back. Shared by the
+// server, the editor page, /endpoints and llms.txt.
+
+export const PLAYGROUND_BASE = "/dashboards/playground";
+export const PLAYGROUND_API_BASE = `${PLAYGROUND_BASE}/api`;
+export const DRAFT_HTML_MAX_BYTES = 2 * 1024 * 1024;
+
+export const dashSlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "dash must be a slug: lowercase letters, digits and hyphens, at most 64")
+  .meta({ description: "Suggested name of the dashboard when a person saves it" });
+
+/** The body of POST /draft and POST /draft/<write_token> (as JSON). */
+export const draftInput = z
+  .object({
+    html: z.string().meta({ description: "The dashboard: one self-contained HTML document" }),
+    dataMode: dataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
+    examples: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}" }),
+    scenario: z.string().optional().meta({ description: "Demo scenario name; see /scenarios" }),
+    dash: dashSlug.optional(),
+    baseRevision: z.number().int().min(1).optional().meta({ description: "Refuse the update (409) unless this is the current revision" }),
+  })
+  .strict()
+  .meta({ id: "DraftInput" });
+
+export const draftCreated = z
+  .object({
+    id: z.string().meta({ description: "The read id" }),
+    postUrl: z.string().meta({ description: "Carries the secret write token: keep it; never show it to the human" }),
+    eventsUrl: z.string(),
+    watchUrl: z.string().meta({ description: "Carries only the read id: hand it to the human" }),
+    revision: z.number().int(),
+    warnings: z.array(draftWarning),
+  })
+  .meta({ id: "DraftCreated" });
+
+export const draftUpdated = z
+  .object({
+    id: z.string(),
+    revision: z.number().int(),
+    warnings: z.array(draftWarning),
+    watchUrl: z.string(),
+    eventsUrl: z.string(),
+  })
+  .meta({ id: "DraftUpdated" });
+
+/** GET /draft/<read_id>: the current draft, read-only. */
+export const draftView = z
+  .object({
+    id: z.string(),
+    revision: z.number().int(),
+    html: z.string(),
+    dataMode,
+    scenario: z.string(),
+    examples: z.record(z.string(), z.string()),
+    dash: z.string().nullable(),
+    updatedAt: z.number().meta({ description: "Epoch ms of the latest revision" }),
+    warnings: z.array(draftWarning),
+  })
+  .meta({ id: "DraftView" });
+
+/** The `data` of each `draft` event on the stream. */
+export const draftEvent = z
+  .object({ revision: z.number().int(), scenario: z.string(), dash: z.string().nullable(), html: z.string() })
+  .meta({ id: "DraftEvent" });
+
+export type DraftInput = z.infer<typeof draftInput>;
+export type DraftCreated = z.infer<typeof draftCreated>;
+export type DraftUpdated = z.infer<typeof draftUpdated>;
+export type DraftView = z.infer<typeof draftView>;
+export type DraftEvent = z.infer<typeof draftEvent>;

@@ -1,0 +1,278 @@
+import { z } from "zod";
+import { randomToken, sha256Hex, constantTimeEqual } from "@/lib/auth/tokens";
+import { ApiError } from "@/lib/contract/errors";
+import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
+import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
+import type { Db } from "@/lib/db";
+import { checkDraft } from "@/lib/playground/check";
+import { defaultScenario, isScenario, isVariant } from "@/demo/playground";
+import type { DraftNote, Fanout } from "./fanout";
+import type { Hub } from "./hub";
+import type { PlaygroundSettings } from "./limits";
+import { draftFrame } from "./sse";
+import * as store from "./store";
+
+// Drafts: create, update, read, expire. A draft is reached two ways, by two independent random
+// values: the read id (128 bits, in watch and event URLs, read-only) and the write token
+// (256 bits, only in postUrl, stored as its SHA-256). Neither can be derived from the other.
+
+export interface DraftContext {
+  db: Db;
+  hub: Hub;
+  fanout: Fanout;
+  settings: PlaygroundSettings;
+  now: () => number;
+  log: (line: string) => void;
+  /** Mutable bookkeeping shared by the functions below. */
+  state: { lastSweepAt: number; sweeping: Promise<unknown> | null; refreshing: Map<string, { again: boolean }> };
+}
+
+export function newDraftState(): DraftContext["state"] {
+  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map() };
+}
+
+const DAY_MS = 86_400_000;
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_BATCH = 500;
+const MAX_EXAMPLES = 200;
+
+/** The same answer for an unknown read id and an unknown write token, so neither can be probed. */
+export function noSuchDraft(settings: PlaygroundSettings): ApiError {
+  return new ApiError(
+    "no_such_draft",
+    `No draft answers to that id or token. Drafts are deleted after ${settings.draftIdleDays} days without an update.`,
+  );
+}
+
+function cutoff(ctx: DraftContext): number {
+  return ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
+}
+
+export interface CreatedDraft {
+  id: string;
+  writeToken: string;
+  revision: number;
+  warnings: DraftWarning[];
+}
+
+export interface UpdatedDraft {
+  id: string;
+  revision: number;
+  warnings: DraftWarning[];
+}
+
+/** Refuses content the playground cannot serve: too large, unknown scenario or variant. */
+function validateContent(input: DraftInput): void {
+  const bytes = Buffer.byteLength(input.html, "utf8");
+  if (bytes > DRAFT_HTML_MAX_BYTES) {
+    throw new ApiError("draft_too_large", `html is ${bytes} bytes; the limit is ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
+  }
+  // Storage keeps text as UTF-8, and PostgreSQL cannot hold NUL at all: refusing both keeps a
+  // draft byte-identical from the author to every watcher, on either engine.
+  if (input.html.includes("\u0000")) throw new ApiError("invalid_draft", "html: contains NUL (U+0000), which HTML does not allow.");
+  if (!input.html.isWellFormed()) throw new ApiError("invalid_draft", "html: contains an unpaired UTF-16 surrogate; send valid Unicode.");
+  if (input.scenario !== undefined && !isScenario(input.scenario)) {
+    throw new ApiError("unknown_scenario", `No scenario "${clip(input.scenario)}"; GET /dashboards/playground/scenarios lists them.`);
+  }
+  const examples = Object.entries(input.examples ?? {});
+  if (examples.length > MAX_EXAMPLES) throw new ApiError("invalid_draft", `examples: at most ${MAX_EXAMPLES} entries.`);
+  for (const [path, variant] of examples) {
+    if (!isVariant(path, variant)) {
+      throw new ApiError(
+        "unknown_example",
+        `examples["${clip(path)}"]: no variant "${clip(variant)}" for that path; GET /dashboards/playground/scenarios lists every path and its variants.`,
+      );
+    }
+  }
+}
+
+function clip(s: string): string {
+  const one = s.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return one.length > 80 ? `${one.slice(0, 80)}…` : one;
+}
+
+function warningsFor(ctx: DraftContext, html: string): DraftWarning[] {
+  try {
+    return checkDraft(html);
+  } catch (err) {
+    ctx.log(`static check failed: ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  }
+}
+
+export async function createDraft(ctx: DraftContext, input: DraftInput): Promise<CreatedDraft> {
+  validateContent(input);
+  maybeSweep(ctx);
+  const id = randomToken(16);
+  const writeToken = randomToken(32);
+  await store.insertDraft(
+    ctx.db,
+    {
+      id,
+      writeHash: sha256Hex(writeToken),
+      html: input.html,
+      dataMode: input.dataMode ?? "demo",
+      scenario: input.scenario ?? defaultScenario,
+      examples: JSON.stringify(input.examples ?? {}),
+      dash: input.dash ?? null,
+      now: ctx.now(),
+    },
+    async () => {},
+  );
+  return { id, writeToken, revision: 1, warnings: warningsFor(ctx, input.html) };
+}
+
+/**
+ * An accepted update becomes the next revision and reaches every watcher at once: this
+ * instance's directly, other instances' through the fan-out. Fields left out keep their values.
+ */
+export async function updateDraft(ctx: DraftContext, writeToken: string, input: DraftInput): Promise<UpdatedDraft> {
+  validateContent(input);
+  const writeHash = sha256Hex(writeToken);
+  const outcome = await store.updateDraftRow(
+    ctx.db,
+    writeHash,
+    input.dataMode,
+    {
+      html: input.html,
+      scenario: input.scenario,
+      examples: input.examples === undefined ? undefined : JSON.stringify(input.examples),
+      dash: input.dash,
+      baseRevision: input.baseRevision,
+      now: ctx.now(),
+    },
+    cutoff(ctx),
+    ctx.settings.historyKeep,
+    (trx, id, revision) => ctx.fanout.inTransaction(trx, id, revision),
+  );
+  switch (outcome.kind) {
+    case "missing":
+      throw noSuchDraft(ctx.settings);
+    case "data_mode_fixed":
+      throw new ApiError("data_mode_fixed", `This draft's dataMode is ${outcome.dataMode}; create a new draft for another one.`);
+    case "conflict":
+      throw new ApiError("revision_conflict", `The current revision is ${outcome.revision}.`);
+  }
+  const row = outcome.row;
+  // The row was found by the hash of the token; comparing it again costs nothing and keeps the
+  // check independent of how the database compares strings.
+  if (!constantTimeEqual(row.write_hash, writeHash)) throw noSuchDraft(ctx.settings);
+  ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
+  // The static check takes milliseconds of CPU on a large draft; letting the connections write
+  // the new frame first keeps it off the watchers' latency.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { id: row.id, revision: row.revision, warnings: warningsFor(ctx, row.html) };
+}
+
+/** The live draft behind a read id, or undefined (unknown, deleted or expired). */
+export async function findDraft(ctx: DraftContext, readId: string): Promise<store.DraftRow | undefined> {
+  return store.findByReadId(ctx.db, readId, cutoff(ctx));
+}
+
+export async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {
+  const row = await findDraft(ctx, readId);
+  if (!row) throw noSuchDraft(ctx.settings);
+  return {
+    id: row.id,
+    revision: row.revision,
+    html: row.html,
+    dataMode: dataModeSchema.catch("demo").parse(row.data_mode),
+    scenario: row.scenario,
+    examples: examplesOf(row.examples),
+    dash: row.dash,
+    updatedAt: row.updated_at,
+    warnings: warningsFor(ctx, row.html),
+  };
+}
+
+export interface DraftRevision {
+  revision: number;
+  html: string;
+  scenario: string;
+  examples: Record<string, string>;
+  dash: string | null;
+  createdAt: number;
+}
+
+/** The kept revisions of a draft, newest first. */
+export async function draftHistory(ctx: DraftContext, readId: string): Promise<DraftRevision[]> {
+  const row = await findDraft(ctx, readId);
+  if (!row) throw noSuchDraft(ctx.settings);
+  const rows = await store.listRevisions(ctx.db, row.id);
+  return rows.map((r) => ({ revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at }));
+}
+
+const examplesShape = z.record(z.string(), z.string());
+
+function examplesOf(text: string): Record<string, string> {
+  try {
+    const parsed = examplesShape.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export function eventOf(row: store.DraftRow): DraftEvent {
+  return { revision: row.revision, scenario: row.scenario, dash: row.dash, html: row.html };
+}
+
+/** Deletes drafts idle past the limit and ends their streams, here and on other instances. */
+export async function sweepIdle(ctx: DraftContext): Promise<string[]> {
+  ctx.state.lastSweepAt = ctx.now();
+  const gone: string[] = [];
+  for (;;) {
+    const ids = await store.deleteIdle(ctx.db, cutoff(ctx), SWEEP_BATCH);
+    for (const id of ids) ctx.hub.endDraft(id);
+    await ctx.fanout.announceGone(ids);
+    gone.push(...ids);
+    if (ids.length < SWEEP_BATCH) return gone;
+  }
+}
+
+/** At most once a minute, in the background; failures are logged, never surfaced to a request. */
+export function maybeSweep(ctx: DraftContext): void {
+  if (ctx.state.sweeping || ctx.now() - ctx.state.lastSweepAt < SWEEP_EVERY_MS) return;
+  ctx.state.lastSweepAt = ctx.now();
+  ctx.state.sweeping = sweepIdle(ctx)
+    .catch((err: unknown) => ctx.log(`draft sweep failed: ${err instanceof Error ? err.message : String(err)}`))
+    .finally(() => {
+      ctx.state.sweeping = null;
+    });
+}
+
+/**
+ * A notice from the fan-out: if anyone here watches the draft and may not have that revision,
+ * read the row and hand it over; a draft that is gone ends its streams. Reads for one draft are
+ * coalesced, so a burst of notices costs at most two reads.
+ */
+export function refreshWatchers(ctx: DraftContext, note: DraftNote): void {
+  if (ctx.hub.subscriberCount(note.id) === 0) return;
+  if (note.revision > 0 && note.revision <= ctx.hub.knownRevision(note.id)) return;
+  const running = ctx.state.refreshing.get(note.id);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const entry = { again: false };
+  ctx.state.refreshing.set(note.id, entry);
+  void (async () => {
+    try {
+      do {
+        entry.again = false;
+        const row = await findDraft(ctx, note.id);
+        if (!row) ctx.hub.endDraft(note.id);
+        else ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
+      } while (entry.again);
+    } catch (err) {
+      ctx.log(`draft refresh failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      ctx.state.refreshing.delete(note.id);
+    }
+  })();
+}
+
+/** After the fan-out missed notices: bring every watched draft up to date. */
+export function refreshAll(ctx: DraftContext): void {
+  for (const id of ctx.hub.watchedDrafts()) refreshWatchers(ctx, { id, revision: 0 });
+}

@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { Hub } from "./hub";
+import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
+
+const limits = { perDraft: 10, perAddress: 10 };
+const frame = (revision: number, html = `<p>${revision}</p>`) => () => draftFrame({ revision, scenario: "s", dash: null, html });
+
+/** Reads a watch's stream in the background, as a connection that keeps up would. */
+function reader(stream: ReadableStream<Uint8Array>) {
+  const messages: SseMessage[] = [];
+  const parser = new EventStreamParser((m) => messages.push(m));
+  const r = stream.getReader();
+  const done = (async () => {
+    for (;;) {
+      const { done, value } = await r.read();
+      if (done) return "end";
+      parser.push(value);
+    }
+  })().catch(() => "error");
+  return { messages, parser, done, cancel: () => r.cancel() };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe("hub", () => {
+  it("sends the first revision, then each newer one once, in order", async () => {
+    const hub = new Hub();
+    const opened = hub.open("d1", "a", limits);
+    if (!opened.ok) throw new Error("not opened");
+    const c = reader(opened.watch.stream);
+    opened.watch.start(1, frame(1), null);
+    hub.publish("d1", 2, frame(2));
+    hub.publish("d1", 2, frame(2));
+    hub.publish("d1", 1, frame(1));
+    hub.publish("d1", 3, frame(3));
+    await tick();
+    expect(c.messages.map((m) => m.lastEventId)).toEqual(["1", "2", "3"]);
+    expect(hub.knownRevision("d1")).toBe(3);
+    hub.close();
+    expect(await c.done).toBe("end");
+    expect(hub.total()).toBe(0);
+  });
+
+  it("sends nothing at start when the client already has the current revision", async () => {
+    const hub = new Hub();
+    const opened = hub.open("d1", "a", limits);
+    if (!opened.ok) throw new Error("not opened");
+    const c = reader(opened.watch.stream);
+    opened.watch.start(4, frame(4), 4);
+    await tick();
+    expect(c.messages).toHaveLength(0);
+    hub.publish("d1", 5, frame(5));
+    await tick();
+    expect(c.messages.map((m) => m.lastEventId)).toEqual(["5"]);
+    hub.close();
+  });
+
+  it("frames a revision once for every watcher", async () => {
+    const hub = new Hub();
+    let framed = 0;
+    const readers = [0, 1, 2].map(() => {
+      const o = hub.open("d1", "a", limits);
+      if (!o.ok) throw new Error("not opened");
+      return reader(o.watch.stream);
+    });
+    hub.publish("d1", 2, () => {
+      framed++;
+      return frame(2)();
+    });
+    await tick();
+    expect(framed).toBe(1);
+    for (const r of readers) expect(r.messages).toHaveLength(1);
+    hub.close();
+  });
+
+  it("counts per draft and per address and refuses past the limits", () => {
+    const hub = new Hub();
+    expect(hub.open("d1", "a", { perDraft: 2, perAddress: 5 }).ok).toBe(true);
+    expect(hub.open("d1", "b", { perDraft: 2, perAddress: 5 }).ok).toBe(true);
+    expect(hub.open("d1", "c", { perDraft: 2, perAddress: 5 })).toEqual({ ok: false, reason: "draft" });
+    expect(hub.open("d2", "a", { perDraft: 2, perAddress: 2 }).ok).toBe(true);
+    expect(hub.open("d3", "a", { perDraft: 2, perAddress: 2 })).toEqual({ ok: false, reason: "address" });
+    expect(hub.subscriberCount("d1")).toBe(2);
+    expect(hub.addressCount("a")).toBe(2);
+    expect(hub.total()).toBe(3);
+    hub.close();
+    expect(hub.total()).toBe(0);
+    expect(hub.addressCount("a")).toBe(0);
+  });
+
+  it("forgets a watcher whose stream is cancelled", async () => {
+    const hub = new Hub();
+    const o = hub.open("d1", "a", limits);
+    if (!o.ok) throw new Error("not opened");
+    const c = reader(o.watch.stream);
+    await c.cancel();
+    expect(hub.total()).toBe(0);
+    expect(hub.subscriberCount("d1")).toBe(0);
+    expect(hub.publish("d1", 2, frame(2))).toBe(0);
+  });
+
+  it("drops a watcher that never reads once its queue passes the bound", async () => {
+    const hub = new Hub({ maxPendingFrames: 2 });
+    const stalled = hub.open("d1", "a", limits);
+    const live = hub.open("d1", "b", limits);
+    if (!stalled.ok || !live.ok) throw new Error("not opened");
+    const c = reader(live.watch.stream);
+    const errored = stalled.watch.stream.getReader().closed.then(() => "closed", () => "errored");
+    await tick();
+    // The stalled one holds the opening frame and revision 2; revision 3 passes the bound.
+    for (let rev = 2; rev <= 4; rev++) {
+      hub.publish("d1", rev, frame(rev));
+      expect(hub.stats.dropped).toBe(rev < 3 ? 0 : 1);
+      await tick();
+    }
+    expect(hub.subscriberCount("d1")).toBe(1);
+    expect(c.messages.map((m) => m.lastEventId)).toEqual(["2", "3", "4"]);
+    hub.close();
+    expect(await errored).toBe("errored");
+  });
+
+  it("allows one frame of any size, but not a second past the byte bound", async () => {
+    const hub = new Hub({ maxPendingFrames: 10, maxPendingBytes: 1000 });
+    const o = hub.open("d1", "a", limits);
+    if (!o.ok) throw new Error("not opened");
+    // The opening frame is queued (nobody reads); a large frame on top passes the byte bound.
+    hub.publish("d1", 2, frame(2, "x".repeat(5000)));
+    expect(hub.stats.dropped).toBe(1);
+    const p = hub.open("d2", "a", limits);
+    if (!p.ok) throw new Error("not opened");
+    p.watch.stream
+      .getReader()
+      .read()
+      .catch(() => {});
+    await tick();
+    // Its opening frame went to the waiting read; the large frame is the only one queued.
+    hub.publish("d2", 2, frame(2, "x".repeat(5000)));
+    expect(hub.stats.dropped).toBe(1);
+    hub.close();
+  });
+
+  it("heartbeats idle streams and drops ones that take nothing for too long", async () => {
+    let now = 0;
+    const hub = new Hub({ heartbeatMs: 60_000, stallMs: 1000, now: () => now });
+    const live = hub.open("d1", "a", limits);
+    const stalled = hub.open("d1", "b", limits);
+    if (!live.ok || !stalled.ok) throw new Error("not opened");
+    const c = reader(live.watch.stream);
+    await tick();
+    hub.tick();
+    await tick();
+    expect(c.parser.comments).toBeGreaterThanOrEqual(2);
+    now = 2000;
+    hub.tick();
+    expect(hub.stats.dropped).toBe(1);
+    expect(hub.subscriberCount("d1")).toBe(1);
+    hub.close();
+  });
+
+  it("ends the streams of a draft that is gone", async () => {
+    const hub = new Hub();
+    const o = hub.open("d1", "a", limits);
+    const other = hub.open("d2", "a", limits);
+    if (!o.ok || !other.ok) throw new Error("not opened");
+    const c = reader(o.watch.stream);
+    expect(hub.endDraft("d1")).toBe(1);
+    expect(await c.done).toBe("end");
+    expect(hub.total()).toBe(1);
+    hub.close();
+  });
+});

@@ -1,0 +1,309 @@
+import { HEARTBEAT_FRAME, openingFrame } from "./sse";
+
+// The in-process registry of everyone watching a draft. The stream carries the latest snapshot,
+// not a queue: each revision is framed once (by the caller) and the same bytes are handed to
+// every watcher; a watcher is never sent a revision older than one it already has.
+//
+// Each watcher's stream pulls from a small queue of its own. The stream's internal buffer is
+// kept at zero (highWaterMark 0), so a frame leaves the queue only when the connection asks for
+// more, which it does only as fast as the socket drains. A watcher whose queue goes past its
+// bound, or that takes nothing for `stallMs`, has stopped reading: it is dropped (its connection
+// is torn down) instead of being buffered for.
+
+export interface HubOptions {
+  /** Comment lines sent to idle streams; at most 15 s keeps proxies from closing them. */
+  heartbeatMs?: number;
+  /** Frames a watcher may have waiting before it is dropped. */
+  maxPendingFrames?: number;
+  /** Bytes a watcher may have waiting (one frame of any size is always allowed). */
+  maxPendingBytes?: number;
+  /** A watcher that has had something waiting this long without taking it is dropped. */
+  stallMs?: number;
+  /** Reconnection delay suggested to clients. */
+  retryMs?: number;
+  /** Called on each heartbeat tick while anyone is watching. */
+  onTick?: () => void;
+  now?: () => number;
+}
+
+export interface WatchLimits {
+  perDraft: number;
+  perAddress: number;
+}
+
+export type OpenResult = { ok: true; watch: Watch } | { ok: false; reason: "draft" | "address" };
+
+/** One open stream, as its route sees it. */
+export interface Watch {
+  readonly stream: ReadableStream<Uint8Array>;
+  /**
+   * Sends the draft as the client first sees it, unless it already has that revision (its
+   * Last-Event-ID) or a newer one arrived while the row was being read.
+   */
+  start(revision: number, frame: () => Uint8Array, clientHas: number | null): void;
+  close(): void;
+}
+
+interface Watcher {
+  draftId: string;
+  address: string;
+  /** The newest revision queued or written to this watcher; 0 = none yet. */
+  revision: number;
+  queue: Uint8Array[];
+  queuedBytes: number;
+  /** Something has been waiting since (ms), or null when the queue is empty. */
+  waitingSince: number | null;
+  /** The connection asked for data and the queue was empty. */
+  wantsData: boolean;
+  controller: ReadableStreamDefaultController<Uint8Array> | null;
+  closed: boolean;
+}
+
+export interface HubStats {
+  opened: number;
+  closed: number;
+  dropped: number;
+  framesWritten: number;
+}
+
+const dropError = () => new DOMException("The watcher stopped reading and was dropped", "AbortError");
+
+export class Hub {
+  private readonly byDraft = new Map<string, Set<Watcher>>();
+  private readonly byAddress = new Map<string, number>();
+  /** Newest revision delivered per watched draft, and its frame, so reconnects reuse it. */
+  private readonly current = new Map<string, { revision: number; frame: Uint8Array }>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private count = 0;
+  private readonly opts: Required<Omit<HubOptions, "onTick">> & Pick<HubOptions, "onTick">;
+  readonly stats: HubStats = { opened: 0, closed: 0, dropped: 0, framesWritten: 0 };
+
+  constructor(options: HubOptions = {}) {
+    const heartbeatMs = Math.min(options.heartbeatMs ?? 15_000, 15_000);
+    this.opts = {
+      heartbeatMs,
+      maxPendingFrames: options.maxPendingFrames ?? 4,
+      maxPendingBytes: options.maxPendingBytes ?? 4 * 1024 * 1024,
+      stallMs: options.stallMs ?? Math.max(60_000, 4 * heartbeatMs),
+      retryMs: options.retryMs ?? 2_000,
+      onTick: options.onTick,
+      now: options.now ?? Date.now,
+    };
+  }
+
+  /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
+  open(draftId: string, address: string, limits: WatchLimits): OpenResult {
+    if (this.subscriberCount(draftId) >= limits.perDraft) return { ok: false, reason: "draft" };
+    if ((this.byAddress.get(address) ?? 0) >= limits.perAddress) return { ok: false, reason: "address" };
+
+    const w: Watcher = {
+      draftId,
+      address,
+      revision: 0,
+      queue: [],
+      queuedBytes: 0,
+      waitingSince: null,
+      wantsData: false,
+      controller: null,
+      closed: false,
+    };
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          w.controller = controller;
+        },
+        pull: () => this.pump(w),
+        cancel: () => this.remove(w),
+      },
+      { highWaterMark: 0 },
+    );
+    let watchers = this.byDraft.get(draftId);
+    if (!watchers) this.byDraft.set(draftId, (watchers = new Set()));
+    watchers.add(w);
+    this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
+    this.count++;
+    this.stats.opened++;
+    this.ensureTimer();
+    // Something is written at once so the response headers go out and the client sees it open.
+    this.deliver(w, openingFrame(this.opts.retryMs));
+
+    return {
+      ok: true,
+      watch: {
+        stream,
+        start: (revision, frame, clientHas) => {
+          if (w.closed || revision <= w.revision) return;
+          if (clientHas === revision) {
+            w.revision = revision;
+            return;
+          }
+          const bytes = this.frameFor(draftId, revision, frame);
+          w.revision = revision;
+          this.deliver(w, bytes);
+        },
+        close: () => this.end(w, "close"),
+      },
+    };
+  }
+
+  /** Hands one revision's frame to every watcher of the draft that does not have it yet. */
+  publish(draftId: string, revision: number, frame: () => Uint8Array): number {
+    const watchers = this.byDraft.get(draftId);
+    if (!watchers || watchers.size === 0) return 0;
+    const bytes = this.frameFor(draftId, revision, frame);
+    let delivered = 0;
+    for (const w of [...watchers]) {
+      if (w.revision >= revision) continue;
+      w.revision = revision;
+      if (this.deliver(w, bytes)) delivered++;
+    }
+    return delivered;
+  }
+
+  /** Ends every stream of a draft (deleted or expired); clients that reconnect get 404. */
+  endDraft(draftId: string): number {
+    const watchers = this.byDraft.get(draftId);
+    if (!watchers) return 0;
+    const n = watchers.size;
+    for (const w of [...watchers]) this.end(w, "close");
+    return n;
+  }
+
+  /** The newest revision this process has delivered for a draft, or 0. */
+  knownRevision(draftId: string): number {
+    return this.current.get(draftId)?.revision ?? 0;
+  }
+
+  subscriberCount(draftId: string): number {
+    return this.byDraft.get(draftId)?.size ?? 0;
+  }
+
+  addressCount(address: string): number {
+    return this.byAddress.get(address) ?? 0;
+  }
+
+  /** Every open stream in this process. */
+  total(): number {
+    return this.count;
+  }
+
+  watchedDrafts(): string[] {
+    return [...this.byDraft.keys()];
+  }
+
+  /** Ends every stream and stops the heartbeat. */
+  close(): void {
+    for (const draftId of [...this.byDraft.keys()]) this.endDraft(draftId);
+    this.stopTimer();
+  }
+
+  private frameFor(draftId: string, revision: number, frame: () => Uint8Array): Uint8Array {
+    const cached = this.current.get(draftId);
+    if (cached && cached.revision === revision) return cached.frame;
+    const bytes = frame();
+    if (!cached || cached.revision < revision) this.current.set(draftId, { revision, frame: bytes });
+    return bytes;
+  }
+
+  /** Queues a frame, or writes it straight through when the connection is already waiting. */
+  private deliver(w: Watcher, bytes: Uint8Array): boolean {
+    if (w.closed || !w.controller) return false;
+    if (w.wantsData && w.queue.length === 0) {
+      w.wantsData = false;
+      return this.write(w, bytes);
+    }
+    const over =
+      w.queue.length >= this.opts.maxPendingFrames ||
+      (w.queue.length > 0 && w.queuedBytes + bytes.byteLength > this.opts.maxPendingBytes);
+    if (over) {
+      this.end(w, "drop");
+      return false;
+    }
+    w.queue.push(bytes);
+    w.queuedBytes += bytes.byteLength;
+    w.waitingSince ??= this.opts.now();
+    return true;
+  }
+
+  private pump(w: Watcher): void {
+    const next = w.queue.shift();
+    if (!next) {
+      w.wantsData = true;
+      return;
+    }
+    w.queuedBytes -= next.byteLength;
+    w.waitingSince = w.queue.length > 0 ? this.opts.now() : null;
+    this.write(w, next);
+  }
+
+  private write(w: Watcher, bytes: Uint8Array): boolean {
+    try {
+      w.controller?.enqueue(bytes);
+      this.stats.framesWritten++;
+      return true;
+    } catch {
+      // The stream was closed or errored under us (the connection went away).
+      this.remove(w);
+      return false;
+    }
+  }
+
+  private end(w: Watcher, how: "close" | "drop"): void {
+    if (w.closed) return;
+    const controller = w.controller;
+    this.remove(w);
+    if (how === "drop") this.stats.dropped++;
+    try {
+      // A dropped watcher's connection is torn down (an error aborts the response and destroys
+      // the socket, freeing what it had buffered); a finished draft's stream ends normally.
+      if (how === "drop") controller?.error(dropError());
+      else controller?.close();
+    } catch {
+      // Already closed or errored.
+    }
+  }
+
+  private remove(w: Watcher): void {
+    if (w.closed) return;
+    w.closed = true;
+    w.queue = [];
+    w.queuedBytes = 0;
+    this.count--;
+    this.stats.closed++;
+    const watchers = this.byDraft.get(w.draftId);
+    if (watchers) {
+      watchers.delete(w);
+      if (watchers.size === 0) {
+        this.byDraft.delete(w.draftId);
+        this.current.delete(w.draftId);
+      }
+    }
+    const n = (this.byAddress.get(w.address) ?? 1) - 1;
+    if (n <= 0) this.byAddress.delete(w.address);
+    else this.byAddress.set(w.address, n);
+    if (this.count === 0) this.stopTimer();
+  }
+
+  private ensureTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.tick(), this.opts.heartbeatMs);
+    this.timer.unref?.();
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Heartbeats for idle streams; drops streams that have taken nothing for too long. */
+  tick(): void {
+    const now = this.opts.now();
+    for (const watchers of [...this.byDraft.values()]) {
+      for (const w of [...watchers]) {
+        if (w.waitingSince !== null && now - w.waitingSince >= this.opts.stallMs) this.end(w, "drop");
+        else if (w.queue.length === 0) this.deliver(w, HEARTBEAT_FRAME);
+      }
+    }
+    this.opts.onTick?.();
+  }
+}

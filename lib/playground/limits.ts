@@ -1,0 +1,215 @@
+import diagnostics from "node:diagnostics_channel";
+import type { IncomingMessage } from "node:http";
+import net from "node:net";
+import { z } from "zod";
+import { config } from "@/lib/config";
+
+// Limits against abuse of the public playground, and who a request comes from.
+
+export interface PlaygroundSettings {
+  /** Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (TRUSTED_PROXY). */
+  trustedProxy: string[];
+  /** A draft not updated for this many days is deleted (DRAFT_IDLE_DAYS). */
+  draftIdleDays: number;
+  /** Revisions kept per draft, the current one included (DRAFT_HISTORY_KEEP). */
+  historyKeep: number;
+  /** Draft creations per client address per minute (PLAYGROUND_CREATES_PER_MIN). */
+  createsPerMinute: number;
+  /** Updates per draft per minute (PLAYGROUND_UPDATES_PER_MIN). */
+  updatesPerMinute: number;
+  /** Open event streams per draft, per instance (PLAYGROUND_STREAMS_PER_DRAFT). */
+  streamsPerDraft: number;
+  /** Open event streams per client address, per instance (PLAYGROUND_STREAMS_PER_ADDRESS). */
+  streamsPerAddress: number;
+}
+
+export const defaultPlaygroundSettings: PlaygroundSettings = {
+  trustedProxy: [],
+  draftIdleDays: 30,
+  historyKeep: 50,
+  createsPerMinute: 30,
+  updatesPerMinute: 120,
+  streamsPerDraft: 20,
+  streamsPerAddress: 50,
+};
+
+const count = z.number().int().min(1);
+const settingsShape = z
+  .object({
+    trustedProxy: z.array(z.string()),
+    draftIdleDays: count,
+    historyKeep: count,
+    createsPerMinute: count,
+    updatesPerMinute: count,
+    streamsPerDraft: count,
+    streamsPerAddress: count,
+  })
+  .partial();
+
+/**
+ * The playground's settings: `config().playground` where the configuration carries them, the
+ * defaults above otherwise.
+ */
+export function playgroundSettings(): PlaygroundSettings {
+  const fromConfig = settingsShape.safeParse(Reflect.get(config(), "playground") ?? {});
+  return { ...defaultPlaygroundSettings, ...(fromConfig.success ? fromConfig.data : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token buckets
+
+export type Take = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Token buckets by key: `perMinute` requests, refilled evenly over the minute, with bursts up
+ * to `perMinute`. Memory is bounded: at `maxKeys`, full buckets (which carry no information)
+ * go first, then the least recently used.
+ */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly ratePerMs: number;
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+    private readonly maxKeys = 10_000,
+  ) {
+    this.ratePerMs = perMinute / 60_000;
+  }
+
+  take(key: string): Take {
+    const now = this.now();
+    let b = this.buckets.get(key);
+    if (b) {
+      this.buckets.delete(key);
+      b.tokens = Math.min(this.perMinute, b.tokens + (now - b.at) * this.ratePerMs);
+      b.at = now;
+    } else {
+      this.makeRoom(now);
+      b = { tokens: this.perMinute, at: now };
+    }
+    this.buckets.set(key, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerMs / 1000)) };
+  }
+
+  size(): number {
+    return this.buckets.size;
+  }
+
+  private makeRoom(now: number): void {
+    if (this.buckets.size < this.maxKeys) return;
+    let checked = 0;
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * this.ratePerMs >= this.perMinute) this.buckets.delete(key);
+      if (++checked >= 64) break;
+    }
+    while (this.buckets.size >= this.maxKeys) {
+      const oldest = this.buckets.keys().next();
+      if (oldest.done) break;
+      this.buckets.delete(oldest.value);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client address
+
+/**
+ * The header that carries the TCP peer's address to route handlers. Route handlers cannot see
+ * the socket, so the HTTP server's request-start diagnostics channel, which runs before any
+ * handler, writes it on every request, replacing whatever a client sent under that name.
+ */
+export const PEER_HEADER = "x-dd-peer-address";
+
+const stampHolder = globalThis as typeof globalThis & { __ddPeerStamp?: boolean };
+
+/** Stamps every HTTP request this process serves with its peer address. Idempotent. */
+export function installPeerStamp(): void {
+  if (stampHolder.__ddPeerStamp) return;
+  stampHolder.__ddPeerStamp = true;
+  diagnostics.subscribe("http.server.request.start", (message) => {
+    const { request, socket } = message as { request?: IncomingMessage; socket?: net.Socket };
+    if (!request) return;
+    const address = socket?.remoteAddress ?? request.socket?.remoteAddress;
+    if (address) request.headers[PEER_HEADER] = address;
+    else delete request.headers[PEER_HEADER];
+  });
+}
+
+export type AddressMatcher = (address: string) => boolean;
+
+/** Matches addresses against a list of addresses and CIDR ranges (IPv4 and IPv6). */
+export function addressMatcher(entries: readonly string[]): AddressMatcher {
+  if (entries.length === 0) return () => false;
+  const list = new net.BlockList();
+  for (const raw of entries) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const [address = "", prefix] = entry.split("/");
+    const family = net.isIP(address);
+    if (family === 0) throw new Error(`TRUSTED_PROXY: ${entry} is not an IP address or CIDR range`);
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (prefix === undefined) list.addAddress(address, type);
+    else {
+      const bits = Number(prefix);
+      if (!/^[0-9]{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128)) throw new Error(`TRUSTED_PROXY: bad prefix in ${entry}`);
+      list.addSubnet(address, bits, type);
+    }
+  }
+  return (address) => {
+    const family = net.isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+  };
+}
+
+/** IPv4-mapped IPv6 addresses (dual-stack sockets) as plain IPv4. */
+export function normaliseAddress(address: string): string {
+  const a = address.trim().toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+  return mapped?.[1] ?? a;
+}
+
+/**
+ * The address a request is counted against. The socket peer, unless the peer is a trusted
+ * proxy: then X-Forwarded-For is read from the right, skipping trusted proxies, and the first
+ * address that is not one is the client. Without a trusted proxy the header is ignored, so a
+ * client cannot choose its own address. When the peer is unknown (no stamp), every such
+ * request shares one key.
+ */
+export function clientAddress(request: Request, trusted: AddressMatcher): string {
+  const stamped = stampHolder.__ddPeerStamp ? request.headers.get(PEER_HEADER) : null;
+  if (!stamped) return "unknown";
+  let client = normaliseAddress(stamped);
+  if (trusted(client)) {
+    const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map(normaliseAddress).filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i] ?? "";
+      if (net.isIP(hop) === 0) break;
+      client = hop;
+      if (!trusted(hop)) break;
+    }
+  }
+  return bucketKey(client);
+}
+
+/** One key per IPv6 /64 (one subscriber's usual allocation), so address hopping gains nothing. */
+export function bucketKey(address: string): string {
+  if (net.isIP(address) !== 6) return address;
+  const [head = "", tail = ""] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g.replace(/^0+/, "") || "0"))
+    .join(":")}::/64`;
+}

@@ -1,0 +1,355 @@
+import { config } from "@/lib/config";
+import { ApiError } from "@/lib/contract/errors";
+import {
+  DRAFT_HTML_MAX_BYTES,
+  PLAYGROUND_BASE,
+  draftInput,
+  type DraftCreated,
+  type DraftInput,
+  type DraftUpdated,
+} from "@/lib/contract/playground";
+import { sha256Hex } from "@/lib/auth/tokens";
+import type { OpenDb } from "@/lib/db";
+import { notCrossSite, requestOrigin } from "@/lib/http/origin";
+import { fromThrown, json } from "@/lib/http/respond";
+import {
+  createDraft,
+  eventOf,
+  findDraft,
+  maybeSweep,
+  newDraftState,
+  noSuchDraft,
+  draftHistory,
+  readDraft,
+  refreshAll,
+  refreshWatchers,
+  sweepIdle,
+  updateDraft,
+  type DraftContext,
+} from "./drafts";
+import { createFanout } from "./fanout";
+import { Hub, type HubOptions } from "./hub";
+import {
+  RateLimiter,
+  addressMatcher,
+  clientAddress,
+  defaultPlaygroundSettings,
+  installPeerStamp,
+  playgroundSettings,
+  type PlaygroundSettings,
+  type Take,
+} from "./limits";
+import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
+
+// The playground's draft routes as plain Request → Response functions; the app's route files
+// and the tests' loopback server both call these.
+//
+// No CORS headers anywhere: agents are not browsers and need none, the editor and watch pages
+// are same-origin, and a dashboard running in an opaque-origin frame has no business reading
+// drafts. Nothing here logs a request URL: write-token URLs are capabilities.
+
+export interface PlaygroundOptions {
+  settings?: Partial<PlaygroundSettings>;
+  /** PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. */
+  publicOrigin?: string;
+  now?: () => number;
+  hub?: HubOptions;
+  log?: (line: string) => void;
+}
+
+export interface Playground {
+  /** POST /draft */
+  create(request: Request): Promise<Response>;
+  /** POST /draft/<write_token> */
+  update(request: Request, writeToken: string): Promise<Response>;
+  /** GET /draft/<read_id> */
+  read(request: Request, readId: string): Promise<Response>;
+  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, so a page can show what changed. */
+  revisions(request: Request, readId: string): Promise<Response>;
+  /** GET /draft/<read_id>/events */
+  events(request: Request, readId: string): Promise<Response>;
+  readonly hub: Hub;
+  readonly context: DraftContext;
+  sweep(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Read ids and write tokens are base64url; anything else cannot be one and answers 404 at once. */
+const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+/** JSON escaping can take up to six bytes per byte of html; a body past this cannot hold a draft within the limit. */
+const JSON_BODY_MAX = DRAFT_HTML_MAX_BYTES * 6 + 64 * 1024;
+const STREAM_RETRY_AFTER_S = 10;
+
+export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, options: PlaygroundOptions = {}): Playground {
+  installPeerStamp();
+  const settings: PlaygroundSettings = { ...defaultPlaygroundSettings, ...options.settings };
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.warn(`[playground] ${line}`));
+  const state = newDraftState();
+  const hub = new Hub({
+    ...options.hub,
+    onTick: () => {
+      maybeSweep(ctx);
+      options.hub?.onTick?.();
+    },
+  });
+  const fanout = createFanout(open, {
+    onNote: (note) => refreshWatchers(ctx, note),
+    onResync: () => refreshAll(ctx),
+    log,
+  });
+  const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state };
+  const trusted = addressMatcher(settings.trustedProxy);
+  const creates = new RateLimiter(settings.createsPerMinute, now);
+  const updates = new RateLimiter(settings.updatesPerMinute, now);
+  const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+
+  const urls = (request: Request, id: string) => {
+    const origin = requestOrigin(request, options.publicOrigin);
+    return {
+      watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`,
+      eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events`,
+    };
+  };
+
+  const guardWrite = (request: Request) => {
+    if (!notCrossSite(request, options.publicOrigin)) {
+      throw new ApiError("cross_site_write", "Drafts are written by agents and by the playground's own pages, not from other sites.");
+    }
+  };
+
+  return {
+    hub,
+    context: ctx,
+
+    async create(request) {
+      try {
+        guardWrite(request);
+        limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
+        const input = await readDraftInput(request);
+        const created = await createDraft(ctx, input);
+        const origin = requestOrigin(request, options.publicOrigin);
+        const body: DraftCreated = {
+          id: created.id,
+          postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
+          ...urls(request, created.id),
+          revision: created.revision,
+          warnings: created.warnings,
+        };
+        return json(body, 201);
+      } catch (err) {
+        return fromThrown(err, logError);
+      }
+    },
+
+    async update(request, writeToken) {
+      try {
+        guardWrite(request);
+        if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
+        limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
+        const input = await readDraftInput(request);
+        const updated = await updateDraft(ctx, writeToken, input);
+        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(request, updated.id) };
+        return json(body);
+      } catch (err) {
+        return fromThrown(err, logError);
+      }
+    },
+
+    async read(_request, readId) {
+      try {
+        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+        return json(await readDraft(ctx, readId));
+      } catch (err) {
+        return fromThrown(err, logError);
+      }
+    },
+
+    async revisions(_request, readId) {
+      try {
+        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+        return json({ revisions: await draftHistory(ctx, readId) });
+      } catch (err) {
+        return fromThrown(err, logError);
+      }
+    },
+
+    async events(request, readId) {
+      try {
+        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+        // Listening must be in place before the row is read, or an update on another instance
+        // between the read and the LISTEN would never arrive.
+        await fanout.ready();
+        const opened = hub.open(readId, clientAddress(request, trusted), {
+          perDraft: settings.streamsPerDraft,
+          perAddress: settings.streamsPerAddress,
+        });
+        if (!opened.ok) {
+          throw new ApiError(
+            "rate_limited",
+            opened.reason === "draft" ? "Too many open streams for this draft." : "Too many open streams from your address.",
+            { "retry-after": String(STREAM_RETRY_AFTER_S) },
+          );
+        }
+        const watch = opened.watch;
+        try {
+          const row = await findDraft(ctx, readId);
+          if (!row) throw noSuchDraft(settings);
+          watch.start(row.revision, () => draftFrame(eventOf(row)), parseLastEventId(request.headers.get("last-event-id")));
+        } catch (err) {
+          watch.close();
+          throw err;
+        }
+        if (request.signal.aborted) watch.close();
+        else request.signal.addEventListener("abort", () => watch.close(), { once: true });
+        return new Response(watch.stream, { status: 200, headers: SSE_HEADERS });
+      } catch (err) {
+        return fromThrown(err, logError);
+      }
+    },
+
+    sweep: () => sweepIdle(ctx),
+
+    async close() {
+      hub.close();
+      await fanout.close();
+    },
+  };
+}
+
+function limited(take: Take, what: string): void {
+  if (!take.ok) {
+    throw new ApiError("rate_limited", `Too many ${what}; retry in ${take.retryAfterSeconds} s.`, {
+      "retry-after": String(take.retryAfterSeconds),
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+
+/**
+ * A draft from either body form: `application/json` (the draft object) or `text/html` (the HTML
+ * itself, with scenario, dash, dataMode and baseRevision in the query string).
+ */
+export async function readDraftInput(request: Request): Promise<DraftInput> {
+  const [essence = "", ...params] = (request.headers.get("content-type") ?? "").split(";").map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
+  const isJson = essence === "application/json";
+  const isHtml = essence === "text/html";
+  if (!isJson && !isHtml) {
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send Content-Type: application/json (a draft object) or text/html (the HTML itself; other fields in the query string).",
+    );
+  }
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8" && charset !== "us-ascii") {
+    throw new ApiError("unsupported_media_type", "The body must be UTF-8.");
+  }
+
+  if (isJson) {
+    const text = decodeUtf8(await readBody(request, JSON_BODY_MAX), false);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError("invalid_draft", "The body is not JSON.");
+    }
+    return parseDraft(value);
+  }
+
+  const fields = draftFieldsFromQuery(new URL(request.url).searchParams);
+  const html = decodeUtf8(await readBody(request, DRAFT_HTML_MAX_BYTES), true);
+  return parseDraft({ ...fields, html });
+}
+
+const queryFields = new Set(["scenario", "dash", "dataMode", "baseRevision"]);
+
+function draftFieldsFromQuery(search: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    if (key === "html") throw new ApiError("invalid_draft", "html: with Content-Type text/html the body is the html.");
+    if (key === "examples") throw new ApiError("invalid_draft", "examples: send a JSON body to choose examples.");
+    if (!queryFields.has(key)) throw new ApiError("invalid_draft", `Unrecognized query parameter "${key.slice(0, 40)}".`);
+    if (values.length > 1) throw new ApiError("invalid_draft", `${key}: given ${values.length} times; give it once.`);
+    const value = values[0] ?? "";
+    // Numbers in a query string are text; a plain integer becomes a number, anything else stays
+    // text so the schema names the field.
+    out[key] = key === "baseRevision" && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+  }
+  return out;
+}
+
+function parseDraft(value: unknown): DraftInput {
+  const parsed = draftInput.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : "";
+  throw new ApiError("invalid_draft", `${where}${issue?.message ?? "not a draft"}`.slice(0, 300));
+}
+
+function decodeUtf8(bytes: Uint8Array, keepBom: boolean): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
+  } catch {
+    throw new ApiError("invalid_draft", "The body is not valid UTF-8.");
+  }
+}
+
+/** Reads at most `max` bytes; a larger body answers 413 without being read to the end. */
+async function readBody(request: Request, max: number): Promise<Uint8Array> {
+  const tooLarge = () => new ApiError("draft_too_large", `The body is over ${max} bytes; html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The application's instance
+
+const holder = globalThis as typeof globalThis & { __ddPlayground?: Promise<Playground> };
+
+/** The process-wide playground on the application's storage; built on first use. */
+export function appPlayground(): Promise<Playground> {
+  if (!holder.__ddPlayground) {
+    holder.__ddPlayground = (async () => {
+      const { runtime } = await import("@/lib/runtime");
+      const open = await runtime();
+      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin });
+    })().catch((err: unknown) => {
+      holder.__ddPlayground = undefined;
+      throw err;
+    });
+  }
+  return holder.__ddPlayground;
+}
+
+/** For route files: runs one route against the app's playground; a failed start is a 500 envelope. */
+export async function withAppPlayground(run: (playground: Playground) => Promise<Response>): Promise<Response> {
+  try {
+    return await run(await appPlayground());
+  } catch (err) {
+    return fromThrown(err);
+  }
+}

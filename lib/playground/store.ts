@@ -1,0 +1,169 @@
+import type { Db } from "@/lib/db";
+import type { PlaygroundDraftsTable } from "@/lib/db/schema";
+
+// Every query on drafts, one function each. Times are epoch ms; `cutoff` is the oldest
+// `updated_at` still alive (older drafts count as gone even before the sweep removes them).
+
+export type DraftRow = PlaygroundDraftsTable;
+
+export interface NewDraft {
+  id: string;
+  writeHash: string;
+  html: string;
+  dataMode: string;
+  scenario: string;
+  examples: string;
+  dash: string | null;
+  now: number;
+}
+
+export interface DraftChange {
+  html: string;
+  scenario?: string;
+  examples?: string;
+  dash?: string;
+  baseRevision?: number;
+  now: number;
+}
+
+export type UpdateOutcome =
+  | { kind: "updated"; row: DraftRow }
+  | { kind: "missing" }
+  | { kind: "data_mode_fixed"; dataMode: string }
+  | { kind: "conflict"; revision: number };
+
+/** Runs inside the update's transaction, after the new revision is written. */
+export type InTransaction = (trx: Db, id: string, revision: number) => Promise<void>;
+
+export async function insertDraft(db: Db, d: NewDraft, afterWrite: InTransaction): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("playground_drafts")
+      .values({
+        id: d.id,
+        write_hash: d.writeHash,
+        revision: 1,
+        html: d.html,
+        data_mode: d.dataMode,
+        scenario: d.scenario,
+        examples: d.examples,
+        dash: d.dash,
+        created_at: d.now,
+        updated_at: d.now,
+      })
+      .execute();
+    await trx
+      .insertInto("playground_draft_revisions")
+      .values({ draft_id: d.id, revision: 1, html: d.html, scenario: d.scenario, examples: d.examples, dash: d.dash, created_at: d.now })
+      .execute();
+    await afterWrite(trx, d.id, 1);
+  });
+}
+
+export async function findByReadId(db: Db, id: string, cutoff: number): Promise<DraftRow | undefined> {
+  return db.selectFrom("playground_drafts").selectAll().where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+}
+
+export async function findByWriteHash(db: Db, writeHash: string, cutoff: number): Promise<DraftRow | undefined> {
+  return db
+    .selectFrom("playground_drafts")
+    .selectAll()
+    .where("write_hash", "=", writeHash)
+    .where("updated_at", ">=", cutoff)
+    .executeTakeFirst();
+}
+
+/**
+ * One accepted update: the revision is incremented by the database itself
+ * (`revision = revision + 1 … returning`), so concurrent updates each get their own revision;
+ * the history row for it and whatever `afterWrite` does commit together with it.
+ */
+export async function updateDraftRow(
+  db: Db,
+  writeHash: string,
+  dataMode: string | undefined,
+  change: DraftChange,
+  cutoff: number,
+  historyKeep: number,
+  afterWrite: InTransaction,
+): Promise<UpdateOutcome> {
+  return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+    const found = await trx
+      .selectFrom("playground_drafts")
+      .select(["id", "data_mode"])
+      .where("write_hash", "=", writeHash)
+      .where("updated_at", ">=", cutoff)
+      .executeTakeFirst();
+    if (!found) return { kind: "missing" };
+    if (dataMode !== undefined && dataMode !== found.data_mode) return { kind: "data_mode_fixed", dataMode: found.data_mode };
+
+    let update = trx
+      .updateTable("playground_drafts")
+      .set((eb) => ({
+        revision: eb("revision", "+", 1),
+        html: change.html,
+        updated_at: change.now,
+        ...(change.scenario !== undefined ? { scenario: change.scenario } : {}),
+        ...(change.examples !== undefined ? { examples: change.examples } : {}),
+        ...(change.dash !== undefined ? { dash: change.dash } : {}),
+      }))
+      .where("id", "=", found.id);
+    if (change.baseRevision !== undefined) update = update.where("revision", "=", change.baseRevision);
+    const row = await update.returningAll().executeTakeFirst();
+    if (!row) {
+      const now = await trx.selectFrom("playground_drafts").select("revision").where("id", "=", found.id).executeTakeFirst();
+      return now ? { kind: "conflict", revision: now.revision } : { kind: "missing" };
+    }
+
+    await trx
+      .insertInto("playground_draft_revisions")
+      .values({
+        draft_id: row.id,
+        revision: row.revision,
+        html: row.html,
+        scenario: row.scenario,
+        examples: row.examples,
+        dash: row.dash,
+        created_at: change.now,
+      })
+      .execute();
+    await trx
+      .deleteFrom("playground_draft_revisions")
+      .where("draft_id", "=", row.id)
+      .where("revision", "<=", row.revision - historyKeep)
+      .execute();
+    await afterWrite(trx, row.id, row.revision);
+    return { kind: "updated", row };
+  });
+}
+
+export interface RevisionRow {
+  revision: number;
+  html: string;
+  scenario: string;
+  examples: string;
+  dash: string | null;
+  created_at: number;
+}
+
+/** A draft's kept revisions, newest first. */
+export async function listRevisions(db: Db, id: string): Promise<RevisionRow[]> {
+  return db
+    .selectFrom("playground_draft_revisions")
+    .select(["revision", "html", "scenario", "examples", "dash", "created_at"])
+    .where("draft_id", "=", id)
+    .orderBy("revision", "desc")
+    .execute();
+}
+
+/** Deletes up to `limit` drafts idle since before `cutoff` (their history goes with them). */
+export async function deleteIdle(db: Db, cutoff: number, limit: number): Promise<string[]> {
+  const oldest = db.selectFrom("playground_drafts").select("id").where("updated_at", "<", cutoff).orderBy("updated_at").limit(limit);
+  const rows = await db.deleteFrom("playground_drafts").where("id", "in", oldest).where("updated_at", "<", cutoff).returning("id").execute();
+  return rows.map((r) => r.id);
+}
+
+export async function deleteDraft(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom("playground_drafts").where("id", "=", id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
