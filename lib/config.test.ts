@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config";
+import fs from "node:fs";
+import { configVariables, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("defaults to the embedded mode: SQLite under .data, the demo tenant, port 3000, no identity provider", () => {
@@ -27,5 +28,13 @@ describe("configuration", () => {
   it("configures OIDC when an issuer is given", () => {
     const c = parseConfig({ OIDC_ISSUER: "https://id.example.test", OIDC_CLIENT_ID: "app", OIDC_ALLOW_HTTP: "1" });
     expect(c.oidc).toMatchObject({ issuer: "https://id.example.test", clientId: "app", groupsClaim: "groups", allowHttp: true });
+  });
+
+  it("documents every variable it reads in .env.example, and nothing it does not read", () => {
+    const documented = fs
+      .readFileSync(path.resolve(import.meta.dirname, "..", ".env.example"), "utf8")
+      .split("\n")
+      .flatMap((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.slice(1, 2) ?? []);
+    expect(new Set(documented)).toEqual(new Set(configVariables.filter((v) => v !== "NODE_ENV")));
   });
 });

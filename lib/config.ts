@@ -192,6 +192,9 @@ function upstreamFor(slug: ConnectorSlug, e: Record<string, string | undefined>,
   return { mode: "stand-in", apiUrl: base, authorizeUrl: null, tokenUrl: `${base}/oauth/token`, clientId: `dashboards-${slug}`, clientSecret: "stand-in" };
 }
 
+/** Every variable this module reads, for checking that `.env.example` documents them all. */
+export const configVariables: readonly string[] = Object.keys(schema.shape);
+
 let cached: Config | undefined;
 
 export function config(): Config {
