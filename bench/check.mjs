@@ -6,17 +6,19 @@
 // stylesheet, a JSON data block, an embedded data array and a few large inline scripts of
 // ordinary dashboard code (`--dump` writes it out). Beside checkDraft it times, in the same run
 // and interleaved:
-// - parsers only: htmlparser2's tokenizer over the document plus acorn over every inline script
-//   and nothing else. The check reads a leading `const DATA = <JSON>;` with a JSON scanner
-//   instead of acorn, so on documents with a large embedded snapshot it can come close to this;
+// - parsers only: htmlparser2's tokenizer over the document plus meriyah, with the check's
+//   options, over every inline script and nothing else. The check reads a leading
+//   `const DATA = <JSON>;` with a JSON scanner instead of meriyah, so on documents with a large
+//   embedded snapshot it can come close to this;
 // - JSON.parse of a string of the same size, a familiar yardstick.
 // Target: the median check of 1 MiB under 50 ms.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { Tokenizer } from "htmlparser2";
-import { parse } from "acorn";
+import { parseScript } from "meriyah";
 import { checkDraft } from "../lib/playground/check/index.ts";
+import { PARSE_OPTIONS } from "../lib/playground/check/js.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -170,7 +172,7 @@ function parsersOnly() {
   );
   t.write(html);
   t.end();
-  for (const s of scripts) parse(s, { ecmaVersion: "latest", sourceType: "script" });
+  for (const s of scripts) parseScript(s, PARSE_OPTIONS);
 }
 
 const warnings = checkDraft(html);

@@ -144,10 +144,28 @@ describe("js-syntax", () => {
     expect(w).toMatchObject({ line: 1, column: 21 });
   });
 
+  it("reports a script that ends too early where it ends", () => {
+    expect(expectRule("<script>\nconst a = [1, 2\n</script>", "js-syntax", 1)[0]).toMatchObject({ line: 3, column: 1 });
+    expect(expectRule("<script>\nfoo(bar // call\n  </script>", "js-syntax", 1)[0]).toMatchObject({ line: 3, column: 3 });
+  });
+
+  it("reports early errors a browser reports: redeclarations, invalid patterns, decorators", () => {
+    expect(expectRule(page("let a = 1; let a = 2;"), "js-syntax", 1)[0]).toMatchObject({ line: 4, column: 16 });
+    const [re] = expectRule(page("const re = /a(/;"), "js-syntax", 1);
+    expect(re).toMatchObject({ line: 4, column: 13 });
+    expect(re?.message).toMatch(/Invalid regular expression/);
+    expectRule(page("@sealed class A {}"), "js-syntax", 1);
+  });
+
+  it("leaves regular expressions of ES2025 alone, whatever engine runs the check", () => {
+    expectNot(page("const a = /(?i:x)y/; const b = /(?<d>\\d+)-x|(?<d>\\d+)/; const c = /[\\p{L}--\\p{N}]/v;"), "js-syntax");
+  });
+
   it("reports module syntax in a classic script", () => {
     const [w] = expectRule(page("const x = await Promise.resolve(1);"), "js-syntax", 1);
     expect(w?.message).toMatch(/type="module"/);
     expectNot('<script type="module">const x = await Promise.resolve(1); console.log(x);</script>', "js-syntax");
+    expect(expectRule(page("const a = 1;\nimport x from './x.js';\nx(a);"), "js-syntax", 1)[0]).toMatchObject({ line: 5, column: 1 });
   });
 
   it("reports invalid JSON in a data block", () => {
@@ -507,6 +525,12 @@ describe("forbidden-api", () => {
     const ws = expectRule(`<table>\n${rows("window.open('/x')")}\n</table>`, "forbidden-api", 3);
     expect(ws.map((w) => w.line)).toEqual([2, 3, 4]);
     expect(checkDraft(`<table>\n${rows("this.closest('tr').classList.toggle('open')")}\n</table>`)).toEqual([]);
+  });
+
+  it("reports each copy of a repeated script, whatever kind of code the same text is", () => {
+    const ws = expectRule(["<script>localStorage.x = 1</script>", "<script>localStorage.x = 1</script>", '<button onclick="localStorage.x = 1">x</button>'].join("\n"), "forbidden-api", 3);
+    expect(ws.map((w) => w.line)).toEqual([1, 2, 3]);
+    expect(checkDraft(Array.from({ length: 3 }, () => "<script>document.body.classList.add('ready');</script>").join("\n"))).toEqual([]);
   });
 
   it("does not fire for local variables, properties and reads", () => {

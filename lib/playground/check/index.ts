@@ -5,7 +5,7 @@ import { analyseScript } from "./js";
 
 // The static check of a draft: the same code runs in the editor (browser) and on the server
 // when a draft is created or updated. It parses the HTML (htmlparser2), every inline script and
-// event-handler attribute (acorn) and every stylesheet, and reports what would break or mislead
+// event-handler attribute (meriyah) and every stylesheet, and reports what would break or mislead
 // once the dashboard runs in its sandboxed frame against the API.
 
 export { checkRules, type CheckRule, type RuleId, type Severity } from "./rules";

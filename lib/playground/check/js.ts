@@ -1,9 +1,9 @@
-import { parse, type AnyNode, type CallExpression, type MemberExpression, type NewExpression, type Program } from "acorn";
+import { isParseError, parseModule, parseScript, type ESTree, type Options, type ParseError } from "meriyah";
 import { clip, TRACKED_NAMES, type Context } from "./context";
 import { checkCss, reportBlockedResource, reportScenario, scanHtml, type ScriptKind } from "./html";
 import { checkText } from "./text";
 import { leadingDataDeclaration, type DataDeclaration } from "./data";
-import { walk } from "./walk";
+import { endOf, startOf, walk, type AnyNode } from "./walk";
 import {
   ACTIVITY_BASIS,
   HOLE,
@@ -16,10 +16,14 @@ import {
   type ApiUrlKind,
 } from "./urls";
 
-// The JavaScript pass: acorn parses each inline script (and event-handler attribute) and one
+// The JavaScript pass: meriyah parses each inline script (and event-handler attribute) and one
 // walk over the tree records what the rules need. Positions are offsets into the script, moved
 // to the document by `at`.
 
+type CallExpression = ESTree.CallExpression;
+type MemberExpression = ESTree.MemberExpression;
+type NewExpression = ESTree.NewExpression;
+type Program = ESTree.Program;
 type FunctionNode = Extract<AnyNode, { type: "FunctionDeclaration" | "FunctionExpression" | "ArrowFunctionExpression" }>;
 type Scope = FunctionNode | Program;
 
@@ -148,60 +152,162 @@ interface SyntaxProblem {
   message: string;
 }
 
-function syntaxProblem(e: unknown): SyntaxProblem | null {
-  if (!(e instanceof SyntaxError)) return null;
-  const pos = "pos" in e && typeof e.pos === "number" ? e.pos : 0;
-  return { pos, message: e.message.replace(/\s*\(\d+:\d+\)$/, "") };
+/** A program, or why there is none: a syntax problem, or null for nesting too deep to check. */
+type Attempt = { program: Program } | { program: null; problem: SyntaxProblem | null };
+
+type Goal = "script" | "module" | "handler";
+
+// `ranges` without the `range` array: start and end offsets are all the walk needs. `webcompat`
+// for Annex B (HTML-like comments, legacy octals), which browsers apply to classic scripts, and
+// `lexical` for the early errors of redeclared names and undeclared private names, which they
+// report. No `next`: it enables decorators and import phases, which browsers don't run.
+export const PARSE_OPTIONS: Options = { ranges: { start: true, end: true, range: false }, webcompat: true, lexical: true };
+// An event-handler attribute is the body of a function: `return` is allowed.
+const HANDLER_OPTIONS: Options = { ...PARSE_OPTIONS, globalReturn: true };
+
+function parseAs(code: string, goal: Goal, extra?: Options): Program {
+  const base = goal === "handler" ? HANDLER_OPTIONS : PARSE_OPTIONS;
+  const options = extra ? { ...base, ...extra } : base;
+  return goal === "module" ? parseModule(code, options) : parseScript(code, options);
 }
 
-type Parsed = { program: Program; moduleSyntax: SyntaxProblem | null } | { program: null; problem: SyntaxProblem };
-
-function parseCode(code: string, kind: ScriptKind): Parsed {
+function attempt(code: string, goal: Goal): Attempt {
   try {
-    const program = parse(code, {
-      ecmaVersion: "latest",
-      sourceType: kind === "module" ? "module" : "script",
-      allowReturnOutsideFunction: kind === "handler",
-    });
-    return { program, moduleSyntax: null };
+    return { program: parseAs(code, goal) };
   } catch (e) {
-    const problem = syntaxProblem(e);
-    if (!problem) throw e;
-    if (kind === "classic") {
-      // What fails as a classic script but parses as a module is module syntax in a classic
-      // <script>, which the browser refuses as a whole: say so rather than "unexpected token".
-      try {
-        return { program: parse(code, { ecmaVersion: "latest", sourceType: "module" }), moduleSyntax: problem };
-      } catch {
-        // Not a module either: the classic error is the one that applies.
-      }
-    }
-    return { program: null, problem };
+    // meriyah runs out of stack on nesting some thousands of levels deep, where a browser's
+    // parser may not: that script is not checked, and not called broken either.
+    if (e instanceof RangeError) return { program: null, problem: null };
+    if (!isParseError(e)) throw e;
+    if (code[e.start] === "/") return regexFailure(code, goal, e);
+    return { program: null, problem: located(code, goal, e) };
   }
 }
 
-// Generated markup repeats the same handler (`onclick="toggle(this)"`) on every row. Each text
-// is parsed once; and once a pass over it has found nothing that depends on where it stands,
-// its other copies are skipped: they would find the same nothing.
-interface HandlerMemo {
-  parsed: Parsed;
+function located(code: string, goal: Goal, e: ParseError): SyntaxProblem {
+  return { pos: e.end === code.length && failsAtEnd(code, goal) ? code.length : e.start, message: e.description };
+}
+
+/**
+ * Whether the parse fails on reaching the end of the code ("unexpected end of input"). meriyah
+ * then reports where the last token or space began, not the end. With a line break (ending any
+ * trailing line comment) and a character no token can start with appended, such a failure moves
+ * past the end while any other stays where it was.
+ */
+function failsAtEnd(code: string, goal: Goal): boolean {
+  try {
+    parseAs(`${code}\n\u0000`, goal, { validateRegex: false });
+    return false;
+  } catch (e) {
+    return isParseError(e) && e.start >= code.length;
+  }
+}
+
+// meriyah validates a regular expression literal with the RegExp of the engine it runs in, and
+// reports any refusal as "Unterminated regular expression" at the literal. A literal that is
+// terminated gets the engine's own message, at its pattern. An engine older than the browsers
+// (Node 20 on the server) refuses ES2025 syntax that they accept: a pattern using it is not
+// called broken, and the rest of that script is parsed without checking its patterns.
+const REGEX_MODIFIERS = /\(\?(?:[ims]+(?:-[ims]*)?|-[ims]+):/;
+const NAMED_GROUP = /\(\?<([^=!>][^>]*)>/g;
+
+function regexFailure(code: string, goal: Goal, e: ParseError): Attempt {
+  const literal = regexLiteralAt(code, e.start);
+  if (literal !== null) {
+    let refusal: string | null = null;
+    try {
+      new RegExp(literal.pattern, literal.flags);
+    } catch (err) {
+      refusal = err instanceof Error ? err.message : String(err);
+    }
+    if (refusal !== null && !usesNewRegexSyntax(literal.pattern)) return { program: null, problem: { pos: e.start + 1, message: refusal } };
+  }
+  try {
+    return { program: parseAs(code, goal, { validateRegex: false }) };
+  } catch (err) {
+    if (err instanceof RangeError) return { program: null, problem: null };
+    if (!isParseError(err)) throw err;
+    return { program: null, problem: located(code, goal, err) };
+  }
+}
+
+/** The pattern and flags of the regular expression literal at `start`, or null when it is unterminated. */
+function regexLiteralAt(code: string, start: number): { pattern: string; flags: string } | null {
+  let inClass = false;
+  let i = start + 1;
+  for (; i < code.length; i++) {
+    const c = code[i];
+    if (c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029") return null;
+    if (c === "\\") {
+      const next = code[++i];
+      if (next === undefined || next === "\n" || next === "\r" || next === "\u2028" || next === "\u2029") return null;
+    } else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) break;
+  }
+  if (i >= code.length) return null;
+  const flags = /^[\p{ID_Continue}$\u200c\u200d]*/u.exec(code.slice(i + 1, i + 33))?.[0] ?? "";
+  return { pattern: code.slice(start + 1, i), flags };
+}
+
+function usesNewRegexSyntax(pattern: string): boolean {
+  if (REGEX_MODIFIERS.test(pattern)) return true;
+  const names = new Set<string>();
+  for (const m of pattern.matchAll(NAMED_GROUP)) {
+    const name = m[1] ?? "";
+    if (names.has(name)) return true;
+    names.add(name);
+  }
+  return false;
+}
+
+type Parsed = { program: Program; moduleSyntax: SyntaxProblem | null } | { program: null; problem: SyntaxProblem | null };
+
+function parseCode(code: string, kind: ScriptKind): Parsed {
+  const first = attempt(code, kind === "classic" ? "script" : kind);
+  if (first.program) return { program: first.program, moduleSyntax: null };
+  if (kind === "classic" && first.problem) {
+    // What fails as a classic script but parses as a module is module syntax in a classic
+    // <script>, which the browser refuses as a whole: say so rather than "unexpected token".
+    const asModule = attempt(code, "module");
+    if (asModule.program) return { program: asModule.program, moduleSyntax: { ...first.problem, pos: moduleSyntaxAt(asModule.program, first.problem.pos) } };
+  }
+  return { program: null, problem: first.problem };
+}
+
+/** The `import` or `export` statement a classic parse failed in, else where it failed. */
+function moduleSyntaxAt(program: Program, pos: number): number {
+  const s = program.body.find((n) => startOf(n) <= pos && pos < endOf(n));
+  return s && (s.type === "ImportDeclaration" || s.type.startsWith("Export")) ? startOf(s) : pos;
+}
+
+// Generated markup repeats the same handler (`onclick="toggle(this)"`) on every row, and
+// sometimes the same small script per widget. Each such text is parsed once per document; and
+// once a pass over it has found nothing that depends on where it stands, its other copies are
+// skipped: they would find the same nothing. Longer scripts are not kept: a copy of one is rare,
+// and their trees would stay in memory for the whole check.
+const MEMO_MAX_LENGTH = 16 * 1024;
+
+interface Memo {
+  parsed: Parsed | null;
   clean: boolean;
 }
-const handlerMemos = new WeakMap<Context, Map<string, HandlerMemo>>();
+const memos = new WeakMap<Context, Map<string, Memo>>();
 
-function handlerMemo(ctx: Context, code: string): HandlerMemo {
-  let memos = handlerMemos.get(ctx);
-  if (!memos) handlerMemos.set(ctx, (memos = new Map()));
-  let memo = memos.get(code);
-  if (!memo) memos.set(code, (memo = { parsed: parseCode(code, "handler"), clean: false }));
+function memoOf(ctx: Context, kind: ScriptKind, code: string): Memo | null {
+  if (code.length > MEMO_MAX_LENGTH) return null;
+  let byText = memos.get(ctx);
+  if (!byText) memos.set(ctx, (byText = new Map()));
+  // The kind leads the key: the same text can be a handler, a classic script and a module.
+  const key = kind[0] + code;
+  let memo = byText.get(key);
+  if (!memo) byText.set(key, (memo = { parsed: null, clean: false }));
   return memo;
 }
 
 function usableProgram(ctx: Context, parsed: Parsed, kind: ScriptKind, at: (pos: number) => number): Program | null {
   if (parsed.program === null) {
-    // acorn gives up on nesting deeper than its stack (tens of thousands of levels) where a
-    // browser's parser does not: that script is not checked, and not called broken either.
-    if (/stack space/i.test(parsed.problem.message)) return null;
+    if (parsed.problem === null) return null;
     const what = kind === "handler" ? "This event-handler attribute" : "This script";
     ctx.report("js-syntax", at(parsed.problem.pos), `${what} does not parse: ${parsed.problem.message}. None of it runs.`, SYNTAX_HINT);
     return null;
@@ -300,28 +406,28 @@ interface GlobalUse {
 }
 
 export function analyseScript(ctx: Context, code: string, base: number, kind: ScriptKind, exact: boolean, dataFastPath = true): void {
+  // Without the fast path the same text is read differently: never from, or into, the memo.
+  const memo = dataFastPath ? memoOf(ctx, kind, code) : null;
+  if (memo?.clean) return;
+  const before = ctx.footprint();
   const at = exact ? (pos: number) => base + pos : () => base;
-  if (kind === "handler") {
-    const memo = handlerMemo(ctx, code);
-    if (memo.clean) return;
-    const before = ctx.footprint();
-    runPass(ctx, code, memo.parsed, kind, at, []);
-    memo.clean = ctx.footprint() === before;
-    return;
-  }
   let from = 0;
   const declared: string[] = [];
-  if (dataFastPath) {
+  if (dataFastPath && kind !== "handler") {
     for (let d = leadingDataDeclaration(code, from); d; d = leadingDataDeclaration(code, from)) {
       checkData(ctx, code, d, at);
       declared.push(d.name);
       from = d.rest;
     }
   }
-  if (from > 0 && code.slice(from).trim() === "") return;
-  const rest = from === 0 ? code : code.slice(from);
-  const restAt = exact ? (pos: number) => base + from + pos : () => base;
-  runPass(ctx, rest, parseCode(rest, kind), kind, restAt, declared);
+  if (from === 0 || code.slice(from).trim() !== "") {
+    const rest = from === 0 ? code : code.slice(from);
+    const restAt = exact ? (pos: number) => base + from + pos : () => base;
+    const parsed = memo?.parsed ?? parseCode(rest, kind);
+    if (memo) memo.parsed = parsed;
+    runPass(ctx, rest, parsed, kind, restAt, declared);
+  }
+  if (memo) memo.clean = ctx.footprint() === before;
 }
 
 function runPass(ctx: Context, code: string, parsed: Parsed, kind: ScriptKind, at: (pos: number) => number, declared: readonly string[]): void {
@@ -359,7 +465,7 @@ class ScriptPass {
   }
 
   private src(n: AnyNode): string {
-    return this.code.slice(n.start, n.end);
+    return this.code.slice(startOf(n), endOf(n));
   }
 
   private visit(node: AnyNode, anc: AnyNode[], binding: boolean): void {
@@ -373,12 +479,12 @@ class ScriptPass {
       case "Literal":
         if (typeof node.value === "string") {
           if (TRACKED_NAMES.has(node.value)) this.ctx.facts.names.add(node.value);
-          checkText(this.ctx, node.value, this.at(node.start + 1));
+          checkText(this.ctx, node.value, this.at(startOf(node) + 1));
           this.stringExpression(node, anc);
         }
         return;
       case "TemplateElement":
-        checkText(this.ctx, node.value.cooked ?? node.value.raw, this.at(node.start));
+        checkText(this.ctx, node.value.cooked ?? node.value.raw, this.at(startOf(node)));
         return;
       case "TemplateLiteral":
         this.stringExpression(node, anc);
@@ -411,7 +517,7 @@ class ScriptPass {
         if (this.ctx.facts.snapshotAt === null) {
           let objects = 0;
           for (const e of node.elements) if (e?.type === "ObjectExpression" && ++objects >= 5) break;
-          if (objects >= 5) this.ctx.facts.snapshotAt = this.at(node.start);
+          if (objects >= 5) this.ctx.facts.snapshotAt = this.at(startOf(node));
         }
         return;
       case "ImportDeclaration":
@@ -436,9 +542,9 @@ class ScriptPass {
     if (name === "DASHBOARD_API_BASE") return;
     const parent = anc[anc.length - 2];
     if (parent?.type === "UnaryExpression" && parent.operator === "typeof") return;
-    if (STORAGE.has(name)) this.forbidStorage(name, name, node.start);
+    if (STORAGE.has(name)) this.forbidStorage(name, name, startOf(node));
     else if (name === "top" || name === "opener" || (name === "parent" && parent?.type === "MemberExpression" && parent.object === node)) {
-      this.forbidFrame(name, name, node.start);
+      this.forbidFrame(name, name, startOf(node));
     }
   }
 
@@ -493,7 +599,7 @@ class ScriptPass {
     if (p === "cookie" && isDocument(obj)) {
       this.forbid(
         rootName(obj),
-        node.start,
+        startOf(node),
         "`document.cookie` is unavailable: the dashboard runs in a sandboxed frame with an opaque origin, where it throws a SecurityError.",
         "Remove it: the frame has no cookies, and requests through the API base already act as the signed-in viewer.",
       );
@@ -501,11 +607,11 @@ class ScriptPass {
       const g = rootName(obj);
       const parent = anc[anc.length - 2];
       const typeofCheck = parent?.type === "UnaryExpression" && parent.operator === "typeof";
-      if (STORAGE.has(p) && !typeofCheck) this.forbidStorage(g, `${g}.${p}`, node.start);
-      else if (FRAME_REFS.has(p)) this.forbidFrame(g, `${g}.${p}`, node.start);
-      else if (p === "open") this.forbidPopup(g, `${g}.open`, node.start);
+      if (STORAGE.has(p) && !typeofCheck) this.forbidStorage(g, `${g}.${p}`, startOf(node));
+      else if (FRAME_REFS.has(p)) this.forbidFrame(g, `${g}.${p}`, startOf(node));
+      else if (p === "open") this.forbidPopup(g, `${g}.open`, startOf(node));
     } else if ((p === "score" || p === "percentile") && this.isPriority(obj)) {
-      this.ctx.facts.priorityNumberReads.push(this.at(node.start));
+      this.ctx.facts.priorityNumberReads.push(this.at(startOf(node)));
     } else if ((p === "ok" || p === "status") && obj.type === "Identifier") {
       this.checked(obj.name, anc);
     }
@@ -546,7 +652,7 @@ class ScriptPass {
     if (isPlus(parent) || parent?.type === "TemplateLiteral") return;
     const shape = shapeOf(node);
     if (shape === null || !URLISH.test(shape)) return;
-    checkStringShape(this.ctx, shape, this.at(node.start), () => this.besideApiBase(anc));
+    checkStringShape(this.ctx, shape, this.at(startOf(node)), () => this.besideApiBase(anc));
   }
 
   /** The "/api" fallback is right where the same function (or top-level statement) reads DASHBOARD_API_BASE. */
@@ -564,7 +670,7 @@ class ScriptPass {
     if (!arg || arg.type === "SpreadElement") return;
     const shape = shapeOf(arg);
     if (shape === null) return;
-    const offset = this.at(arg.start);
+    const offset = this.at(startOf(arg));
     const kind = classifyApiUrl(shape);
     if (kind === "bare-path") {
       this.ctx.report(
@@ -585,7 +691,7 @@ class ScriptPass {
 
   private moduleLoad(source: AnyNode): void {
     const shape = shapeOf(source);
-    reportBlockedResource(this.ctx, this.at(source.start), "import", shape ?? this.src(source), "script");
+    reportBlockedResource(this.ctx, this.at(startOf(source)), "import", shape ?? this.src(source), "script");
   }
 
   // ── Calls ──────────────────────────────────────────────────────────────────────────────
@@ -604,29 +710,29 @@ class ScriptPass {
       const init = args[1];
       if (init?.type === "Identifier") this.initVars.push({ name: init.name, what: "fetch" });
     } else if (name === "open" && obj === null) {
-      this.forbidPopup("open", "open()", node.start);
+      this.forbidPopup("open", "open()", startOf(node));
     } else if (name === "open" && obj && !isGlobalObject(obj) && !isDocument(obj) && args.length >= 2 && lit0 !== null) {
       facts.requests = true;
       const method = lit0.toUpperCase();
-      if (NON_GET.has(method)) this.nonGet(node.start, `XMLHttpRequest.open("${method}", …)`, method);
+      if (NON_GET.has(method)) this.nonGet(startOf(node), `XMLHttpRequest.open("${method}", …)`, method);
       this.requestUrl(args[1], "XMLHttpRequest.open");
     } else if ((name === "assign" || name === "replace") && obj && isLocation(obj)) {
-      this.forbidNavigation(rootName(obj), `${this.src(obj)}.${name}()`, node.start);
+      this.forbidNavigation(rootName(obj), `${this.src(obj)}.${name}()`, startOf(node));
     } else if (name === "sendBeacon") {
       facts.requests = true;
-      this.nonGet(node.start, "navigator.sendBeacon()", "POST");
+      this.nonGet(startOf(node), "navigator.sendBeacon()", "POST");
     } else if (obj?.type === "Identifier" && LIBRARIES.has(obj.name)) {
       facts.requests = true;
       const method = name.toUpperCase();
-      if (NON_GET.has(method)) this.nonGet(node.start, `${obj.name}.${name}()`, method);
+      if (NON_GET.has(method)) this.nonGet(startOf(node), `${obj.name}.${name}()`, method);
       else if (name === "get" || name === "getJSON") this.requestUrl(arg0, `${obj.name}.${name}`);
     } else if ((name === "json" || name === "text") && args.length === 0 && obj) {
       this.responseRead(node, name, obj, anc);
     } else if ((name === "set" || name === "append" || name === "get" || name === "has") && lit0 !== null && obj) {
       const params = /search|param|query|url|qs/i.test(this.src(obj));
-      if (lit0 === "scenario" && params) reportScenario(this.ctx, this.at(node.start), `${this.src(obj)}.${name}("scenario", …)`);
+      if (lit0 === "scenario" && params) reportScenario(this.ctx, this.at(startOf(node)), `${this.src(obj)}.${name}("scenario", …)`);
       const arg1 = args[1];
-      if (lit0 === "basis" && arg1?.type === "Literal" && arg1.value === "activity") facts.activityUses.push(this.at(node.start));
+      if (lit0 === "basis" && arg1?.type === "Literal" && arg1.value === "activity") facts.activityUses.push(this.at(startOf(node)));
     } else if (name === "setAttribute" && (lit0 === "src" || lit0 === "srcset") && args[1]) {
       this.srcAssignment(args[1], `setAttribute("${lit0}", …)`);
     } else if (name === "reduce" || name === "reduceRight") {
@@ -654,11 +760,11 @@ class ScriptPass {
       this.requestUrl(arg0, `new ${name}`);
     } else if ((name === "Worker" || name === "SharedWorker") && arg0 && arg0.type !== "SpreadElement") {
       const shape = shapeOf(arg0);
-      if (shape !== null && isBlockedResource(shape, true)) reportBlockedResource(this.ctx, this.at(arg0.start), `new ${name}`, shape, "script");
+      if (shape !== null && isBlockedResource(shape, true)) reportBlockedResource(this.ctx, this.at(startOf(arg0)), `new ${name}`, shape, "script");
     } else if (name === "URLSearchParams" && arg0?.type === "ObjectExpression") {
       for (const p of arg0.properties) {
         if (p.type === "Property" && keyName(p.key, p.computed) === "scenario") {
-          reportScenario(this.ctx, this.at(p.start), "new URLSearchParams({ scenario: … })");
+          reportScenario(this.ctx, this.at(startOf(p)), "new URLSearchParams({ scenario: … })");
         }
       }
     }
@@ -678,14 +784,14 @@ class ScriptPass {
     } else if (recv.type === "CallExpression" && calleeName(recv) === "fetch") {
       receiver = null;
     } else return;
-    this.jsonReads.push({ name: receiver, scopes: this.scopes(anc), offset: this.at(node.start), text: `${receiver ?? "fetch(…)"}.${name}()` });
+    this.jsonReads.push({ name: receiver, scopes: this.scopes(anc), offset: this.at(startOf(node)), text: `${receiver ?? "fetch(…)"}.${name}()` });
   }
 
   private srcAssignment(value: AnyNode, what: string): void {
     if (value.type === "SpreadElement") return;
     const shape = shapeOf(value);
     if (shape !== null && isBlockedResource(shape, true) && !shape.startsWith(HOLE)) {
-      reportBlockedResource(this.ctx, this.at(value.start), what, shape, "resource");
+      reportBlockedResource(this.ctx, this.at(startOf(value)), what, shape, "resource");
     }
   }
 
@@ -698,7 +804,7 @@ class ScriptPass {
     }
     if (node.operator !== "=") return;
     if (left.type === "Identifier") {
-      if (left.name === "location") this.forbidNavigation("location", "location = …", node.start);
+      if (left.name === "location") this.forbidNavigation("location", "location = …", startOf(node));
       if (left.name === "DASHBOARD_API_BASE") this.apiBaseAssignment(node);
       return;
     }
@@ -707,9 +813,9 @@ class ScriptPass {
     const obj = left.object;
     if (obj.type === "Super" || p === null) return;
     if (p === "location" && (isGlobalObject(obj) || isDocument(obj) || isFrameRef(obj))) {
-      this.forbidNavigation(rootName(obj), `${this.src(left)} = …`, node.start);
+      this.forbidNavigation(rootName(obj), `${this.src(left)} = …`, startOf(node));
     } else if (NAVIGATING_PROPS.has(p) && isLocation(obj)) {
-      this.forbidNavigation(rootName(obj), `${this.src(left)} = …`, node.start);
+      this.forbidNavigation(rootName(obj), `${this.src(left)} = …`, startOf(node));
     } else if (p === "src" || p === "srcset") {
       this.srcAssignment(node.right, `.${p} = `);
     } else if (p === "DASHBOARD_API_BASE") {
@@ -722,7 +828,7 @@ class ScriptPass {
     if (this.src(node.right).includes("DASHBOARD_API_BASE")) return;
     this.ctx.report(
       "hardcoded-api-base",
-      this.at(node.start),
+      this.at(startOf(node)),
       "Assigning window.DASHBOARD_API_BASE replaces the API base that the playground and the saved page provide.",
       'Read it, never assign it: `const API = window.DASHBOARD_API_BASE || "/api";`.',
     );
@@ -738,8 +844,8 @@ class ScriptPass {
       if (TRACKED_NAMES.has(k)) this.ctx.facts.names.add(k);
       const v = p.value;
       const lit = v.type === "Literal" && typeof v.value === "string" ? v.value : null;
-      if ((k === "method" || k === "type") && lit !== null && NON_GET.has(lit.toUpperCase())) method = { value: lit.toUpperCase(), pos: p.start };
-      else if (k === "basis" && lit === "activity") this.ctx.facts.activityUses.push(this.at(p.start));
+      if ((k === "method" || k === "type") && lit !== null && NON_GET.has(lit.toUpperCase())) method = { value: lit.toUpperCase(), pos: startOf(p) };
+      else if (k === "basis" && lit === "activity") this.ctx.facts.activityUses.push(this.at(startOf(p)));
       else if (REQUEST_INIT_KEYS.has(k)) requestInit = true;
     }
     if (!method) return;
@@ -766,7 +872,7 @@ class ScriptPass {
     const init = unwrap(parent.init);
     if (init.type === "Identifier" && (keys.includes("ok") || keys.includes("status"))) this.checked(init.name, anc);
     if (this.isPriority(init) && (keys.includes("score") || keys.includes("percentile"))) {
-      this.ctx.facts.priorityNumberReads.push(this.at(node.start));
+      this.ctx.facts.priorityNumberReads.push(this.at(startOf(node)));
     }
   }
 
@@ -844,7 +950,7 @@ class ScriptPass {
     this.arrContexts.add(context);
     this.ctx.report(
       "arr-summed",
-      this.at(at.start),
+      this.at(startOf(at)),
       `\`${clip(this.src(at), 60)}\` adds up \`arr\` across rows${keyed ? " of each district" : ""}; ARR is district grain: every school row of a district carries the same figure, so this counts it once per school.`,
       "Group rows by `districtName` and take one `arr` per district, e.g. `const perDistrict = new Map(rows.map(r => [r.districtName, r.arr ?? 0]));` then sum `perDistrict.values()`.",
     );
@@ -855,7 +961,7 @@ class ScriptPass {
     if (!obj || obj.type !== "CallExpression" || calleeName(obj) !== "map") return;
     const fn = obj.arguments[0];
     if (!fn || (fn.type !== "ArrowFunctionExpression" && fn.type !== "FunctionExpression")) return;
-    const body = fn.body.type === "BlockStatement" ? null : fn.body;
+    const body = fn.type === "ArrowFunctionExpression" && fn.body.type !== "BlockStatement" ? fn.body : null;
     if (!body || !this.isArrRead(body, [fn])) return;
     this.arrFinding(node, node, false);
   }

@@ -1,10 +1,10 @@
-import { parse } from "acorn";
+import { parseModule, parseScript } from "meriyah";
 import { describe, expect, it } from "vitest";
 import { walk } from "./walk";
 
 function identifiers(code: string) {
   const out: string[] = [];
-  walk(parse(code, { ecmaVersion: "latest", sourceType: "module" }), (node, anc, binding) => {
+  walk(parseModule(code, { ranges: true }), (node, anc, binding) => {
     if (node.type === "Identifier") out.push(`${binding ? "decl" : "ref"}:${node.name}`);
     expect(anc[anc.length - 1]).toBe(node);
   });
@@ -39,7 +39,7 @@ describe("walk", () => {
 
   it("visits children before their parent", () => {
     const order: string[] = [];
-    walk(parse("f(a + 1)", { ecmaVersion: "latest" }), (n) => order.push(n.type));
+    walk(parseScript("f(a + 1)", { ranges: true }), (n) => order.push(n.type));
     expect(order).toEqual(["Identifier", "Identifier", "Literal", "BinaryExpression", "CallExpression"]);
   });
 });

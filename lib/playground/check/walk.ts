@@ -1,10 +1,25 @@
-import type { AnyNode } from "acorn";
+import type { ESTree } from "meriyah";
 
 // A walk over an ESTree tree that visits every node after its children (so `ancestors` ends
 // with the node itself) and tells a declared name (`const top = …`, a parameter) from a read or
 // an assignment target (`top.location`, `location = …`). Property names (`a.b`, `{ b: 1 }`) and
 // labels are not visited as identifiers. One typed switch instead of a generic key walk: this is
 // the hot loop of the check.
+
+export type AnyNode = ESTree.Node;
+
+// The check parses with `ranges`, so every node has its offsets; meriyah's types leave them
+// optional because they depend on that option.
+
+/** Offset of a node's first character in its code. */
+export function startOf(n: AnyNode): number {
+  return n.start as number;
+}
+
+/** Offset just past a node's last character in its code. */
+export function endOf(n: AnyNode): number {
+  return n.end as number;
+}
 
 export type Visit = (node: AnyNode, ancestors: AnyNode[], binding: boolean) => void;
 
@@ -93,8 +108,12 @@ export function walk(root: AnyNode, visit: Visit): void {
         return;
       case "FunctionDeclaration":
       case "FunctionExpression":
-      case "ArrowFunctionExpression":
         if (n.id) go(n.id, true);
+        all(n.params, true);
+        if (n.body) go(n.body, false);
+        anc.pop();
+        return;
+      case "ArrowFunctionExpression":
         all(n.params, true);
         go(n.body, false);
         anc.pop();
@@ -123,7 +142,7 @@ export function walk(root: AnyNode, visit: Visit): void {
         return;
       case "AssignmentPattern":
         go(n.left, binding);
-        go(n.right, false);
+        if (n.right) go(n.right, false);
         anc.pop();
         return;
       case "ForStatement":
@@ -194,7 +213,8 @@ export function walk(root: AnyNode, visit: Visit): void {
         return;
       case "MethodDefinition":
       case "PropertyDefinition":
-        if (n.computed) go(n.key, false);
+      case "AccessorProperty":
+        if (n.computed && n.key) go(n.key, false);
         if (n.value) go(n.value, false);
         anc.pop();
         return;
@@ -229,6 +249,23 @@ export function walk(root: AnyNode, visit: Visit): void {
       case "ImportNamespaceSpecifier":
       case "ImportAttribute":
       case "ExportSpecifier":
+      // Never produced with the check's options (no `jsx`, no `next`): nothing to visit.
+      case "Decorator":
+      case "JSXNamespacedName":
+      case "JSXAttribute":
+      case "JSXClosingElement":
+      case "JSXClosingFragment":
+      case "JSXElement":
+      case "JSXEmptyExpression":
+      case "JSXExpressionContainer":
+      case "JSXFragment":
+      case "JSXIdentifier":
+      case "JSXOpeningElement":
+      case "JSXOpeningFragment":
+      case "JSXSpreadAttribute":
+      case "JSXSpreadChild":
+      case "JSXMemberExpression":
+      case "JSXText":
         anc.pop();
         return;
       default:
