@@ -21,8 +21,25 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Applies pending migrations; the migrator's own lock keeps concurrent starts safe. */
+/**
+ * Applies pending migrations; the migrator's own lock keeps concurrent starts safe. Before it
+ * takes that lock, the migrator introspects every table of the database, and on PostgreSQL that
+ * catalogue query fails when another schema's tables change at the same moment (undefined
+ * column or table). Such a failure is retried; a real migration error fails every attempt.
+ */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db, dialect, schema);
+    } catch (err) {
+      const code = (err as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 4 || (code !== "42703" && code !== "42P01")) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+async function migrateOnce(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
   // With a schema named, the migrator looks for its own tables there and nowhere else.
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();

@@ -1,0 +1,177 @@
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import {
+  BROKER_BODY_MAX,
+  checkBrokerRequest,
+  parseFrameMessage,
+  refusalResponse,
+  type FetchMessage,
+  type ResponseMessage,
+  type ScrollNotice,
+  type SnapshotNotice,
+} from "@/lib/dashboards/protocol";
+
+// The host side of the frame's only data path: answers reads arriving on its own MessagePort.
+// The port is the sender's credential; window "message" events are never listened to, so no
+// other window or frame can speak to the broker.
+
+export type DataMode = "demo" | "live";
+
+export interface RequestLogEntry {
+  /** The path relative to the API base, or what the dashboard asked for when refused. */
+  path: string;
+  status: number;
+  ms: number;
+  mode: DataMode;
+  /** Epoch ms at which the answer was sent. */
+  at: number;
+}
+
+export interface BrokerConfig {
+  apiBase: string;
+  mode: DataMode;
+  scenario?: string;
+  examples?: Record<string, string>;
+}
+
+export interface BrokerOptions {
+  /** Read at each request, so a new scenario or set of examples applies without a new channel. */
+  config: () => BrokerConfig;
+  limiter: RequestLimiter;
+  onRequest?: (entry: RequestLogEntry) => void;
+  onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
+  fetchImpl?: typeof fetch;
+  now?: () => number;
+}
+
+const UPSTREAM_TIMEOUT_MS = 25_000;
+const LOGGED_PATH_MAX = 200;
+
+/**
+ * Token bucket plus a cap on concurrent reads, shared by every channel of one frame so a
+ * dashboard that reloads itself does not get a fresh allowance each time. Reads past the
+ * concurrency cap wait their turn; reads past the bucket, or past a full queue, are refused.
+ */
+export class RequestLimiter {
+  private tokens: number;
+  private last: number;
+  private inFlight = 0;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(
+    private readonly perSecond = 10,
+    private readonly burst = 30,
+    private readonly maxInFlight = 8,
+    private readonly maxQueued = 32,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.tokens = burst;
+    this.last = now();
+  }
+
+  /** Takes one token; false when the caller must be refused. */
+  take(): boolean {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
+    if (this.tokens < 1 || this.queue.length >= this.maxQueued) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.inFlight++;
+    try {
+      return await task();
+    } finally {
+      this.inFlight--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+function upstreamUrl(cfg: BrokerConfig, pathname: string, search: string, endpoint: string): string {
+  if (cfg.mode === "live") return `/api${pathname}${search}`;
+  const params = new URLSearchParams(search);
+  if (cfg.scenario) params.set("scenario", cfg.scenario);
+  const examples = cfg.examples ?? {};
+  const variant = Object.hasOwn(examples, pathname) ? examples[pathname] : Object.hasOwn(examples, endpoint) ? examples[endpoint] : undefined;
+  if (variant) params.set("variant", variant);
+  const q = params.toString();
+  return `${PLAYGROUND_API_BASE}${pathname}${q ? `?${q}` : ""}`;
+}
+
+async function relay(cfg: BrokerConfig, msg: FetchMessage, pathname: string, search: string, endpoint: string, fetchImpl: typeof fetch): Promise<ResponseMessage> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), UPSTREAM_TIMEOUT_MS);
+  try {
+    const res = await fetchImpl(upstreamUrl(cfg, pathname, search, endpoint), {
+      method: msg.method.toUpperCase(),
+      headers: { accept: "application/json" },
+      credentials: cfg.mode === "live" ? "same-origin" : "omit",
+      redirect: "error",
+      cache: "no-store",
+      referrerPolicy: "no-referrer",
+      signal: controller.signal,
+    });
+    const body = await res.text();
+    if (body.length > BROKER_BODY_MAX) return refusalResponse(msg.id, 502, "response_too_large", "The answer was too large to hand to the dashboard.");
+    return {
+      type: "response",
+      id: msg.id,
+      status: res.status,
+      headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+      body,
+    };
+  } catch {
+    return refusalResponse(msg.id, 502, "upstream_unreachable", "The dashboard API could not be reached; try again.");
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Starts answering on `port`; returns the function that stops it and closes the port. */
+export function openBroker(port: MessagePort, options: BrokerOptions): () => void {
+  const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const now = options.now ?? (() => Date.now());
+  let closed = false;
+
+  const answer = (msg: ResponseMessage, logged: string, started: number, mode: DataMode) => {
+    if (closed) return;
+    port.postMessage(msg);
+    const at = now();
+    options.onRequest?.({ path: logged.slice(0, LOGGED_PATH_MAX), status: msg.status, ms: Math.max(0, at - started), mode, at });
+  };
+
+  const handle = (msg: FetchMessage) => {
+    const started = now();
+    const cfg = options.config();
+    const check = checkBrokerRequest(msg.method, msg.path, cfg.apiBase);
+    if (!check.ok) {
+      answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode);
+      return;
+    }
+    if (!options.limiter.take()) {
+      answer(refusalResponse(msg.id, 429, "rate_limited", "The dashboard is making too many requests; slow down."), check.path, started, cfg.mode);
+      return;
+    }
+    void options.limiter
+      .run(() => relay(cfg, msg, check.pathname, check.search, check.endpoint, fetchImpl))
+      .then((res) => answer(res, check.path, started, cfg.mode));
+  };
+
+  port.onmessage = (event: MessageEvent) => {
+    if (closed) return;
+    const msg = parseFrameMessage(event.data);
+    if (!msg) return;
+    if (msg.type === "fetch") handle(msg);
+    else options.onNotice?.(msg);
+  };
+  port.start();
+
+  return () => {
+    closed = true;
+    port.onmessage = null;
+    port.close();
+  };
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DashboardFrame, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
+import styles from "./watch.module.css";
+
+type Load = { kind: "loading" } | { kind: "not-found" } | { kind: "failed" } | { kind: "ready"; view: DraftView };
+
+type Connection = { kind: "connecting" } | { kind: "live" } | { kind: "reconnecting"; since: number } | { kind: "stale"; since: number };
+
+/** How long "reconnecting" is shown before it reads "not updating since …". */
+const RECONNECTING_GRACE_MS = 20_000;
+/** After the browser gives up on the stream, tries again this often at first, then less often. */
+const RETRY_MIN_MS = 5_000;
+const RETRY_MAX_MS = 60_000;
+const LOG_MAX = 200;
+
+const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const clockSeconds = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+async function fetchDraft(id: string): Promise<Load> {
+  try {
+    const res = await fetch(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`, { cache: "no-store", credentials: "omit" });
+    if (res.status === 404) return { kind: "not-found" };
+    if (!res.ok) return { kind: "failed" };
+    const parsed = draftView.safeParse(await res.json());
+    return parsed.success ? { kind: "ready", view: parsed.data } : { kind: "failed" };
+  } catch {
+    return { kind: "failed" };
+  }
+}
+
+/** The watch page's live part: the draft, its stream, the frame and the request log. */
+export function WatchDraft({ id }: { id: string }) {
+  const [load, setLoad] = useState<Load>({ kind: "loading" });
+  const [connection, setConnection] = useState<Connection>({ kind: "connecting" });
+  const [log, setLog] = useState<RequestLogEntry[]>([]);
+  const revision = useRef(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    void fetchDraft(id).then((l) => {
+      if (cancelled) return;
+      if (l.kind === "ready") revision.current = l.view.revision;
+      setLoad(l);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [id]);
+
+  const ready = load.kind === "ready";
+
+  useEffect(() => {
+    if (!ready) return;
+    let es: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    let retryMs = RETRY_MIN_MS;
+    let lastContact = Date.now();
+    let closed = false;
+
+    const refreshExamples = async (rev: number) => {
+      // Events carry html and scenario only; examples may change with a revision too.
+      const l = await fetchDraft(id);
+      if (closed || l.kind !== "ready" || l.view.revision !== rev) return;
+      setLoad((cur) => (cur.kind === "ready" && cur.view.revision === rev ? { kind: "ready", view: { ...cur.view, examples: l.view.examples, updatedAt: l.view.updatedAt } } : cur));
+    };
+
+    const connect = () => {
+      es = new EventSource(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/events`);
+      es.onopen = () => {
+        lastContact = Date.now();
+        retryMs = RETRY_MIN_MS;
+        clearTimeout(grace);
+        setConnection({ kind: "live" });
+      };
+      es.addEventListener("draft", (event) => {
+        lastContact = Date.now();
+        let data: unknown;
+        try {
+          data = JSON.parse((event as MessageEvent<string>).data);
+        } catch {
+          return;
+        }
+        const parsed = draftEvent.safeParse(data);
+        if (!parsed.success || parsed.data.revision === revision.current) return;
+        const ev = parsed.data;
+        revision.current = ev.revision;
+        setLoad((cur) =>
+          cur.kind === "ready" ? { kind: "ready", view: { ...cur.view, revision: ev.revision, html: ev.html, scenario: ev.scenario, dash: ev.dash, updatedAt: Date.now() } } : cur,
+        );
+        void refreshExamples(ev.revision);
+      });
+      es.onerror = () => {
+        if (!es) return;
+        if (es.readyState === EventSource.CLOSED) {
+          // The browser gave up (the server answered with an error): try again ourselves.
+          es.close();
+          setConnection({ kind: "stale", since: lastContact });
+          retry = setTimeout(connect, retryMs);
+          retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+          return;
+        }
+        const since = lastContact;
+        setConnection((cur) => (cur.kind === "stale" ? cur : { kind: "reconnecting", since }));
+        clearTimeout(grace);
+        grace = setTimeout(() => setConnection((cur) => (cur.kind === "reconnecting" ? { kind: "stale", since: cur.since } : cur)), RECONNECTING_GRACE_MS);
+      };
+    };
+    connect();
+
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      clearTimeout(grace);
+      es?.close();
+    };
+  }, [id, ready]);
+
+  const onRequest = useCallback((entry: RequestLogEntry) => {
+    setLog((cur) => [entry, ...cur].slice(0, LOG_MAX));
+  }, []);
+
+  if (load.kind === "loading") {
+    return (
+      <section aria-labelledby="watch-title" aria-busy="true">
+        <h1 id="watch-title">Loading the draft…</h1>
+      </section>
+    );
+  }
+  if (load.kind === "not-found") {
+    return (
+      <section aria-labelledby="watch-title" data-testid="watch-not-found">
+        <h1 id="watch-title">Draft not found</h1>
+        <p>
+          No draft answers to this link. Drafts are removed after a while without updates; ask whoever sent the link for a new one.
+        </p>
+      </section>
+    );
+  }
+  if (load.kind === "failed") {
+    return (
+      <section aria-labelledby="watch-title">
+        <h1 id="watch-title">The draft could not be loaded</h1>
+        <p className="error-text">The playground did not answer as expected. Reload the page to try again.</p>
+      </section>
+    );
+  }
+
+  const view = load.view;
+  const live = view.dataMode === "live";
+  const name = view.dash ?? "untitled draft";
+  return (
+    <section aria-labelledby="watch-title">
+      <header className={styles.header}>
+        <div>
+          <h1 id="watch-title">Watching {name}</h1>
+          <p className={`${styles.meta} muted`} data-testid="provenance">
+            Revision <span data-testid="revision">{view.revision}</span> · {live ? "your live data" : `demo data · scenario ${view.scenario}`} · updated{" "}
+            <time dateTime={new Date(view.updatedAt).toISOString()}>{clockSeconds(view.updatedAt)}</time>
+          </p>
+        </div>
+        <ConnectionState connection={connection} />
+      </header>
+      <DashboardFrame
+        html={view.html}
+        apiBase={live ? "/api" : PLAYGROUND_API_BASE}
+        mode={view.dataMode}
+        scenario={live ? undefined : view.scenario}
+        examples={live ? undefined : view.examples}
+        onRequest={onRequest}
+        title={`Dashboard: ${name}`}
+      />
+      <RequestLog entries={log} />
+    </section>
+  );
+}
+
+function ConnectionState({ connection }: { connection: Connection }) {
+  const [text, cls] =
+    connection.kind === "live"
+      ? ["live", styles.live]
+      : connection.kind === "reconnecting"
+        ? ["reconnecting", styles.reconnecting]
+        : connection.kind === "stale"
+          ? [`not updating since ${clock(connection.since)}`, styles.stale]
+          : ["connecting", ""];
+  return (
+    <p className={`${styles.state} ${cls}`} role="status" aria-live="polite" data-testid="connection-state" data-state={connection.kind}>
+      {text}
+    </p>
+  );
+}
+
+function RequestLog({ entries }: { entries: RequestLogEntry[] }) {
+  return (
+    <details className={styles.log} data-testid="request-log">
+      <summary>Requests ({entries.length})</summary>
+      {entries.length === 0 ? (
+        <p className="muted">The dashboard has not asked for any data yet.</p>
+      ) : (
+        <table>
+          <caption className="muted">Newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Status</th>
+              <th scope="col">Time</th>
+              <th scope="col">Data</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e, i) => (
+              <tr key={`${e.at}-${i}`} data-testid="request-log-entry">
+                <td className={styles.path}>{e.path}</td>
+                <td className={e.status >= 400 ? styles.bad : undefined}>{e.status}</td>
+                <td>{e.ms} ms</td>
+                <td>{e.mode}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}

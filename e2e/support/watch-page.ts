@@ -1,0 +1,77 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+
+// Page objects for the playground's watch page, and the agent side that feeds it drafts.
+
+export interface CreatedDraft {
+  id: string;
+  postUrl: string;
+  watchUrl: string;
+  eventsUrl: string;
+  revision: number;
+}
+
+export class DraftAuthor {
+  constructor(private readonly request: APIRequestContext) {}
+
+  async create(html: string, extra: Record<string, unknown> = {}): Promise<CreatedDraft> {
+    const res = await this.request.post("/dashboards/playground/draft", { data: { html, ...extra } });
+    if (res.status() !== 201) throw new Error(`draft creation answered ${res.status()}: ${await res.text()}`);
+    return (await res.json()) as CreatedDraft;
+  }
+
+  async update(draft: CreatedDraft, html: string): Promise<number> {
+    const res = await this.request.post(new URL(draft.postUrl).pathname, { data: { html } });
+    if (res.status() !== 200) throw new Error(`draft update answered ${res.status()}: ${await res.text()}`);
+    return ((await res.json()) as { revision: number }).revision;
+  }
+
+  async current(draft: CreatedDraft): Promise<{ revision: number; html: string }> {
+    return (await (await this.request.get(`/dashboards/playground/draft/${draft.id}`)).json()) as { revision: number; html: string };
+  }
+}
+
+export class WatchPage {
+  constructor(private readonly page: Page) {}
+
+  async open(watchUrl: string): Promise<void> {
+    await this.page.goto(new URL(watchUrl).pathname);
+  }
+
+  heading() {
+    return this.page.getByRole("heading", { level: 1 });
+  }
+
+  /** The dashboard's own document, inside the sandboxed frame. */
+  dashboard() {
+    return this.page.frameLocator('[data-testid="dashboard-frame"]');
+  }
+
+  frameElement() {
+    return this.page.getByTestId("dashboard-frame");
+  }
+
+  connectionState() {
+    return this.page.getByTestId("connection-state");
+  }
+
+  provenance() {
+    return this.page.getByTestId("provenance");
+  }
+
+  revision() {
+    return this.page.getByTestId("revision");
+  }
+
+  notFound() {
+    return this.page.getByTestId("watch-not-found");
+  }
+
+  async openRequestLog(): Promise<void> {
+    const log = this.page.getByTestId("request-log");
+    if (!(await log.evaluate((d) => (d as HTMLDetailsElement).open))) await log.locator("summary").click();
+  }
+
+  requestLogEntries() {
+    return this.page.getByTestId("request-log-entry");
+  }
+}

@@ -1,0 +1,237 @@
+import { describe, expect, it } from "vitest";
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { BROKER_PATH_MAX, checkBrokerRequest, parseFrameMessage, refusalResponse } from "./protocol";
+
+const P = PLAYGROUND_API_BASE;
+const ok = (method: string, raw: string, base = P) => checkBrokerRequest(method, raw, base);
+const refused = (raw: string, base = P) => {
+  const r = checkBrokerRequest("GET", raw, base);
+  expect(r.ok, raw).toBe(false);
+  return r.ok ? 0 : r.status;
+};
+
+describe("checkBrokerRequest: methods", () => {
+  it("relays GET and HEAD in any case", () => {
+    for (const m of ["GET", "get", "HEAD", "head"]) expect(ok(m, `${P}/me`)).toMatchObject({ ok: true, path: "/me" });
+  });
+
+  it("refuses every other method with 405", () => {
+    for (const m of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE", "", "G ET"]) {
+      expect(ok(m, `${P}/me`)).toMatchObject({ ok: false, status: 405, error: "method_not_allowed" });
+    }
+  });
+});
+
+describe("checkBrokerRequest: paths that are relayed", () => {
+  it("returns the path relative to the API base, with the parsed query", () => {
+    expect(ok("GET", `${P}/crm/customers/companies?limit=5&cursor=abc`)).toEqual({
+      ok: true,
+      path: "/crm/customers/companies?limit=5&cursor=abc",
+      pathname: "/crm/customers/companies",
+      search: "?limit=5&cursor=abc",
+      endpoint: "/crm/:instance/companies",
+    });
+  });
+
+  it("works for the saved API base too", () => {
+    expect(ok("GET", "/api/me/favourites", "/api")).toMatchObject({ ok: true, path: "/me/favourites" });
+    expect(ok("GET", "/api/cx/book?owner=o1&days=7", "/api")).toMatchObject({ ok: true, path: "/cx/book?owner=o1&days=7" });
+  });
+
+  it("accepts every registry endpoint, with concrete path values", () => {
+    const paths = [
+      "/me",
+      "/me/home",
+      "/connections/tracker/check",
+      "/crm/users/summary",
+      "/crm/customers/sources",
+      "/vendors/tracker/issues?project=Platform%20team",
+      "/vendors/coderepo/repos",
+      "/vendors/calls/calls",
+      "/vendors/calls/calls/detailed",
+      "/vendors/calls/calls/call-42/transcript",
+      "/vendors/support/conversations",
+      "/vendors/crmportal/deals",
+      "/cx/owners?activeOnly=true",
+      "/cx/districts",
+    ];
+    for (const p of paths) expect(ok("GET", `${P}${p}`), p).toMatchObject({ ok: true, path: p });
+  });
+
+  it("keeps encoded characters other than dots, slashes, backslashes and percent in path values", () => {
+    expect(ok("GET", `${P}/vendors/calls/calls/a%20b/transcript`)).toMatchObject({ ok: true, pathname: "/vendors/calls/calls/a%20b/transcript" });
+  });
+
+  it("drops an empty query marker", () => {
+    expect(ok("GET", `${P}/me?`)).toMatchObject({ ok: true, path: "/me", search: "" });
+  });
+
+  it("lets the query carry encoded slashes and percent signs, which cannot change the path", () => {
+    expect(ok("GET", `${P}/vendors/tracker/issues?project=a%2Fb%25`)).toMatchObject({ ok: true, search: "?project=a%2Fb%25" });
+  });
+});
+
+describe("checkBrokerRequest: paths outside the API base", () => {
+  it("refuses the base itself, neighbours of the base and other prefixes", () => {
+    for (const raw of [P, `${P}`, `${P}?x=1`, `${P}x/me`, `${P}-evil/me`, "/api/me", "/me", "me", "./me", "api/me", ""]) refused(raw);
+  });
+
+  it("refuses absolute and protocol-relative URLs, even to the same host", () => {
+    for (const raw of [
+      `http://127.0.0.1:3100${P}/me`,
+      `https://evil.example${P}/me`,
+      `//evil.example${P}/me`,
+      `///evil.example${P}/me`,
+      `http:${P}/me`,
+      `javascript:alert(1)//${P}/me`,
+      `data:text/plain,${P}/me`,
+      `blob:https://x/${P}`,
+      "https://dashboard-frame.invalid/dashboards/playground/api/me",
+    ]) {
+      refused(raw);
+    }
+  });
+
+  it("refuses playground write, read, and save routes and sign-in", () => {
+    for (const raw of [
+      "/dashboards/playground/draft",
+      "/dashboards/playground/draft/abcdefghijklmnopqrstuvwxyz",
+      "/dashboards/playground/draft/abcdefghijklmnopqrstuvwxyz/events",
+      "/dashboards/playground/scenarios",
+      "/~alice/dashboards/x",
+      "/signin",
+      "/signout",
+      `${P}/../draft`,
+      `${P}/../../../signin`,
+    ]) {
+      refused(raw);
+    }
+    expect(refused("/~me/x", "/api")).toBe(400);
+    expect(refused("/api/~me/save", "/api")).toBe(404);
+  });
+
+  it("refuses paths under the base that are not API endpoints with 404", () => {
+    for (const raw of [`${P}/nope`, `${P}/me/extra`, `${P}/draft`, `${P}/~me/save`, `${P}/signin`, `${P}/me.json`, `${P}/ME`]) {
+      expect(refused(raw), raw).toBe(404);
+    }
+  });
+});
+
+describe("checkBrokerRequest: traversal tricks", () => {
+  const tricks = [
+    `${P}/../draft`,
+    `${P}/./me`,
+    `${P}/me/.`,
+    `${P}/me/..`,
+    `${P}/me/../me`,
+    `${P}//me`,
+    `${P}/me//`,
+    `${P}/me/`,
+    `${P}/%2e%2e/draft`,
+    `${P}/%2E%2E/draft`,
+    `${P}/%2e/me`,
+    `${P}/.%2e/draft`,
+    `${P}/%2e./draft`,
+    `${P}/me%2f..%2f..%2fdraft`,
+    `${P}/me%2F..%2F..%2Fdraft`,
+    `${P}/me%5c..%5cdraft`,
+    `${P}/me%5C..%5Cdraft`,
+    `${P}/%252e%252e/draft`,
+    `${P}/%25252e%25252e/draft`,
+    `${P}/me%00`,
+    `${P}/crm/customers%2fsummary`,
+    `${P}/..%2fdraft`,
+    `${P}\\..\\draft`,
+    `${P}/me\\..\\..\\draft`,
+    `${P}/\\evil.example/me`,
+    `${P}/me\t`,
+    `${P}/m\te`,
+    `${P}/me\n`,
+    `${P}/me\r\n`,
+    `${P}/me\u0000`,
+    `${P}/me\u007f`,
+    `${P}/me\u0085`,
+    `${P}/me\u2028`,
+    ` ${P}/me`,
+    `${P}/me `,
+    `${P}/m e`,
+    `${P}/me#frag`,
+    `${P}/me?x=1#frag`,
+    `${P}/\u00e9`,
+    `${P}/me;..`,
+    `${P}/ｍe`,
+    `${P}/me\u200b`,
+    `${P}/crm/./customers/summary`,
+    `${P}/crm/customers/../users/summary`,
+  ];
+  for (const raw of tricks) {
+    it(`refuses ${JSON.stringify(raw)}`, () => {
+      refused(raw);
+    });
+  }
+
+  it("refuses over-long URLs, and accepts one at the limit", () => {
+    const base = `${P}/vendors/tracker/issues?project=`;
+    expect(ok("GET", base + "a".repeat(BROKER_PATH_MAX - base.length)).ok).toBe(true);
+    expect(refused(base + "a".repeat(BROKER_PATH_MAX - base.length + 1))).toBe(400);
+  });
+
+  it("refuses the playground's own query parameters", () => {
+    for (const raw of [`${P}/me?scenario=signed-out`, `${P}/me?variant=empty`, `${P}/me?a=1&scenario=x`]) {
+      expect(ok("GET", raw)).toMatchObject({ ok: false, status: 400, error: "invalid_query" });
+    }
+  });
+
+  it("refuses non-string input and malformed API bases", () => {
+    expect(checkBrokerRequest("GET", 42 as unknown as string, P).ok).toBe(false);
+    expect(checkBrokerRequest(null as unknown as string, `${P}/me`, P).ok).toBe(false);
+    for (const base of ["", "/", "/api/", "api", "//evil", "/a/../b", "http://x/api", "/a%2e"]) {
+      expect(checkBrokerRequest("GET", `${base}/me`, base), base).toMatchObject({ ok: false });
+    }
+  });
+});
+
+describe("parseFrameMessage", () => {
+  it("reads fetch, scroll and snapshot messages", () => {
+    expect(parseFrameMessage({ type: "fetch", id: 1, method: "GET", path: `${P}/me`, headers: { Accept: "application/json" } })).toEqual({
+      type: "fetch",
+      id: 1,
+      method: "GET",
+      path: `${P}/me`,
+      headers: { accept: "application/json" },
+    });
+    expect(parseFrameMessage({ type: "scroll", y: 120 })).toEqual({ type: "scroll", y: 120 });
+    expect(parseFrameMessage({ type: "snapshot" })).toEqual({ type: "snapshot" });
+    expect(parseFrameMessage({ type: "snapshot", takenAt: "2025-01-01T00:00:00Z" })).toEqual({ type: "snapshot", takenAt: "2025-01-01T00:00:00Z" });
+  });
+
+  it("drops anything else", () => {
+    const bad: unknown[] = [
+      null,
+      "fetch",
+      [],
+      { type: "init", html: "", apiBase: P },
+      { type: "response", id: 1, status: 200, headers: {}, body: "" },
+      { type: "fetch", id: "1", method: "GET", path: "/x" },
+      { type: "fetch", id: -1, method: "GET", path: "/x" },
+      { type: "fetch", id: 1.5, method: "GET", path: "/x" },
+      { type: "fetch", id: 1, method: "GET", path: 3 },
+      { type: "fetch", id: 1, method: "GET", path: "/x", headers: { a: 1 } },
+      { type: "fetch", id: 1, method: "GET", path: "/x", headers: "a" },
+      { type: "fetch", id: 1, method: "GET".repeat(10), path: "/x" },
+      { type: "scroll", y: -1 },
+      { type: "scroll", y: Number.NaN },
+      { type: "scroll", y: "1" },
+      { type: "snapshot", takenAt: 5 },
+    ];
+    for (const b of bad) expect(parseFrameMessage(b), JSON.stringify(b)).toBeNull();
+  });
+});
+
+describe("refusalResponse", () => {
+  it("answers in the error envelope", () => {
+    const r = refusalResponse(7, 429, "rate_limited", "Slow down.");
+    expect(r).toMatchObject({ type: "response", id: 7, status: 429, headers: { "content-type": "application/json" } });
+    expect(JSON.parse(r.body)).toEqual({ error: "rate_limited", hint: "Slow down." });
+  });
+});
