@@ -16,6 +16,15 @@ const nextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
         ],
       },
+      {
+        // Our own pages are never framed by anyone (clickjacking); the dashboard frame's document
+        // is the one exception, and it sends its own sandboxing policy.
+        source: "/((?!dashboards/frame$).*)",
+        headers: [
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+        ],
+      },
     ];
   },
 };

@@ -72,3 +72,14 @@ test("an unknown draft says so", async ({ page }) => {
   await expect(watch.notFound()).toBeVisible();
   await expect(watch.heading()).toHaveText("Draft not found");
 });
+
+test("host pages refuse to be framed; only the dashboard frame's document may be", async ({ request }) => {
+  for (const path of ["/", "/signin", "/connections", "/dashboards/playground/llms.txt"]) {
+    const res = await request.get(path);
+    expect(res.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(res.headers()["x-frame-options"], path).toBe("DENY");
+  }
+  const frame = await request.get("/dashboards/frame");
+  expect(frame.headers()["x-frame-options"]).toBeUndefined();
+  expect(frame.headers()["content-security-policy"]).toContain("sandbox allow-scripts");
+});
