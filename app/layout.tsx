@@ -22,15 +22,18 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link className="brand" href="/">
             Dashboards
           </Link>
-          {user ? (
-            <nav aria-label="Main">
-              <ul>
+          <nav aria-label="Main">
+            <ul>
+              <li>
+                <Link href="/dashboards/playground">Playground</Link>
+              </li>
+              {user ? (
                 <li>
                   <Link href="/connections">Connections</Link>
                 </li>
-              </ul>
-            </nav>
-          ) : null}
+              ) : null}
+            </ul>
+          </nav>
           <div className="account">
             {user ? (
               <>

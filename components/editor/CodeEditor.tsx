@@ -1,0 +1,84 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { basicSetup, EditorView } from "codemirror";
+import { html as htmlLanguage } from "@codemirror/lang-html";
+import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
+import type { Text } from "@codemirror/state";
+import type { DraftWarning } from "@/lib/contract/resources";
+import styles from "./editor.module.css";
+
+export interface CodeEditorProps {
+  /** The document the editor opens with; later changes of this prop are ignored. */
+  initialValue: string;
+  onChange: (value: string) => void;
+  /** Findings of the static check, for the document they were computed on. */
+  warnings: readonly DraftWarning[];
+  /** The document the warnings were computed on: stale findings are not drawn on newer text. */
+  checkedValue: string;
+  label: string;
+}
+
+function offsetOf(doc: Text, line: number, column: number): number {
+  const l = doc.line(Math.min(Math.max(1, line), doc.lines));
+  return Math.min(l.from + Math.max(0, column - 1), l.to);
+}
+
+export function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Diagnostic[] {
+  return warnings.map((w) => {
+    const from = offsetOf(doc, w.line, w.column);
+    const lineEnd = doc.lineAt(from).to;
+    return {
+      from,
+      to: Math.max(from, lineEnd),
+      severity: w.severity,
+      source: w.rule,
+      message: `${w.message}\nHint: ${w.hint}`,
+    };
+  });
+}
+
+/** CodeMirror 6 with HTML (and its embedded JavaScript and CSS) highlighting and inline lint. */
+export function CodeEditor({ initialValue, onChange, warnings, checkedValue, label }: CodeEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const latestChange = useRef(onChange);
+  const initial = useRef(initialValue);
+
+  useEffect(() => {
+    latestChange.current = onChange;
+  });
+
+  useEffect(() => {
+    if (!host.current) return;
+    const v = new EditorView({
+      parent: host.current,
+      doc: initial.current,
+      extensions: [
+        basicSetup,
+        htmlLanguage(),
+        lintGutter(),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) latestChange.current(u.state.doc.toString());
+        }),
+      ],
+    });
+    view.current = v;
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+  }, [label]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    // Offsets of findings on an older text would land on the wrong characters.
+    if (v.state.doc.toString() !== checkedValue) return;
+    v.dispatch(setDiagnostics(v.state, toDiagnostics(v.state.doc, warnings)));
+  }, [warnings, checkedValue]);
+
+  return <div ref={host} className={styles.editor} data-testid="code-editor" />;
+}

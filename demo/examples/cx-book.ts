@@ -1,0 +1,138 @@
+// A best-practice dashboard the playground editor starts from: every rule of the static check
+// is satisfied, so a new author sees what a clean draft looks like before changing it.
+
+export const cxBookExample = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>CX book</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; }
+  h1 { font-size: 1.3rem; margin: 0 0 8px; }
+  .notice { padding: 8px 12px; border-radius: 6px; background: #fff8c5; }
+  .error { padding: 8px 12px; border-radius: 6px; background: #ffebe9; color: #b42318; }
+  .muted { color: #57606a; }
+  table { border-collapse: collapse; width: 100%; margin-top: 12px; font-size: 0.9rem; }
+  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+  td.num, th.num { text-align: right; }
+</style>
+</head>
+<body>
+<h1 id="title">CX book</h1>
+<label>Owner <select id="owner"></select></label>
+<div id="status" role="status"></div>
+<p id="summary"></p>
+<p id="support" class="muted"></p>
+<table>
+  <thead>
+    <tr>
+      <th scope="col">School</th>
+      <th scope="col">District</th>
+      <th scope="col" class="num">District ARR</th>
+      <th scope="col">Triage rank (heuristic, not a target)</th>
+      <th scope="col">Why</th>
+    </tr>
+  </thead>
+  <tbody id="rows"></tbody>
+</table>
+<script>
+  const API = window.DASHBOARD_API_BASE || "/api";
+  const statusEl = document.getElementById("status");
+  const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+
+  function showError(res, body) {
+    statusEl.className = "error";
+    statusEl.textContent = res.status === 401
+      ? "Sign in to see this dashboard."
+      : (body.error || "Request failed (" + res.status + ")") + (body.hint ? ": " + body.hint : "");
+  }
+
+  function showWaiting(text) {
+    statusEl.className = "notice";
+    statusEl.textContent = text;
+  }
+
+  async function loadOwners() {
+    const res = await fetch(API + "/cx/owners?activeOnly=true");
+    if (!res.ok) {
+      const err = await res.json().catch(() => ({}));
+      showError(res, err);
+      return;
+    }
+    const body = await res.json();
+    if (!body.ok) { showWaiting(body.waitingOn); return; }
+    const select = document.getElementById("owner");
+    select.replaceChildren(...body.data.owners.map((o) => new Option(o.name, o.ownerId)));
+    select.addEventListener("change", () => loadBook(select.value));
+    if (body.data.owners.length > 0) loadBook(body.data.owners[0].ownerId);
+    else showWaiting("No owners yet.");
+  }
+
+  async function loadBook(owner) {
+    const res = await fetch(API + "/cx/book?owner=" + encodeURIComponent(owner));
+    if (!res.ok) {
+      const err = await res.json().catch(() => ({}));
+      showError(res, err);
+      return;
+    }
+    const body = await res.json();
+    if (!body.ok) { showWaiting(body.waitingOn); return; }
+    statusEl.className = "";
+    statusEl.textContent = "";
+    render(body.data.rows);
+  }
+
+  function render(rows) {
+    // ARR is district grain: each school carries its district's figure, so take it once per district.
+    const perDistrict = new Map(rows.map((r) => [r.districtName, r.arr ?? 0]));
+    let total = 0;
+    for (const v of perDistrict.values()) total = total + v;
+    document.getElementById("summary").textContent =
+      rows.length + " schools in " + perDistrict.size + " districts · ARR " + money.format(total) + " (counted once per district)";
+
+    const seen = new Set();
+    const tbody = document.getElementById("rows");
+    tbody.replaceChildren(...rows.map((r) => {
+      const tr = document.createElement("tr");
+      const first = !seen.has(r.districtName);
+      seen.add(r.districtName);
+      const cells = [
+        r.schoolName,
+        r.districtName,
+        first && r.arr != null ? money.format(r.arr) : "",
+        r.priority ? "top " + (101 - r.priority.percentile) + "%" : "—",
+        r.priority ? r.priority.reasons.join("; ") : "",
+      ];
+      cells.forEach((text, i) => {
+        const td = document.createElement("td");
+        td.textContent = text;
+        if (i === 2) td.className = "num";
+        tr.append(td);
+      });
+      return tr;
+    }));
+  }
+
+  async function loadSupport() {
+    let cursor = null;
+    let count = 0;
+    do {
+      const res = await fetch(API + "/vendors/support/conversations" + (cursor ? "?cursor=" + encodeURIComponent(cursor) : ""));
+      if (!res.ok) {
+        const err = await res.json().catch(() => ({}));
+        document.getElementById("support").textContent = "Support: " + (err.error || res.status) + (err.hint ? " (" + err.hint + ")" : "");
+        return;
+      }
+      const page = await res.json();
+      count += page.conversations.length;
+      cursor = page.nextCursor;
+    } while (cursor);
+    document.getElementById("support").textContent = count + " support conversations";
+  }
+
+  loadOwners();
+  loadSupport();
+</script>
+</body>
+</html>
+`;
