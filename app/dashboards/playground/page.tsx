@@ -1,6 +1,7 @@
 // GET /dashboards/playground — write a dashboard, preview it live, share it with watchers.
 import type { Metadata } from "next";
 import { PlaygroundEditor } from "@/components/editor/PlaygroundEditor";
+import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { dashboardExamples } from "@/demo/examples";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };
@@ -8,9 +9,7 @@ export const metadata: Metadata = { title: "Playground", robots: { index: false,
 export default function PlaygroundPage() {
   return (
     <>
-      {/* The preview frame may navigate itself; this keeps every navigation it makes on this
-          site, so it cannot carry data off in a URL. */}
-      <meta httpEquiv="Content-Security-Policy" content="frame-src 'self'" />
+      <FrameHostPolicy />
       <PlaygroundEditor examples={dashboardExamples} />
     </>
   );

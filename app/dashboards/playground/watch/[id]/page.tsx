@@ -1,6 +1,7 @@
 // GET /dashboards/playground/watch/<read_id> — a human watches a draft render live.
 import type { Metadata } from "next";
 import { WatchDraft } from "@/components/watch/WatchDraft";
+import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Watch a draft", robots: { index: false, follow: false } };
@@ -13,9 +14,7 @@ export default async function WatchPage({ params }: Props) {
   const { id } = await params;
   return (
     <>
-      {/* The dashboard frame may navigate itself; this keeps every navigation it makes on this
-          site, so it cannot carry data off in a URL. */}
-      <meta httpEquiv="Content-Security-Policy" content="frame-src 'self'" />
+      <FrameHostPolicy />
       <WatchDraft id={id} />
     </>
   );
