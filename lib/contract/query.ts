@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { EndpointDef } from "./endpoints";
+import { ApiError } from "./errors";
 
 // Query parameters arrive as strings. Each parser accepts exactly the documented form and
 // says what it wanted, so a 400 can carry a useful hint.
@@ -67,3 +69,29 @@ export function withWindowRules<T extends z.ZodObject<typeof windowShape & z.Zod
 
 export const pageQuery = z.object({ limit: limitParam, cursor: cursorParam });
 export const noQuery = z.object({});
+
+/**
+ * Reads an endpoint's query the way the API does: each parameter at most once, a missing
+ * required parameter answers its own code (e.g. owner_required), anything malformed answers
+ * invalid_query with a hint naming the parameter. `ignore` names parameters that belong to the
+ * caller (the playground's scenario and variant), not to the endpoint.
+ */
+export function parseEndpointQuery(search: URLSearchParams, endpoint: EndpointDef, ignore: readonly string[] = []): unknown {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(search.keys())) {
+    if (ignore.includes(key)) continue;
+    const values = search.getAll(key);
+    if (values.length > 1) throw new ApiError("invalid_query", `${key} was given ${values.length} times; give it once.`);
+    raw[key] = values[0] ?? "";
+  }
+  for (const [key, code] of Object.entries(endpoint.missingQuery ?? {})) {
+    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `Pass ${key}.`);
+  }
+  const parsed = endpoint.query.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
+  }
+  return parsed.data;
+}

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
 import { matchPath } from "@/lib/contract/match";
+import { parseEndpointQuery } from "@/lib/contract/query";
 import type { SessionUser } from "@/lib/auth/session";
 import type { Db } from "@/lib/db";
 import { errorResponse, fromThrown, json } from "./respond";
@@ -59,30 +60,11 @@ async function route(request: Request, path: string, deps: ApiDeps): Promise<Res
       if (!user.permissions.includes(needed)) throw new ApiError("forbidden", `This needs the ${needed} permission.`);
     }
 
-    const query = parseQuery(new URL(request.url).searchParams, endpoint);
+    const query = parseEndpointQuery(new URL(request.url).searchParams, endpoint);
     const handler = deps.handlers[endpoint.id as EndpointId] as unknown as (ctx: HandlerContext) => Promise<unknown>;
     const body = await handler({ request, db, user, params: match.params, query: query as HandlerContext["query"] });
     return json(body, 200, { vary: "Cookie" });
   } catch (err) {
     return fromThrown(err);
   }
-}
-
-function parseQuery(search: URLSearchParams, endpoint: EndpointDef): unknown {
-  const raw: Record<string, string> = {};
-  for (const key of new Set(search.keys())) {
-    const values = search.getAll(key);
-    if (values.length > 1) throw new ApiError("invalid_query", `${key} was given ${values.length} times; give it once.`);
-    raw[key] = values[0] ?? "";
-  }
-  for (const [key, code] of Object.entries(endpoint.missingQuery ?? {})) {
-    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `Pass ${key}.`);
-  }
-  const parsed = endpoint.query.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
-  }
-  return parsed.data;
 }

@@ -1,7 +1,7 @@
 import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
 import { endpointById, endpoints, type EndpointDef, type EndpointId, type QueryOf, type ResponseOf } from "@/lib/contract/endpoints";
 import { matchPath } from "@/lib/contract/match";
-import { LIMIT_DEFAULT } from "@/lib/contract/query";
+import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { findProject } from "@/lib/connectors/tracker/map";
 import { resolveWindow } from "@/lib/cx";
@@ -141,7 +141,7 @@ function respond<Id extends EndpointId>(id: Id, name: string, params: Record<str
 
   if (isErrorVariant(variant) && variant.at === "permission") return errorAnswer(variant, params);
 
-  const parsed = parseQuery(search, endpoint);
+  const parsed = parseEndpointQuery(search, endpoint, [SCENARIO_PARAM, VARIANT_PARAM]);
   if (isErrorVariant(variant)) return errorAnswer(variant, params);
 
   // The query was parsed by this endpoint's own schema, so it has this endpoint's query type.
@@ -149,27 +149,6 @@ function respond<Id extends EndpointId>(id: Id, name: string, params: Record<str
   const listKey = `${id}:${params.instance ?? ""}`;
   const body = handlers[id]({ params, query, listKey }, variant.data());
   return { status: 200, body };
-}
-
-/** The query as the real API reads it (lib/http/api.ts), without the playground's own parameters. */
-function parseQuery(search: URLSearchParams, endpoint: EndpointDef): unknown {
-  const raw: Record<string, string> = {};
-  for (const key of new Set(search.keys())) {
-    if (key === SCENARIO_PARAM || key === VARIANT_PARAM) continue;
-    const values = search.getAll(key);
-    if (values.length > 1) throw new ApiError("invalid_query", `${key} was given ${values.length} times; give it once.`);
-    raw[key] = values[0] ?? "";
-  }
-  for (const [key, code] of Object.entries(endpoint.missingQuery ?? {})) {
-    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `Pass ${key}.`);
-  }
-  const parsed = endpoint.query.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
-  }
-  return parsed.data;
 }
 
 // ── Cursors ───────────────────────────────────────────────────────────────────────────────
