@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { generateTenant, type RecordedCall } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
-import { UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
@@ -9,6 +9,7 @@ import { MAX_PAGES, gongCallsPage, gongTranscriptPage, listGongCalls, windowEndi
 import { createCallsStandIn } from "@/lib/connectors/calls/stand-in";
 import { callsConnector, getTranscript, listCalls, probeCalls } from "@/lib/connectors/calls";
 import type { StandIn } from "@/lib/connectors/types";
+import { upstreamFailure } from "./upstream-failure";
 
 const DAY = 86_400_000;
 const PAGE_SIZE = 5;
@@ -47,16 +48,6 @@ function upstream(extra: Partial<UpstreamOptions> = {}, email = "admin@demo.test
     },
     ...extra,
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(UpstreamError);
-  if (!(err instanceof UpstreamError)) throw new Error("expected an UpstreamError");
-  return err;
 }
 
 beforeAll(async () => {
@@ -247,19 +238,19 @@ describe("paging safety", () => {
   };
 
   it("refuses to run past its page bound rather than answer a partial list", async () => {
-    const err = await failure(listCalls(upstream({ fetch: endless((n) => `c${n}`) }), { detailed: false, now }));
+    const err = await upstreamFailure(listCalls(upstream({ fetch: endless((n) => `c${n}`) }), { detailed: false, now }));
     expect(err.kind).toBe("bad_response");
     expect(err.message).toContain(String(MAX_PAGES));
   });
 
   it("refuses a cursor that repeats", async () => {
-    const err = await failure(listCalls(upstream({ fetch: endless(() => "same") }), { detailed: false, now }));
+    const err = await upstreamFailure(listCalls(upstream({ fetch: endless(() => "same") }), { detailed: false, now }));
     expect(err.kind).toBe("bad_response");
   });
 
   it("refuses a vendor answer of the wrong shape", async () => {
     const broken: typeof fetch = async () => Response.json({ records: { totalRecords: 1 }, calls: [{ id: 7 }] });
-    expect((await failure(listCalls(upstream({ fetch: broken }), { detailed: false, now }))).kind).toBe("bad_response");
+    expect((await upstreamFailure(listCalls(upstream({ fetch: broken }), { detailed: false, now }))).kind).toBe("bad_response");
   });
 
   it("rejects a forged cursor, or one from another window, with Gong's error body", async () => {
@@ -285,7 +276,7 @@ describe("paging safety", () => {
 describe("upstream failures", () => {
   it("sorts an invalid token as unauthorized, with Gong's error body", async () => {
     const forged = mintStandInToken(createSealer("other-key-".repeat(4)), "calls", "gong", "admin@demo.test");
-    const err = await failure(listCalls(upstream({ authorization: `Bearer ${forged}` }), { detailed: false, now }));
+    const err = await upstreamFailure(listCalls(upstream({ authorization: `Bearer ${forged}` }), { detailed: false, now }));
     expect(err.kind).toBe("unauthorized");
     expect(err.status).toBe(401);
 
@@ -294,7 +285,7 @@ describe("upstream failures", () => {
     gongError(await res.json());
 
     const outsider = mintStandInToken(sealer, "calls", "gong", "someone@elsewhere.test");
-    expect((await failure(getTranscript(upstream({ authorization: `Bearer ${outsider}` }), recent[0]?.id ?? "", { now }))).kind).toBe("unauthorized");
+    expect((await upstreamFailure(getTranscript(upstream({ authorization: `Bearer ${outsider}` }), recent[0]?.id ?? "", { now }))).kind).toBe("unauthorized");
   });
 
   it("waits out a 429's Retry-After mid-paging, then completes the list", async () => {
@@ -307,7 +298,7 @@ describe("upstream failures", () => {
 
   it("gives up as rate_limited when every retry is refused", async () => {
     standIn.faults.next({ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 });
-    const err = await failure(listCalls(upstream({ maxRetries: 2 }), { detailed: false, now }));
+    const err = await upstreamFailure(listCalls(upstream({ maxRetries: 2 }), { detailed: false, now }));
     expect(err.kind).toBe("rate_limited");
     expect(waits).toEqual([1000, 1000]);
     expect(standIn.faults.seen).toHaveLength(3);
@@ -315,7 +306,7 @@ describe("upstream failures", () => {
 
   it("sorts a 500 as a server failure, even on a later page", async () => {
     standIn.faults.next({ delayMs: 1 }, { status: 500 });
-    const err = await failure(listCalls(upstream(), { detailed: false, now }));
+    const err = await upstreamFailure(listCalls(upstream(), { detailed: false, now }));
     expect(err.kind).toBe("server");
     expect(err.status).toBe(500);
     expect(standIn.faults.seen).toHaveLength(2);
@@ -323,7 +314,7 @@ describe("upstream failures", () => {
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
     standIn.faults.next({ delayMs: 600 });
-    const err = await failure(getTranscript(upstream({ timeoutMs: 100 }), recent[0]?.id ?? "", { now }));
+    const err = await upstreamFailure(getTranscript(upstream({ timeoutMs: 100 }), recent[0]?.id ?? "", { now }));
     expect(err.kind).toBe("timeout");
   });
 });
@@ -359,6 +350,6 @@ describe("probe", () => {
 
   it("fails when Gong refuses the token", async () => {
     standIn.faults.next({ status: 401 });
-    expect((await failure(probeCalls(upstream(), now))).kind).toBe("unauthorized");
+    expect((await upstreamFailure(probeCalls(upstream(), now))).kind).toBe("unauthorized");
   });
 });

@@ -8,6 +8,7 @@ import type { StandIn } from "@/lib/connectors/types";
 import { coderepoConnector, listRepos } from "@/lib/connectors/coderepo";
 import { listUserRepos, nextLinkOf, sameOriginNext } from "@/lib/connectors/coderepo/client";
 import { githubLogins } from "@/lib/connectors/coderepo/stand-in";
+import { upstreamFailure } from "./upstream-failure";
 
 const reposResponse = endpointById("vendors.coderepo.repos").response;
 
@@ -35,16 +36,6 @@ function expectedFor(email: string): string[] {
     .filter((r) => r.visibleTo.includes(email))
     .sort((a, b) => Date.parse(b.pushedAt) - Date.parse(a.pushedAt))
     .map((r) => r.nameWithOwner);
-}
-
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof UpstreamError) return err;
-    throw err;
-  }
-  throw new Error("expected an UpstreamError");
 }
 
 const repoCalls = () => standIn.faults.seen.filter((s) => s.path === "/user/repos");
@@ -177,7 +168,7 @@ describe("paging", () => {
       asked.push(String(input));
       return new Response("[]", { headers: { "content-type": "application/json", link: '<https://elsewhere.test/user/repos?page=2>; rel="next"' } });
     };
-    const err = await failure(listRepos({ baseUrl: "https://api.example.test", authorization: "Bearer gho_x", fetch: fake }));
+    const err = await upstreamFailure(listRepos({ baseUrl: "https://api.example.test", authorization: "Bearer gho_x", fetch: fake }));
     expect(err.kind).toBe("bad_response");
     expect(asked).toHaveLength(1);
     expect(asked.some((u) => u.includes("elsewhere"))).toBe(false);
@@ -207,7 +198,7 @@ describe("paging", () => {
 
 describe("upstream failures", () => {
   it("an invalid token is unauthorized, and the stand-in answers GitHub's error body", async () => {
-    const err = await failure(listRepos({ baseUrl: served.url, authorization: "Bearer gho_forged.token" }));
+    const err = await upstreamFailure(listRepos({ baseUrl: served.url, authorization: "Bearer gho_forged.token" }));
     expect(err.kind).toBe("unauthorized");
     expect(err.status).toBe(401);
 
@@ -217,7 +208,7 @@ describe("upstream failures", () => {
   });
 
   it("a token of another vendor's stand-in is refused", async () => {
-    const err = await failure(listRepos({ baseUrl: served.url, authorization: "Bearer lin_oauth_abc.def" }));
+    const err = await upstreamFailure(listRepos({ baseUrl: served.url, authorization: "Bearer lin_oauth_abc.def" }));
     expect(err.kind).toBe("unauthorized");
   });
 
@@ -243,7 +234,7 @@ describe("upstream failures", () => {
   it("gives up as rate_limited once the retries are spent", async () => {
     const waits: number[] = [];
     standIn.faults.next(...Array.from({ length: 3 }, () => ({ status: 429 as const, retryAfter: 1, pathIncludes: "/user/repos" })));
-    const err = await failure(listRepos(as(DEMO_CSM_EMAIL, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) })));
+    const err = await upstreamFailure(listRepos(as(DEMO_CSM_EMAIL, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) })));
     expect(err.kind).toBe("rate_limited");
     expect(waits).toEqual([1_000, 1_000]);
     expect(repoCalls()).toHaveLength(3);
@@ -251,14 +242,14 @@ describe("upstream failures", () => {
 
   it("a 500 is a server failure", async () => {
     standIn.faults.next({ status: 500 });
-    const err = await failure(listRepos(as(DEMO_CSM_EMAIL)));
+    const err = await upstreamFailure(listRepos(as(DEMO_CSM_EMAIL)));
     expect(err.kind).toBe("server");
     expect(err.status).toBe(500);
   });
 
   it("an answer slower than timeoutMs is a timeout", async () => {
     standIn.faults.next({ delayMs: 400 });
-    const err = await failure(listRepos(as(DEMO_CSM_EMAIL, { timeoutMs: 50 })));
+    const err = await upstreamFailure(listRepos(as(DEMO_CSM_EMAIL, { timeoutMs: 50 })));
     expect(err.kind).toBe("timeout");
   });
 });
@@ -282,7 +273,7 @@ describe("probe", () => {
   });
 
   it("fails as unauthorized with a bad token", async () => {
-    const err = await failure(coderepoConnector.probe({ baseUrl: served.url, authorization: "Bearer nope" }));
+    const err = await upstreamFailure(coderepoConnector.probe({ baseUrl: served.url, authorization: "Bearer nope" }));
     expect(err.kind).toBe("unauthorized");
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateTenant, type Tenant } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
-import { UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
@@ -23,6 +23,7 @@ import {
 } from "@/lib/connectors/crmportal";
 import type { StandIn } from "@/lib/connectors/types";
 import type { ChangesPage, CrmInstance, RecordOf } from "@/lib/crm/types";
+import { upstreamFailure } from "./upstream-failure";
 
 const tenant = generateTenant();
 const sealer = createSealer("test-key-".repeat(4));
@@ -107,16 +108,6 @@ async function readAll<O extends ChangeObject>(
     after = page.after;
   }
   throw new Error("the read did not end");
-}
-
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(UpstreamError);
-  if (!(err instanceof UpstreamError)) throw new Error("expected an UpstreamError");
-  return err;
 }
 
 // ── what the tenant says the portals hold ─────────────────────────────────────────────────
@@ -336,7 +327,7 @@ describe("fetchChanges across the search cap", () => {
   });
 
   it("is needed: the capped portal refuses an offset at the cap with a 400", async () => {
-    const err = await failure(readAll(upstream(capped), "companies", null, { pageSize: 3 }));
+    const err = await upstreamFailure(readAll(upstream(capped), "companies", null, { pageSize: 3 }));
     expect(err).toMatchObject({ kind: "server", status: 400 });
 
     const res = await fetch(`${capped.served.url}/crm/v3/objects/companies/search`, {
@@ -363,7 +354,7 @@ describe("fetchChanges across the search cap", () => {
 
   it("fails loudly when more records than the cap share one time, rather than loop", async () => {
     const same = await start({ ...tenant, companies: tenant.companies.map((c) => ({ ...c, updatedAt: 1_700_000_000_000 })) }, { searchCap: 7 });
-    const err = await failure(readAll(upstream(same), "companies", null, { pageSize: 3, searchCap: 7 }));
+    const err = await upstreamFailure(readAll(upstream(same), "companies", null, { pageSize: 3, searchCap: 7 }));
     expect(err.kind).toBe("bad_response");
     expect(err.message).toMatch(/share one modification time/);
   });
@@ -491,11 +482,11 @@ describe("the users portal", () => {
 describe("upstream failures", () => {
   it("sorts a forged token, a missing one and one for an unknown account as unauthorized", async () => {
     const forged = mintStandInToken(createSealer("other-key-".repeat(4)), "crmportal", "pat-na1", "portal-customers@crmportal.demo.test");
-    const err = await failure(fetchChanges(upstream(main, "customers", { authorization: `Bearer ${forged}` }), "companies", null, null));
+    const err = await upstreamFailure(fetchChanges(upstream(main, "customers", { authorization: `Bearer ${forged}` }), "companies", null, null));
     expect(err).toMatchObject({ kind: "unauthorized", status: 401 });
 
     const stranger = mintStandInToken(sealer, "crmportal", "pat-na1", "someone@elsewhere.test");
-    expect((await failure(fetchOwners(upstream(main, "customers", { authorization: `Bearer ${stranger}` })))).kind).toBe("unauthorized");
+    expect((await upstreamFailure(fetchOwners(upstream(main, "customers", { authorization: `Bearer ${stranger}` })))).kind).toBe("unauthorized");
 
     const res = await fetch(`${main.served.url}/crm/v3/owners`);
     expect(res.status).toBe(401);
@@ -534,7 +525,7 @@ describe("upstream failures", () => {
 
   it("gives up as rate_limited when every retry is refused", async () => {
     main.standIn.faults.next({ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 });
-    const err = await failure(fetchChanges(upstream(main, "customers", { maxRetries: 2 }), "contacts", null, null));
+    const err = await upstreamFailure(fetchChanges(upstream(main, "customers", { maxRetries: 2 }), "contacts", null, null));
     expect(err.kind).toBe("rate_limited");
     expect(waits).toEqual([1000, 1000]);
     expect(main.standIn.faults.seen).toHaveLength(3);
@@ -542,13 +533,13 @@ describe("upstream failures", () => {
 
   it("sorts a 500 as a server failure", async () => {
     main.standIn.faults.next({ status: 500 });
-    const err = await failure(listPortalCompanies(upstream(main)));
+    const err = await upstreamFailure(listPortalCompanies(upstream(main)));
     expect(err).toMatchObject({ kind: "server", status: 500 });
   });
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
     main.standIn.faults.next({ delayMs: 600 });
-    const err = await failure(fetchChanges(upstream(main, "customers", { timeoutMs: 100 }), "companies", null, null));
+    const err = await upstreamFailure(fetchChanges(upstream(main, "customers", { timeoutMs: 100 }), "companies", null, null));
     expect(err.kind).toBe("timeout");
   });
 
@@ -592,7 +583,7 @@ describe("probe", () => {
 
   it("fails when HubSpot refuses the token", async () => {
     main.standIn.faults.next({ status: 401 });
-    expect((await failure(crmportalProbe(upstream(main)))).kind).toBe("unauthorized");
+    expect((await upstreamFailure(crmportalProbe(upstream(main)))).kind).toBe("unauthorized");
   });
 });
 

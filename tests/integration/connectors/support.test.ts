@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateTenant } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
-import { UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 import { fetchAllConversations, fetchConversationPage, intercomErrorList } from "@/lib/connectors/support/client";
 import { listAllConversations, listConversationsPage, supportConnector } from "@/lib/connectors/support";
 import type { StandIn } from "@/lib/connectors/types";
+import { upstreamFailure } from "./upstream-failure";
 
 const tenant = generateTenant();
 const sealer = createSealer("test-key-".repeat(4));
@@ -34,16 +35,6 @@ function upstreamAs(email: string, extra: Partial<UpstreamOptions> = {}): Upstre
     fetch: recordingFetch,
     ...extra,
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(UpstreamError);
-  if (!(err instanceof UpstreamError)) throw new Error("expected an UpstreamError");
-  return err;
 }
 
 /** The tenant's conversations in the order Intercom lists them: newest update first, then id. */
@@ -135,7 +126,7 @@ describe("conversations against the stand-in", () => {
   });
 
   it("refuses to go past its page bound rather than return a partial list", async () => {
-    const err = await failure(fetchAllConversations(upstreamAs("csm@demo.test"), { perPage: 10, maxPages: 3 }));
+    const err = await upstreamFailure(fetchAllConversations(upstreamAs("csm@demo.test"), { perPage: 10, maxPages: 3 }));
     expect(err.kind).toBe("bad_response");
     expect(standIn.faults.seen).toHaveLength(3);
   });
@@ -153,7 +144,7 @@ describe("conversations against the stand-in", () => {
     const up = upstreamAs("csm@demo.test");
     const madeUp = Buffer.from("conv:does-not-exist").toString("base64url");
     for (const bad of ["%%%garbage", madeUp, "bm90IGEgY3Vyc29y"]) {
-      const err = await failure(listConversationsPage(up, { vendorCursor: bad }));
+      const err = await upstreamFailure(listConversationsPage(up, { vendorCursor: bad }));
       expect(err.kind).toBe("server");
       expect(err.status).toBe(400);
     }
@@ -179,7 +170,7 @@ describe("conversations against the stand-in", () => {
 describe("upstream failures", () => {
   it("sorts an invalid token as unauthorized, with Intercom's error body", async () => {
     const forged = mintStandInToken(createSealer("other-key-".repeat(4)), "support", "tok", "csm@demo.test");
-    const err = await failure(listConversationsPage(upstreamAs("csm@demo.test", { authorization: `Bearer ${forged}` })));
+    const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test", { authorization: `Bearer ${forged}` })));
     expect(err.kind).toBe("unauthorized");
     expect(err.status).toBe(401);
 
@@ -195,7 +186,7 @@ describe("upstream failures", () => {
   it("refuses a request without a token and a token for someone outside the workspace", async () => {
     expect((await fetch(`${served.url}/me`)).status).toBe(401);
     const outsider = mintStandInToken(sealer, "support", "tok", "stranger@elsewhere.test");
-    const err = await failure(supportConnector.probe(upstreamAs("csm@demo.test", { authorization: `Bearer ${outsider}` })));
+    const err = await upstreamFailure(supportConnector.probe(upstreamAs("csm@demo.test", { authorization: `Bearer ${outsider}` })));
     expect(err.kind).toBe("unauthorized");
   });
 
@@ -220,7 +211,7 @@ describe("upstream failures", () => {
 
   it("gives up as rate_limited when every retry is refused", async () => {
     standIn.faults.next({ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 });
-    const err = await failure(listConversationsPage(upstreamAs("csm@demo.test", { maxRetries: 2 })));
+    const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test", { maxRetries: 2 })));
     expect(err.kind).toBe("rate_limited");
     expect(waits).toEqual([1000, 1000]);
     expect(standIn.faults.seen).toHaveLength(3);
@@ -228,14 +219,14 @@ describe("upstream failures", () => {
 
   it("sorts a 500 as a server failure", async () => {
     standIn.faults.next({ status: 500 });
-    const err = await failure(listConversationsPage(upstreamAs("csm@demo.test")));
+    const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test")));
     expect(err.kind).toBe("server");
     expect(err.status).toBe(500);
   });
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
     standIn.faults.next({ delayMs: 600 });
-    const err = await failure(listConversationsPage(upstreamAs("csm@demo.test", { timeoutMs: 100 })));
+    const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test", { timeoutMs: 100 })));
     expect(err.kind).toBe("timeout");
   });
 });
@@ -252,6 +243,6 @@ describe("probe", () => {
 
   it("fails when Intercom refuses the token", async () => {
     standIn.faults.next({ status: 401 });
-    expect((await failure(supportConnector.probe(upstreamAs("csm@demo.test")))).kind).toBe("unauthorized");
+    expect((await upstreamFailure(supportConnector.probe(upstreamAs("csm@demo.test")))).kind).toBe("unauthorized");
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_ADMIN_EMAIL, DEMO_CSM_EMAIL, DEMO_MEMBER_EMAIL, generateTenant } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
-import { UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { fetchAssignedIssues } from "@/lib/connectors/tracker/client";
 import { listIssues, trackerConnector } from "@/lib/connectors/tracker";
 import { createSealer } from "@/lib/crypto/secrets";
+import { upstreamFailure } from "./upstream-failure";
 
 const tenant = generateTenant();
 const sealer = createSealer("test-key-".repeat(4));
@@ -30,15 +31,6 @@ function up(email: string, extra: Partial<UpstreamOptions> = {}): UpstreamOption
 
 function openAssigned(email: string) {
   return tenant.tracker.issues.filter((i) => i.assigneeEmail === email && i.stateType !== "completed" && i.stateType !== "canceled");
-}
-
-async function failureOf(p: Promise<unknown>): Promise<UpstreamError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(err)}`);
-  return err;
 }
 
 const graphqlCalls = () => standIn.faults.seen.filter((s) => s.path === "/graphql" && s.method === "POST");
@@ -80,7 +72,7 @@ describe("assigned issues", () => {
   });
 
   it("stops with bad_response when paging exceeds its bound", async () => {
-    const err = await failureOf(fetchAssignedIssues(up(DEMO_CSM_EMAIL), { pageSize: 1, maxPages: 2 }));
+    const err = await upstreamFailure(fetchAssignedIssues(up(DEMO_CSM_EMAIL), { pageSize: 1, maxPages: 2 }));
     expect(err.kind).toBe("bad_response");
     expect(graphqlCalls()).toHaveLength(2);
   });
@@ -145,7 +137,7 @@ describe("project view", () => {
 describe("failures", () => {
   it("an invalid token is unauthorized, with Linear's AUTHENTICATION_ERROR body", async () => {
     const forged = standIn.oauth.mint(DEMO_CSM_EMAIL).replace(/.$/, (c) => (c === "A" ? "B" : "A"));
-    const err = await failureOf(listIssues({ baseUrl: served.url, authorization: `Bearer ${forged}` }, {}));
+    const err = await upstreamFailure(listIssues({ baseUrl: served.url, authorization: `Bearer ${forged}` }, {}));
     expect(err.kind).toBe("unauthorized");
 
     const raw = await fetch(`${served.url}/graphql`, {
@@ -158,7 +150,7 @@ describe("failures", () => {
   });
 
   it("a token for someone who is not an account at the vendor is unauthorized", async () => {
-    const err = await failureOf(listIssues(up("stranger@example.test"), {}));
+    const err = await upstreamFailure(listIssues(up("stranger@example.test"), {}));
     expect(err.kind).toBe("unauthorized");
   });
 
@@ -174,7 +166,7 @@ describe("failures", () => {
   it("gives up as rate_limited when 429s outlast the retries", async () => {
     const waits: number[] = [];
     standIn.faults.next({ status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 }, { status: 429, retryAfter: 1 });
-    const err = await failureOf(listIssues(up(DEMO_CSM_EMAIL, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) }), {}));
+    const err = await upstreamFailure(listIssues(up(DEMO_CSM_EMAIL, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) }), {}));
     expect(err.kind).toBe("rate_limited");
     expect(waits).toEqual([1000, 1000]);
     expect(graphqlCalls()).toHaveLength(3);
@@ -182,7 +174,7 @@ describe("failures", () => {
 
   it("a 500 is a server failure, not retried", async () => {
     standIn.faults.next({ status: 500 });
-    const err = await failureOf(listIssues(up(DEMO_CSM_EMAIL), { project: "Platform" }));
+    const err = await upstreamFailure(listIssues(up(DEMO_CSM_EMAIL), { project: "Platform" }));
     expect(err.kind).toBe("server");
     expect(err.status).toBe(500);
     expect(graphqlCalls()).toHaveLength(1);
@@ -190,7 +182,7 @@ describe("failures", () => {
 
   it("an answer slower than timeoutMs is a timeout", async () => {
     standIn.faults.next({ delayMs: 400 });
-    const err = await failureOf(listIssues(up(DEMO_CSM_EMAIL, { timeoutMs: 50 }), {}));
+    const err = await upstreamFailure(listIssues(up(DEMO_CSM_EMAIL, { timeoutMs: 50 }), {}));
     expect(err.kind).toBe("timeout");
   });
 
@@ -199,7 +191,7 @@ describe("failures", () => {
       new Response(JSON.stringify({ data: null, errors: [{ message: "nope", extensions: { code } }] }), {
         headers: { "content-type": "application/json" },
       });
-    const run = (code: string) => failureOf(listIssues({ baseUrl: "http://127.0.0.1:9", fetch: answering(code) }, {}));
+    const run = (code: string) => upstreamFailure(listIssues({ baseUrl: "http://127.0.0.1:9", fetch: answering(code) }, {}));
     expect((await run("AUTHENTICATION_ERROR")).kind).toBe("unauthorized");
     expect((await run("RATELIMITED")).kind).toBe("rate_limited");
     expect((await run("GRAPHQL_VALIDATION_FAILED")).kind).toBe("bad_response");
@@ -208,7 +200,7 @@ describe("failures", () => {
   it("an answer of an unexpected shape is bad_response", async () => {
     const fake: typeof fetch = async () =>
       new Response(JSON.stringify({ data: { viewer: { assignedIssues: { nodes: [{ id: 1 }] } } } }), { headers: { "content-type": "application/json" } });
-    const err = await failureOf(listIssues({ baseUrl: "http://127.0.0.1:9", fetch: fake }, {}));
+    const err = await upstreamFailure(listIssues({ baseUrl: "http://127.0.0.1:9", fetch: fake }, {}));
     expect(err.kind).toBe("bad_response");
   });
 });
@@ -250,7 +242,7 @@ describe("probe", () => {
   });
 
   it("fails as unauthorized with an invalid token", async () => {
-    const err = await failureOf(trackerConnector.probe({ baseUrl: served.url, authorization: "Bearer lin_oauth_bogus.mac" }));
+    const err = await upstreamFailure(trackerConnector.probe({ baseUrl: served.url, authorization: "Bearer lin_oauth_bogus.mac" }));
     expect(err.kind).toBe("unauthorized");
   });
 });
