@@ -25,9 +25,10 @@ import { bookRows, districtRows, type BookBasis, type CxWindow, type Wiring } fr
 import type { Touch } from "@/lib/cx/cadence";
 import type { HealthPoint } from "@/lib/cx/health";
 import type { CompanyRow, SchoolRow } from "@/lib/cx/load";
-import { DAY_MS, DEFAULT_REFERENCE_DATE, DEMO_CSM_EMAIL, generateTenant, hashString, type Tenant } from "@/demo/tenant";
+import { DAY_MS, DEFAULT_REFERENCE_DATE, DEMO_CSM_EMAIL, generateTenant, hashString, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
 import { demoUsers } from "@/demo/users";
 import type { CrmInstance } from "@/lib/crm/types";
+import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
 
 // The rich demo answers, generated from the deterministic demo tenant with a fixed reference
 // date, so every request, machine and build sees the same data. The shapes follow the real
@@ -111,31 +112,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** HubSpot's default contact lifecycle and sales pipeline orders (as lib/crm/api sorts them). */
-const LIFECYCLE_ORDER = ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"];
-const PIPELINE_ORDER = ["appointmentscheduled", "qualifiedtobuy", "presentationscheduled", "decisionmakerboughtin", "contractsent", "closedwon", "closedlost"];
-
-function byKnownOrder(order: readonly string[]) {
-  const rank = (s: string) => {
-    const i = order.indexOf(s);
-    return i < 0 ? order.length : i;
-  };
-  return (a: { stage: string }, b: { stage: string }) => rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0);
-}
 
 // ── CRM ───────────────────────────────────────────────────────────────────────────────────
 
 /** The internal `users` portal: one company per team, staff as contacts (as the CRM portal stand-in serves it). */
 function usersInstance(t: Tenant): { companies: CrmCompany[]; contacts: CrmContact[] } {
-  const teams = [...new Set(t.staff.map((s) => s.team))].sort();
-  const teamIds = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const team of teams) {
-    let n = 8_100_000_000 + (hashString(`hubspot-team:${team}`) % 800_000_000);
-    while (taken.has(String(n))) n++;
-    taken.add(String(n));
-    teamIds.set(team, String(n));
-  }
+  const { teams, ids: teamIds } = teamCompanies(t);
   const companies = teams.map((team): CrmCompany => {
     const members = t.staff.filter((s) => s.team === team);
     return {
@@ -333,7 +315,7 @@ function callsData(t: Tenant): { calls: Call[]; detailed: CallDetailed[]; transc
 }
 
 function checksOf(t: Tenant, viewerName: string, calls7d: { count: number; latest: string | null }, companies: number): Map<string, ConnectionCheck> {
-  const portalId = 20_000_000 + (hashString(`hubspot-portal:customers:${t.seed}`) % 10_000_000);
+  const portalId = portalIdOf(t, "customers");
   const login = viewerName.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   const list: ConnectionCheck[] = [
     {

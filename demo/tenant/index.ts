@@ -14,4 +14,5 @@ export {
 export { createRng, hashString, idSequence, type Rng } from "./prng";
 export { DAY_MS, HOUR_MS, isoDate, isoDateTime, mondayOnOrBefore, parseIsoDate, startOfUtcDay } from "./dates";
 export { DEAL_STAGES, LIFECYCLE_STAGES } from "./types";
+export { portalIdOf, teamCompanies } from "./portal";
 export type * from "./types";

@@ -19,6 +19,7 @@ import {
   objectsFor,
 } from "./store";
 import { monetary, type CrmInstance } from "./types";
+import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
 
 // The /crm/:instance/* endpoints' domain functions. The API wrapper has already checked the
 // session, the permission, the instance and the query; these receive parsed values.
@@ -153,18 +154,6 @@ export async function dealsPage(db: Db, sealer: Sealer, instance: CrmInstance, q
   return { deals: items, nextCursor };
 }
 
-/** HubSpot's default contact lifecycle, in funnel order; other stages follow alphabetically. */
-const LIFECYCLE_ORDER = ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"];
-/** HubSpot's default sales pipeline, in pipeline order; other stages follow alphabetically. */
-const PIPELINE_ORDER = ["appointmentscheduled", "qualifiedtobuy", "presentationscheduled", "decisionmakerboughtin", "contractsent", "closedwon", "closedlost"];
-
-function byKnownOrder(order: readonly string[]) {
-  const rank = (s: string) => {
-    const i = order.indexOf(s);
-    return i < 0 ? order.length : i;
-  };
-  return (a: { stage: string }, b: { stage: string }) => rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0);
-}
 
 export async function summary(db: Db, instance: CrmInstance): Promise<CrmSummary> {
   await requireSynced(db, instance);

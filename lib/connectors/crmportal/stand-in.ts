@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, hashString, isoDateTime, type Tenant } from "@/demo/tenant";
+import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
@@ -239,22 +239,14 @@ function customersPortal(tenant: Tenant): Portal {
   }
 
   return {
-    portalId: 20_000_000 + (hashString(`hubspot-portal:customers:${tenant.seed}`) % 10_000_000),
+    portalId: portalIdOf(tenant, "customers"),
     owners,
     records: { companies, contacts, deals, ...engagements },
   };
 }
 
 function usersPortal(tenant: Tenant): Portal {
-  const teams = [...new Set(tenant.staff.map((s) => s.team))].sort();
-  const teamIds = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const team of teams) {
-    let n = 8_100_000_000 + (hashString(`hubspot-team:${team}`) % 800_000_000);
-    while (taken.has(String(n))) n++;
-    taken.add(String(n));
-    teamIds.set(team, String(n));
-  }
+  const { teams, ids: teamIds } = teamCompanies(tenant);
 
   const companies: StoredRecord[] = teams.map((team) => {
     const members = tenant.staff.filter((s) => s.team === team);
@@ -311,7 +303,7 @@ function usersPortal(tenant: Tenant): Portal {
   });
 
   return {
-    portalId: 30_000_000 + (hashString(`hubspot-portal:users:${tenant.seed}`) % 10_000_000),
+    portalId: portalIdOf(tenant, "users"),
     owners: [],
     records: { companies, contacts, deals: [], calls: [], meetings: [], emails: [] },
   };

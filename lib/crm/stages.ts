@@ -1,0 +1,14 @@
+// The order stages are listed in summaries: HubSpot's default contact lifecycle and sales
+// pipeline, in funnel order; stages a portal adds of its own follow alphabetically.
+
+export const LIFECYCLE_ORDER = ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"] as const;
+export const PIPELINE_ORDER = ["appointmentscheduled", "qualifiedtobuy", "presentationscheduled", "decisionmakerboughtin", "contractsent", "closedwon", "closedlost"] as const;
+
+/** A comparator putting known stages in their order, then the rest alphabetically. */
+export function byKnownOrder(order: readonly string[]) {
+  const rank = (s: string) => {
+    const i = order.indexOf(s);
+    return i < 0 ? order.length : i;
+  };
+  return (a: { stage: string }, b: { stage: string }) => rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0);
+}
