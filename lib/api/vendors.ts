@@ -10,8 +10,8 @@ import { listRepos } from "@/lib/connectors/coderepo";
 import { listConversationsPage } from "@/lib/connectors/support";
 import { listIssues } from "@/lib/connectors/tracker";
 import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortalCompanies, listPortalContacts, listPortalDeals } from "@/lib/connectors/crmportal";
-import { UpstreamError } from "@/lib/connectors/http";
 import { crmUpstream } from "@/lib/crm/upstream";
+import { runCheck } from "@/lib/connectors/check";
 import type { ConnectionCheck } from "@/lib/contract/resources";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import type { HandlerContext } from "@/lib/http/api";
@@ -53,28 +53,21 @@ async function portalRead<T>(key: string, load: (up: UpstreamOptions) => Promise
   try {
     return await vendorCache().get(`org:crmportal:${key}`, () => load(up));
   } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    console.warn(`[crmportal] upstream ${err.kind}: ${err.message}`);
-    const why = err.kind === "unauthorized" ? "refused this deployment's token" : err.kind === "timeout" ? "did not answer in time" : "failed";
-    throw new ApiError("crmportal_upstream_error", `The CRM portal ${why}; try again shortly.`);
+    throw toApiError("crmportal", err);
   }
 }
 
 /** The CRM portal's connection check: the organisation's credential, probed live. */
-export async function crmportalCheck(): Promise<ConnectionCheck> {
-  const started = performance.now();
-  const base = { slug: "crmportal", title: "CRM portal", probe: crmportalProbeDescription };
-  const elapsed = () => Math.round(performance.now() - started);
-  const up = crmUpstream("customers");
-  if (!up) return { ...base, status: "not-configured", ok: false, summary: `${crmportalProduct} is not configured in this deployment.`, details: [], durationMs: elapsed() };
-  try {
-    const r = await crmportalProbe(up);
-    return { ...base, status: "ok", ok: true, summary: r.summary, details: r.details, durationMs: elapsed() };
-  } catch (err) {
-    if (!(err instanceof UpstreamError)) throw err;
-    const summary = err.kind === "unauthorized" ? `${crmportalProduct} refused this deployment's token.` : `${crmportalProduct} answered with an error (${err.status ?? err.kind}).`;
-    return { ...base, status: "failed", ok: false, summary, details: [{ label: "Failure", value: err.kind }], durationMs: elapsed() };
-  }
+export function crmportalCheck(): Promise<ConnectionCheck> {
+  return runCheck(
+    { slug: "crmportal", title: "CRM portal", product: crmportalProduct, probeDescription: crmportalProbeDescription },
+    async () => {
+      const upstream = crmUpstream("customers");
+      return upstream ? { upstream } : { status: "not-configured", summary: `${crmportalProduct} is not configured in this deployment.` };
+    },
+    crmportalProbe,
+    `${crmportalProduct} refused this deployment's token.`,
+  );
 }
 
 export const vendorHandlers = {

@@ -1,39 +1,63 @@
 import { config } from "@/lib/config";
-import type { ConnectionCheck } from "@/lib/contract/resources";
-import { UpstreamError } from "./http";
-import { upstreamFor, type AccessDeps } from "./access";
 import { ApiError } from "@/lib/contract/errors";
-import type { ConnectorDef } from "./types";
+import type { ConnectionCheck } from "@/lib/contract/resources";
+import { upstreamFor, type AccessDeps } from "./access";
+import { UpstreamError, type UpstreamOptions } from "./http";
+import type { ConnectorDef, ProbeResult } from "./types";
 
-// The connection check: runs a connector's read-only probe as the calling person. `ok` is true
-// exactly when the probe succeeded; every other outcome says why in `status` and `summary`.
+// The connection check: runs a connector's read-only probe. `ok` is true exactly when the probe
+// succeeded; every other outcome says why in `status` and `summary`.
 
-export async function checkConnection(deps: AccessDeps, def: ConnectorDef, userId: number): Promise<ConnectionCheck> {
+export interface CheckSubject {
+  slug: string;
+  title: string;
+  product: string;
+  probeDescription: string;
+}
+
+/** Where the probe may read from, or why it cannot. */
+export type CheckAccess = { upstream: UpstreamOptions } | { status: "not-configured" | "not-connected"; summary: string };
+
+export async function runCheck(
+  subject: CheckSubject,
+  access: () => Promise<CheckAccess>,
+  probe: (up: UpstreamOptions) => Promise<ProbeResult>,
+  refusedSummary: string,
+): Promise<ConnectionCheck> {
   const started = performance.now();
-  const base = { slug: def.slug, title: def.title, probe: def.probeDescription };
+  const base = { slug: subject.slug, title: subject.title, probe: subject.probeDescription };
   const elapsed = () => Math.round(performance.now() - started);
-  const up = config().upstreams[def.slug];
-  if (up.mode === "off") {
-    return { ...base, status: "not-configured", ok: false, summary: `${def.product} is not configured in this deployment.`, details: [], durationMs: elapsed() };
-  }
-  let upstream;
+  const found = await access();
+  if (!("upstream" in found)) return { ...base, status: found.status, ok: false, summary: found.summary, details: [], durationMs: elapsed() };
   try {
-    upstream = await upstreamFor(deps, def, userId);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { ...base, status: "not-connected", ok: false, summary: err.hint ?? `Connect ${def.product} at /connections.`, details: [], durationMs: elapsed() };
-  }
-  try {
-    const result = await def.probe(upstream);
+    const result = await probe(found.upstream);
     return { ...base, status: "ok", ok: true, summary: result.summary, details: result.details, durationMs: elapsed() };
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;
     const summary =
       err.kind === "unauthorized"
-        ? `${def.product} refused the stored credential; reconnect at /connections.`
+        ? refusedSummary
         : err.kind === "timeout"
-          ? `${def.product} did not answer in time.`
-          : `${def.product} answered with an error (${err.status ?? err.kind}).`;
+          ? `${subject.product} did not answer in time.`
+          : `${subject.product} answered with an error (${err.status ?? err.kind}).`;
     return { ...base, status: "failed", ok: false, summary, details: [{ label: "Failure", value: err.kind }], durationMs: elapsed() };
   }
+}
+
+/** A connector's check, as the calling person (or, for calls, through the shared credential). */
+export function checkConnection(deps: AccessDeps, def: ConnectorDef, userId: number): Promise<ConnectionCheck> {
+  return runCheck(
+    def,
+    async () => {
+      if (config().upstreams[def.slug].mode === "off") return { status: "not-configured", summary: `${def.product} is not configured in this deployment.` };
+      try {
+        return { upstream: await upstreamFor(deps, def, userId) };
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return { status: "not-connected", summary: err.hint ?? `Connect ${def.product} at /connections.` };
+      }
+    },
+    (up) => def.probe(up),
+    `${def.product} refused the stored credential; reconnect at /connections.`,
+  );
 }
