@@ -149,14 +149,20 @@ function YesNo({ yes, testId, yesText, noText }: { yes: boolean; testId: string;
   );
 }
 
+function CardHeader({ def, titleId }: { def: ConnectorDef; titleId: string }) {
+  return (
+    <div className={styles.cardHeader}>
+      <h2 id={titleId}>{def.title}</h2>
+      <p className={`${styles.product} muted`}>{def.product}</p>
+    </div>
+  );
+}
+
 function UserCard({ def, configured, connected }: { def: ConnectorDef; configured: boolean; connected: boolean }) {
   const titleId = `connector-${def.slug}-title`;
   return (
     <li className="card stack" data-testid={`connector-${def.slug}`} aria-labelledby={titleId}>
-      <div className={styles.cardHeader}>
-        <h2 id={titleId}>{def.title}</h2>
-        <p className={`${styles.product} muted`}>{def.product}</p>
-      </div>
+      <CardHeader def={def} titleId={titleId} />
       <dl className={styles.facts}>
         <dt>Your connection</dt>
         <YesNo yes={connected} testId="connection-state" yesText="Connected" noText="Not connected" />
@@ -190,10 +196,7 @@ function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boo
   const switchHelpId = `connector-${def.slug}-optin-help`;
   return (
     <li className="card stack" data-testid={`connector-${def.slug}`} aria-labelledby={titleId}>
-      <div className={styles.cardHeader}>
-        <h2 id={titleId}>{def.title}</h2>
-        <p className={`${styles.product} muted`}>{def.product}</p>
-      </div>
+      <CardHeader def={def} titleId={titleId} />
       <dl className={styles.facts}>
         <dt>Shared credential</dt>
         <YesNo yes={donorConnected} testId="donor-state" yesText="Connected" noText="Not connected" />

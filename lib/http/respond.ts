@@ -34,6 +34,11 @@ export function errorResponse(code: ErrorCode, hint?: string, headers: Record<st
   return json(hint ? { error: code, hint } : { error: code }, statusOf(code), headers);
 }
 
+/** The answer of a read-only route to any other method. */
+export function readOnly(hint = "Use GET."): Response {
+  return errorResponse("method_not_allowed", hint, { allow: "GET, HEAD" });
+}
+
 /** A redirect that is never cached, never leaks a referrer, and may set cookies. */
 export function redirectResponse(status: 302 | 303, location: string, cookies: string[] = []): Response {
   const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" });

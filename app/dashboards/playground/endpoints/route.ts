@@ -1,5 +1,5 @@
 // GET /dashboards/playground/endpoints — every API endpoint's JSON Schemas, errors and the error envelope.
-import { errorResponse, json } from "@/lib/http/respond";
+import { json, readOnly } from "@/lib/http/respond";
 import { endpointsBody } from "@/lib/playground/endpoints-doc";
 
 // Generated from the contract, so fixed for a build; public and credential-free.
@@ -9,8 +9,5 @@ export function GET(): Response {
   return json(endpointsBody(), 200, caching);
 }
 
-function notAllowed(): Response {
-  return errorResponse("method_not_allowed", "Use GET.", { allow: "GET, HEAD" });
-}
-
+const notAllowed = () => readOnly();
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

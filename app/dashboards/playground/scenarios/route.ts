@@ -1,5 +1,5 @@
 // GET /dashboards/playground/scenarios — the demo scenarios, the default, and every path's variants.
-import { errorResponse, json } from "@/lib/http/respond";
+import { json, readOnly } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/playground/demo-api";
 
 // Fixed for a build, public and credential-free: shared caches may keep it briefly.
@@ -9,8 +9,5 @@ export function GET(): Response {
   return json(scenariosBody(), 200, caching);
 }
 
-function notAllowed(): Response {
-  return errorResponse("method_not_allowed", "Use GET.", { allow: "GET, HEAD" });
-}
-
+const notAllowed = () => readOnly();
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

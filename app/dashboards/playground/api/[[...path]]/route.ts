@@ -1,5 +1,5 @@
 // GET /dashboards/playground/api/<api path> — the demo API: canned answers per scenario and variant.
-import { errorResponse, fromThrown, json } from "@/lib/http/respond";
+import { fromThrown, json, readOnly } from "@/lib/http/respond";
 import { demoApiResponse } from "@/lib/playground/demo-api";
 
 export const dynamic = "force-dynamic";
@@ -14,8 +14,6 @@ async function get(request: Request, ctx: { params: Promise<{ path?: string[] }>
   }
 }
 
-function notAllowed(): Response {
-  return errorResponse("method_not_allowed", "The demo API is read-only: use GET.", { allow: "GET, HEAD" });
-}
+const notAllowed = () => readOnly("The demo API is read-only: use GET.");
 
 export { get as GET, get as HEAD, notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, notAllowed as OPTIONS };
