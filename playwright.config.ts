@@ -3,7 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // End-to-end tests drive Debian's Chromium against the production build.
 // The build is made once by scripts/test.mjs (or npm start) before servers start.
 
-export const ports = { demo: 3100, oidc: 3101, provider: 3199 };
+// E2E_PORT_BASE moves every server of a run, so two checkouts can run their suites side by side.
+const base = Number(process.env.E2E_PORT_BASE ?? 3100);
+export const ports = { demo: base, oidc: base + 1, provider: base + 99 };
 
 const chromium = {
   ...devices["Desktop Chrome"],

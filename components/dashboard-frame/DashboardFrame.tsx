@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from "react";
 import { FRAME_PATH } from "@/lib/dashboards/bootstrap";
 import type { InitMessage, ScrollNotice, SnapshotNotice } from "@/lib/dashboards/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
@@ -17,70 +17,121 @@ export interface DashboardFrameProps {
   onRequest?: (entry: RequestLogEntry) => void;
   onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
   title: string;
+  /** A shorter frame, for several side by side. */
+  compact?: boolean;
+  /**
+   * Keep a second frame loaded and waiting (default true), so a new revision appears without a
+   * round trip for the frame's document. Off where many frames share a page.
+   */
+  standby?: boolean;
+}
+
+/** What the frame says while the dashboard shows its embedded snapshot. */
+type SnapshotState = { takenAt: string | null } | null;
+
+/** A date alone is a calendar day (parsed as UTC midnight): shown as that day wherever the viewer is. */
+function snapshotTimeText(takenAt: string): string {
+  const date = new Date(takenAt);
+  return takenAt.length === 10
+    ? date.toLocaleDateString(undefined, { dateStyle: "medium", timeZone: "UTC" })
+    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function SnapshotNoticeText({ takenAt }: { takenAt: string | null }) {
+  return takenAt ? (
+    <>
+      Showing snapshot data from <time dateTime={takenAt}>{snapshotTimeText(takenAt)}</time>
+    </>
+  ) : (
+    <>Showing snapshot data; the dashboard does not say when it was taken</>
+  );
 }
 
 /** Loads the frame did not ask for (a dashboard reloading itself) tolerated before giving up. */
 const SELF_RELOADS_MAX = 3;
 
+/** What the host knows of one of its frames. */
+interface Slot {
+  /** Stops the broker answering this frame's current document. */
+  close: (() => void) | null;
+  selfLoads: number;
+  /** The next load is one the host asked for. */
+  ownReload: boolean;
+  /** The init was sent; the load that document.close() finishes is the dashboard appearing. */
+  awaitingWrite: boolean;
+  /** A standby whose bootstrap has loaded and waits for its init. */
+  ready: boolean;
+}
+
+const noSubscription = () => () => {};
+
+const freshSlot = (): Slot => ({ close: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
+
+/** The frames on the page, by React key: the visible one and the standby, if any. */
+interface Frames {
+  active: number;
+  standby: number | null;
+}
+
 /**
  * Renders untrusted dashboard HTML in an opaque-origin sandboxed frame. Each change of the
- * dashboard reloads the frame's bootstrap document and hands it a new MessageChannel, so no
- * script of the previous revision survives and the old port stops answering.
+ * dashboard starts from a fresh bootstrap document with a new MessageChannel, so no script of
+ * the previous revision survives and the old port stops answering.
+ *
+ * With a standby (the default), a second, hidden frame has its bootstrap loaded already: a new
+ * revision goes to it and it becomes the visible frame, the old frame is removed from the page
+ * (and every script in it with it), and a new standby starts loading. Each standby is a new
+ * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, apiBase, mode, scenario, examples, title } = props;
+  const { html, apiBase, mode, scenario, examples, title, compact } = props;
   const examplesKey = JSON.stringify(examples ?? {});
-  const frameRef = useRef<HTMLIFrameElement>(null);
+  // Fixed for the component's life: a standby appearing or vanishing later would move frames.
+  const [standby] = useState(props.standby ?? true);
+  const [frames, setFrames] = useState<Frames>(() => ({ active: 0, standby: standby ? 1 : null }));
+  const framesRef = useRef(frames);
+  const nextKey = useRef(2);
+  const elements = useRef(new Map<number, HTMLIFrameElement>());
+  const slots = useRef(new Map<number, Slot>());
   const latest = useRef(props);
   const scrollY = useRef(0);
-  const closeBroker = useRef<(() => void) | null>(null);
-  const selfLoads = useRef(0);
-  const ownReload = useRef(false);
   const firstRun = useRef(true);
-  const awaitingWrite = useRef(false);
   const limiter = useRef<RequestLimiter | null>(null);
   const [halted, setHalted] = useState(false);
+  const [snapshot, setSnapshot] = useState<SnapshotState>(null);
+  // A frame in server-rendered markup would load its bootstrap before hydration attaches the
+  // load handler that sends the init, and the bootstrap would wait forever. So the frame gets
+  // its address only once the page is interactive.
+  const interactive = useSyncExternalStore(noSubscription, () => true, () => false);
 
   useEffect(() => {
     latest.current = props;
   });
 
-  useEffect(() => () => closeBroker.current?.(), []);
-
-  // A new revision, scenario or data mode: start the frame again from its bootstrap.
   useEffect(() => {
-    if (firstRun.current) {
-      firstRun.current = false;
-      return;
-    }
-    const frame = frameRef.current;
-    if (!frame) return;
-    closeBroker.current?.();
-    closeBroker.current = null;
-    selfLoads.current = 0;
-    ownReload.current = true;
-    awaitingWrite.current = false;
-    frame.src = FRAME_PATH;
-  }, [html, apiBase, mode, scenario, examplesKey]);
+    const all = slots.current;
+    return () => {
+      for (const slot of all.values()) slot.close?.();
+    };
+  }, []);
 
-  const onLoad = () => {
-    const frame = frameRef.current;
-    const target = frame?.contentWindow;
-    if (!frame || !target) return;
-    // The bootstrap's document.close() finishes a second load of the same document: that one
-    // is the dashboard appearing, not a navigation.
-    if (awaitingWrite.current) {
-      awaitingWrite.current = false;
-      return;
+  const slotOf = (key: number): Slot => {
+    let slot = slots.current.get(key);
+    if (!slot) {
+      slot = freshSlot();
+      slots.current.set(key, slot);
     }
-    closeBroker.current?.();
-    closeBroker.current = null;
-    if (ownReload.current) ownReload.current = false;
-    else if (++selfLoads.current > SELF_RELOADS_MAX + 1) {
-      setHalted(true);
-      return;
-    }
-    setHalted(false);
+    return slot;
+  };
+
+  /** Hands frame `key`, whose bootstrap has loaded, the current dashboard and a new port. */
+  const begin = (key: number): boolean => {
+    const target = elements.current.get(key)?.contentWindow;
+    if (!target) return false;
+    const slot = slotOf(key);
+    slot.close?.();
+    // A new document has said nothing yet about showing a snapshot.
+    setSnapshot(null);
     limiter.current ??= new RequestLimiter();
     const p = latest.current;
     const channel = new MessageChannel();
@@ -88,12 +139,16 @@ export function DashboardFrame(props: DashboardFrameProps) {
       const c = latest.current;
       return { apiBase: c.apiBase, mode: c.mode, scenario: c.scenario, examples: c.examples };
     };
-    closeBroker.current = openBroker(channel.port1, {
+    slot.close = openBroker(channel.port1, {
       config,
       limiter: limiter.current,
       onRequest: (entry) => latest.current.onRequest?.(entry),
       onNotice: (notice) => {
         if (notice.type === "scroll") scrollY.current = notice.y;
+        else {
+          const takenAt = notice.takenAt ?? null;
+          setSnapshot((cur) => (cur?.takenAt === takenAt ? cur : { takenAt }));
+        }
         latest.current.onNotice?.(notice);
       },
     });
@@ -101,21 +156,118 @@ export function DashboardFrame(props: DashboardFrameProps) {
     // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
     // holds nothing but this dashboard, which is what the message carries.
     target.postMessage(init, "*", [channel.port2]);
-    awaitingWrite.current = true;
+    slot.awaitingWrite = true;
+    slot.ready = false;
+    return true;
   };
 
+  const restart = useEffectEvent(() => {
+    const { active, standby: waiting } = framesRef.current;
+    if (waiting !== null && slots.current.get(waiting)?.ready && begin(waiting)) {
+      slots.current.get(active)?.close?.();
+      slots.current.delete(active);
+      // Shown at once rather than at React's next commit: a hidden frame's rendering is held
+      // back, so the new revision paints only once its frame is visible.
+      const shown = elements.current.get(waiting);
+      const old = elements.current.get(active);
+      if (shown) shown.hidden = false;
+      if (old) old.hidden = true;
+      const next: Frames = { active: waiting, standby: nextKey.current++ };
+      framesRef.current = next;
+      setFrames(next);
+      setHalted(false);
+      return;
+    }
+    // No standby ready (two revisions in quick succession, or none kept): new frames take the
+    // place of both. Navigating the old element instead would let a load event of its previous
+    // document (its bootstrap's, or the one document.close() finishes) be taken for the new one.
+    for (const key of [active, waiting]) {
+      if (key === null) continue;
+      slots.current.get(key)?.close?.();
+      slots.current.delete(key);
+    }
+    const next: Frames = { active: nextKey.current++, standby: standby ? nextKey.current++ : null };
+    framesRef.current = next;
+    setFrames(next);
+    setHalted(false);
+  });
+
+  // A new revision, scenario or data mode: start the dashboard again from a bootstrap.
+  useEffect(() => {
+    if (firstRun.current) {
+      firstRun.current = false;
+      return;
+    }
+    restart();
+  }, [html, apiBase, mode, scenario, examplesKey]);
+
+  const onLoad = (key: number) => {
+    // The empty document a frame holds before it has an address is not the bootstrap, and a
+    // frame already replaced has nothing more to say.
+    if (!elements.current.get(key)?.getAttribute("src")) return;
+    const { active, standby: waiting } = framesRef.current;
+    if (key !== active && key !== waiting) return;
+    const slot = slotOf(key);
+    if (key !== active) {
+      slot.ownReload = false;
+      slot.ready = true;
+      return;
+    }
+    // The bootstrap's document.close() finishes a second load of the same document: that one
+    // is the dashboard appearing, not a navigation.
+    if (slot.awaitingWrite) {
+      slot.awaitingWrite = false;
+      return;
+    }
+    slot.close?.();
+    slot.close = null;
+    if (slot.ownReload) slot.ownReload = false;
+    else if (++slot.selfLoads > SELF_RELOADS_MAX + 1) {
+      setHalted(true);
+      return;
+    }
+    setHalted(false);
+    begin(key);
+  };
+
+  const frameClass = compact ? `${styles.frame} ${styles.compact}` : styles.frame;
   return (
     <div className={styles.wrap}>
-      <iframe
-        ref={frameRef}
-        className={styles.frame}
-        src={FRAME_PATH}
-        sandbox="allow-scripts"
-        referrerPolicy="no-referrer"
-        title={title}
-        onLoad={onLoad}
-        data-testid="dashboard-frame"
-      />
+      {/* Always rendered, so assistive technology already watches the region when text arrives. */}
+      <div role="status" className={styles.snapshot} data-testid="snapshot-notice" data-taken-at={snapshot?.takenAt ?? undefined}>
+        {snapshot ? (
+          <p>
+            <SnapshotNoticeText takenAt={snapshot.takenAt} />
+          </p>
+        ) : null}
+      </div>
+      {/* Keys only grow and the standby is always the newer frame, so the order never changes:
+          a frame moved in the page would reload. */}
+      {[frames.active, frames.standby].flatMap((key) => {
+        if (key === null) return [];
+        const shown = key === frames.active;
+        return [
+          <iframe
+            key={key}
+            ref={(el) => {
+              if (!el) return;
+              elements.current.set(key, el);
+              return () => {
+                elements.current.delete(key);
+              };
+            }}
+            className={frameClass}
+            src={interactive ? FRAME_PATH : undefined}
+            sandbox="allow-scripts"
+            referrerPolicy="no-referrer"
+            title={shown ? title : "Standby frame"}
+            hidden={!shown}
+            tabIndex={shown ? undefined : -1}
+            onLoad={() => onLoad(key)}
+            data-testid={shown ? "dashboard-frame" : "dashboard-frame-standby"}
+          />,
+        ];
+      })}
       {halted ? (
         <p className={styles.halted} role="alert">
           The dashboard kept reloading itself, so it was stopped. It starts again with the next revision.

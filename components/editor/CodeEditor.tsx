@@ -59,7 +59,9 @@ export function CodeEditor({ initialValue, onChange, warnings, checkedValue, lab
         htmlLanguage(),
         lintGutter(),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
+        // tabindex makes the editable content count as the scroller's focusable content for
+        // checkers that do not treat contenteditable as focusable; Tab order is unchanged.
+        EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", tabindex: "0" }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) latestChange.current(u.state.doc.toString());
         }),

@@ -5,12 +5,19 @@ import { z } from "zod";
 import { DashboardFrame, type DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftUpdated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
-import { checkDraft } from "@/lib/playground/check";
+import { PLAYGROUND_HANDOFF_KEY } from "@/components/saved/handoff";
+import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
+import { htmlTitle } from "@/lib/saved/slug";
 import { CodeEditor } from "./CodeEditor";
+import { StateMatrix } from "./StateMatrix";
+import { preloadCheck, useDraftCheck } from "./useDraftCheck";
 import styles from "./editor.module.css";
 
 const PREVIEW_DEBOUNCE_MS = 400;
+// Several frames restart at once in the matrix: wait for a longer pause in typing.
+const MATRIX_DEBOUNCE_MS = 1_000;
 const PUSH_DEBOUNCE_MS = 800;
+const NOTICE_ID_MAX = 80;
 
 const scenariosSchema = z.object({
   default: z.string(),
@@ -22,8 +29,24 @@ type Scenarios = z.infer<typeof scenariosSchema>;
 export interface EditorExample {
   id: string;
   label: string;
+  /** One sentence for the gallery. */
+  description: string;
   html: string;
+  /** The static check's findings for `html`, computed where the page was made. */
+  warnings?: readonly DraftWarning[];
 }
+
+export interface PlaygroundEditorProps {
+  examples: readonly EditorExample[];
+  /** The example asked for in the address (`?example=<id>`); an unknown id starts on the first with a notice. */
+  requestedExample?: string;
+  /** `?open=saved`: start from the dashboard a saved dashboard's page handed over, as a new draft. */
+  openHandoff?: boolean;
+  /** The signed-in person, who may save the source into their space from here. */
+  saver?: Saver | null;
+}
+
+type View = "single" | "matrix";
 
 /** What the draft is: everything pushed to watchers. */
 interface DraftState {
@@ -54,9 +77,18 @@ async function errorText(res: Response): Promise<string> {
   return typeof body.hint === "string" ? `${error}: ${body.hint}` : error;
 }
 
+/** What a saved dashboard's page hands over through this tab's session storage. */
+const handoffSchema = z.object({ html: z.string().min(1), dash: z.string().optional() });
+
+
 /** The playground editor: source on one side, its live preview on the other, and sharing. */
-export function PlaygroundEditor({ examples: starters }: { examples: readonly EditorExample[] }) {
-  const [starter, setStarter] = useState(starters[0]);
+export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver }: PlaygroundEditorProps) {
+  const requested = requestedExample === undefined ? undefined : starters.find((e) => e.id === requestedExample);
+  const [starter, setStarter] = useState(requested ?? starters[0]);
+  // Bumped on every load, so loading the same example again starts the source over.
+  const [loads, setLoads] = useState(0);
+  const [unknownExample, setUnknownExample] = useState(requestedExample !== undefined && !requested ? requestedExample : null);
+  const [view, setView] = useState<View>("single");
   const [html, setHtml] = useState(starter?.html ?? "");
   const [scenarios, setScenarios] = useState<Scenarios | null>(null);
   const [scenariosFailed, setScenariosFailed] = useState(false);
@@ -69,7 +101,13 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
   const [copied, setCopied] = useState(false);
 
   const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
-  const warnings = useMemo<DraftWarning[]>(() => checkDraft(previewHtml), [previewHtml]);
+  const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
+  const knownFindings = useMemo(
+    () => new Map(starters.flatMap((e) => (e.warnings ? [[e.html, e.warnings] as const] : []))),
+    [starters],
+  );
+  const check = useDraftCheck(previewHtml, knownFindings);
+  const warnings = check.kind === "done" ? check.warnings : [];
 
   useEffect(() => {
     let cancelled = false;
@@ -89,6 +127,32 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
       cancelled = true;
     };
   }, []);
+
+  // "Open in playground" on a saved dashboard: its HTML becomes the source and a new draft at once.
+  const handedOver = useRef(false);
+  useEffect(() => {
+    if (!openHandoff || handedOver.current) return;
+    handedOver.current = true;
+    void (async () => {
+      const raw = sessionStorage.getItem(PLAYGROUND_HANDOFF_KEY);
+      sessionStorage.removeItem(PLAYGROUND_HANDOFF_KEY);
+      let parsed: z.infer<typeof handoffSchema> | null = null;
+      try {
+        parsed = raw ? handoffSchema.parse(JSON.parse(raw)) : null;
+      } catch {
+        parsed = null;
+      }
+      if (!parsed) {
+        setStatus("Nothing was handed over to open; the editor starts from the example.");
+        return;
+      }
+      const label = parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard";
+      setStarter({ id: "handoff", label, description: "", html: parsed.html });
+      setLoads((n) => n + 1);
+      setHtml(parsed.html);
+      await onShareRef.current(parsed.html, parsed.dash);
+    })();
+  }, [openHandoff]);
 
   const examples = useMemo(() => Object.fromEntries(Object.entries(variants).filter(([, v]) => v !== "")), [variants]);
   const live = mode === "live";
@@ -149,10 +213,10 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const onShare = async () => {
+  const onShare = async (source = html, dash?: string) => {
     setShare({ kind: "creating" });
     setStatus("Sharing…");
-    const body = JSON.stringify({ html, dataMode: mode, ...(live ? {} : { scenario, examples }) });
+    const body = JSON.stringify({ html: source, dataMode: mode, ...(dash ? { dash } : {}), ...(live || !scenario ? {} : { scenario, examples }) });
     try {
       const res = await fetch(`${PLAYGROUND_BASE}/draft`, {
         method: "POST",
@@ -167,7 +231,7 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
         return;
       }
       const created = draftCreated.parse(await res.json());
-      pushed.current = JSON.stringify({ html, scenario, examples });
+      pushed.current = JSON.stringify({ html: source, scenario, examples });
       setRevision(created.revision);
       setShare({ kind: "shared", postUrl: created.postUrl, watchUrl: created.watchUrl });
       setStatus(`Shared: revision ${created.revision}. Each edit now goes to watchers.`);
@@ -176,6 +240,11 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
       setStatus("Sharing failed: the playground did not answer.");
     }
   };
+
+  const onShareRef = useRef(onShare);
+  useEffect(() => {
+    onShareRef.current = onShare;
+  });
 
   const onCopy = async (watchUrl: string) => {
     try {
@@ -187,14 +256,21 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
     }
   };
 
+  const shared = share.kind === "shared";
+  const edited = starter !== undefined && html !== starter.html;
+
   const onStarter = (id: string) => {
     const next = starters.find((e) => e.id === id);
     if (!next) return;
+    const lose = shared ? "Your edits will be lost, and watchers will see the example as the next revision." : "Your edits will be lost.";
+    if (edited && !window.confirm(`Load the “${next.label}” example? ${lose}`)) return;
     setStarter(next);
+    setLoads((n) => n + 1);
     setHtml(next.html);
+    setUnknownExample(null);
+    setStatus(`Loaded the ${next.label} example.`);
   };
 
-  const shared = share.kind === "shared";
   const counts = { error: 0, warning: 0, info: 0 };
   for (const w of warnings) counts[w.severity]++;
 
@@ -207,19 +283,50 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
         </p>
       </header>
 
+      {unknownExample !== null ? (
+        <p className={styles.notice} role="status" data-testid="example-notice">
+          There is no example called “{unknownExample.slice(0, NOTICE_ID_MAX)}”; the editor starts from {starter?.label ?? "an empty document"} instead.
+        </p>
+      ) : null}
+
+      {starters.length > 1 ? (
+        <section aria-labelledby="gallery-title" className={styles.gallery}>
+          <h2 id="gallery-title">Examples</h2>
+          <ul>
+            {starters.map((e) => {
+              const current = e.id === starter?.id;
+              return (
+                <li key={e.id} className={current ? styles.currentExample : undefined}>
+                  <button
+                    type="button"
+                    onClick={() => onStarter(e.id)}
+                    aria-describedby={`example-${e.id}-description`}
+                    aria-current={current ? "true" : undefined}
+                    data-testid={`example-${e.id}`}
+                  >
+                    {e.label}
+                    {current ? <span className={styles.loaded}> (loaded)</span> : null}
+                  </button>
+                  <p id={`example-${e.id}-description`} className="muted">
+                    {e.description}
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+
       <form className={styles.controls} onSubmit={(e) => e.preventDefault()} aria-label="Preview settings">
-        {starters.length > 1 ? (
+        <fieldset className={styles.view}>
+          <legend>Preview</legend>
           <label>
-            Start from{" "}
-            <select value={starter?.id ?? ""} onChange={(e) => onStarter(e.target.value)} disabled={shared}>
-              {starters.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.label}
-                </option>
-              ))}
-            </select>
+            <input type="radio" name="preview-view" value="single" checked={view === "single"} onChange={() => setView("single")} /> Single
           </label>
-        ) : null}
+          <label>
+            <input type="radio" name="preview-view" value="matrix" checked={view === "matrix"} onChange={() => setView("matrix")} /> State matrix
+          </label>
+        </fieldset>
         <label>
           Data{" "}
           <select value={mode} onChange={(e) => setMode(e.target.value as DataMode)} disabled={shared} aria-describedby={shared ? "mode-fixed" : undefined}>
@@ -286,27 +393,48 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
           </button>
         )}
         {share.kind === "failed" ? <span className="error-text">{share.message}</span> : null}
+        {saver ? (
+          <SaveToSpace
+            handle={saver.handle}
+            csrf={saver.csrf}
+            suggested={starter?.id === "handoff" ? starter.label : htmlTitle(html)}
+            html={() => html}
+            note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
+          />
+        ) : null}
         <p className={styles.status} role="status" aria-live="polite" data-testid="editor-status">
           {status}
         </p>
       </div>
 
-      <div className={styles.panes}>
-        <div className={styles.source}>
-          <CodeEditor initialValue={starter?.html ?? ""} key={starter?.id} onChange={setHtml} warnings={warnings} checkedValue={previewHtml} label="Dashboard HTML" />
-          <section aria-labelledby="warnings-title" className={styles.warnings}>
+      <div className={view === "matrix" ? `${styles.panes} ${styles.stacked}` : styles.panes}>
+        <div className={styles.source} onFocus={() => void preloadCheck().catch(() => {})}>
+          <CodeEditor
+            initialValue={starter?.html ?? ""}
+            key={`${starter?.id ?? ""}-${loads}`}
+            onChange={setHtml}
+            warnings={warnings}
+            checkedValue={check.kind === "done" ? check.checked : ""}
+            label="Dashboard HTML"
+          />
+          <section aria-labelledby="warnings-title" className={styles.warnings} aria-busy={check.kind === "loading"}>
             <h2 id="warnings-title">
               Check{" "}
               <span className="muted">
                 ({counts.error} errors, {counts.warning} warnings, {counts.info} notes)
               </span>
             </h2>
-            {warnings.length === 0 ? (
+            {check.kind === "loading" ? (
+              <p className="muted">Checking…</p>
+            ) : check.kind === "failed" ? (
+              <p className="error-text">The check could not be loaded; reload the page to try again.</p>
+            ) : warnings.length === 0 ? (
               <p className="muted" data-testid="no-warnings">
                 No findings.
               </p>
             ) : (
-              <ul data-testid="warnings">
+              // Scrolls when long, so it takes focus to be scrollable from the keyboard.
+              <ul data-testid="warnings" tabIndex={0} aria-labelledby="warnings-title">
                 {warnings.map((w, i) => (
                   <li key={`${w.rule}-${w.line}-${w.column}-${i}`} className={styles[w.severity]} data-testid="warning" data-rule={w.rule}>
                     <span className={styles.where}>
@@ -321,17 +449,20 @@ export function PlaygroundEditor({ examples: starters }: { examples: readonly Ed
             )}
           </section>
         </div>
-        <div className={styles.preview}>
-          <DashboardFrame
-            html={previewHtml}
-            apiBase={live ? "/api" : PLAYGROUND_API_BASE}
-            mode={mode}
-            scenario={live ? undefined : scenario || undefined}
-            examples={live ? undefined : examples}
-            title="Dashboard preview"
-          />
-        </div>
+        {view === "single" ? (
+          <div className={styles.preview}>
+            <DashboardFrame
+              html={previewHtml}
+              apiBase={live ? "/api" : PLAYGROUND_API_BASE}
+              mode={mode}
+              scenario={live ? undefined : scenario || undefined}
+              examples={live ? undefined : examples}
+              title="Dashboard preview"
+            />
+          </div>
+        ) : null}
       </div>
+      {view === "matrix" ? <StateMatrix html={matrixHtml} /> : null}
     </section>
   );
 }

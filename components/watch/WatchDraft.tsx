@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DashboardFrame, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
+import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
+import { htmlTitle } from "@/lib/saved/slug";
 import styles from "./watch.module.css";
 
 type Load = { kind: "loading" } | { kind: "not-found" } | { kind: "failed" } | { kind: "ready"; view: DraftView };
@@ -32,7 +34,7 @@ async function fetchDraft(id: string): Promise<Load> {
 }
 
 /** The watch page's live part: the draft, its stream, the frame and the request log. */
-export function WatchDraft({ id }: { id: string }) {
+export function WatchDraft({ id, saver }: { id: string; saver?: Saver | null }) {
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [connection, setConnection] = useState<Connection>({ kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
@@ -164,6 +166,17 @@ export function WatchDraft({ id }: { id: string }) {
         </div>
         <ConnectionState connection={connection} />
       </header>
+      {saver ? (
+        <div className={styles.save}>
+          <SaveToSpace
+            handle={saver.handle}
+            csrf={saver.csrf}
+            suggested={view.dash ?? htmlTitle(view.html)}
+            html={() => view.html}
+            note={`From playground draft revision ${view.revision}`}
+          />
+        </div>
+      ) : null}
       <DashboardFrame
         html={view.html}
         apiBase={live ? "/api" : PLAYGROUND_API_BASE}
@@ -177,6 +190,7 @@ export function WatchDraft({ id }: { id: string }) {
     </section>
   );
 }
+
 
 function ConnectionState({ connection }: { connection: Connection }) {
   const [text, cls] =

@@ -74,4 +74,9 @@ export class WatchPage {
   requestLogEntries() {
     return this.page.getByTestId("request-log-entry");
   }
+
+  /** What the page says above the frame while the dashboard shows its embedded snapshot. */
+  snapshotNotice() {
+    return this.page.getByTestId("snapshot-notice");
+  }
 }

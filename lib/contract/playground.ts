@@ -8,9 +8,12 @@ export const PLAYGROUND_BASE = "/dashboards/playground";
 export const PLAYGROUND_API_BASE = `${PLAYGROUND_BASE}/api`;
 export const DRAFT_HTML_MAX_BYTES = 2 * 1024 * 1024;
 
+/** A dashboard's name in a space: a draft's `dash` and the slug it is saved under. */
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
 export const dashSlug = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "dash must be a slug: lowercase letters, digits and hyphens, at most 64")
+  .regex(SLUG_PATTERN, "dash must be a slug: lowercase letters, digits and hyphens, at most 64")
   .meta({ description: "Suggested name of the dashboard when a person saves it" });
 
 /** The body of POST /draft and POST /draft/<write_token> (as JSON). */
@@ -65,6 +68,24 @@ export const draftView = z
   })
   .meta({ id: "DraftView" });
 
+/** GET /draft/<read_id>/revisions: the kept revisions, newest first. */
+export const draftRevisions = z
+  .object({
+    revisions: z.array(
+      z
+        .object({
+          revision: z.number().int(),
+          html: z.string(),
+          scenario: z.string(),
+          examples: z.record(z.string(), z.string()),
+          dash: z.string().nullable(),
+          createdAt: z.number().meta({ description: "Epoch ms when this revision was accepted" }),
+        })
+        .meta({ id: "DraftRevision" }),
+    ),
+  })
+  .meta({ id: "DraftRevisions" });
+
 /** The `data` of each `draft` event on the stream. */
 export const draftEvent = z
   .object({ revision: z.number().int(), scenario: z.string(), dash: z.string().nullable(), html: z.string() })
@@ -75,3 +96,4 @@ export type DraftCreated = z.infer<typeof draftCreated>;
 export type DraftUpdated = z.infer<typeof draftUpdated>;
 export type DraftView = z.infer<typeof draftView>;
 export type DraftEvent = z.infer<typeof draftEvent>;
+export type DraftRevisionsBody = z.infer<typeof draftRevisions>;

@@ -42,7 +42,9 @@ export const daysParam = z
 export const dateParam = z
   .string()
   .refine(validDate, "expected a calendar date as YYYY-MM-DD")
-  .optional();
+  .optional()
+  // The refinement has no JSON Schema form; the format keeps the generated documents precise.
+  .meta({ format: "date" });
 
 export const booleanParam = z
   .enum(["true", "false"], { error: "expected true or false" })

@@ -12,3 +12,27 @@ export function byKnownOrder(order: readonly string[]) {
   };
   return (a: { stage: string }, b: { stage: string }) => rank(a.stage) - rank(b.stage) || (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0);
 }
+
+// HubSpot's internal stage ids read badly in a chart; these are the names its own UI shows.
+const STAGE_LABELS: Record<string, string> = {
+  subscriber: "Subscriber",
+  lead: "Lead",
+  marketingqualifiedlead: "Marketing qualified lead",
+  salesqualifiedlead: "Sales qualified lead",
+  opportunity: "Opportunity",
+  customer: "Customer",
+  evangelist: "Evangelist",
+  other: "Other",
+  appointmentscheduled: "Appointment scheduled",
+  qualifiedtobuy: "Qualified to buy",
+  presentationscheduled: "Presentation scheduled",
+  decisionmakerboughtin: "Decision maker bought in",
+  contractsent: "Contract sent",
+  closedwon: "Closed won",
+  closedlost: "Closed lost",
+};
+
+/** The human name of a lifecycle or pipeline stage; a portal's own stage keeps its id. */
+export function stageLabel(stage: string): string {
+  return Object.hasOwn(STAGE_LABELS, stage) ? (STAGE_LABELS[stage] as string) : stage;
+}

@@ -1,9 +1,15 @@
-import { BROKER_PATH_MAX } from "./protocol";
+import { BROKER_PATH_MAX, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
 // The document the sandboxed dashboard frame loads first. It waits for the host page's init
 // message, installs the fetch shim that talks to the broker over the MessagePort, then replaces
 // itself with the dashboard via document.open/write. document.open keeps the same Window, so the
 // shim and the response's CSP stay in force for the dashboard.
+//
+// Snapshot fallback: a dashboard may embed its data as
+//   <script type="application/json" id="dashboard-snapshot" data-taken-at="2026-11-20T09:00:00Z">…</script>
+// and call window.dashboardSnapshot() when it falls back to it. The helper answers
+// {data, takenAt} (or null when there is no parsable snapshot) and tells the host page, which
+// then says above the frame that snapshot data is shown, and from when.
 //
 // The port lives only in closures. Dashboard code shares this window and may still reach it
 // (by patching prototypes before a message arrives, say); that gives it nothing, because the
@@ -79,6 +85,8 @@ const script = String.raw`(function () {
   var setT = setTimeout.bind(window), clearT = clearTimeout.bind(window);
   var addListener = EventTarget.prototype.addEventListener, removeListener = EventTarget.prototype.removeEventListener;
   var PATH_MAX = ${BROKER_PATH_MAX}, TIMEOUT = ${FETCH_TIMEOUT_MS}, SCROLL_MS = ${SCROLL_NOTICE_MS}, RESTORE_MS = ${SCROLL_RESTORE_MS};
+  var SNAP_ID = ${JSON.stringify(SNAPSHOT_ELEMENT_ID)}, SNAP_AT = ${JSON.stringify(SNAPSHOT_TAKEN_AT_ATTRIBUTE)}, SNAP_TIME = new RegExp(${JSON.stringify(SNAPSHOT_TIME.source)});
+  var parseJson = JSON.parse, dateParse = Date.parse, dateUTC = Date.UTC, D = Date;
 
   function onMessage(event) {
     if (event.source !== parentWindow) return;
@@ -154,7 +162,30 @@ const script = String.raw`(function () {
       });
     }
 
+    // The same rule as isSnapshotTime in protocol.ts, so the host never drops what this sends.
+    function snapshotTime(v) {
+      if (typeof v !== "string" || !SNAP_TIME.test(v) || !isFinite(dateParse(v))) return null;
+      var y = +v.slice(0, 4), m = +v.slice(5, 7), d = +v.slice(8, 10);
+      var day = new D(dateUTC(y, m - 1, d));
+      return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d ? v : null;
+    }
+
+    function dashboardSnapshot() {
+      var el = document.getElementById(SNAP_ID);
+      if (!el) return null;
+      var data;
+      try {
+        data = parseJson(el.textContent || "");
+      } catch (e) {
+        return null;
+      }
+      var takenAt = snapshotTime(el.getAttribute(SNAP_AT));
+      send(takenAt ? { type: "snapshot", takenAt: takenAt } : { type: "snapshot" });
+      return { data: data, takenAt: takenAt };
+    }
+
     Object.defineProperty(window, "fetch", { value: shimFetch, writable: true, configurable: true });
+    Object.defineProperty(window, ${JSON.stringify(SNAPSHOT_HELPER)}, { value: dashboardSnapshot, writable: true, configurable: true });
     window.DASHBOARD_API_BASE = init.apiBase;
 
     document.open();

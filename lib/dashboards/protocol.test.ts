@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { BROKER_PATH_MAX, checkBrokerRequest, parseFrameMessage, refusalResponse } from "./protocol";
+import { BROKER_PATH_MAX, checkBrokerRequest, isSnapshotTime, parseFrameMessage, refusalResponse } from "./protocol";
 
 const P = PLAYGROUND_API_BASE;
 const ok = (method: string, raw: string, base = P) => checkBrokerRequest(method, raw, base);
@@ -223,8 +223,45 @@ describe("parseFrameMessage", () => {
       { type: "scroll", y: Number.NaN },
       { type: "scroll", y: "1" },
       { type: "snapshot", takenAt: 5 },
+      { type: "snapshot", takenAt: null },
+      { type: "snapshot", takenAt: "yesterday" },
+      { type: "snapshot", takenAt: "2026-11-20T09:00:00" },
     ];
     for (const b of bad) expect(parseFrameMessage(b), JSON.stringify(b)).toBeNull();
+  });
+});
+
+describe("snapshot notices", () => {
+  it("accept a date, or a date and time with its offset", () => {
+    for (const t of ["2026-11-20", "2026-11-20T09:00Z", "2026-11-20T09:00:00Z", "2026-11-20T09:00:00.123Z", "2026-11-20T10:00:00+01:00", "2026-11-20T04:00-05:00"]) {
+      expect(isSnapshotTime(t), t).toBe(true);
+      expect(parseFrameMessage({ type: "snapshot", takenAt: t }), t).toEqual({ type: "snapshot", takenAt: t });
+    }
+  });
+
+  it("refuse times without an offset, impossible dates and anything that is not ISO-8601", () => {
+    for (const t of [
+      "2026-11-20T09:00:00",
+      "2026-11-20 09:00:00Z",
+      "2026-02-31",
+      "2026-13-01",
+      "2026-11-20T25:00Z",
+      "20261120",
+      "Nov 20 2026",
+      "1795132800000",
+      "2026-11-20T09:00:00Z<script>",
+      " 2026-11-20",
+      "",
+      "2026-11-20T09:00:00.1234567891Z",
+    ]) {
+      expect(isSnapshotTime(t), t).toBe(false);
+      expect(parseFrameMessage({ type: "snapshot", takenAt: t }), t).toBeNull();
+    }
+    expect(isSnapshotTime(1795132800000)).toBe(false);
+  });
+
+  it("carry only the time, whatever else the frame adds", () => {
+    expect(parseFrameMessage({ type: "snapshot", takenAt: "2026-11-20", html: "<b>x</b>", extra: 1 })).toEqual({ type: "snapshot", takenAt: "2026-11-20" });
   });
 });
 

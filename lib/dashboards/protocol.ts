@@ -44,10 +44,38 @@ export interface ScrollNotice {
   y: number;
 }
 
-/** Frame → host over the port: the dashboard shows an embedded snapshot, taken at `takenAt`. */
+/**
+ * Frame → host over the port: the dashboard now shows its embedded snapshot, taken at `takenAt`
+ * (ISO-8601, see `SNAPSHOT_TIME`). The bootstrap's `window.dashboardSnapshot()` sends it.
+ */
 export interface SnapshotNotice {
   type: "snapshot";
   takenAt?: string;
+}
+
+/** The id of the `<script type="application/json">` element a dashboard embeds its snapshot in. */
+export const SNAPSHOT_ELEMENT_ID = "dashboard-snapshot";
+/** The attribute on that element saying when the snapshot was taken. */
+export const SNAPSHOT_TAKEN_AT_ATTRIBUTE = "data-taken-at";
+/** The global function the bootstrap gives every dashboard for falling back to its snapshot. */
+export const SNAPSHOT_HELPER = "dashboardSnapshot";
+
+/**
+ * When a snapshot was taken: a calendar date (`2026-11-20`) or a date and time with its offset
+ * (`2026-11-20T09:30:00Z`, `2026-11-20T10:30+01:00`). A time without an offset is refused: the
+ * viewer's clock would silently move it.
+ */
+export const SNAPSHOT_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Whether `value` names a real moment in the form `SNAPSHOT_TIME` describes. */
+export function isSnapshotTime(value: unknown): value is string {
+  if (typeof value !== "string" || !SNAPSHOT_TIME.test(value)) return false;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return false;
+  // Date.parse rolls 2026-02-31 over into March; the calendar date must survive the round trip.
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number);
+  const day = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1));
+  return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d;
 }
 
 export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice;
@@ -87,7 +115,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
       return typeof data.y === "number" && Number.isFinite(data.y) && data.y >= 0 ? { type: "scroll", y: data.y } : null;
     case "snapshot":
       if (data.takenAt === undefined) return { type: "snapshot" };
-      return typeof data.takenAt === "string" && data.takenAt.length <= 64 ? { type: "snapshot", takenAt: data.takenAt } : null;
+      return isSnapshotTime(data.takenAt) ? { type: "snapshot", takenAt: data.takenAt } : null;
     default:
       return null;
   }

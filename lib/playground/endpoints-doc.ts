@@ -4,6 +4,7 @@ import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints"
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-api";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
@@ -38,6 +39,14 @@ export interface EndpointDoc {
   pagedList?: string;
 }
 
+/** The snapshot convention, as /endpoints and llms.txt state it. */
+export const snapshotConvention =
+  `A dashboard may embed its data as a snapshot: <script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20T06:00:00Z">{…}</script>, ` +
+  `where ${SNAPSHOT_TAKEN_AT_ATTRIBUTE} is an ISO-8601 date (2026-11-20) or date and time with Z or an offset. Such a dashboard works with no API at all. ` +
+  `A dashboard that fetches and also embeds a snapshot falls back to it when a fetch fails: it calls window.${SNAPSHOT_HELPER}(), which answers {data, takenAt} ` +
+  `(null when there is no snapshot or it is not JSON; takenAt null when the attribute is missing or not ISO-8601) and makes the page around the dashboard say ` +
+  `"Showing snapshot data from <time>". Outside the dashboard frame the function does not exist; read the element directly there.`;
+
 export interface EndpointsBody {
   apiBase: string;
   liveApiBase: string;
@@ -45,6 +54,7 @@ export interface EndpointsBody {
   endpoints: EndpointDoc[];
   cxWrapper: string;
   paging: string;
+  snapshot: string;
   demo: { scenarios: string; scenarioParam: string; variantParam: string; errors: DocError[] };
 }
 
@@ -99,6 +109,7 @@ function build(): EndpointsBody {
     cxWrapper:
       "Every /cx/* answer is 200 with either {ok: true, data} or {ok: false, waitingOn}. The second means the deployment cannot answer yet: render the waitingOn text, never zeroes.",
     paging: `Paged lists answer {<list>, nextCursor}. Pass nextCursor back as cursor for the next page; it is null on the last page. A cursor this server did not issue answers 400 invalid_cursor. limit: 1 to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}.`,
+    snapshot: snapshotConvention,
     demo: {
       scenarios: `${PLAYGROUND_BASE}/scenarios lists the scenarios and every path's variants.`,
       scenarioParam: `?${SCENARIO_PARAM}=<name> picks a scenario for one request (playground only; never in dashboard code).`,

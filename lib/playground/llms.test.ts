@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { checkRules } from "@/lib/playground/check";
+import { docsSections } from "@/lib/docs/sections";
 import { scenarios, variantsFor } from "@/demo/playground";
 import { llmsText } from "./llms";
 
@@ -12,7 +13,7 @@ describe("llms.txt", () => {
     expect(lines[0]).toBe("# Dashboards playground");
     expect(lines.filter((l) => /^# /.test(l))).toHaveLength(1);
     expect(lines.find((l) => l.trim() !== "" && !l.startsWith("# "))).toMatch(/^> /);
-    for (const h of ["## Protocol", "## Writing the dashboard", "## Scenarios and variants", "## Endpoints", "## Static check rules", "## Limits"]) {
+    for (const h of ["## Protocol", "## Writing the dashboard", "## Scenarios and variants", "## Endpoints", "## Static check rules", "## Limits", "## API reference"]) {
       expect(text).toContain(`\n${h}\n`);
     }
   });
@@ -32,5 +33,21 @@ describe("llms.txt", () => {
       expect(text).toContain(phrase);
     }
     expect(text).toContain("https://dash.example.test/dashboards/playground/draft");
+  });
+
+  it("links each section of the API reference as Markdown, the whole reference and the OpenAPI document", () => {
+    const links = [...text.matchAll(/^- \[[^\]]+\]\((https:\/\/[^)]+)\)/gm)].map((m) => m[1]);
+    for (const s of docsSections) expect(links).toContain(`https://dash.example.test/docs/${s.slug}.md`);
+    expect(links).toContain("https://dash.example.test/docs/index.md");
+    expect(links).toContain("https://dash.example.test/openapi.json");
+    // The llms.txt convention: "Optional" is the last section.
+    expect(text.lastIndexOf("\n## ")).toBe(text.indexOf("\n## Optional\n"));
+  });
+
+  it("documents the snapshot fallback: the element, its time and the helper", () => {
+    expect(text).toContain("\n## Snapshot fallback\n");
+    expect(text).toContain('<script type="application/json" id="dashboard-snapshot" data-taken-at="2026-11-20T06:00:00Z">');
+    expect(text).toContain("window.dashboardSnapshot()");
+    expect(text).toContain("Showing snapshot data from <time>");
   });
 });

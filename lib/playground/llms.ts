@@ -3,7 +3,9 @@ import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftInput } from "@/lib/contract/playground";
 import { checkRules } from "@/lib/playground/check";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
 import { defaultScenario, scenarios, variantsFor } from "@/demo/playground";
+import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "@/lib/docs/sections";
 
 // /dashboards/playground/llms.txt: the agent protocol, in the llms.txt format (an H1, a
 // summary blockquote, then sections). Everything about endpoints, scenarios, variants and check
@@ -53,9 +55,35 @@ export function llmsText(origin: string): string {
     `- \`basis=activity\` is a derived stand-in (grouped by who logged a touch): label it "derived" on the page.`,
     `- \`priority\` is a heuristic triage rank, not an SLA, target, guarantee or earned score: show its \`reasons\`.`,
     `- \`daysSinceContact: null\` means no touch within the window, not "never touched".`,
-    `- Embedding a data snapshot is allowed (and useful as a fallback beside live fetching); say on the page when you show snapshot data.`,
+    `- Embedding a data snapshot is allowed, and useful as a fallback beside live fetching: see "Snapshot fallback" below.`,
     `- Never put \`scenario\` in dashboard code: it is a playground control.`,
     "",
+  );
+  out.push(`## Snapshot fallback`, "");
+  out.push(
+    `Embed the data in a JSON block with the time it was taken (\`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}\`: an ISO-8601 date, or a date and time with \`Z\` or an offset). A dashboard with only a snapshot needs no API at all. One that fetches falls back to its snapshot when a fetch fails (network error, any non-200, or \`waitingOn\`): it calls \`window.${SNAPSHOT_HELPER}()\`, which answers \`{data, takenAt}\` (null when there is no snapshot or it is not JSON; \`takenAt\` null when the time is missing or not ISO-8601) and makes the page around the dashboard say "Showing snapshot data from <time>". Say on the page why live data is missing, too. Outside the dashboard frame the function does not exist; read the element directly there.`,
+    "",
+  );
+  code(
+    "html",
+    [
+      `<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20T06:00:00Z">{"rows": [...]}</script>`,
+      `<script>`,
+      `  const API = window.DASHBOARD_API_BASE || "/api";`,
+      `  function fallBack(reason) {`,
+      `    const snap = typeof window.${SNAPSHOT_HELPER} === "function" ? window.${SNAPSHOT_HELPER}() : null;`,
+      `    if (!snap) return showError(reason);`,
+      `    showNotice(reason + " Showing the snapshot taken " + snap.takenAt + ".");`,
+      `    render(snap.data.rows);`,
+      `  }`,
+      `  fetch(API + "/cx/districts").then(async (res) => {`,
+      `    if (!res.ok) return fallBack((await res.json().catch(() => ({}))).error || "HTTP " + res.status);`,
+      `    const body = await res.json();`,
+      `    if (!body.ok) return fallBack(body.waitingOn);`,
+      `    render(body.data.rows);`,
+      `  }, () => fallBack("The API could not be reached."));`,
+      `</script>`,
+    ].join("\n"),
   );
   out.push(`## Scenarios and variants`, "");
   out.push(
@@ -86,6 +114,16 @@ export function llmsText(origin: string): string {
     `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
     "",
   );
-  out.push(`## Optional`, "", `- [Scenarios as JSON](${base}/scenarios)`, `- [Endpoint schemas as JSON](${base}/endpoints)`, "");
+  out.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
+  for (const s of docsSections) out.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
+  out.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
+  out.push(
+    `## Optional`,
+    "",
+    `- [Scenarios as JSON](${base}/scenarios)`,
+    `- [Endpoint schemas as JSON](${base}/endpoints)`,
+    `- [OpenAPI 3.1 document](${origin}${OPENAPI_PATH})`,
+    "",
+  );
   return out.join("\n");
 }

@@ -1,3 +1,4 @@
+import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import {
@@ -233,8 +234,7 @@ function limited(take: Take, what: string): void {
  * itself, with scenario, dash, dataMode and baseRevision in the query string).
  */
 export async function readDraftInput(request: Request): Promise<DraftInput> {
-  const [essence = "", ...params] = (request.headers.get("content-type") ?? "").split(";").map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
+  const { essence, charset } = contentType(request);
   const isJson = essence === "application/json";
   const isHtml = essence === "text/html";
   if (!isJson && !isHtml) {
@@ -243,7 +243,7 @@ export async function readDraftInput(request: Request): Promise<DraftInput> {
       "Send Content-Type: application/json (a draft object) or text/html (the HTML itself; other fields in the query string).",
     );
   }
-  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8" && charset !== "us-ascii") {
+  if (!utf8Charset(charset)) {
     throw new ApiError("unsupported_media_type", "The body must be UTF-8.");
   }
 
@@ -299,30 +299,9 @@ function decodeUtf8(bytes: Uint8Array, keepBom: boolean): string {
 
 /** Reads at most `max` bytes; a larger body answers 413 without being read to the end. */
 async function readBody(request: Request, max: number): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError("draft_too_large", `The body is over ${max} bytes; html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > max) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  const body = await readBodyCapped(request, max);
+  if (body) return body;
+  throw new ApiError("draft_too_large", `The body is over ${max} bytes; html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
 }
 
 // ---------------------------------------------------------------------------------------------

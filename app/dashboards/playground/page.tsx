@@ -1,16 +1,35 @@
 // GET /dashboards/playground — write a dashboard, preview it live, share it with watchers.
+// `?example=<id>` starts from that example of the gallery.
 import type { Metadata } from "next";
-import { PlaygroundEditor } from "@/components/editor/PlaygroundEditor";
+import { PlaygroundEditor, type EditorExample } from "@/components/editor/PlaygroundEditor";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { dashboardExamples } from "@/demo/examples";
+import { checkDraft } from "@/lib/playground/check";
+import { currentSession } from "@/lib/auth/current";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };
 
-export default function PlaygroundPage() {
+// The check runs here once, so the editor opens with findings and loads the check's code only
+// when the author starts editing.
+const examples: readonly EditorExample[] = dashboardExamples.map((e) => ({ ...e, warnings: checkDraft(e.html) }));
+
+interface Props {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export default async function PlaygroundPage({ searchParams }: Props) {
+  const { example, open } = await searchParams;
+  // Signed-in people may save from the editor; for anyone else the action is simply not there.
+  const session = await currentSession();
   return (
     <>
       <FrameHostPolicy />
-      <PlaygroundEditor examples={dashboardExamples} />
+      <PlaygroundEditor
+        examples={examples}
+        requestedExample={typeof example === "string" ? example : Array.isArray(example) ? example[0] : undefined}
+        openHandoff={open === "saved"}
+        saver={session ? { handle: session.user.handle, csrf: session.csrf } : null}
+      />
     </>
   );
 }

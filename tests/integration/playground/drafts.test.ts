@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { DRAFT_HTML_MAX_BYTES, draftUpdated, draftView } from "@/lib/contract/playground";
+import { DRAFT_HTML_MAX_BYTES, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
 import { listRevisions } from "@/lib/playground/store";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
@@ -358,7 +358,7 @@ describe.each(backends)("draft limits and expiry on $name", (backend) => {
       // The same history, read-only, by the read id.
       const res = await fetch(`${app.url}${DRAFT}/${created.id}/revisions`);
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { revisions: { revision: number; html: string }[] };
+      const body = draftRevisions.strict().parse(await res.json());
       expect(body.revisions.map((r) => [r.revision, r.html])).toEqual([9, 8, 7, 6, 5].map((n) => [n, `<p>${n}</p>`]));
       const byToken = await fetch(`${app.url}${DRAFT}/${new URL(created.postUrl).pathname.split("/").pop()}/revisions`);
       expect(byToken.status).toBe(404);

@@ -1,0 +1,272 @@
+// The product's pages in Debian's Chromium against the production build:
+//
+// (a) first-load JavaScript: gzip bytes summed over the script responses of a first visit
+//     (empty cache), per page, beside the sign-in page of the same build; the HTML document's
+//     gzip size beside it (server-rendered pages carry their weight there);
+// (b) update → repaint: time from an update POST to the watch page showing the new revision
+//     inside the sandboxed frame, beside the same event's arrival at a plain EventSource in the
+//     same page.
+//
+//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|repaint]
+//
+// Both clocks in (b) are the browser's (`performance.timeOrigin + performance.now()`), in the
+// host page for the POST and the EventSource, in the dashboard's own document for the repaint,
+// so no clock of another process is compared.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { chromium } from "@playwright/test";
+import { ensureBuild } from "../scripts/start.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values: args } = parseArgs({
+  options: {
+    port: { type: "string", default: "3550" },
+    rounds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "3" },
+    only: { type: "string" },
+  },
+});
+const port = Number(args.port);
+const base = `http://127.0.0.1:${port}`;
+const rounds = Number(args.rounds);
+const warmup = Number(args.warmup);
+const run = (part) => !args.only || args.only === part;
+
+// One line per page. `path` is a path or a function of the run's context (drafts made for it);
+// `budgetKb` is the target for its first-load JavaScript; the baseline is what the ratios divide by;
+// `as` signs a demo user in first.
+const pages = [
+  { name: "sign-in (baseline)", path: "/signin", baseline: true },
+  { name: "editor", path: "/dashboards/playground", budgetKb: 400 },
+  { name: "watch", path: (ctx) => ctx.watchPath, budgetKb: 200 },
+  { name: "API reference", path: "/docs" },
+  { name: "start page", path: "/", as: "csm@demo.test" },
+  { name: "saved dashboard", path: "/~/csm/my-book", as: "csm@demo.test" },
+];
+
+const REPAINT_TARGET_MS = 100;
+
+const chromiumOptions = {
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+};
+
+ensureBuild();
+
+const dataDir = path.join(root, ".data", "bench-pages");
+fs.rmSync(dataDir, { recursive: true, force: true });
+const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+  cwd: root,
+  stdio: ["ignore", "ignore", "inherit"],
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    DATA_DIR: dataDir,
+    CRM_SYNC_INTERVAL_MS: "86400000",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+  },
+});
+process.on("exit", () => server.kill("SIGTERM"));
+
+async function waitUp() {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${base}/signin`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("server did not start");
+}
+
+async function createDraft(html) {
+  const res = await fetch(`${base}/dashboards/playground/draft`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ html, dash: "bench" }),
+  });
+  if (res.status !== 201) throw new Error(`draft creation answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const kb = (bytes) => bytes / 1024;
+
+/** Gzip bytes of every script response of a first visit, waiting until the network is idle. */
+async function firstLoadJs(browser, url, as) {
+  const context = await browser.newContext();
+  if (as) {
+    const res = await context.request.post(`${base}/signin/demo`, {
+      form: { email: as, next: "/signin" },
+      headers: { origin: base, "sec-fetch-site": "same-origin" },
+      maxRedirects: 0,
+    });
+    if (res.status() !== 303) throw new Error(`sign-in as ${as} answered ${res.status()}`);
+  }
+  const page = await context.newPage();
+  const bodies = [];
+  page.on("response", (res) => {
+    if (res.request().resourceType() === "script") bodies.push(res.body().then((b) => ({ url: res.url(), bytes: zlib.gzipSync(b).length })).catch(() => null));
+  });
+  const doc = await page.goto(url, { waitUntil: "networkidle" });
+  const html = zlib.gzipSync(await doc.body()).length;
+  const scripts = (await Promise.all(bodies)).filter(Boolean);
+  await context.close();
+  return { bytes: scripts.reduce((s, x) => s + x.bytes, 0), count: scripts.length, scripts, html };
+}
+
+// The dashboard records when it ran and when the frame next painted, in its own document.
+const probe = (rev) => `<!doctype html>
+<title>bench</title>
+<p id="rev" data-rev="${rev}">revision ${rev}</p>
+<script>
+  const API = window.DASHBOARD_API_BASE || "/api";
+  const mark = document.getElementById("rev");
+  mark.dataset.ran = String(performance.timeOrigin + performance.now());
+  requestAnimationFrame(() => { mark.dataset.painted = String(performance.timeOrigin + performance.now()); });
+</script>`;
+
+async function repaint(browser) {
+  const draft = await createDraft(probe(1));
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}${new URL(draft.watchUrl).pathname}`);
+  const frame = page.frameLocator('[data-testid="dashboard-frame"]');
+  await frame.locator('#rev[data-rev="1"][data-painted]').waitFor({ timeout: 30_000 });
+  await page.getByTestId("connection-state").getByText("live").waitFor();
+  // The baseline: the same stream, read by a plain EventSource in the same page.
+  await page.evaluate((eventsPath) => {
+    const w = window;
+    w.__arrivals = {};
+    w.__baseline = new EventSource(eventsPath);
+    w.__baseline.addEventListener("draft", (e) => {
+      w.__arrivals[e.lastEventId] = performance.timeOrigin + performance.now();
+    });
+    return new Promise((resolve) => w.__baseline.addEventListener("draft", resolve, { once: true }));
+  }, new URL(draft.eventsUrl).pathname);
+
+  const postPath = new URL(draft.postUrl).pathname;
+  const samples = [];
+  for (let i = 0; i < warmup + rounds; i++) {
+    const rev = i + 2;
+    const sent = await page.evaluate(
+      ({ postPath, html }) => {
+        const t = performance.timeOrigin + performance.now();
+        void fetch(postPath, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ html }) });
+        return t;
+      },
+      { postPath, html: probe(rev) },
+    );
+    const mark = frame.locator(`#rev[data-rev="${rev}"][data-painted]`);
+    await mark.waitFor({ timeout: 10_000 });
+    const painted = Number(await mark.getAttribute("data-painted"));
+    const ran = Number(await mark.getAttribute("data-ran"));
+    let arrived;
+    for (let t = 0; t < 200 && arrived === undefined; t++) {
+      arrived = await page.evaluate((r) => window.__arrivals[String(r)], rev);
+      if (arrived === undefined) await new Promise((r) => setTimeout(r, 10));
+    }
+    if (arrived === undefined) throw new Error(`revision ${rev} never reached the baseline EventSource`);
+    // The frame's document requests, from Resource Timing in the host page: with a standby frame
+    // loaded and waiting, none should fall between the POST and the repaint.
+    const frameLoad = await page.evaluate(() => {
+      const e = performance.getEntriesByType("resource").filter((x) => new URL(x.name).pathname === "/dashboards/frame").at(-1);
+      performance.clearResourceTimings();
+      return e ? { start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + e.responseEnd } : null;
+    });
+    if (i >= warmup) {
+      samples.push({
+        painted: painted - sent,
+        ran: ran - sent,
+        arrived: arrived - sent,
+        frameRequested: frameLoad ? frameLoad.start - sent : NaN,
+        frameLoaded: frameLoad ? frameLoad.end - sent : NaN,
+      });
+    }
+    // Let the page settle, as an author's updates are seconds apart.
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await context.close();
+  return samples;
+}
+
+await waitUp();
+const browser = await chromium.launch(chromiumOptions);
+const results = { at: new Date().toISOString(), args };
+try {
+  if (run("weight")) {
+    const ctx = { watchPath: new URL((await createDraft(probe(1))).watchUrl).pathname };
+    const rows = [];
+    for (const p of pages) {
+      const target = typeof p.path === "function" ? p.path(ctx) : p.path;
+      rows.push({ ...p, path: target, ...(await firstLoadJs(browser, `${base}${target}`, p.as)) });
+    }
+    const baseline = rows.find((r) => r.baseline);
+    console.log("\nfirst-load JavaScript (gzip, script responses of a first visit)");
+    console.log("page".padEnd(22), "KB".padStart(8), "scripts".padStart(8), "ratio".padStart(6), "budget".padStart(8), "HTML KB".padStart(8), "  verdict");
+    for (const r of rows) {
+      const verdict = r.budgetKb === undefined ? "" : kb(r.bytes) <= r.budgetKb ? "within" : "OVER";
+      console.log(
+        r.name.padEnd(22),
+        kb(r.bytes).toFixed(1).padStart(8),
+        String(r.count).padStart(8),
+        (r.bytes / baseline.bytes).toFixed(2).padStart(6),
+        (r.budgetKb === undefined ? "-" : `${r.budgetKb}`).padStart(8),
+        kb(r.html).toFixed(1).padStart(8),
+        " ",
+        verdict,
+      );
+    }
+    results.weight = rows.map((r) => ({
+      name: r.name,
+      path: r.name === "watch" ? "/dashboards/playground/watch/<id>" : r.path,
+      kb: +kb(r.bytes).toFixed(1),
+      scripts: r.count,
+      ratio: +(r.bytes / baseline.bytes).toFixed(2),
+      budgetKb: r.budgetKb ?? null,
+      htmlKb: +kb(r.html).toFixed(1),
+      largest: r.scripts
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 5)
+        .map((s) => ({ file: new URL(s.url).pathname, kb: +kb(s.bytes).toFixed(1) })),
+    }));
+  }
+  if (run("repaint")) {
+    const samples = await repaint(browser);
+    const stat = (key) => {
+      const xs = samples.map((s) => s[key]).filter(Number.isFinite);
+      return xs.length ? { p50: median(xs), p99: percentile(xs, 99) } : { p50: NaN, p99: NaN };
+    };
+    const painted = stat("painted");
+    const ran = stat("ran");
+    const arrived = stat("arrived");
+    console.log(`\nupdate → repaint on the watch page, ${samples.length} rounds after ${warmup} warm-up (ms from the POST being sent)`);
+    console.log("measure".padEnd(40), "p50".padStart(8), "p99".padStart(8));
+    console.log("baseline: event at a plain EventSource".padEnd(40), arrived.p50.toFixed(1).padStart(8), arrived.p99.toFixed(1).padStart(8));
+    const requested = stat("frameRequested");
+    const loaded = stat("frameLoaded");
+    console.log("dashboard script ran in the frame".padEnd(40), ran.p50.toFixed(1).padStart(8), ran.p99.toFixed(1).padStart(8));
+    console.log("frame painted the new revision".padEnd(40), painted.p50.toFixed(1).padStart(8), painted.p99.toFixed(1).padStart(8));
+    if (Number.isFinite(requested.p50)) console.log(`next standby's document: requested p50 ${requested.p50.toFixed(1)} ms, received p50 ${loaded.p50.toFixed(1)} ms`);
+    console.log(
+      `repaint − baseline: p50 ${(painted.p50 - arrived.p50).toFixed(1)} ms, p99 ${(painted.p99 - arrived.p99).toFixed(1)} ms; target repaint p50 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p50 <= REPAINT_TARGET_MS ? "within" : "OVER"}, p99 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p99 <= REPAINT_TARGET_MS ? "within" : "OVER"}`,
+    );
+    results.repaint = { rounds: samples.length, baseline: arrived, ran, painted, samples };
+  }
+} finally {
+  await browser.close();
+}
+fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+fs.writeFileSync(path.join(root, "bench", "results", "pages.json"), JSON.stringify(results, null, 2));
+server.kill("SIGTERM");
+process.exit(0);

@@ -1,0 +1,334 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { BROKER_BODY_MAX, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/dashboards/protocol";
+import { openBroker, RequestLimiter, type BrokerConfig, type RequestLogEntry } from "./broker";
+
+const P = PLAYGROUND_API_BASE;
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+/** A fetch that records each call and answers what `answer` gives, or waits for `release`. */
+function fakeFetch(answer: (url: string) => Response | Promise<Response> = () => Response.json({ ok: true })) {
+  const calls: Call[] = [];
+  const impl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(input), init: init ?? {} });
+    return answer(String(input));
+  }) as typeof fetch;
+  return { impl, calls };
+}
+
+const open: (() => void)[] = [];
+afterEach(() => {
+  for (const close of open.splice(0)) close();
+});
+
+/** A broker on one end of a real MessageChannel, and the frame's side of it on the other. */
+function setup(options: { config?: Partial<BrokerConfig>; fetchImpl?: typeof fetch; limiter?: RequestLimiter; now?: () => number } = {}) {
+  let config: BrokerConfig = { apiBase: P, mode: "demo", ...options.config };
+  const channel = new MessageChannel();
+  const log: RequestLogEntry[] = [];
+  const notices: (ScrollNotice | SnapshotNotice)[] = [];
+  const waiting = new Map<number, (m: ResponseMessage) => void>();
+  const received: ResponseMessage[] = [];
+  channel.port2.onmessage = (e: MessageEvent<ResponseMessage>) => {
+    received.push(e.data);
+    waiting.get(e.data.id)?.(e.data);
+  };
+  const close = openBroker(channel.port1, {
+    config: () => config,
+    limiter: options.limiter ?? new RequestLimiter(),
+    onRequest: (entry) => log.push(entry),
+    onNotice: (n) => notices.push(n),
+    fetchImpl: options.fetchImpl ?? fakeFetch().impl,
+    now: options.now,
+  });
+  open.push(() => {
+    close();
+    channel.port2.close();
+  });
+  let nextId = 1;
+  return {
+    log,
+    notices,
+    received,
+    close,
+    setConfig: (c: Partial<BrokerConfig>) => {
+      config = { ...config, ...c };
+    },
+    /** Sends raw data down the port, as dashboard code could. */
+    post: (data: unknown) => channel.port2.postMessage(data),
+    ask: (path: string, method = "GET") => {
+      const id = nextId++;
+      const answered = new Promise<ResponseMessage>((resolve) => waiting.set(id, resolve));
+      channel.port2.postMessage({ type: "fetch", id, method, path, headers: { accept: "application/json" } });
+      return answered;
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+const bodyOf = (m: ResponseMessage) => JSON.parse(m.body) as { error?: string; hint?: string };
+
+describe("RequestLimiter", () => {
+  it("allows a burst, then refills at its rate", () => {
+    let t = 0;
+    const limiter = new RequestLimiter(10, 30, 8, 32, () => t);
+    for (let i = 0; i < 30; i++) expect(limiter.take(), `take ${i}`).toBe(true);
+    expect(limiter.take()).toBe(false);
+    t += 99;
+    expect(limiter.take()).toBe(false);
+    t += 1; // 100 ms at 10/s is one token
+    expect(limiter.take()).toBe(true);
+    expect(limiter.take()).toBe(false);
+    t += 60_000;
+    for (let i = 0; i < 30; i++) expect(limiter.take()).toBe(true);
+    expect(limiter.take(), "never more than the burst").toBe(false);
+  });
+
+  it("runs at most maxInFlight tasks at once; the rest wait their turn in order", async () => {
+    const limiter = new RequestLimiter(100, 100, 2, 32);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const releases: (() => void)[] = [];
+    const task = (n: number) => () =>
+      new Promise<number>((resolve) => {
+        running++;
+        peak = Math.max(peak, running);
+        order.push(n);
+        releases.push(() => {
+          running--;
+          resolve(n);
+        });
+      });
+    const all = [1, 2, 3, 4].map((n) => limiter.run(task(n)));
+    await settle();
+    expect(order).toEqual([1, 2]);
+    releases.shift()?.();
+    await settle();
+    expect(order).toEqual([1, 2, 3]);
+    while (releases.length) {
+      releases.shift()?.();
+      await settle();
+    }
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
+    expect(peak).toBe(2);
+  });
+
+  it("refuses once its queue is full, even with tokens left", async () => {
+    const limiter = new RequestLimiter(100, 100, 1, 2);
+    const never = () => new Promise<void>(() => {});
+    for (let i = 0; i < 3; i++) {
+      expect(limiter.take()).toBe(true);
+      void limiter.run(never);
+    }
+    await settle();
+    expect(limiter.take()).toBe(false);
+  });
+});
+
+describe("openBroker: refusals", () => {
+  it("refuses every method but GET and HEAD without fetching", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl });
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      const r = await b.ask(`${P}/me`, method);
+      expect(r.status, method).toBe(405);
+      expect(bodyOf(r).error).toBe("method_not_allowed");
+    }
+    expect(f.calls).toEqual([]);
+  });
+
+  it("refuses traversal, encoded traversal, absolute and protocol-relative URLs, and paths outside the registry", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl });
+    const cases: [string, number][] = [
+      [`${P}/../draft`, 400],
+      [`${P}/%2e%2e/draft`, 400],
+      [`${P}/me%2f..%2f..%2fdraft`, 400],
+      [`https://evil.example${P}/me`, 400],
+      [`//evil.example${P}/me`, 400],
+      ["/dashboards/playground/draft", 400],
+      ["/api/me", 400],
+      [`${P}/nope`, 404],
+      [`${P}/me?scenario=outage`, 400],
+    ];
+    for (const [path, status] of cases) {
+      const r = await b.ask(path);
+      expect(r.status, path).toBe(status);
+      expect(r.headers["content-type"]).toBe("application/json");
+      expect(typeof bodyOf(r).error, path).toBe("string");
+    }
+    expect(f.calls).toEqual([]);
+    expect(b.log.map((e) => e.status)).toEqual(cases.map(([, s]) => s));
+  });
+
+  it("throttles: past the bucket, reads are answered 429 without fetching", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl, limiter: new RequestLimiter(0, 2, 8, 32) });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => b.ask(`${P}/me`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused && bodyOf(refused).error).toBe("rate_limited");
+    expect(f.calls).toHaveLength(2);
+  });
+
+  it("holds reads past the concurrency cap until one finishes", async () => {
+    const releases: (() => void)[] = [];
+    const f = fakeFetch(() => new Promise<Response>((resolve) => releases.push(() => resolve(Response.json({})))));
+    const b = setup({ fetchImpl: f.impl, limiter: new RequestLimiter(100, 100, 1, 32) });
+    const first = b.ask(`${P}/me`);
+    const second = b.ask(`${P}/me/home`);
+    await settle();
+    expect(f.calls.map((c) => c.url)).toEqual([`${P}/me`]);
+    releases.shift()?.();
+    expect((await first).status).toBe(200);
+    await settle();
+    expect(f.calls.map((c) => c.url)).toEqual([`${P}/me`, `${P}/me/home`]);
+    releases.shift()?.();
+    expect((await second).status).toBe(200);
+  });
+});
+
+describe("openBroker: routing", () => {
+  it("answers demo drafts from the playground's demo API with the draft's scenario and variants, without cookies", async () => {
+    const f = fakeFetch();
+    const b = setup({
+      fetchImpl: f.impl,
+      config: { mode: "demo", scenario: "outage", examples: { "/vendors/tracker/issues": "empty", "/crm/:instance/deals": "not_synced" } },
+    });
+    await b.ask(`${P}/vendors/tracker/issues?project=Platform`);
+    await b.ask(`${P}/crm/customers/deals?limit=5`);
+    await b.ask(`${P}/me`);
+    expect(f.calls.map((c) => c.url)).toEqual([
+      `${P}/vendors/tracker/issues?project=Platform&scenario=outage&variant=empty`,
+      `${P}/crm/customers/deals?limit=5&scenario=outage&variant=not_synced`,
+      `${P}/me?scenario=outage`,
+    ]);
+    for (const c of f.calls) {
+      expect(c.init).toMatchObject({ method: "GET", credentials: "omit", redirect: "error", cache: "no-store", referrerPolicy: "no-referrer" });
+    }
+  });
+
+  it("a concrete path's variant wins over its pattern's", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl, config: { examples: { "/crm/:instance/summary": "empty", "/crm/users/summary": "forbidden" } } });
+    await b.ask(`${P}/crm/users/summary`);
+    await b.ask(`${P}/crm/customers/summary`);
+    expect(f.calls.map((c) => c.url)).toEqual([`${P}/crm/users/summary?variant=forbidden`, `${P}/crm/customers/summary?variant=empty`]);
+  });
+
+  it("answers live drafts from /api as the viewer, with no playground parameters", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl, config: { apiBase: "/api", mode: "live", scenario: "outage", examples: { "/me": "member" } } });
+    await b.ask("/api/cx/book?owner=o1&days=7");
+    await b.ask("/api/me", "HEAD");
+    expect(f.calls.map((c) => c.url)).toEqual(["/api/cx/book?owner=o1&days=7", "/api/me"]);
+    expect(f.calls[0]?.init).toMatchObject({ method: "GET", credentials: "same-origin", redirect: "error" });
+    expect(f.calls[1]?.init.method).toBe("HEAD");
+    expect(b.log.every((e) => e.mode === "live")).toBe(true);
+  });
+
+  it("reads its configuration at each request, so a new scenario applies at once", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl, config: { scenario: "empty" } });
+    await b.ask(`${P}/me`);
+    b.setConfig({ scenario: "signed-out" });
+    await b.ask(`${P}/me`);
+    expect(f.calls.map((c) => c.url)).toEqual([`${P}/me?scenario=empty`, `${P}/me?scenario=signed-out`]);
+  });
+});
+
+describe("openBroker: answers", () => {
+  it("passes status, content type and body through, and nothing else of the headers", async () => {
+    const body = JSON.stringify({ error: "crm_not_synced", hint: "Wait for the first sync." });
+    const f = fakeFetch(
+      () => new Response(body, { status: 503, headers: { "content-type": "application/json; charset=utf-8", "set-cookie": "a=b", "x-secret": "s" } }),
+    );
+    const b = setup({ fetchImpl: f.impl });
+    const r = await b.ask(`${P}/crm/customers/companies`);
+    expect(r).toEqual({ type: "response", id: 1, status: 503, headers: { "content-type": "application/json; charset=utf-8" }, body });
+  });
+
+  it("defaults the content type to JSON and keeps 2xx bodies byte for byte", async () => {
+    const text = '{"email":"ada@example.test","emoji":"📈"}';
+    // Bytes, so the Response has no content type of its own.
+    const f = fakeFetch(() => new Response(new TextEncoder().encode(text), { status: 200 }));
+    const b = setup({ fetchImpl: f.impl });
+    const r = await b.ask(`${P}/me`);
+    expect(r.status).toBe(200);
+    expect(r.body).toBe(text);
+    expect(r.headers).toEqual({ "content-type": "application/json" });
+  });
+
+  it("answers 502 in the error envelope when the API cannot be reached", async () => {
+    const f = fakeFetch(() => Promise.reject(new TypeError("network down")));
+    const b = setup({ fetchImpl: f.impl });
+    const r = await b.ask(`${P}/me`);
+    expect(r.status).toBe(502);
+    expect(bodyOf(r)).toMatchObject({ error: "upstream_unreachable" });
+  });
+
+  it("refuses to hand over a body larger than the limit", async () => {
+    const f = fakeFetch(() => new Response("x".repeat(BROKER_BODY_MAX + 1)));
+    const b = setup({ fetchImpl: f.impl });
+    const r = await b.ask(`${P}/me`);
+    expect(r.status).toBe(502);
+    expect(bodyOf(r).error).toBe("response_too_large");
+  });
+
+  it("logs each read with its path relative to the base, status, time taken and mode", async () => {
+    let t = 1_000;
+    const f = fakeFetch(() => {
+      t += 42;
+      return Response.json({}, { status: 404 });
+    });
+    const b = setup({ fetchImpl: f.impl, now: () => t });
+    await b.ask(`${P}/connections/tracker/check`);
+    expect(b.log).toEqual([{ path: "/connections/tracker/check", status: 404, ms: 42, mode: "demo", at: 1_042 }]);
+  });
+});
+
+describe("openBroker: the port", () => {
+  it("passes scroll and snapshot notices on, and drops what the protocol does not know", async () => {
+    const b = setup();
+    b.post({ type: "scroll", y: 320 });
+    b.post({ type: "snapshot", takenAt: "2026-11-20T09:00:00Z" });
+    b.post({ type: "snapshot" });
+    b.post({ type: "snapshot", takenAt: "last Tuesday" });
+    b.post({ type: "init", html: "<p>x</p>", apiBase: P });
+    b.post({ type: "fetch", id: "1", method: "GET", path: `${P}/me` });
+    b.post("fetch");
+    await settle();
+    expect(b.notices).toEqual([{ type: "scroll", y: 320 }, { type: "snapshot", takenAt: "2026-11-20T09:00:00Z" }, { type: "snapshot" }]);
+    expect(b.received).toEqual([]);
+    expect(b.log).toEqual([]);
+  });
+
+  it("stops answering once closed", async () => {
+    const f = fakeFetch();
+    const b = setup({ fetchImpl: f.impl });
+    b.close();
+    b.post({ type: "fetch", id: 9, method: "GET", path: `${P}/me` });
+    await settle();
+    expect(f.calls).toEqual([]);
+    expect(b.received).toEqual([]);
+  });
+
+  it("a read still in flight when the broker closes is never answered", async () => {
+    let release: () => void = () => {};
+    const f = fakeFetch(() => new Promise<Response>((resolve) => (release = () => resolve(Response.json({})))));
+    const b = setup({ fetchImpl: f.impl });
+    void b.ask(`${P}/me`);
+    await settle();
+    expect(f.calls).toHaveLength(1);
+    b.close();
+    release();
+    await settle();
+    expect(b.received).toEqual([]);
+    expect(b.log).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import { createRequire } from "node:module";
+import { expect, type Page } from "@playwright/test";
+
+// axe-core injected into the page (the Playwright wrapper for it needs a newer Node than ours).
+// Only serious and critical findings fail a page; the message lists each rule with the nodes
+// it matched so a failure says what to fix.
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+type AxeNode = { target: unknown[]; failureSummary?: string };
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
+
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    // Dashboard HTML inside the sandboxed frame is the author's, not the page's: axe cannot
+    // reach into an opaque-origin frame anyway, so it is left out rather than reported as a gap.
+    const result = await axe.run({ exclude: [["iframe"]] }, { resultTypes: ["violations"] });
+    return result.violations;
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+export async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const found = await seriousViolations(page);
+  const report = found
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
+    .join("\n");
+  expect(found, report).toEqual([]);
+}
