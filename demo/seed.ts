@@ -8,11 +8,13 @@ import { connectors } from "@/lib/connectors/registry";
 import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
 import { generateTenant } from "./tenant";
 import { demoUsers } from "./users";
+import { dashboardExamples } from "./examples";
+import { saveDashboard } from "@/lib/saved/store";
 
 // Seeds the demo tenant into storage once. The marker row makes a restart (or a second
 // instance) skip work already done; bump SEED_VERSION when the seeded data changes shape.
 
-export const SEED_VERSION = 3;
+export const SEED_VERSION = 4;
 
 export interface SeedOptions {
   scale: number;
@@ -38,6 +40,15 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
       if (viaStandIn(slug)) await saveUserToken(db, opts.sealer, id, slug, { accessToken: mint(slug, u.email), scope: connectors[slug].scope, account: u.email });
     }
     await setCallsOptIn(db, id, u.callsOptIn);
+    // Spaces start with real dashboards; a reseed never adds a revision to one already there.
+    for (const [slug, exampleId] of Object.entries(u.space)) {
+      const example = dashboardExamples.find((e) => e.id === exampleId);
+      if (!example) throw new Error(`demo user ${u.email}: no example ${exampleId}`);
+      const saved = await db.selectFrom("saved_dashboards").select("slug").where("owner_id", "=", id).where("slug", "=", slug).executeTakeFirst();
+      if (saved) continue;
+      const { handle } = await db.selectFrom("users").select("handle").where("id", "=", id).executeTakeFirstOrThrow();
+      await saveDashboard(db, { ownerId: id, handle, slug, html: example.html, note: `From the ${example.label} example` });
+    }
     if (u.groups.includes("admin") && viaStandIn("calls")) {
       await saveDonorToken(db, opts.sealer, "calls", { accessToken: mint("calls", u.email), account: u.email }, id);
     }

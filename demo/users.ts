@@ -9,6 +9,8 @@ export interface DemoUser {
   callsOptIn: boolean;
   /** The CSM record this person is, when they own a book of business. */
   ownsBook: boolean;
+  /** Example dashboards (ids from demo/examples) saved in this person's space, by slug. */
+  space: Readonly<Record<string, string>>;
 }
 
 export const demoUsers: readonly DemoUser[] = [
@@ -19,6 +21,7 @@ export const demoUsers: readonly DemoUser[] = [
     connectors: ["tracker", "coderepo", "support"],
     callsOptIn: true,
     ownsBook: false,
+    space: {},
   },
   {
     email: "csm@demo.test",
@@ -27,6 +30,7 @@ export const demoUsers: readonly DemoUser[] = [
     connectors: ["tracker", "coderepo", "support"],
     callsOptIn: true,
     ownsBook: true,
+    space: { "my-book": "cx-book" },
   },
   {
     email: "member@demo.test",
@@ -35,5 +39,6 @@ export const demoUsers: readonly DemoUser[] = [
     connectors: [],
     callsOptIn: false,
     ownsBook: false,
+    space: {},
   },
 ];

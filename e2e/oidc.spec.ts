@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
+import { ports } from "../playwright.config";
 
 // The instance configured with an identity provider (the loopback stand-in from
 // e2e/support/oidc-provider.mjs): sign-in goes through the provider, demo sign-in is off.
 
-const providerOrigin = "http://127.0.0.1:3199";
+const providerOrigin = `http://127.0.0.1:${ports.provider}`;
 
 test("signing in goes through the identity provider and comes back signed in", async ({ page, baseURL }) => {
   await page.goto("/signin");

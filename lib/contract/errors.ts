@@ -43,6 +43,12 @@ export const errorCatalogue = {
   no_example: { status: 404, description: "Demo mode has no example for this path." },
   cross_site_write: { status: 403, description: "Browsers may not write to a draft from another site or an opaque origin." },
 
+  // Saving into a person's space, and their favourites and home
+  invalid_slug: { status: 400, description: "A dashboard's slug must match [a-z0-9][a-z0-9-]{0,63}." },
+  empty_dashboard: { status: 400, description: "The body is empty; send the dashboard's HTML." },
+  invalid_request: { status: 400, description: "The request body is not what this action takes; `hint` says what." },
+  payload_too_large: { status: 413, description: "The body is over the size limit: 2 MiB for a dashboard, 16 KiB for a favourites or home action." },
+
   // Sign-in
   unknown_user: { status: 400, description: "No demo user has that email." },
   invalid_form: { status: 400, description: "The form body could not be read." },

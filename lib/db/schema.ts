@@ -221,7 +221,31 @@ export interface PlaygroundDraftRevisionsTable {
   created_at: number;
 }
 
+/** A dashboard in its owner's space; `revision` is the latest one. */
+export interface SavedDashboardsTable {
+  owner_id: number;
+  slug: string;
+  title: string;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every revision of a saved dashboard, the latest included. */
+export interface SavedDashboardRevisionsTable {
+  owner_id: number;
+  slug: string;
+  revision: number;
+  title: string;
+  html: string;
+  /** Where the revision came from, for the history (e.g. "Restored from revision 2"). */
+  note: string | null;
+  saved_at: number;
+}
+
 export interface Database {
+  saved_dashboards: SavedDashboardsTable;
+  saved_dashboard_revisions: SavedDashboardRevisionsTable;
   playground_drafts: PlaygroundDraftsTable;
   playground_draft_revisions: PlaygroundDraftRevisionsTable;
   crm_owners: CrmOwnersTable;

@@ -1,0 +1,60 @@
+// GET /~/<handle>/<slug> — a saved dashboard on the viewer's own live data. POST to this path
+// saves (see proxy.ts); this page only shows.
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
+import { SavedDashboardView } from "@/components/saved/SavedDashboardView";
+import { currentSession } from "@/lib/auth/current";
+import { favouritesOf, homeOf } from "@/lib/auth/users";
+import { revisionParam, segment } from "@/lib/saved/params";
+import { loadDashboard, revisionsOf } from "@/lib/saved/store";
+import { appDb } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ handle: string; slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { handle, slug } = await params;
+  return { title: `/~/${segment(handle)}/${segment(slug)}`, robots: { index: false, follow: false } };
+}
+
+export default async function SavedDashboardPage({ params, searchParams }: Props) {
+  const { handle: rawHandle, slug: rawSlug } = await params;
+  const handle = segment(rawHandle);
+  const slug = segment(rawSlug);
+  const revision = revisionParam((await searchParams).revision);
+  const session = await currentSession();
+  if (!session) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}/${slug}`)}`);
+  const db = await appDb();
+  const dashboard = await loadDashboard(db, handle, slug, revision);
+  if (!dashboard) notFound();
+  const owner = dashboard.owner;
+  const [history, favourites, home] = await Promise.all([
+    revisionsOf(db, owner.id, slug),
+    favouritesOf(db, session.user.id),
+    homeOf(db, session.user.id),
+  ]);
+  return (
+    <>
+      <FrameHostPolicy />
+      <SavedDashboardView
+        path={dashboard.path}
+        title={dashboard.title}
+        owner={{ handle: owner.handle, name: owner.name }}
+        latest={{ revision: dashboard.revision, savedAt: dashboard.savedAt }}
+        shown={{ revision: dashboard.shown.revision, savedAt: dashboard.shown.savedAt, html: dashboard.shown.html }}
+        history={history}
+        viewer={{
+          csrf: session.csrf,
+          isOwner: owner.id === session.user.id,
+          starred: favourites.some((f) => f.href === dashboard.path),
+          isHome: home === dashboard.path,
+        }}
+      />
+    </>
+  );
+}

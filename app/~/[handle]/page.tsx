@@ -1,0 +1,60 @@
+// GET /~/<handle> — a person's saved dashboards, newest first.
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/current";
+import { segment } from "@/lib/saved/params";
+import { listSpace, ownerByHandle } from "@/lib/saved/store";
+import { appDb } from "@/lib/runtime";
+import styles from "@/components/saved/saved.module.css";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ handle: string }>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `/~/${segment((await params).handle)}`, robots: { index: false, follow: false } };
+}
+
+export default async function SpacePage({ params }: Props) {
+  const handle = segment((await params).handle);
+  const user = await currentUser();
+  if (!user) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}`)}`);
+  const db = await appDb();
+  const owner = await ownerByHandle(db, handle);
+  if (!owner) notFound();
+  const dashboards = await listSpace(db, owner.id, owner.handle);
+  const own = owner.id === user.id;
+  return (
+    <section aria-labelledby="space-title" className="stack">
+      <h1 id="space-title">{own ? "Your dashboards" : `${owner.name}'s dashboards`}</h1>
+      <p className="muted">
+        /~/{owner.handle} · {dashboards.length} {dashboards.length === 1 ? "dashboard" : "dashboards"}, most recently saved first
+      </p>
+      {dashboards.length === 0 ? (
+        <p data-testid="space-empty">
+          {own ? (
+            <>
+              Nothing saved yet. Draft a dashboard in the <a href="/dashboards/playground">playground</a>, then use “Save to my
+              space” on its watch page or in the editor.
+            </>
+          ) : (
+            "Nothing saved here yet."
+          )}
+        </p>
+      ) : (
+        <ul className={styles.space} data-testid="space-list">
+          {dashboards.map((d) => (
+            <li key={d.slug} className="card">
+              <a href={d.path}>{d.title}</a>
+              <span className="muted">
+                {d.slug} · revision {d.revision} · saved <time dateTime={d.savedAt}>{new Date(d.savedAt).toUTCString()}</time>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

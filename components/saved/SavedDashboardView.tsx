@@ -1,0 +1,156 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { DashboardFrame } from "@/components/dashboard-frame/DashboardFrame";
+import { humanPost, postJson } from "./human-fetch";
+import { PLAYGROUND_HANDOFF_KEY } from "./handoff";
+import styles from "./saved.module.css";
+
+export interface SavedViewProps {
+  path: string;
+  title: string;
+  owner: { handle: string; name: string };
+  latest: { revision: number; savedAt: string };
+  shown: { revision: number; savedAt: string; html: string };
+  history: { revision: number; title: string; note: string | null; savedAt: string }[];
+  viewer: { csrf: string; isOwner: boolean; starred: boolean; isHome: boolean };
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+/** A saved dashboard: its header and actions, the frame on the viewer's own live data, its history. */
+export function SavedDashboardView(props: SavedViewProps) {
+  const { path, title, owner, latest, shown, history, viewer } = props;
+  const router = useRouter();
+  const [starred, setStarred] = useState(viewer.starred);
+  const [isHome, setIsHome] = useState(viewer.isHome);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const old = shown.revision !== latest.revision;
+
+  const act = async (name: string, run: () => Promise<{ ok: true } | { ok: false; message: string }>, done: string) => {
+    setBusy(name);
+    setMessage(null);
+    const res = await run();
+    setBusy(null);
+    setMessage(res.ok ? { kind: "ok", text: done } : { kind: "error", text: res.message });
+    return res.ok;
+  };
+
+  const toggleStar = () =>
+    act(
+      "star",
+      async () => {
+        const res = await postJson("/account/favourites", viewer.csrf, starred ? { op: "remove", href: path } : { op: "add", href: path, label: title });
+        if (res.ok) setStarred(!starred);
+        return res;
+      },
+      starred ? "Removed from your favourites." : "Added to your favourites.",
+    );
+
+  const toggleHome = () =>
+    act(
+      "home",
+      async () => {
+        const res = await postJson("/account/home", viewer.csrf, { path: isHome ? null : path });
+        if (res.ok) setIsHome(!isHome);
+        return res;
+      },
+      isHome ? "Home cleared: / shows the start page again." : "This dashboard is now your home: / opens it.",
+    );
+
+  const restore = (revision: number) =>
+    act(
+      `restore-${revision}`,
+      async () => {
+        const source = await fetch(`${path}/source?revision=${revision}`, { cache: "no-store" });
+        if (!source.ok) return { ok: false, message: `Revision ${revision} could not be read (${source.status}).` };
+        const res = await humanPost<{ revision: number }>(path, viewer.csrf, await source.text(), "text/html; charset=utf-8", {
+          "x-save-note": `Restored from revision ${revision}`,
+        });
+        if (res.ok) router.push(path);
+        router.refresh();
+        return res;
+      },
+      `Revision ${revision} restored as a new revision.`,
+    );
+
+  const openInPlayground = () => {
+    // The editor takes the HTML from this tab's session storage: nothing about it enters a URL.
+    sessionStorage.setItem(PLAYGROUND_HANDOFF_KEY, JSON.stringify({ html: shown.html, dash: path.split("/").pop() }));
+    router.push("/dashboards/playground?open=saved");
+  };
+
+  return (
+    <section aria-labelledby="saved-title" className={styles.view}>
+      <header className={styles.header}>
+        <div>
+          <h1 id="saved-title">{title}</h1>
+          <p className="muted" data-testid="saved-meta">
+            By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> ·
+            saved <time dateTime={shown.savedAt}>{when(shown.savedAt)}</time> · your live data
+          </p>
+        </div>
+        <div className={styles.actions} role="group" aria-label="Dashboard actions">
+          <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={busy !== null}>
+            {starred ? "★ Starred" : "☆ Star"}
+          </button>
+          <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={busy !== null}>
+            {isHome ? "Your home" : "Set as home"}
+          </button>
+          <a className="button" href={`${path}/source?revision=${shown.revision}`}>
+            View source
+          </a>
+          {isHome ? (
+            <Link className="button" href="/?start">
+              Start page
+            </Link>
+          ) : null}
+          <button type="button" onClick={openInPlayground}>
+            Open in playground
+          </button>
+        </div>
+      </header>
+      <p role="status" className={styles.message}>
+        {message ? <span className={message.kind === "error" ? "error-text" : undefined}>{message.text}</span> : null}
+      </p>
+      {old ? (
+        <p className={styles.notice} data-testid="old-revision">
+          You are looking at revision {shown.revision}; the latest is {latest.revision}. <a href={path}>Show the latest</a>
+          {viewer.isOwner ? (
+            <>
+              {" "}
+              or{" "}
+              <button type="button" onClick={() => void restore(shown.revision)} disabled={busy !== null}>
+                Restore revision {shown.revision}
+              </button>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <DashboardFrame html={shown.html} apiBase="/api" mode="live" title={`Dashboard: ${title}`} />
+      <details className={styles.history} data-testid="history">
+        <summary>History ({history.length} revisions)</summary>
+        <ol reversed>
+          {history.map((r) => (
+            <li key={r.revision} data-testid="history-entry">
+              <span>
+                Revision {r.revision} · <time dateTime={r.savedAt}>{when(r.savedAt)}</time>
+                {r.note ? <span className="muted"> · {r.note}</span> : null}
+                {r.revision === shown.revision ? <strong> (shown)</strong> : null}
+              </span>{" "}
+              {r.revision !== shown.revision ? <a href={`${path}?revision=${r.revision}`}>View revision {r.revision}</a> : null}
+              {viewer.isOwner && r.revision !== latest.revision ? (
+                <button type="button" onClick={() => void restore(r.revision)} disabled={busy !== null}>
+                  Restore revision {r.revision}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,226 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
+import { SignInPage } from "./support/pages";
+import { SavedDashboardPage, SpacePage } from "./support/saved-page";
+import { DraftAuthor, WatchPage } from "./support/watch-page";
+
+// Saved dashboards in people's spaces: viewing on one's own live data, starring, home, source;
+// and every way something other than the person at their own page might try to save.
+
+async function signIn(page: Page, email: string, next = "/") {
+  await new SignInPage(page).open(next);
+  await new SignInPage(page).signInAs(email);
+}
+
+test("a signed-out visitor is sent to sign in and comes back to the dashboard", async ({ page }) => {
+  await page.goto("/~/csm/my-book");
+  await expect(page).toHaveURL(/\/signin\?next=%2F~%2Fcsm%2Fmy-book$/);
+  await new SignInPage(page).signInAs("csm@demo.test");
+  await expect(page).toHaveURL(/\/~\/csm\/my-book$/);
+  await expect(new SavedDashboardPage(page).heading()).toHaveText("CX book");
+});
+
+test("a person's space lists their dashboards and opens one on their live data", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/~/csm");
+  const space = new SpacePage(page);
+  await expect(space.heading()).toHaveText("Your dashboards");
+  await expect(space.entries().filter({ hasText: "CX book" })).toHaveCount(1);
+  await expectNoSeriousViolations(page);
+
+  await space.entries().getByRole("link", { name: "CX book" }).click();
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.heading()).toHaveText("CX book");
+  await expect(saved.meta()).toContainText("Casey Morgan");
+  await expect(saved.revision()).toHaveText("1");
+  // The book comes from /api as the viewer: rows of their own schools.
+  await expect(saved.dashboard().locator("#rows tr").first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("dashboard-frame")).toHaveAttribute("sandbox", "allow-scripts");
+  await expectNoSeriousViolations(page);
+
+  const source = await page.request.get("/~/csm/my-book/source");
+  expect(source.headers()["content-type"]).toContain("text/plain");
+  expect(await source.text()).toContain("<title>CX book</title>");
+});
+
+test("starring and setting home change what the API says, and survive a reload", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/~/csm/my-book");
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.heading()).toHaveText("CX book");
+
+  await saved.action("☆ Star").click();
+  await expect(saved.action("★ Starred")).toHaveAttribute("aria-pressed", "true");
+  expect(await (await page.request.get("/api/me/favourites")).json()).toEqual({ favourites: [{ href: "/~/csm/my-book", label: "CX book" }] });
+
+  await saved.action("Set as home").click();
+  await expect(saved.action("Your home")).toHaveAttribute("aria-pressed", "true");
+  expect(await (await page.request.get("/api/me/home")).json()).toEqual({ path: "/~/csm/my-book" });
+
+  await page.reload();
+  await expect(saved.action("★ Starred")).toBeVisible();
+  await saved.action("★ Starred").click();
+  await expect(saved.action("☆ Star")).toHaveAttribute("aria-pressed", "false");
+  await saved.action("Your home").click();
+  await expect(saved.action("Set as home")).toHaveAttribute("aria-pressed", "false");
+  expect(await (await page.request.get("/api/me/favourites")).json()).toEqual({ favourites: [] });
+  expect(await (await page.request.get("/api/me/home")).json()).toEqual({ path: null });
+});
+
+test("another person sees the dashboard on their own data, without the owner's restore", async ({ page }) => {
+  await signIn(page, "member@demo.test", "/~/csm/my-book");
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.heading()).toHaveText("CX book");
+  // The member may not read CX views: the dashboard shows its own answer to a 403.
+  await expect(saved.dashboard().locator("#status")).toContainText(/forbidden|403|permission/i, { timeout: 15_000 });
+  await saved.openHistory();
+  await expect(saved.historyEntries()).toHaveCount(1);
+  await expect(page.getByRole("button", { name: /Restore/ })).toHaveCount(0);
+});
+
+test("saving from the watch page keeps every revision, and a restore adds one", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const html = (label: string) => `<!doctype html><title>Team health</title><h1 id="label">${label}</h1>`;
+  const draft = await author.create(html("First"), { dash: "team-health" });
+
+  // Signed out, the action is not there at all.
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.dashboard().locator("#label")).toHaveText("First");
+  await expect(page.getByRole("button", { name: "Save to my space" })).toHaveCount(0);
+
+  await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
+  await page.getByRole("button", { name: "Save to my space" }).click();
+  const form = page.getByRole("form", { name: "Save to my space" });
+  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("team-health");
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(form.getByRole("status")).toHaveText("Saved: /~/csm/team-health");
+
+  await author.update(draft, html("Second"));
+  await expect(watch.dashboard().locator("#label")).toHaveText("Second");
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(form.getByRole("status")).toHaveText("Saved as revision 2: /~/csm/team-health");
+  await form.getByRole("link", { name: "/~/csm/team-health" }).click();
+
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.heading()).toHaveText("Team health");
+  await expect(saved.revision()).toHaveText("2");
+  await expect(saved.dashboard().locator("#label")).toHaveText("Second");
+  await saved.openHistory();
+  await expect(saved.historyEntries()).toHaveCount(2);
+  await expect(saved.historyEntries().first()).toContainText("From playground draft revision 2");
+
+  await page.getByRole("button", { name: "Restore revision 1" }).click();
+  await expect(saved.revision()).toHaveText("3");
+  await expect(saved.dashboard().locator("#label")).toHaveText("First");
+  await saved.openHistory();
+  await expect(saved.historyEntries()).toHaveCount(3);
+  await expect(saved.historyEntries().first()).toContainText("Restored from revision 1");
+  expect(await (await page.request.get("/~/csm/team-health/source?revision=1")).text()).toBe(html("First"));
+
+  // The space lists it first, newest first.
+  await new SpacePage(page).open("csm");
+  await expect(new SpacePage(page).entries().first()).toContainText("Team health");
+});
+
+test("the editor saves its source into the space, and a saved dashboard opens in the editor as a new draft", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/dashboards/playground?example=crm-pipeline");
+  // The preview running means the page is interactive.
+  await expect(page.frameLocator('iframe[title="Dashboard preview"]').locator("h1")).toContainText("CRM pipeline");
+  await page.getByRole("button", { name: "Save to my space" }).click();
+  const form = page.getByRole("form", { name: "Save to my space" });
+  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("crm-pipeline");
+  await form.getByRole("textbox", { name: "Name" }).fill("Bad Name");
+  await expect(form.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+  await form.getByRole("textbox", { name: "Name" }).fill("pipeline-from-editor");
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(form.getByRole("status")).toHaveText("Saved: /~/csm/pipeline-from-editor");
+
+  const source = await (await page.request.get("/~/csm/pipeline-from-editor/source")).text();
+  expect(source).toContain("<title>CRM pipeline</title>");
+
+  await page.goto("/~/csm/pipeline-from-editor");
+  await page.getByRole("button", { name: "Open in playground" }).click();
+  await expect(page).toHaveURL(/\/dashboards\/playground\?open=saved$/);
+  await expect(page.getByTestId("editor-status")).toContainText("Shared: revision 1");
+  const watchUrl = await page.getByTestId("watch-link").inputValue();
+  const id = new URL(watchUrl).pathname.split("/").pop()!;
+  const draft = await (await page.request.get(`/dashboards/playground/draft/${id}`)).json();
+  expect(draft.html).toBe(source);
+  expect(draft.dash).toBe("pipeline-from-editor");
+  // The handed-over HTML is gone from the tab once read.
+  expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+});
+
+// ------------------------------------------------------------------------------------------
+// Refusals: nothing but the person at their own page may save.
+
+async function spaceOf(page: Page): Promise<string[]> {
+  const res = await page.request.get("/~/csm");
+  const html = await res.text();
+  return [...html.matchAll(/href="(\/~\/csm\/[a-z0-9-]+)"/g)].map((m) => m[1]!);
+}
+
+test("a dashboard in the frame cannot save, by fetch or by form", async ({ page, request }) => {
+  await signIn(page, "csm@demo.test", "/~/csm");
+  const before = await spaceOf(page);
+  const hostile = `<!doctype html><title>hostile</title><p id="done">…</p>
+<form id="f" method="post" action="/~/csm/stolen-form" enctype="text/plain"><input name="<html>" value="x"></form>
+<script>
+  fetch("/~/csm/stolen-fetch", { method: "POST", headers: { "content-type": "text/html" }, body: "<p>x</p>", credentials: "include" }).catch(() => {});
+  fetch((window.DASHBOARD_API_BASE || "/api") + "/../../~/csm/stolen-broker", { method: "POST", body: "<p>x</p>" }).catch(() => {});
+  document.getElementById("f").submit();
+  document.getElementById("done").textContent = "tried";
+</script>`;
+  const draft = await new DraftAuthor(request).create(hostile, { dataMode: "live" });
+  await new WatchPage(page).open(draft.watchUrl);
+  await page.waitForTimeout(1500);
+  for (const slug of ["stolen-form", "stolen-fetch", "stolen-broker"]) {
+    expect((await page.request.get(`/~/csm/${slug}/source`)).status(), slug).toBe(404);
+  }
+  expect(await spaceOf(page)).toEqual(before);
+});
+
+test("another origin on the same site cannot save with the person's cookie", async ({ page, baseURL }) => {
+  await signIn(page, "csm@demo.test", "/~/csm");
+  const before = await spaceOf(page);
+  // A page served from another port of 127.0.0.1: same site, other origin, so the browser
+  // sends the SameSite=Lax cookie along and only the origin checks stand in the way.
+  const target = `${baseURL}/~/csm/stolen-sibling`;
+  const server = http.createServer((_req, res) => {
+    res.setHeader("content-type", "text/html");
+    res.end(`<!doctype html><p id="out">…</p>
+<form id="f" method="post" action="${target}" enctype="text/plain"><input name="<html>" value="x"></form>
+<script>
+  fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", credentials: "include", headers: { "content-type": "text/plain" }, body: "<p>x</p>" })
+    .then(() => { document.getElementById("out").textContent = "sent"; document.getElementById("f").submit(); })
+    .catch(() => { document.getElementById("out").textContent = "failed"; document.getElementById("f").submit(); });
+</script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const answer = page.waitForResponse((r) => r.url() === target && r.request().method() === "POST");
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const res = await answer;
+    expect(res.status()).toBe(403);
+  } finally {
+    server.close();
+  }
+  expect((await page.request.get("/~/csm/stolen-sibling/source")).status()).toBe(404);
+  expect(await spaceOf(page)).toEqual(before);
+});
+
+test("the cookie alone, as a script or curl would send it, cannot save", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/~/csm");
+  const res = await page.request.post("/~/csm/stolen-curl", { headers: { "content-type": "text/html" }, data: "<p>x</p>" });
+  expect(res.status()).toBe(403);
+  expect(await res.json()).toMatchObject({ error: "forbidden" });
+  expect((await page.request.get("/~/csm/stolen-curl/source")).status()).toBe(404);
+
+  // The route saves are rewritten to cannot be reached around the rewrite.
+  const direct = await page.request.post("/dashboards/save/csm/stolen-direct", { headers: { "content-type": "text/html" }, data: "<p>x</p>" });
+  expect(direct.status()).toBe(404);
+  expect(await direct.json()).toMatchObject({ error: "not_found" });
+  expect((await page.request.get("/~/csm/stolen-direct/source")).status()).toBe(404);
+});

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { safeNextPath } from "@/lib/http/origin";
+
+// The bodies of a person's own actions on favourites and home; the routes parse with these and
+// the reference documents them, so the two cannot differ.
+
+const href = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine((h) => safeNextPath(h) === h, "must be a path on this site, starting with a single /")
+  .meta({ description: "A path on this site, e.g. /~/<handle>/<slug>" });
+const label = z.string().trim().min(1).max(200).meta({ description: "What the start page shows for it" });
+
+export const favouriteAction = z
+  .discriminatedUnion("op", [
+    z.object({ op: z.literal("add"), href, label }).meta({ description: "Star a page (starring it again renames it)" }),
+    z.object({ op: z.literal("remove"), href }).meta({ description: "Unstar a page" }),
+    z
+      .object({ op: z.literal("order"), hrefs: z.array(href).max(500).meta({ description: "Every current favourite, once each, in the new order" }) })
+      .meta({ description: "Reorder" }),
+  ])
+  .meta({ id: "FavouriteAction" });
+
+export const homeAction = z
+  .object({
+    // Only pages in spaces: "/" itself would send the person round in a circle.
+    path: href
+      .refine((p) => p.startsWith("/~/"), "must be a page in a space (/~/…)")
+      .nullable()
+      .meta({ description: "A page in a space (/~/…) that / opens, or null for the start page" }),
+  })
+  .meta({ id: "HomeAction" });

@@ -1,0 +1,49 @@
+import type { Db } from "@/lib/db";
+import type { Sealer } from "@/lib/crypto/secrets";
+import { readCookie } from "@/lib/auth/cookies";
+import { SESSION_COOKIE, userForToken, type SessionUser } from "@/lib/auth/session";
+import { constantTimeEqual, sha256Hex } from "@/lib/auth/tokens";
+import { errorResponse } from "@/lib/http/respond";
+import { sameOriginBrowserRequest } from "@/lib/http/origin";
+
+// Saving, starring and choosing a home are acts of the signed-in person at one of this site's
+// own pages. Three things must all hold, so that nothing else can act for them: the session
+// cookie; a browser's word that the request is same-origin (Sec-Fetch-Site and a matching
+// Origin — a dashboard's opaque-origin frame, another site or a sibling subdomain fails here);
+// and a CSRF token that only our pages hold, bound to the session. A script or tool holding the
+// cookie alone (curl) has no Sec-Fetch-Site and no token; a draft's write token is never asked
+// for, so it authorises nothing.
+
+export const CSRF_HEADER = "x-csrf-token";
+
+/** The token our pages embed for this session; derived, so nothing is stored. */
+export function csrfTokenFor(sealer: Sealer, sessionToken: string): string {
+  return sealer.mac(sha256Hex(sessionToken), "csrf");
+}
+
+export interface HumanDeps {
+  db: Db;
+  sealer: Sealer;
+  publicOrigin?: string;
+}
+
+export type HumanCheck = { ok: true; user: SessionUser } | { ok: false; response: Response };
+
+export async function humanRequest(request: Request, deps: HumanDeps, what: string): Promise<HumanCheck> {
+  const token = readCookie(request, SESSION_COOKIE);
+  const user = token ? await userForToken(deps.db, token) : null;
+  if (!token || !user) {
+    return { ok: false, response: errorResponse("unauthorized", `Sign in, then ${what} from this site's own pages.`) };
+  }
+  if (!sameOriginBrowserRequest(request, deps.publicOrigin)) {
+    return {
+      ok: false,
+      response: errorResponse("forbidden", `Only the signed-in person can ${what}, from this site's own pages in their browser.`),
+    };
+  }
+  const sent = request.headers.get(CSRF_HEADER) ?? "";
+  if (!constantTimeEqual(sent, csrfTokenFor(deps.sealer, token))) {
+    return { ok: false, response: errorResponse("forbidden", "The page's CSRF token is missing or out of date; reload the page and try again.") };
+  }
+  return { ok: true, user };
+}
