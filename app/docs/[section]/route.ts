@@ -1,0 +1,34 @@
+// GET /docs/<section>.md — one section of the API reference as Markdown; /docs/index.md, all of it.
+// (GET /docs with Accept: text/markdown is rewritten here by next.config.mjs.)
+import { config } from "@/lib/config";
+import { referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
+import { docsModel, sectionOf } from "@/lib/docs/model";
+import { DOCS_INDEX_MD, DOCS_PATH, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
+import { requestOrigin } from "@/lib/http/origin";
+
+export const dynamic = "force-dynamic";
+
+const headers = {
+  "content-type": "text/markdown; charset=utf-8",
+  "cache-control": "public, max-age=300",
+  vary: "Accept",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+export async function GET(request: Request, ctx: { params: Promise<{ section: string }> }): Promise<Response> {
+  const { section } = await ctx.params;
+  const origin = requestOrigin(request, config().publicOrigin);
+  const name = section.endsWith(".md") ? section.slice(0, -3) : null;
+  if (name === DOCS_INDEX_MD) return new Response(referenceMarkdown(docsModel(), origin), { headers });
+  if (name !== null && isSectionSlug(name)) return new Response(sectionMarkdown(sectionOf(docsModel(), name), origin), { headers });
+  // A section's name without .md is a place on the HTML page.
+  if (name === null && isSectionSlug(section)) {
+    return new Response(null, { status: 308, headers: { location: `${DOCS_PATH}#${section}`, "cache-control": "public, max-age=300" } });
+  }
+  const known = [DOCS_INDEX_MD, ...docsSections.map((s) => s.slug)].map((s) => `- ${origin}${sectionMarkdownPath(s)}`);
+  return new Response(`No such section of the reference. The sections:\n\n${known.join("\n")}\n`, {
+    status: 404,
+    headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+  });
+}

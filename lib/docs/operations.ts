@@ -1,0 +1,349 @@
+import { z } from "zod";
+import { endpoints, errorsOf, type Endpoint, type EndpointDef } from "@/lib/contract/endpoints";
+import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
+import { PLAYGROUND_BASE, dashSlug, draftCreated, draftEvent, draftInput, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
+import { cxWrapper, favourite, home } from "@/lib/contract/resources";
+import { favouriteAction, homeAction } from "@/lib/saved/actions";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
+import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
+import { endpointExample } from "./examples";
+import { COMPONENTS_PREFIX, SchemaSet, fieldRows, limitsOf, queryParams, sentences, typeLabel } from "./json-schema";
+import { docsSections, operationAnchor, type SectionSlug } from "./sections";
+import type { Block, BodyDoc, ErrorDoc, JsonSchema, OperationDoc, ParamDoc, ResponseDoc, Security } from "./types";
+
+// Every operation the reference documents: the API endpoints from the registry, and the
+// playground and saving routes, which have no registry of their own.
+
+export const CX_WAITING = "CxWaiting";
+
+const p = (text: string): Block => ({ kind: "p", text });
+
+function errorDocs(codes: readonly ErrorCode[]): ErrorDoc[] {
+  return [...new Set(codes)]
+    .map((code) => ({ status: errorCatalogue[code].status, code, description: errorCatalogue[code].description }))
+    .sort((a, b) => a.status - b.status);
+}
+
+function pathParam(name: string, notes: string, schema: JsonSchema, set: SchemaSet): ParamDoc {
+  return { name, in: "path", type: typeLabel(schema, set.components), required: true, limits: limitsOf(schema, set.components), notes, schema };
+}
+
+function jsonBody(status: number, description: string, schema: JsonSchema, set: SchemaSet): ResponseDoc {
+  return { status, contentType: "application/json", description, schema, fields: fieldRows(schema, set.components) };
+}
+
+/** The CX answers' waiting branch becomes one shared component, so the wrapper reads as such. */
+function withWaitingRef(schema: JsonSchema, waiting: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.anyOf)) return schema;
+  const key = JSON.stringify(waiting);
+  return { ...schema, anyOf: schema.anyOf.map((b) => (JSON.stringify(b) === key ? { $ref: `${COMPONENTS_PREFIX}${CX_WAITING}` } : b)) };
+}
+
+function sectionOfTag(tag: string): SectionSlug {
+  const found = docsSections.find((s) => "tag" in s && s.tag === tag);
+  if (!found) throw new Error(`No section for tag ${tag}`);
+  return found.slug;
+}
+
+function apiOperation(e: Endpoint, set: SchemaSet, waiting: JsonSchema): OperationDoc {
+  const def: EndpointDef = e;
+  const response = withWaitingRef(set.add(def.response, "output"), waiting);
+  const params: ParamDoc[] = [];
+  for (const [name, rule] of Object.entries(def.params ?? {})) {
+    const schema: JsonSchema = rule.values ? { type: "string", enum: [...rule.values] } : { type: "string" };
+    const unknown = rule.unknown ? `Any other value answers ${errorCatalogue[rule.unknown].status} \`${rule.unknown}\`.` : "";
+    params.push(pathParam(name, sentences(rule.description, unknown), schema, set));
+  }
+  for (const q of queryParams(def.query, set)) {
+    const missing = def.missingQuery?.[q.name];
+    params.push(missing ? { ...q, notes: sentences(q.notes, `Missing: ${errorCatalogue[missing].status} \`${missing}\`.`) } : q);
+  }
+  const description: Block[] = [];
+  if (def.description) description.push(p(def.description));
+  if (def.permission) description.push(p(`Needs the permission \`${def.permission}\`${def.permission.includes("{") ? " (the path value in braces)" : ""}; without it: 403 \`forbidden\`.`));
+  if (def.pagedList) description.push(p(`Paged: the list is \`${def.pagedList}\`; pass \`nextCursor\` back as \`cursor\` until it is \`null\` (see [cursor paging](#cursor-paging)).`));
+  const isCx = def.tag === "cx";
+  return {
+    anchor: operationAnchor("GET", def.path),
+    operationId: def.id,
+    method: "GET",
+    path: def.path,
+    base: "api",
+    section: sectionOfTag(def.tag),
+    registryId: e.id,
+    summary: def.summary,
+    description,
+    ...(def.permission !== undefined ? { permission: def.permission } : {}),
+    ...(def.pagedList !== undefined ? { pagedList: def.pagedList } : {}),
+    security: "session",
+    params,
+    requestBodies: [],
+    responses: [
+      jsonBody(200, isCx ? "`{ok: true, data}`, or `{ok: false, waitingOn}` while the deployment cannot answer yet" : def.summary, response, set),
+    ],
+    errors: errorDocs(errorsOf(def)),
+    example: endpointExample(e),
+    curl: true,
+  };
+}
+
+interface SiteSpec {
+  method: "GET" | "POST";
+  path: string;
+  section: SectionSlug;
+  operationId: string;
+  summary: string;
+  description?: Block[];
+  security: Security;
+  params?: ParamDoc[];
+  requestBodies?: BodyDoc[];
+  responses: ResponseDoc[];
+  errors: ErrorCode[];
+  curl?: boolean;
+}
+
+function siteOperation(s: SiteSpec): OperationDoc {
+  return {
+    anchor: operationAnchor(s.method, s.path),
+    operationId: s.operationId,
+    method: s.method,
+    path: s.path,
+    base: "origin",
+    section: s.section,
+    summary: s.summary,
+    description: s.description ?? [],
+    security: s.security,
+    params: s.params ?? [],
+    requestBodies: s.requestBodies ?? [],
+    responses: s.responses,
+    errors: errorDocs(s.errors),
+    curl: s.curl ?? true,
+  };
+}
+
+function playgroundOperations(set: SchemaSet): OperationDoc[] {
+  const token = (what: string) => pathParam("token", what, { type: "string" }, set);
+  const writeToken = token("The draft's write token: the last segment of `postUrl`.");
+  const readId = token("The draft's read id: `id` of the creation answer, and the last segment of `watchUrl`.");
+  const input = set.add(draftInput, "input");
+  const htmlQuery = queryParams(
+    z.object({ scenario: draftInput.shape.scenario, dash: draftInput.shape.dash, dataMode: draftInput.shape.dataMode, baseRevision: draftInput.shape.baseRevision }),
+    set,
+  ).map((q) => ({ ...q, notes: sentences(q.notes, "With a `text/html` body only.") }));
+  const bodies: BodyDoc[] = [
+    { contentType: "application/json", description: "The draft; only `html` is required.", schema: input, fields: fieldRows(input, set.components) },
+    { contentType: "text/html", description: "The HTML itself; the other fields go in the query string.", schema: { type: "string" }, fields: [] },
+  ];
+  const writeErrors: ErrorCode[] = ["cross_site_write", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
+  const base = PLAYGROUND_BASE;
+  return [
+    siteOperation({
+      method: "POST",
+      path: `${base}/draft`,
+      section: "playground",
+      operationId: "playground.createDraft",
+      summary: "Create a draft",
+      description: [p("Send the draft as JSON, or the HTML itself as `text/html` with the other fields in the query string.")],
+      security: "none",
+      params: htmlQuery,
+      requestBodies: bodies,
+      responses: [jsonBody(201, "The new draft: keep `postUrl`, hand the human `watchUrl`", set.add(draftCreated), set)],
+      errors: writeErrors,
+    }),
+    siteOperation({
+      method: "POST",
+      path: `${base}/draft/:token`,
+      section: "playground",
+      operationId: "playground.updateDraft",
+      summary: "Update a draft (POST to `postUrl`)",
+      description: [p("Re-checks the draft and pushes it to every watcher at once. `token` is the write token; the read id never authorises a write.")],
+      security: "none",
+      params: [writeToken, ...htmlQuery],
+      requestBodies: bodies,
+      responses: [jsonBody(200, "The accepted revision", set.add(draftUpdated), set)],
+      errors: [...writeErrors, "no_such_draft", "data_mode_fixed", "revision_conflict"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/draft/:token`,
+      section: "playground",
+      operationId: "playground.readDraft",
+      summary: "The current draft, read-only, by its read id",
+      security: "none",
+      params: [readId],
+      responses: [jsonBody(200, "The current draft", set.add(draftView), set)],
+      errors: ["no_such_draft", "internal_error"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/draft/:token/revisions`,
+      section: "playground",
+      operationId: "playground.draftRevisions",
+      summary: "The draft's kept revisions, newest first",
+      security: "none",
+      params: [readId],
+      responses: [jsonBody(200, "The kept revisions", set.add(draftRevisions), set)],
+      errors: ["no_such_draft", "internal_error"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/api/:apiPath`,
+      section: "playground",
+      operationId: "playground.demoApi",
+      summary: "The demo API: every API path, answered with canned demo data",
+      description: [
+        p(
+          `The same paths, path values and query rules as the API, with no sign-in. The answer is the variant chosen by \`?${VARIANT_PARAM}\`, \`?${SCENARIO_PARAM}\`, the draft's choices or the default scenario, and may be any answer the endpoint documents, errors included. A path without an example answers 404 \`no_example\`.`,
+        ),
+      ],
+      security: "none",
+      params: [
+        pathParam("apiPath", "An API path without the base, e.g. `crm/customers/companies`; it may contain slashes.", { type: "string" }, set),
+        ...queryParams(
+          z.object({
+            [SCENARIO_PARAM]: z.string().optional().meta({ description: "A scenario for this one request; playground only, never in dashboard code" }),
+            [VARIANT_PARAM]: z.string().optional().meta({ description: "A variant of this path for this one request" }),
+          }),
+          set,
+        ),
+      ],
+      responses: [{ status: 200, contentType: "application/json", description: "The endpoint's own answer (see that endpoint)", schema: {}, fields: [] }],
+      errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/scenarios`,
+      section: "playground",
+      operationId: "playground.scenarios",
+      summary: "The scenarios, their default, and every path with its demo variants",
+      security: "none",
+      responses: [jsonBody(200, "Scenarios and variants", set.add(scenariosBodySchema), set)],
+      errors: [],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/endpoints`,
+      section: "playground",
+      operationId: "playground.endpoints",
+      summary: "Every API endpoint's JSON Schemas, errors and the error envelope",
+      security: "none",
+      responses: [jsonBody(200, "The endpoints", set.add(endpointsBodySchema), set)],
+      errors: [],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/llms.txt`,
+      section: "playground",
+      operationId: "playground.llms",
+      summary: "The agent protocol as plain text (llms.txt), with links to this reference as Markdown",
+      security: "none",
+      responses: [{ status: 200, contentType: "text/plain", description: "The protocol", schema: { type: "string" }, fields: [] }],
+      errors: [],
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/draft/:token/events`,
+      section: "events",
+      operationId: "playground.draftEvents",
+      summary: "The draft's live stream of revisions",
+      security: "none",
+      params: [readId, { name: "Last-Event-ID", in: "header", type: "string", required: false, limits: "", notes: "The last revision received; sent by EventSource when it reconnects.", schema: { type: "string" } }],
+      responses: [
+        (() => {
+          const data = set.add(draftEvent);
+          return { status: 200, contentType: "text/event-stream", description: "`draft` events; the fields below are each event's `data`", schema: data, fields: fieldRows(data, set.components) };
+        })(),
+      ],
+      errors: ["no_such_draft", "rate_limited", "internal_error"],
+    }),
+  ];
+}
+
+const favouritesAnswer = z.object({ favourites: z.array(favourite) });
+
+function savingOperations(set: SchemaSet): OperationDoc[] {
+  const handle = pathParam("handle", "The signed-in person's handle: the local part of their email, lowercased.", { type: "string" }, set);
+  const slugSchema = set.add(dashSlug);
+  const slug = pathParam("slug", "The dashboard's name in the space.", { type: "string", pattern: slugSchema.pattern }, set);
+  const saved = set.add(savedDashboard);
+  const favouriteBody = set.add(favouriteAction);
+  const homeBody = set.add(homeAction);
+  return [
+    siteOperation({
+      method: "POST",
+      path: "/~/:handle/:slug",
+      section: "saving",
+      operationId: "saving.save",
+      summary: "Save a dashboard into your own space",
+      description: [p("The body is the dashboard: one HTML document, `Content-Type: text/html`.")],
+      security: "session-same-origin",
+      params: [handle, slug],
+      requestBodies: [{ contentType: "text/html", description: "The dashboard's HTML.", schema: { type: "string" }, fields: [] }],
+      responses: [jsonBody(201, "The first save of this dashboard", saved, set), jsonBody(200, "A later save: a new revision", saved, set)],
+      errors: ["unauthorized", "forbidden", "invalid_slug", "empty_dashboard", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+    siteOperation({
+      method: "GET",
+      path: "/~/:handle/:slug",
+      section: "saving",
+      operationId: "saving.show",
+      summary: "Show a saved dashboard",
+      description: [
+        p(
+          "Any signed-in person may open it; it runs in the sandboxed frame with `DASHBOARD_API_BASE = '/api'`, so each viewer sees their own data. Signed-out visitors are sent to sign in and back. `?revision=N` shows an earlier revision; `/~/<handle>/<slug>/source[?revision=N]` answers the HTML as plain text.",
+        ),
+      ],
+      security: "session",
+      params: [handle, slug],
+      responses: [{ status: 200, contentType: "text/html", description: "The page showing the dashboard", schema: { type: "string" }, fields: [] }],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      method: "GET",
+      path: "/~/:handle",
+      section: "saving",
+      operationId: "saving.list",
+      summary: "List a space's saved dashboards",
+      description: [p("Newest first. Any signed-in person may open it; signed-out visitors are sent to sign in.")],
+      security: "session",
+      params: [handle],
+      responses: [{ status: 200, contentType: "text/html", description: "The page listing the space", schema: { type: "string" }, fields: [] }],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      method: "POST",
+      path: "/account/favourites",
+      section: "saving",
+      operationId: "saving.favourites",
+      summary: "Star, unstar or reorder favourites",
+      description: [p("What `/me/favourites` answers, in render order. Sent by the saved dashboard's star button and the start page's list.")],
+      security: "session-same-origin",
+      requestBodies: [{ contentType: "application/json", description: "One action.", schema: favouriteBody, fields: fieldRows(favouriteBody, set.components) }],
+      responses: [jsonBody(200, "The favourites after the change, in render order", set.add(favouritesAnswer), set)],
+      errors: ["unauthorized", "forbidden", "invalid_request", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+    siteOperation({
+      method: "POST",
+      path: "/account/home",
+      section: "saving",
+      operationId: "saving.home",
+      summary: "Set or clear the home page",
+      description: [p("What `/me/home` answers; `/` opens it (`/?start` still shows the start page).")],
+      security: "session-same-origin",
+      requestBodies: [{ contentType: "application/json", description: "The new home.", schema: homeBody, fields: fieldRows(homeBody, set.components) }],
+      responses: [jsonBody(200, "The home path now set", set.add(home), set)],
+      errors: ["unauthorized", "forbidden", "invalid_request", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+  ];
+}
+
+export function buildOperations(set: SchemaSet): OperationDoc[] {
+  const waiting = set.add(cxWrapper(z.unknown()).options[1]);
+  set.define(CX_WAITING, waiting);
+  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set)];
+}

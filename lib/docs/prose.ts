@@ -1,0 +1,261 @@
+import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
+import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
+import { SESSION_COOKIE } from "@/lib/auth/session";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
+import { checkRules } from "@/lib/playground/check";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
+import { defaultPlaygroundSettings } from "@/lib/playground/limits";
+import { defaultScenario, scenarios, variantGlossary } from "@/demo/playground";
+import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";
+import type { Block } from "./types";
+
+// The reference's prose: the conventions every endpoint shares, and the introductions of the
+// sections. Facts that live in code (limits, codes, scenario names, check rules) are read from
+// it here rather than restated.
+
+const p = (text: string): Block => ({ kind: "p", text });
+const h = (text: string, id?: string): Block => (id ? { kind: "h", text, id } : { kind: "h", text });
+const list = (...items: string[]): Block => ({ kind: "list", items });
+const code = (lang: string, label: string, text: string): Block => ({ kind: "code", lang, label, text });
+
+const rule = (id: (typeof checkRules)[number]["id"]) => `\`${id}\``;
+
+function errorTable(): Block {
+  const rows = (Object.entries(errorCatalogue) as [ErrorCode, { status: number; description: string }][])
+    .sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b))
+    .map(([codeName, e]) => [String(e.status), `\`${codeName}\``, e.description]);
+  return { kind: "table", caption: "Every error code", head: ["status", "error", "meaning"], rows };
+}
+
+export function conventionsIntro(): Block[] {
+  return [
+    p(
+      "Dashboards read this API from the browser, as the person viewing them. Every endpoint is a `GET` that answers JSON; each one below lists its query parameters, every field of its answer, its errors and an example from the demo data. " +
+        `The same facts are served as [OpenAPI 3.1](${OPENAPI_PATH}) and as Markdown ([whole reference](${sectionMarkdownPath("index")}); each section links its own).`,
+    ),
+
+    h("API base", "api-base"),
+    p(
+      "Every API path is relative to the API base. A dashboard reads it from the page and never hard-codes it: in a saved dashboard it is `/api`, in the playground it is " +
+        `\`${PLAYGROUND_API_BASE}\`, where the same paths answer canned demo data.`,
+    ),
+    code("js", "Reading the API base", 'const API = window.DASHBOARD_API_BASE || "/api";\n\nasync function loadMe() {\n  const res = await fetch(`${API}/me`);\n  if (!res.ok) throw new Error((await res.json()).hint || `HTTP ${res.status}`);\n  return res.json();\n}'),
+    list(
+      "Only `GET` (and `HEAD`) reach the API; any other method answers 405 `method_not_allowed` with `Allow: GET`. A path the API does not know answers 404 `not_found`.",
+      "Answers carry `Cache-Control: private, no-store`: they are the viewer's own data.",
+      `Inside a dashboard, requests travel through the page's GET-only data broker; the static check (rule ${rule("hardcoded-api-base")}) flags a hard-coded base.`,
+    ),
+
+    h("Sign-in", "sign-in"),
+    p(
+      `The API acts as the signed-in person. The session is an opaque cookie, \`${SESSION_COOKIE}\` (\`HttpOnly\`, \`SameSite=Lax\`, \`Secure\` on https), set by signing in at \`/signin\`. Without a valid session every endpoint answers 401 \`unauthorized\`. A dashboard never handles credentials: the page it runs in sends the viewer's own session.`,
+    ),
+    p(
+      "With the demo sign-in (a deployment without an identity provider), a script can sign in as a demo user and keep the cookie; with an identity provider, sign in with a browser instead.",
+    ),
+    code("sh", "Signing in with curl (demo sign-in)", "curl -sS -c cookies.txt -d email=csm@demo.test '{origin}/signin/demo'\ncurl -sS -b cookies.txt '{origin}/api/me'"),
+    list(
+      "Permissions come from groups: everyone may read the `customers` CRM instance; `admin` adds the `users` instance; `cx` adds the customer-success views. Otherwise: 403 `forbidden`.",
+      "Connector-backed reads need the viewer to have connected that system at `/connections`: 401 `<slug>_not_connected` otherwise. Call recordings read through one shared credential and need the viewer's opt-in: 403 `calls_not_opted_in`.",
+      "A system this deployment has not configured answers 503 `<slug>_not_configured`; one that fails or does not answer in time, 502 `<slug>_upstream_error`.",
+    ),
+
+    h("The error envelope", "error-envelope"),
+    p(
+      "Every non-2xx answer, from the API and the playground alike, is `{error, hint?}`: `error` is a stable code to branch on, `hint` a next step to show a person. Check `res.ok` before reading data, and treat not connected, not configured and not opted in as normal states to render, not failures.",
+    ),
+    {
+      kind: "table",
+      caption: "The error envelope",
+      head: ["field", "type", "required", "notes"],
+      rows: [
+        ["`error`", "string", "yes", "Stable error code"],
+        ["`hint`", "string", "no", "Optional next step"],
+      ],
+    },
+    code(
+      "js",
+      "Handling an error",
+      'const API = window.DASHBOARD_API_BASE || "/api";\n\nasync function loadIssues() {\n  const res = await fetch(`${API}/vendors/tracker/issues`);\n  if (!res.ok) {\n    const { error, hint } = await res.json();\n    // tracker_not_connected is a state to show, with the hint: connect the tracker.\n    return { error, hint, issues: [] };\n  }\n  return res.json();\n}',
+    ),
+    errorTable(),
+
+    h("Cursor paging", "cursor-paging"),
+    p(
+      `The CRM lists (\`/crm/:instance/companies\`, \`contacts\`, \`deals\`) and \`/vendors/support/conversations\` answer one page and \`nextCursor\`. Pass \`nextCursor\` back as \`cursor\` for the next page; it is \`null\` on the last one. \`limit\` (CRM lists) is ${LIMIT_DEFAULT} by default and at most ${LIMIT_MAX}; anything else answers 400 \`invalid_query\`. A cursor the server did not issue answers 400 \`invalid_cursor\`. CRM cursors are keyset cursors: paging stays complete and free of duplicates while records are added. The CRM portal's direct lists (\`/vendors/crmportal/*\`) are not paged: the whole list comes in one answer.`,
+    ),
+    code(
+      "js",
+      "Following nextCursor",
+      `const API = window.DASHBOARD_API_BASE || "/api";\n\nasync function allCompanies() {\n  const companies = [];\n  let cursor = null;\n  do {\n    const q = new URLSearchParams({ limit: "${LIMIT_MAX}" });\n    if (cursor) q.set("cursor", cursor);\n    const res = await fetch(\`\${API}/crm/customers/companies?\${q}\`);\n    if (!res.ok) throw new Error((await res.json()).hint || \`HTTP \${res.status}\`);\n    const page = await res.json();\n    companies.push(...page.companies);\n    cursor = page.nextCursor;\n  } while (cursor);\n  return companies;\n}`,
+    ),
+
+    h("The CX wrapper and waitingOn", "cx-wrapper"),
+    p(
+      "The three customer-success endpoints answer 200 with either `{ok: true, data}` or `{ok: false, waitingOn}`. The second is not an error: the deployment cannot answer yet (its first CRM sync is still running, say), and the dashboard must show the `waitingOn` text, never zeroes or an empty table.",
+    ),
+    code(
+      "js",
+      "Reading a CX answer",
+      'const API = window.DASHBOARD_API_BASE || "/api";\n\nasync function loadDistricts() {\n  const res = await fetch(`${API}/cx/districts`);\n  if (!res.ok) throw new Error((await res.json()).hint || `HTTP ${res.status}`);\n  const body = await res.json();\n  if (!body.ok) return { waitingOn: body.waitingOn, rows: null };\n  return { waitingOn: null, rows: body.data.rows };\n}',
+    ),
+    p(
+      `The window of \`/cx/book\` and \`/cx/districts\` is \`days\` (1 to 365, default 30) or \`from\` and \`to\` together (\`YYYY-MM-DD\`, \`from\` not after \`to\`). \`daysSinceContact\` counts to the end of the window, not today, and \`null\` means no touch within the window, which is not the same as never touched.`,
+    ),
+
+    h("District-grain ARR", "district-arr"),
+    p(
+      `\`arr\` on a \`/cx/book\` row is the district's figure, carried on each school of the district. Never sum it across the schools of one district: take one value per \`districtName\`. Per-district figures are a group-by on \`districtName\` over the rows; the endpoint does not pre-aggregate them. The static check flags a summed \`arr\` (${rule("arr-summed")}).`,
+    ),
+
+    h("The derived activity basis", "activity-basis"),
+    p(
+      `\`/cx/book\` answers the CRM portal's actual book assignment by default (\`basis=real\`). \`basis=activity\` is a stand-in that groups companies by who logged a touch; the answer echoes \`basis\`, and a dashboard that uses it must label the book as derived (${rule("activity-basis-unlabelled")}).`,
+    ),
+
+    h("Priority is a heuristic", "priority"),
+    p(
+      `\`priority\` on a book row is a triage rank: \`score\`, \`percentile\` (1 to 100, within this book) and \`reasons\`. It is not an SLA, a target, a guarantee or an earned score; present it as a suggestion and show its \`reasons\` (${rule("priority-misrepresented")}).`,
+    ),
+
+    h("Freshness and caching", "freshness"),
+    list(
+      "Reads of outside systems (`/vendors/*`) are cached per person, in memory: an answer is fresh for 30 seconds, then served stale for up to 5 minutes while one refresh runs. Failures are never cached; connecting, disconnecting or opting in drops that person's cached answers at once.",
+      "CRM data arrives by sync, at start and every 15 minutes by default; `/crm/:instance/sources` tells how fresh it is. Before an instance's first completed sync its data endpoints answer 503 `crm_not_synced`, and the CX views answer `waitingOn`.",
+      `A dashboard may embed its own data instead of fetching, or keep an embedded snapshot as a fallback beside live fetching: a \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="<ISO-8601>">\` element. When a fetch fails, the dashboard calls \`window.${SNAPSHOT_HELPER}()\` (answers \`{data, takenAt}\`, or null), and the page around the frame says "Showing snapshot data from <time>". The static check notes a dashboard that only embeds data (${rule("snapshot-without-live")}), since it will not update.`,
+    ),
+  ];
+}
+
+export function apiSectionIntro(slug: SectionSlug): Block[] {
+  switch (slug) {
+    case "me":
+      return [p("Who is signed in, what they pinned, and where their home page is. Every answer is the calling person's own.")];
+    case "connections":
+      return [
+        p(
+          "Runs one connector's read-only probe as the calling person. Branch on `ok`: it is true exactly when the probe succeeded; `status` says why not (`not-configured`, `not-connected`, `failed`).",
+        ),
+      ];
+    case "crm":
+      return [
+        p(
+          "The CRM portal's data, normalised and synced into this deployment. `:instance` is `customers` (external customers, monetary) or `users` (internal staff, admin-only, non-monetary: no deals, no pipeline, `arr` null). Any other instance answers 404 `no_such_instance`.",
+        ),
+      ];
+    case "vendors":
+      return [
+        p(
+          "Direct reads of outside systems, as the viewer: the issue tracker, code hosting, call recordings (trailing 30 days, one shared credential, opt-in per viewer), customer messaging, and the CRM portal's own lists (unpaged; the normalised, paged view with ARR and hierarchy is `/crm/customers/companies`).",
+        ),
+      ];
+    case "cx":
+      return [
+        p(
+          "Customer-success views over the CRM, product usage and health. Every answer is wrapped (see [the CX wrapper](#cx-wrapper)); `arr` is district grain, `basis=activity` is derived, and `priority` is a heuristic (see Conventions).",
+        ),
+      ];
+    default:
+      return [];
+  }
+}
+
+export function playgroundIntro(): Block[] {
+  const s = defaultPlaygroundSettings;
+  return [
+    p(
+      `The playground at \`${PLAYGROUND_BASE}\` is public and needs no credentials. An author (a person in [the editor](${PLAYGROUND_BASE}), or a program) creates a draft dashboard, updates it, and hands a human the read-only \`watchUrl\`, where it renders live. The agent protocol is also served as plain text at [llms.txt](${PLAYGROUND_BASE}/llms.txt).`,
+    ),
+    list(
+      "`postUrl` carries the draft's secret write token: whoever holds it can update the draft. Keep it; never show it to the human.",
+      "`watchUrl` carries only the read id and can never overwrite the draft. Unknown tokens and unknown ids both answer 404 `no_such_draft`, so neither can be probed.",
+      "`revision` is 1 at creation and grows by exactly 1 with each accepted update. Send `baseRevision` to refuse an update when someone else updated first (409 `revision_conflict`, the current revision in `hint`).",
+      "`dataMode` is fixed at creation (409 `data_mode_fixed`): `demo` (default) answers canned demo data; `live` reads the watching person's own API as them, GET only, so a signed-out watcher sees their own 401s.",
+      "`dash` is the dashboard's suggested name (a slug); the watch page proposes it when the person saves.",
+      "Browsers may not write to a draft from another site or from a dashboard's frame: 403 `cross_site_write`. Programs (which send no such headers) are unaffected.",
+    ),
+    h("Scenarios and variants", "scenarios"),
+    p(
+      `In demo mode each API path answers a variant: \`rich\` by default, or an empty, error or waiting state. A scenario is a preset over the variants; a draft's \`examples\` picks a variant per path, and variants mix freely. To try one on a single request, add \`?${SCENARIO_PARAM}=<name>\` or \`?${VARIANT_PARAM}=<name>\` to a demo API request: both are playground controls and never belong in dashboard code (${rule("scenario-in-code")}). Precedence: \`?${VARIANT_PARAM}\`, then \`?${SCENARIO_PARAM}\`, then the draft's \`examples\`, then its \`scenario\`, then the default (\`${defaultScenario}\`: every path \`rich\`).`,
+    ),
+    {
+      kind: "table",
+      caption: "Scenarios",
+      head: ["scenario", "what it shows"],
+      rows: scenarios.map((sc) => [`\`${sc.name}\``, sc.description]),
+    },
+    {
+      kind: "table",
+      caption: "Variants",
+      head: ["variant", "meaning"],
+      rows: Object.entries(variantGlossary).map(([name, description]) => [`\`${name}\``, description]),
+    },
+    h("Limits", "playground-limits"),
+    list(
+      `\`html\` is at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`); bodies are JSON or \`text/html\` in UTF-8 (415 \`unsupported_media_type\`).`,
+      `Rate limits (429 \`rate_limited\` with \`Retry-After\`), by default: ${s.createsPerMinute} creations per client address per minute, ${s.updatesPerMinute} updates per draft per minute, ${s.streamsPerDraft} open event streams per draft and ${s.streamsPerAddress} per address.`,
+      `A draft not updated for ${s.draftIdleDays} days (by default) is deleted and answers 404 \`no_such_draft\`, like an unknown one; the last ${s.historyKeep} revisions are kept.`,
+    ),
+    h("Static check", "static-check"),
+    p("Every create and update answers `warnings`: the same static check the editor runs. Fix `error` and `warning` findings; `info` is advice."),
+    {
+      kind: "table",
+      caption: "Static check rules",
+      head: ["rule", "severity", "what it finds"],
+      rows: checkRules.map((r) => [`\`${r.id}\``, r.severity, r.description]),
+    },
+  ];
+}
+
+export function eventsIntro(): Block[] {
+  return [
+    p(
+      "The draft stream is the only event stream. It carries the latest snapshot, not a queue: on connect the current draft is sent at once, and each accepted update is sent to every watcher immediately.",
+    ),
+    list(
+      "Each event is named `draft`; its `id:` is the revision and its `data:` one line of JSON: `{revision, scenario, dash, html}`. The HTML arrives byte-identical.",
+      "A reconnecting client sends `Last-Event-ID`; when it equals the current revision nothing is re-sent.",
+      "Heartbeats (`:` comment lines) arrive every 15 seconds; a watcher that stops reading is dropped rather than buffered without bound.",
+      "Headers: `Content-Type: text/event-stream`, `Cache-Control: no-cache, no-store, no-transform`, `X-Accel-Buffering: no`.",
+    ),
+    code("text", "One event on the wire", 'id: 3\nevent: draft\ndata: {"revision":3,"scenario":"default","dash":"my-book","html":"<!doctype html>…"}'),
+    code(
+      "js",
+      "Watching a draft from a page",
+      'const events = new EventSource(eventsUrl);\nevents.addEventListener("draft", (e) => {\n  const { revision, html } = JSON.parse(e.data);\n  render(revision, html);\n});',
+    ),
+    code("sh", "Watching a draft with curl", "curl -sS -N '{origin}/dashboards/playground/draft/<read_id>/events'"),
+  ];
+}
+
+export function savingIntro(): Block[] {
+  return [
+    p(
+      "Saving puts a dashboard into a person's own space under `/~`. It is a signed-in human's action, taken on their own page (**Save to my space** on the watch page or in the editor): nothing an agent holds, a draft's write token included, can save.",
+    ),
+    list(
+      "The request must be a same-origin request from the signed-in person's own page: a matching `Origin`, `Sec-Fetch-Site: same-origin`, and the page's CSRF token. Anything else answers 403 `forbidden`, as does saving into another person's space.",
+      "`handle` is the signed-in person's handle (the local part of their email, lowercased); `slug` matches `[a-z0-9][a-z0-9-]{0,63}`.",
+      "The first save answers 201, a later one 200; every save keeps the earlier revisions.",
+      "No curl or `fetch` snippet is offered for saving: a script has no CSRF token of the person's page, so the request is refused by design.",
+      "A saved dashboard's page offers its revision history; restoring an earlier revision saves it again as a new revision, so nothing is ever overwritten.",
+      "Starring a dashboard adds it to `/me/favourites` (reorder them on the start page); **Set as home** makes `/` open it and sets `/me/home`. Both are actions of the person's own pages, under the same rules as saving.",
+    ),
+  ];
+}
+
+export function sectionIntro(slug: SectionSlug): Block[] {
+  switch (slug) {
+    case "conventions":
+      return conventionsIntro();
+    case "playground":
+      return playgroundIntro();
+    case "events":
+      return eventsIntro();
+    case "saving":
+      return savingIntro();
+    default:
+      return apiSectionIntro(slug);
+  }
+}
