@@ -7,6 +7,16 @@ const nextConfig = {
   // Native and Node-only drivers stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "pg", "openid-client"],
   typescript: { ignoreBuildErrors: true },
+  // Agents asking for Markdown get the reference as Markdown at the same address.
+  async rewrites() {
+    const wantsMarkdown = [{ type: "header", key: "accept", value: ".*text/markdown.*" }];
+    return {
+      beforeFiles: [
+        { source: "/docs", has: wantsMarkdown, destination: "/docs/index.md" },
+        { source: "/docs/:section([a-z-]+)", has: wantsMarkdown, destination: "/docs/:section.md" },
+      ],
+    };
+  },
   async headers() {
     return [
       {

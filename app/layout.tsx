@@ -27,6 +27,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <li>
                 <Link href="/dashboards/playground">Playground</Link>
               </li>
+              <li>
+                <Link href="/docs">API reference</Link>
+              </li>
               {user ? (
                 <li>
                   <Link href="/connections">Connections</Link>

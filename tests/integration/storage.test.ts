@@ -5,6 +5,7 @@ import { endSession, loadUser, startSession, userForToken } from "@/lib/auth/ses
 import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/users";
 import { seedDemo } from "@/demo/seed";
 import { demoUsers } from "@/demo/users";
+import { listSpace } from "@/lib/saved/store";
 import { connectedSlugs, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
 import { createSealer } from "@/lib/crypto/secrets";
 import { backends, testSealer, testSeed } from "./support/backends";
@@ -112,5 +113,15 @@ describe.each(backends)("storage on $name", (backend) => {
     expect(token?.accessToken).toMatch(/^lin_oauth_/);
     expect(stored.map((r) => r.access_token).join(" ")).not.toContain(token!.accessToken);
     expect((await donorToken(h.db, testSealer, "calls"))?.account).toBe("admin@demo.test");
+  });
+
+  it("starts demo spaces with their example dashboards, and a reseed adds no revision", async () => {
+    const csm = (await userIdByEmail(h.db, "csm@demo.test"))!;
+    const before = await listSpace(h.db, csm, "csm");
+    expect(before.map((d) => [d.path, d.title, d.revision])).toEqual([["/~/csm/my-book", "CX book", 1]]);
+    await h.db.deleteFrom("meta").where("key", "=", "demo_seed").execute();
+    expect(await seedDemo(h.db, testSeed())).toEqual({ seeded: true });
+    expect(await listSpace(h.db, csm, "csm")).toEqual(before);
+    expect(await listSpace(h.db, (await userIdByEmail(h.db, "member@demo.test"))!, "member")).toEqual([]);
   });
 });
