@@ -22,11 +22,15 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+const CATALOGUE_RACE = new Set(["42703", "42P01", "3F000"]);
+
 /**
  * Applies pending migrations; the migrator's own lock keeps concurrent starts safe. Before it
  * takes that lock, the migrator introspects every table of the database, and on PostgreSQL that
- * catalogue query fails when another schema's tables change at the same moment (undefined
- * column or table). Such a failure is retried; a real migration error fails every attempt.
+ * catalogue query fails when another schema's tables change at the same moment: it names each
+ * schema and table it found to has_schema_privilege and pg_get_serial_sequence, which fail when
+ * that schema or table is dropped in between (undefined column, table or schema). Such a failure
+ * is retried; a real migration error fails every attempt.
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -34,7 +38,7 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, sc
       return await migrateOnce(db, dialect, schema);
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= 4 || (code !== "42703" && code !== "42P01")) throw err;
+      if (attempt >= 5 || !CATALOGUE_RACE.has(code ?? "")) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt));
     }
   }

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type OpenDb } from "@/lib/db";
 import { migrationNames } from "@/lib/db/migrate";
@@ -8,7 +10,7 @@ import { demoUsers } from "@/demo/users";
 import { listSpace } from "@/lib/saved/store";
 import { connectedSlugs, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
 import { createSealer } from "@/lib/crypto/secrets";
-import { backends, testSealer, testSeed } from "./support/backends";
+import { backends, PG_URL, testSealer, testSeed } from "./support/backends";
 
 describe.each(backends)("storage on $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
@@ -123,5 +125,34 @@ describe.each(backends)("storage on $name", (backend) => {
     expect(await seedDemo(h.db, testSeed())).toEqual({ seeded: true });
     expect(await listSpace(h.db, csm, "csm")).toEqual(before);
     expect(await listSpace(h.db, (await userIdByEmail(h.db, "member@demo.test"))!, "member")).toEqual([]);
+  });
+});
+
+describe("migrations on a shared PostgreSQL server", () => {
+  it("apply to a fresh schema while other schemas are created and dropped at the same moment", async () => {
+    // Other deployments (and other test files) share the server; the migrator's catalogue query
+    // sees their schemas and must not fail when one vanishes under it.
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        const s = `churn_${randomBytes(4).toString("hex")}`;
+        await pool.query(`create schema "${s}"; create table "${s}".t (id serial primary key, a int, b text)`);
+        await pool.query(`drop schema "${s}" cascade`);
+      }
+    })();
+    const backend = backends.find((b) => b.name === "postgres")!;
+    try {
+      for (let i = 0; i < 6; i++) {
+        const opened = await backend.open();
+        const applied = await opened.db.selectFrom("kysely_migration" as never).selectAll().execute();
+        await opened.close();
+        expect(applied).toHaveLength(migrationNames.length);
+      }
+    } finally {
+      churning = false;
+      await churn;
+      await pool.end();
+    }
   });
 });
