@@ -158,6 +158,7 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect(editor.example("crm-pipeline")).toHaveAttribute("aria-current", "true");
   await expect(editor.noWarnings()).toBeVisible();
   expect(asked).toBe(0);
+  await expect(page).toHaveURL(/\/dashboards\/playground\?example=crm-pipeline$/);
 
   await editor.replaceWith(doc("My own edits"));
   await expect(editor.preview().locator("#label")).toHaveText("My own edits");
@@ -166,6 +167,7 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect.poll(() => asked).toBe(1);
   await expect(editor.source()).toContainText("My own edits");
   await expect(editor.preview().locator("#label")).toHaveText("My own edits");
+  await expect(page).toHaveURL(/\?example=crm-pipeline$/);
 
   page.once("dialog", (d) => {
     expect(d.message()).toContain("District health");
@@ -175,6 +177,11 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect(editor.preview().locator("h1")).toHaveText("District health");
   await expect(editor.source()).not.toContainText("My own edits");
   expect(asked).toBe(2);
+
+  // A reload opens the example last picked.
+  await page.reload();
+  await expect(editor.preview().locator("h1")).toHaveText("District health");
+  await expect(editor.example("district-health")).toHaveAttribute("aria-current", "true");
 });
 
 test("?example= starts from that example; an unknown one says so and starts from the first", async ({ page }) => {

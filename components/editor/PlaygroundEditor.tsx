@@ -269,6 +269,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     setHtml(next.html);
     setUnknownExample(null);
     setStatus(`Loaded the ${next.label} example.`);
+    // The address names the example, so a reload or a copied link opens the same one.
+    window.history.replaceState(null, "", `?example=${encodeURIComponent(next.id)}`);
   };
 
   const counts = { error: 0, warning: 0, info: 0 };
