@@ -12,16 +12,14 @@
 // Both clocks in (b) are the browser's (`performance.timeOrigin + performance.now()`), in the
 // host page for the POST and the EventSource, in the dashboard's own document for the repaint,
 // so no clock of another process is compared.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { ensureBuild } from "../scripts/start.mjs";
+import { root, startServer } from "./server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
   options: {
     port: { type: "string", default: "3550" },
@@ -59,31 +57,6 @@ ensureBuild();
 
 const dataDir = path.join(root, ".data", "bench-pages");
 fs.rmSync(dataDir, { recursive: true, force: true });
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-  cwd: root,
-  stdio: ["ignore", "ignore", "inherit"],
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    DATA_DIR: dataDir,
-    CRM_SYNC_INTERVAL_MS: "86400000",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-  },
-});
-process.on("exit", () => server.kill("SIGTERM"));
-
-async function waitUp() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/signin`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
-}
 
 async function createDraft(html) {
   const res = await fetch(`${base}/dashboards/playground/draft`, {
@@ -200,7 +173,7 @@ async function repaint(browser) {
   return samples;
 }
 
-await waitUp();
+const stop = await startServer({ port, dataDir, readyPath: "/signin" });
 const browser = await chromium.launch(chromiumOptions);
 const results = { at: new Date().toISOString(), args };
 try {
@@ -268,5 +241,5 @@ try {
 }
 fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
 fs.writeFileSync(path.join(root, "bench", "results", "pages.json"), JSON.stringify(results, null, 2));
-server.kill("SIGTERM");
+await stop();
 process.exit(0);

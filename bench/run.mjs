@@ -6,16 +6,14 @@
 // Each target is measured in rounds, each right after a baseline run on the same server, and
 // the median of the per-round ratios is reported: drift in machine load (two shared cores)
 // then moves both sides of a ratio together.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureBuild } from "../scripts/start.mjs";
+import { root, startServer } from "./server.mjs";
 import { servers, targets } from "./targets.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
@@ -31,46 +29,14 @@ const base = `http://127.0.0.1:${port}`;
 
 ensureBuild();
 
-function startServer(extraEnv) {
+function start(extraEnv) {
   const scale = extraEnv.DEMO_SCALE ?? args.scale;
-  const dataDir = path.join(root, ".data", `bench-scale-${scale}`);
-  const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATA_DIR: dataDir,
-      DEMO_SCALE: args.scale,
-      // The benchmark must not race the server's own background sync for the machine.
-      CRM_SYNC_INTERVAL_MS: "86400000",
-      BENCH_BASELINE: "1",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      ...extraEnv,
-    },
+  return startServer({
+    port,
+    dataDir: path.join(root, ".data", `bench-scale-${scale}`),
+    readyPath: "/bench-baseline",
+    env: { DEMO_SCALE: args.scale, BENCH_BASELINE: "1", ...extraEnv },
   });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      server.once("exit", resolve);
-      server.kill("SIGTERM");
-    });
-  process.on("exit", () => server.kill("SIGTERM"));
-  return stop;
-}
-
-async function waitUp() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      const r = await fetch(`${base}/bench-baseline`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
 }
 
 /** The CRM views answer only after the first sync; wait for it so no measurement sees waitingOn. */
@@ -113,8 +79,7 @@ const table = [];
 for (const [serverName, env] of Object.entries(servers)) {
   const mine = chosen.filter((t) => t.server === serverName);
   if (mine.length === 0) continue;
-  const stop = startServer(env);
-  await waitUp();
+  const stop = await start(env);
   const cookies = {};
   for (const t of mine) {
     cookies[t.as] ??= await signIn(t.as);

@@ -1,0 +1,45 @@
+// The production build's server for a benchmark: started on its own port and data folder, with
+// the CRM sync pushed out of the measured window, and stopped with the benchmark.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Starts `next start` and resolves once `readyPath` answers 2xx; the result stops it. */
+export async function startServer({ port, dataDir, readyPath, env = {} }) {
+  const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      // The benchmark must not race the server's own background sync for the machine.
+      CRM_SYNC_INTERVAL_MS: "86400000",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      ...env,
+    },
+  });
+  const kill = () => server.kill("SIGTERM");
+  process.on("exit", kill);
+  const stop = () =>
+    new Promise((resolve) => {
+      process.off("exit", kill);
+      if (server.exitCode !== null) return resolve();
+      server.once("exit", resolve);
+      kill();
+    });
+  for (let i = 0; i < 600; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it answered`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${readyPath}`)).ok) return stop;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error("server did not start");
+}
