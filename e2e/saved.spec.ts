@@ -9,6 +9,9 @@ import { DraftAuthor, WatchPage } from "./support/watch-page";
 // Saved dashboards in people's spaces: viewing on one's own live data, starring, home, source;
 // and every way something other than the person at their own page might try to save.
 
+// Saves use names of their own per run, so the suite also passes again on the same storage.
+const runSlug = (name: string) => `${name}-${Date.now().toString(36)}`;
+
 async function signIn(page: Page, email: string, next = "/") {
   await new SignInPage(page).open(next);
   await new SignInPage(page).signInAs(email);
@@ -81,7 +84,8 @@ test("another person sees the dashboard on their own data, without the owner's r
 test("saving from the watch page keeps every revision, and a restore adds one", async ({ page, request }) => {
   const author = new DraftAuthor(request);
   const html = (label: string) => `<!doctype html><title>Team health</title><h1 id="label">${label}</h1>`;
-  const draft = await author.create(html("First"), { dash: "team-health" });
+  const slug = runSlug("team-health");
+  const draft = await author.create(html("First"), { dash: slug });
 
   // Signed out, the action is not there at all.
   const watch = new WatchPage(page);
@@ -92,15 +96,15 @@ test("saving from the watch page keeps every revision, and a restore adds one", 
   await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
   await page.getByRole("button", { name: "Save to my space" }).click();
   const form = page.getByRole("form", { name: "Save to my space" });
-  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("team-health");
+  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(slug);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText("Saved: /~/csm/team-health");
+  await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
 
   await author.update(draft, html("Second"));
   await expect(watch.dashboard().locator("#label")).toHaveText("Second");
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText("Saved as revision 2: /~/csm/team-health");
-  await form.getByRole("link", { name: "/~/csm/team-health" }).click();
+  await expect(form.getByRole("status")).toHaveText(`Saved as revision 2: /~/csm/${slug}`);
+  await form.getByRole("link", { name: `/~/csm/${slug}` }).click();
 
   const saved = new SavedDashboardPage(page);
   await expect(saved.heading()).toHaveText("Team health");
@@ -116,7 +120,7 @@ test("saving from the watch page keeps every revision, and a restore adds one", 
   await saved.openHistory();
   await expect(saved.historyEntries()).toHaveCount(3);
   await expect(saved.historyEntries().first()).toContainText("Restored from revision 1");
-  expect(await (await page.request.get("/~/csm/team-health/source?revision=1")).text()).toBe(html("First"));
+  expect(await (await page.request.get(`/~/csm/${slug}/source?revision=1`)).text()).toBe(html("First"));
 
   // The space lists it first, newest first.
   await new SpacePage(page).open("csm");
@@ -132,14 +136,15 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("crm-pipeline");
   await form.getByRole("textbox", { name: "Name" }).fill("Bad Name");
   await expect(form.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
-  await form.getByRole("textbox", { name: "Name" }).fill("pipeline-from-editor");
+  const slug = runSlug("pipeline-from-editor");
+  await form.getByRole("textbox", { name: "Name" }).fill(slug);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText("Saved: /~/csm/pipeline-from-editor");
+  await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
 
-  const source = await (await page.request.get("/~/csm/pipeline-from-editor/source")).text();
+  const source = await (await page.request.get(`/~/csm/${slug}/source`)).text();
   expect(source).toContain("<title>CRM pipeline</title>");
 
-  await page.goto("/~/csm/pipeline-from-editor");
+  await page.goto(`/~/csm/${slug}`);
   await page.getByRole("button", { name: "Open in playground" }).click();
   await expect(page).toHaveURL(/\/dashboards\/playground\?open=saved$/);
   await expect(page.getByTestId("editor-status")).toContainText("Shared: revision 1");
@@ -147,7 +152,7 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   const id = new URL(watchUrl).pathname.split("/").pop()!;
   const draft = await (await page.request.get(`/dashboards/playground/draft/${id}`)).json();
   expect(draft.html).toBe(source);
-  expect(draft.dash).toBe("pipeline-from-editor");
+  expect(draft.dash).toBe(slug);
   // The handed-over HTML is gone from the tab once read.
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
 });
