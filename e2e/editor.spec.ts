@@ -184,6 +184,42 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect(editor.example("district-health")).toHaveAttribute("aria-current", "true");
 });
 
+test("edits that are neither shared nor saved ask before the page is left", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  const asked: string[] = [];
+  page.on("dialog", (d) => {
+    asked.push(d.type());
+    void d.dismiss();
+  });
+  const nav = page.getByRole("navigation").getByRole("link", { name: "API reference" });
+
+  // Untouched, the example leaves without a question.
+  await nav.click();
+  await expect(page).toHaveURL(/\/docs$/);
+  expect(asked).toEqual([]);
+
+  await editor.open();
+  await editor.replaceWith(doc("Not kept anywhere"));
+  await expect(editor.preview().locator("#label")).toHaveText("Not kept anywhere");
+  // A link of the site: declined, the edits stay.
+  await nav.click();
+  await expect.poll(() => asked).toEqual(["confirm"]);
+  await expect(page).toHaveURL(/\/dashboards\/playground$/);
+  await expect(editor.source()).toContainText("Not kept anywhere");
+  // Closing the tab: the browser's own prompt, declined.
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => asked).toEqual(["confirm", "beforeunload"]);
+  expect(page.isClosed()).toBe(false);
+
+  // Once shared, every edit reaches the draft, so leaving asks nothing.
+  await editor.share();
+  await expect(editor.revision()).toHaveText("1");
+  await nav.click();
+  await expect(page).toHaveURL(/\/docs$/);
+  expect(asked).toEqual(["confirm", "beforeunload"]);
+});
+
 test("?example= starts from that example; an unknown one says so and starts from the first", async ({ page }) => {
   const editor = new EditorPage(page);
   await page.goto("/dashboards/playground?example=crm-pipeline");

@@ -131,6 +131,15 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   await signIn(page, "csm@demo.test", "/dashboards/playground?example=crm-pipeline");
   // The preview running means the page is interactive.
   await expect(page.frameLocator('iframe[title="Dashboard preview"]').locator("h1")).toContainText("CRM pipeline");
+  // An edit of the author's own, which the save keeps: leaving afterwards asks nothing.
+  await page.getByRole("textbox", { name: "Dashboard HTML" }).click();
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.insertText("\n<!-- kept in my space -->");
+  const asked: string[] = [];
+  page.on("dialog", (d) => {
+    asked.push(d.type());
+    void d.dismiss();
+  });
   await page.getByRole("button", { name: "Save to my space" }).click();
   const form = page.getByRole("form", { name: "Save to my space" });
   await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("crm-pipeline");
@@ -143,8 +152,10 @@ test("the editor saves its source into the space, and a saved dashboard opens in
 
   const source = await (await page.request.get(`/~/csm/${slug}/source`)).text();
   expect(source).toContain("<title>CRM pipeline</title>");
+  expect(source).toContain("<!-- kept in my space -->");
 
   await page.goto(`/~/csm/${slug}`);
+  expect(asked).toEqual([]);
   await page.getByRole("button", { name: "Open in playground" }).click();
   await expect(page).toHaveURL(/\/dashboards\/playground\?open=saved$/);
   await expect(page.getByTestId("editor-status")).toContainText("Shared: revision 1");

@@ -11,6 +11,7 @@ import { htmlTitle } from "@/lib/saved/slug";
 import { CodeEditor } from "./CodeEditor";
 import { StateMatrix } from "./StateMatrix";
 import { preloadCheck, useDraftCheck } from "./useDraftCheck";
+import { useLeaveGuard } from "./useLeaveGuard";
 import styles from "./editor.module.css";
 
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -99,6 +100,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const [revision, setRevision] = useState<number | null>(null);
   const [status, setStatus] = useState("");
   const [copied, setCopied] = useState(false);
+  const [savedHtml, setSavedHtml] = useState<string | null>(null);
 
   const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
@@ -258,6 +260,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   const shared = share.kind === "shared";
   const edited = starter !== undefined && html !== starter.html;
+  // Edits live only in this tab until they are shared (then every edit is pushed) or saved.
+  useLeaveGuard(edited && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
   const onStarter = (id: string) => {
     const next = starters.find((e) => e.id === id);
@@ -402,6 +406,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             suggested={starter?.id === "handoff" ? starter.label : htmlTitle(html)}
             html={() => html}
             note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
+            onSaved={setSavedHtml}
           />
         ) : null}
         <p className={styles.status} role="status" aria-live="polite" data-testid="editor-status">

@@ -19,12 +19,14 @@ export interface SaveToSpaceProps {
   html: () => string;
   /** Shown in the dashboard's history beside this revision. */
   note?: string;
+  /** Called with the HTML that was saved, once the save succeeded. */
+  onSaved?: (html: string) => void;
 }
 
 type State = { kind: "idle" } | { kind: "saving" } | { kind: "saved"; path: string; revision: number; created: boolean } | { kind: "error"; message: string };
 
 /** "Save to my space": a slug field (the draft's suggestion, editable) and the saved link. */
-export function SaveToSpace({ handle, csrf, suggested, html, note }: SaveToSpaceProps) {
+export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: SaveToSpaceProps) {
   const [open, setOpen] = useState(false);
   const [slug, setSlug] = useState(() => toSlug(suggested));
   const [state, setState] = useState<State>({ kind: "idle" });
@@ -43,14 +45,16 @@ export function SaveToSpace({ handle, csrf, suggested, html, note }: SaveToSpace
     event.preventDefault();
     if (!valid || state.kind === "saving") return;
     setState({ kind: "saving" });
+    const saving = html();
     const res = await humanPost<{ path: string; revision: number; savedAt: number }>(
       `/~/${encodeURIComponent(handle)}/${slug}`,
       csrf,
-      html(),
+      saving,
       "text/html; charset=utf-8",
       note ? { "x-save-note": note } : {},
     );
     setState(res.ok ? { kind: "saved", path: res.body.path, revision: res.body.revision, created: res.status === 201 } : { kind: "error", message: res.message });
+    if (res.ok) onSaved?.(saving);
   };
 
   return (
