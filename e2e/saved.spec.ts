@@ -81,6 +81,25 @@ test("another person sees the dashboard on their own data, without the owner's r
   await expect(page.getByRole("button", { name: /Restore/ })).toHaveCount(0);
 });
 
+test("until the page is interactive, its actions are disabled rather than dead", async ({ browser, baseURL }) => {
+  // Server markup as a person sees it before the scripts run: a click there would do nothing.
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    expect((await context.request.post("/signin/demo", { form: { email: "csm@demo.test" }, maxRedirects: 0 })).status()).toBe(303);
+    const page = await context.newPage();
+    await page.goto("/~/csm/my-book");
+    const saved = new SavedDashboardPage(page);
+    await expect(saved.heading()).toHaveText("CX book");
+    for (const name of ["☆ Star", "Set as home", "Open in playground"]) await expect(saved.action(name)).toBeDisabled();
+
+    await page.goto("/dashboards/playground");
+    await expect(page.getByRole("heading", { name: "Dashboard playground" })).toBeVisible();
+    for (const name of ["Share", "Save to my space", "CRM pipeline"]) await expect(page.getByRole("button", { name, exact: true })).toBeDisabled();
+  } finally {
+    await context.close();
+  }
+});
+
 test("saving from the watch page keeps every revision, and a restore adds one", async ({ page, request }) => {
   const author = new DraftAuthor(request);
   const html = (label: string) => `<!doctype html><title>Team health</title><h1 id="label">${label}</h1>`;

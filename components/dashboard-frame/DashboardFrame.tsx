@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/dashboards/bootstrap";
 import type { InitMessage, ScrollNotice, SnapshotNotice } from "@/lib/dashboards/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
@@ -63,8 +64,6 @@ interface Slot {
   ready: boolean;
 }
 
-const noSubscription = () => () => {};
-
 const freshSlot = (): Slot => ({ close: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
 
 /** The frames on the page, by React key: the visible one and the standby, if any. */
@@ -102,7 +101,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
   // A frame in server-rendered markup would load its bootstrap before hydration attaches the
   // load handler that sends the init, and the bootstrap would wait forever. So the frame gets
   // its address only once the page is interactive.
-  const interactive = useSyncExternalStore(noSubscription, () => true, () => false);
+  const interactive = useInteractive();
 
   useEffect(() => {
     latest.current = props;

@@ -12,6 +12,7 @@ import { CodeEditor } from "./CodeEditor";
 import { StateMatrix } from "./StateMatrix";
 import { preloadCheck, useDraftCheck } from "./useDraftCheck";
 import { useLeaveGuard } from "./useLeaveGuard";
+import { useInteractive } from "@/components/interactive";
 import styles from "./editor.module.css";
 
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -101,6 +102,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const [status, setStatus] = useState("");
   const [copied, setCopied] = useState(false);
   const [savedHtml, setSavedHtml] = useState<string | null>(null);
+  const interactive = useInteractive();
 
   const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
@@ -306,6 +308,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                   <button
                     type="button"
                     onClick={() => onStarter(e.id)}
+                    disabled={!interactive}
                     aria-describedby={`example-${e.id}-description`}
                     aria-current={current ? "true" : undefined}
                     data-testid={`example-${e.id}`}
@@ -394,7 +397,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             </button>
           </>
         ) : (
-          <button type="button" className="primary" onClick={() => void onShare()} disabled={share.kind === "creating"}>
+          <button type="button" className="primary" onClick={() => void onShare()} disabled={!interactive || share.kind === "creating"}>
             Share
           </button>
         )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useInteractive } from "@/components/interactive";
 import { postJson } from "./human-fetch";
 import styles from "./saved.module.css";
 
@@ -19,14 +20,16 @@ export interface FavouritesListProps {
 
 /** Favourites in render order, with move up/down and unstar when the page can act. */
 export function FavouritesList({ favourites, csrf, onChanged }: FavouritesListProps) {
-  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
+  const interactive = useInteractive();
+  const busy = sending || !interactive;
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
 
   const send = async (body: unknown, done: string) => {
     if (!csrf) return;
-    setBusy(true);
+    setSending(true);
     const res = await postJson<{ favourites: Favourite[] }>("/account/favourites", csrf, body);
-    setBusy(false);
+    setSending(false);
     if (res.ok) {
       onChanged?.(res.body.favourites);
       setMessage({ error: false, text: done });

@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import { SLUG_PATTERN, toSlug } from "@/lib/saved/slug";
+import { useInteractive } from "@/components/interactive";
 import { humanPost } from "./human-fetch";
 import styles from "./saved.module.css";
 
@@ -30,12 +31,13 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
   const [open, setOpen] = useState(false);
   const [slug, setSlug] = useState(() => toSlug(suggested));
   const [state, setState] = useState<State>({ kind: "idle" });
+  const interactive = useInteractive();
   const id = useId();
   const valid = SLUG_PATTERN.test(slug);
 
   if (!open) {
     return (
-      <button type="button" className="primary" onClick={() => setOpen(true)}>
+      <button type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}>
         Save to my space
       </button>
     );

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DashboardFrame } from "@/components/dashboard-frame/DashboardFrame";
+import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_KEY } from "./handoff";
 import styles from "./saved.module.css";
@@ -27,6 +28,7 @@ export function SavedDashboardView(props: SavedViewProps) {
   const [starred, setStarred] = useState(viewer.starred);
   const [isHome, setIsHome] = useState(viewer.isHome);
   const [busy, setBusy] = useState<string | null>(null);
+  const ready = useInteractive() && busy === null;
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const old = shown.revision !== latest.revision;
 
@@ -94,10 +96,10 @@ export function SavedDashboardView(props: SavedViewProps) {
           </p>
         </div>
         <div className={styles.actions} role="group" aria-label="Dashboard actions">
-          <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={busy !== null}>
+          <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={!ready}>
             {starred ? "★ Starred" : "☆ Star"}
           </button>
-          <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={busy !== null}>
+          <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={!ready}>
             {isHome ? "Your home" : "Set as home"}
           </button>
           <a className="button" href={`${path}/source?revision=${shown.revision}`}>
@@ -108,7 +110,7 @@ export function SavedDashboardView(props: SavedViewProps) {
               Start page
             </Link>
           ) : null}
-          <button type="button" onClick={openInPlayground}>
+          <button type="button" onClick={openInPlayground} disabled={!ready}>
             Open in playground
           </button>
         </div>
@@ -123,7 +125,7 @@ export function SavedDashboardView(props: SavedViewProps) {
             <>
               {" "}
               or{" "}
-              <button type="button" onClick={() => void restore(shown.revision)} disabled={busy !== null}>
+              <button type="button" onClick={() => void restore(shown.revision)} disabled={!ready}>
                 Restore revision {shown.revision}
               </button>
             </>
@@ -143,7 +145,7 @@ export function SavedDashboardView(props: SavedViewProps) {
               </span>{" "}
               {r.revision !== shown.revision ? <a href={`${path}?revision=${r.revision}`}>View revision {r.revision}</a> : null}
               {viewer.isOwner && r.revision !== latest.revision ? (
-                <button type="button" onClick={() => void restore(r.revision)} disabled={busy !== null}>
+                <button type="button" onClick={() => void restore(r.revision)} disabled={!ready}>
                   Restore revision {r.revision}
                 </button>
               ) : null}
