@@ -68,6 +68,17 @@ export function CrmSummary() {
   );
 }
 
+function NoneSyncedYet({ records }: { records: "deals" | "contacts" }) {
+  return (
+    <Empty>
+      <p>No {records} yet.</p>
+      <p className="muted">
+        {records[0]!.toUpperCase() + records.slice(1)} appear after the next CRM sync; the data freshness table shows when it last ran.
+      </p>
+    </Empty>
+  );
+}
+
 function PipelineFigure({ pipeline }: { pipeline: PipelineStage[] | null }) {
   const [measure, setMeasure] = useState<"count" | "amount">("count");
   if (pipeline === null) {
@@ -82,10 +93,7 @@ function PipelineFigure({ pipeline }: { pipeline: PipelineStage[] | null }) {
   if (pipeline.every((p) => p.count === 0)) {
     return (
       <Figure id="pipeline" caption="Pipeline by stage">
-        <Empty>
-          <p>No deals yet.</p>
-          <p className="muted">Deals appear after the next CRM sync; the data freshness table shows when it last ran.</p>
-        </Empty>
+        <NoneSyncedYet records="deals" />
       </Figure>
     );
   }
@@ -141,10 +149,7 @@ function LifecycleFigure({ lifecycle }: { lifecycle: StageCount[] }) {
   if (lifecycle.every((l) => l.count === 0)) {
     return (
       <Figure id="lifecycle" caption="Contacts by lifecycle stage">
-        <Empty>
-          <p>No contacts yet.</p>
-          <p className="muted">Contacts appear after the next CRM sync; the data freshness table shows when it last ran.</p>
-        </Empty>
+        <NoneSyncedYet records="contacts" />
       </Figure>
     );
   }

@@ -52,34 +52,34 @@ export const cxBookExample = `<!doctype html>
     statusEl.textContent = text;
   }
 
-  async function loadOwners() {
-    const res = await fetch(API + "/cx/owners?activeOnly=true");
+  // A CX view answers {ok: true, data} or {ok: false, waitingOn}; any non-200 is the error envelope.
+  async function readCx(path) {
+    const res = await fetch(API + path);
     if (!res.ok) {
-      const err = await res.json().catch(() => ({}));
-      showError(res, err);
-      return;
+      showError(res, await res.json().catch(() => ({})));
+      return null;
     }
     const body = await res.json();
-    if (!body.ok) { showWaiting(body.waitingOn); return; }
+    if (!body.ok) { showWaiting(body.waitingOn); return null; }
+    return body.data;
+  }
+
+  async function loadOwners() {
+    const data = await readCx("/cx/owners?activeOnly=true");
+    if (!data) return;
     const select = document.getElementById("owner");
-    select.replaceChildren(...body.data.owners.map((o) => new Option(o.name, o.ownerId)));
+    select.replaceChildren(...data.owners.map((o) => new Option(o.name, o.ownerId)));
     select.addEventListener("change", () => loadBook(select.value));
-    if (body.data.owners.length > 0) loadBook(body.data.owners[0].ownerId);
+    if (data.owners.length > 0) loadBook(data.owners[0].ownerId);
     else showWaiting("No owners yet.");
   }
 
   async function loadBook(owner) {
-    const res = await fetch(API + "/cx/book?owner=" + encodeURIComponent(owner));
-    if (!res.ok) {
-      const err = await res.json().catch(() => ({}));
-      showError(res, err);
-      return;
-    }
-    const body = await res.json();
-    if (!body.ok) { showWaiting(body.waitingOn); return; }
+    const data = await readCx("/cx/book?owner=" + encodeURIComponent(owner));
+    if (!data) return;
     statusEl.className = "";
     statusEl.textContent = "";
-    render(body.data.rows);
+    render(data.rows);
   }
 
   function render(rows) {
