@@ -1,4 +1,5 @@
 import type { DraftWarning } from "../../contract/resources";
+import { ReadsCollector } from "./reads";
 import { severityOf, type RuleId } from "./rules";
 
 // State shared by the HTML, CSS and JavaScript passes over one document: the findings so far
@@ -46,6 +47,8 @@ export class Context {
     snapshotAt: null,
     uncheckedReads: [],
   };
+  /** The API paths the document's code names: its manifest of reads. */
+  readonly reads = new ReadsCollector();
   private readonly findings: Finding[] = [];
   private readonly perRule = new Map<RuleId, number>();
   private readonly seen = new Set<string>();

@@ -2,6 +2,7 @@ import type { DraftWarning } from "../../contract/resources";
 import { Context } from "./context";
 import { scanHtml } from "./html";
 import { analyseScript } from "./js";
+import type { DraftReads } from "./reads";
 
 // The static check of a draft: the same code runs in the editor (browser) and on the server
 // when a draft is created or updated. It parses the HTML (htmlparser2), every inline script and
@@ -9,9 +10,16 @@ import { analyseScript } from "./js";
 // once the dashboard runs in its sandboxed frame against the API.
 
 export { checkRules, type CheckRule, type RuleId, type Severity } from "./rules";
+export { readAllowed, type DraftReads } from "./reads";
 
 export function checkDraft(html: string): DraftWarning[] {
+  return analyseDraft(html).warnings;
+}
+
+/** The check's findings and the manifest of API paths the document reads, from one pass. */
+export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads } {
   const ctx = new Context(html);
+  const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests) });
   if (html.trim() === "") {
     ctx.report(
       "empty-document",
@@ -19,14 +27,14 @@ export function checkDraft(html: string): DraftWarning[] {
       "The draft is empty: there is no HTML to show.",
       "Send one complete, self-contained HTML document (<!doctype html><html>…</html>) as `html`.",
     );
-    return ctx.warnings();
+    return done();
   }
   scanHtml(ctx, html, {
     script: (code, offset, kind, exact) => analyseScript(ctx, code, offset, kind, exact),
     json: (text, offset) => checkJsonBlock(ctx, text, offset),
   });
   settleDocumentRules(ctx);
-  return ctx.warnings();
+  return done();
 }
 
 /** A <script type="application/json"> block: data the dashboard parses itself. */

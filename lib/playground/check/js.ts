@@ -325,6 +325,7 @@ function usableProgram(ctx: Context, parsed: Parsed, kind: ScriptKind, at: (pos:
 
 /** What a string in code says as a URL, a query string, markup or CSS. */
 function checkStringShape(ctx: Context, shape: string, offset: number, besideApiBase: () => boolean): void {
+  ctx.reads.add(shape);
   const kind = classifyApiUrl(shape);
   if (kind !== null && kind !== "bare-path" && !(kind === "base-only" && besideApiBase())) {
     ctx.report("hardcoded-api-base", offset, apiUrlMessage(kind, `"${clip(shape)}"`), API_HINT);
