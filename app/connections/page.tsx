@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { StatusBadge } from "@/components/connections/StatusBadge";
 import styles from "@/components/connections/connections.module.css";
-import { currentUser } from "@/lib/auth/current";
+import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
+import { currentSession } from "@/lib/auth/current";
+import { trustedAuthors } from "@/lib/saved/trust";
 import { config } from "@/lib/config";
 import { connectorFor, connectors } from "@/lib/connectors/registry";
 import { connectedSlugs, donorToken, hasCallsOptIn } from "@/lib/connectors/store";
@@ -68,7 +70,8 @@ function outcomeFrom(sp: SearchParams): Outcome | null {
 }
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await currentUser();
+  const session = await currentSession();
+  const user = session?.user ?? null;
   if (!user) {
     return (
       <div className="stack">
@@ -86,10 +89,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const sp = await searchParams;
   const outcome = outcomeFrom(sp);
   const db = await appDb();
-  const [mine, optedIn, donor] = await Promise.all([
+  const [mine, optedIn, donor, trusted] = await Promise.all([
     connectedSlugs(db, user.id),
     hasCallsOptIn(db, user.id),
     donorToken(db, appSealer(), "calls"),
+    trustedAuthors(db, user.id),
   ]);
   const connected = new Set<string>(mine);
   const canManageDonor = user.permissions.includes("calls.donor.manage");
@@ -137,6 +141,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           <StatusBadge slug="crmportal" title="CRM portal" />
         </li>
       </ul>
+      {session ? <TrustedAuthors initial={trusted} csrf={session.csrf} /> : null}
     </div>
   );
 }

@@ -15,6 +15,8 @@ export interface DashboardFrameProps {
   mode: DataMode;
   scenario?: string;
   examples?: Record<string, string>;
+  /** On live data: the only path templates the broker answers (see BrokerConfig). */
+  allowedPaths?: readonly string[];
   onRequest?: (entry: RequestLogEntry) => void;
   onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
   title: string;
@@ -136,7 +138,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     const channel = new MessageChannel();
     const config = (): BrokerConfig => {
       const c = latest.current;
-      return { apiBase: c.apiBase, mode: c.mode, scenario: c.scenario, examples: c.examples };
+      return { apiBase: c.apiBase, mode: c.mode, scenario: c.scenario, examples: c.examples, allowedPaths: c.allowedPaths };
     };
     slot.close = openBroker(channel.port1, {
       config,

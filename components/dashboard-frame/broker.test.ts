@@ -332,3 +332,27 @@ describe("openBroker: the port", () => {
     expect(b.log).toEqual([]);
   });
 });
+
+describe("the agreed reads on live data", () => {
+  it("answers only the paths the viewer agreed to, and logs the refusal", async () => {
+    const f = fakeFetch();
+    const b = setup({ config: { apiBase: "/api", mode: "live", allowedPaths: ["/me", "/crm/:instance/deals"] }, fetchImpl: f.impl });
+    expect((await b.ask("/api/me")).status).toBe(200);
+    expect((await b.ask("/api/crm/users/deals?limit=5")).status).toBe(200);
+    const refused = await b.ask("/api/crm/users/contacts");
+    expect(refused.status).toBe(403);
+    expect(bodyOf(refused).error).toBe("read_not_agreed");
+    expect(bodyOf(refused).hint).toContain("/crm/users/contacts");
+    expect(f.calls.map((c) => c.url)).toEqual(["/api/me", "/api/crm/users/deals?limit=5"]);
+    expect(b.log.map((e) => [e.path, e.status])).toContainEqual(["/crm/users/contacts", 403]);
+  });
+
+  it("refuses everything when the manifest is empty, and leaves demo data alone", async () => {
+    const f = fakeFetch();
+    const live = setup({ config: { apiBase: "/api", mode: "live", allowedPaths: [] }, fetchImpl: f.impl });
+    expect((await live.ask("/api/me")).status).toBe(403);
+    expect(f.calls).toEqual([]);
+    const demo = setup({ config: { mode: "demo", allowedPaths: [] }, fetchImpl: f.impl });
+    expect((await demo.ask(`${P}/me`)).status).toBe(200);
+  });
+});

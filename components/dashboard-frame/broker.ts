@@ -1,4 +1,5 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { readAllowed } from "@/lib/playground/check/reads";
 import {
   BROKER_BODY_MAX,
   checkBrokerRequest,
@@ -31,6 +32,11 @@ export interface BrokerConfig {
   mode: DataMode;
   scenario?: string;
   examples?: Record<string, string>;
+  /**
+   * On live data, the path templates the viewer agreed to (the dashboard's manifest); every
+   * other read is refused. Absent only where the viewer wrote the code themselves.
+   */
+  allowedPaths?: readonly string[];
 }
 
 export interface BrokerOptions {
@@ -149,6 +155,20 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     const check = checkBrokerRequest(msg.method, msg.path, cfg.apiBase);
     if (!check.ok) {
       answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode);
+      return;
+    }
+    if (cfg.mode === "live" && cfg.allowedPaths && !readAllowed(cfg.allowedPaths, check.pathname)) {
+      answer(
+        refusalResponse(
+          msg.id,
+          403,
+          "read_not_agreed",
+          `The viewer agreed to this dashboard reading ${cfg.allowedPaths.length ? cfg.allowedPaths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`,
+        ),
+        check.path,
+        started,
+        cfg.mode,
+      );
       return;
     }
     if (!options.limiter.take()) {

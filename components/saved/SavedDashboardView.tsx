@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { DashboardFrame } from "@/components/dashboard-frame/DashboardFrame";
+import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
+import type { DraftReads } from "@/lib/playground/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_KEY } from "./handoff";
@@ -16,14 +17,17 @@ export interface SavedViewProps {
   latest: { revision: number; savedAt: string };
   shown: { revision: number; savedAt: string; html: string };
   history: { revision: number; title: string; note: string | null; savedAt: string }[];
-  viewer: { csrf: string; isOwner: boolean; starred: boolean; isHome: boolean };
+  /** What the shown revision reads; for the viewer's own dashboards, nothing is checked. */
+  reads: DraftReads;
+  viewer: { csrf: string; isOwner: boolean; trusted: boolean; starred: boolean; isHome: boolean };
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
 /** A saved dashboard: its header and actions, the frame on the viewer's own live data, its history. */
 export function SavedDashboardView(props: SavedViewProps) {
-  const { path, title, owner, latest, shown, history, viewer } = props;
+  const { path, title, owner, latest, shown, history, viewer, reads } = props;
+  const [data, setData] = useState<"live" | "demo" | "waiting">("live");
   const router = useRouter();
   const [starred, setStarred] = useState(viewer.starred);
   const [isHome, setIsHome] = useState(viewer.isHome);
@@ -92,7 +96,8 @@ export function SavedDashboardView(props: SavedViewProps) {
           <h1 id="saved-title">{title}</h1>
           <p className="muted" data-testid="saved-meta">
             By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> ·
-            saved <time dateTime={shown.savedAt}>{when(shown.savedAt)}</time> · your live data
+            saved <time dateTime={shown.savedAt}>{when(shown.savedAt)}</time> ·{" "}
+            {data === "live" ? "your live data" : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
           </p>
         </div>
         <div className={styles.actions} role="group" aria-label="Dashboard actions">
@@ -132,7 +137,19 @@ export function SavedDashboardView(props: SavedViewProps) {
           ) : null}
         </p>
       ) : null}
-      <DashboardFrame html={shown.html} apiBase="/api" mode="live" title={`Dashboard: ${title}`} />
+      <ConsentedFrame
+        html={shown.html}
+        title={`Dashboard: ${title}`}
+        author={{ kind: "space", handle: owner.handle, name: owner.name }}
+        reads={reads}
+        ask={!viewer.isOwner && !viewer.trusted}
+        own={viewer.isOwner}
+        onDataChange={setData}
+        onTrust={async () => {
+          const res = await postJson("/account/trust", viewer.csrf, { op: "add", handle: owner.handle });
+          return res.ok ? null : res.message;
+        }}
+      />
       <details className={styles.history} data-testid="history">
         <summary>History ({history.length} revisions)</summary>
         <ol reversed>

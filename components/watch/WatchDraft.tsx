@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { DashboardFrame, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
@@ -34,8 +35,9 @@ async function fetchDraft(id: string): Promise<Load> {
 }
 
 /** The watch page's live part: the draft, its stream, the frame and the request log. */
-export function WatchDraft({ id, saver }: { id: string; saver?: Saver | null }) {
+export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver | null; signedIn: boolean }) {
   const [load, setLoad] = useState<Load>({ kind: "loading" });
+  const [data, setData] = useState<"live" | "demo" | "waiting">("live");
   const [connection, setConnection] = useState<Connection>({ kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
   const revision = useRef(0);
@@ -67,7 +69,11 @@ export function WatchDraft({ id, saver }: { id: string; saver?: Saver | null }) 
       // Events carry html and scenario only; examples may change with a revision too.
       const l = await fetchDraft(id);
       if (closed || l.kind !== "ready" || l.view.revision !== rev) return;
-      setLoad((cur) => (cur.kind === "ready" && cur.view.revision === rev ? { kind: "ready", view: { ...cur.view, examples: l.view.examples, updatedAt: l.view.updatedAt } } : cur));
+      setLoad((cur) =>
+        cur.kind === "ready" && cur.view.revision === rev
+          ? { kind: "ready", view: { ...cur.view, examples: l.view.examples, reads: l.view.reads, updatedAt: l.view.updatedAt } }
+          : cur,
+      );
     };
 
     const connect = () => {
@@ -154,13 +160,17 @@ export function WatchDraft({ id, saver }: { id: string; saver?: Saver | null }) 
   const view = load.view;
   const live = view.dataMode === "live";
   const name = view.dash ?? "untitled draft";
+  // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
+  // those of the revision that was agreed to: a manifest is never taken from the event alone.
+  const reads = view.reads;
+  const dataText = !live ? `demo data · scenario ${view.scenario}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
   return (
     <section aria-labelledby="watch-title">
       <header className={styles.header}>
         <div>
           <h1 id="watch-title">Watching {name}</h1>
           <p className={`${styles.meta} muted`} data-testid="provenance">
-            Revision <span data-testid="revision">{view.revision}</span> · {live ? "your live data" : `demo data · scenario ${view.scenario}`} · updated{" "}
+            Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated{" "}
             <time dateTime={new Date(view.updatedAt).toISOString()}>{clockSeconds(view.updatedAt)}</time>
           </p>
         </div>
@@ -177,15 +187,30 @@ export function WatchDraft({ id, saver }: { id: string; saver?: Saver | null }) 
           />
         </div>
       ) : null}
-      <DashboardFrame
-        html={view.html}
-        apiBase={live ? "/api" : PLAYGROUND_API_BASE}
-        mode={view.dataMode}
-        scenario={live ? undefined : view.scenario}
-        examples={live ? undefined : view.examples}
-        onRequest={onRequest}
-        title={`Dashboard: ${name}`}
-      />
+      {live ? (
+        <ConsentedFrame
+          html={view.html}
+          title={`Dashboard: ${name}`}
+          author={{ kind: "draft" }}
+          reads={reads}
+          // Signed out, there is no data of the viewer's to protect: they see their own 401s.
+          ask={signedIn}
+          own={false}
+          demo={{ scenario: view.scenario, examples: view.examples }}
+          onRequest={onRequest}
+          onDataChange={setData}
+        />
+      ) : (
+        <DashboardFrame
+          html={view.html}
+          apiBase={PLAYGROUND_API_BASE}
+          mode="demo"
+          scenario={view.scenario}
+          examples={view.examples}
+          onRequest={onRequest}
+          title={`Dashboard: ${name}`}
+        />
+      )}
       <RequestLog entries={log} />
     </section>
   );

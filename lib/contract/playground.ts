@@ -54,6 +54,19 @@ export const draftUpdated = z
   .meta({ id: "DraftUpdated" });
 
 /** GET /draft/<read_id>: the current draft, read-only. */
+/** The API paths a dashboard's code reads: shown to a viewer before it runs on their data. */
+export const draftReads = z
+  .object({
+    paths: z.array(z.string()).meta({
+      description:
+        "Path templates relative to the API base (`/crm/users/contacts`, `/crm/:instance/deals`) named in the dashboard's code. On a viewer's live data the broker answers only these.",
+    }),
+    complete: z.boolean().meta({
+      description: "False when the dashboard makes requests whose paths cannot be read from its code; those requests are refused on live data.",
+    }),
+  })
+  .meta({ id: "DraftReads" });
+
 export const draftView = z
   .object({
     id: z.string(),
@@ -65,6 +78,7 @@ export const draftView = z
     dash: z.string().nullable(),
     updatedAt: z.number().meta({ description: "Epoch ms of the latest revision" }),
     warnings: z.array(draftWarning),
+    reads: draftReads,
   })
   .meta({ id: "DraftView" });
 

@@ -243,7 +243,15 @@ export interface SavedDashboardRevisionsTable {
   saved_at: number;
 }
 
+/** A person (user_id) lets dashboards by another (author_id) run on their live data without asking. */
+export interface TrustedAuthorsTable {
+  user_id: number;
+  author_id: number;
+  created_at: number;
+}
+
 export interface Database {
+  trusted_authors: TrustedAuthorsTable;
   saved_dashboards: SavedDashboardsTable;
   saved_dashboard_revisions: SavedDashboardRevisionsTable;
   playground_drafts: PlaygroundDraftsTable;

@@ -125,6 +125,6 @@ describe("the docs model", () => {
     );
     expect(save?.errors).toHaveLength(7);
     expect(save?.curl).toBe(false);
-    expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home"]);
+    expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home", "POST /account/trust"]);
   });
 });

@@ -3,7 +3,7 @@ import { endpoints, errorsOf, type Endpoint, type EndpointDef } from "@/lib/cont
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { PLAYGROUND_BASE, dashSlug, draftCreated, draftEvent, draftInput, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
-import { favouriteAction, homeAction } from "@/lib/saved/actions";
+import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
 import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
 import { endpointExample } from "./examples";
@@ -260,6 +260,15 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
 }
 
 const favouritesAnswer = z.object({ favourites: z.array(favourite) });
+const trustedAnswer = z.object({
+  authors: z.array(
+    z.object({
+      handle: z.string().meta({ description: "The author's space is /~/<handle>" }),
+      name: z.string(),
+      since: z.string().meta({ description: "ISO 8601: when the trust was given" }),
+    }),
+  ),
+});
 
 function savingOperations(set: SchemaSet): OperationDoc[] {
   const handle = pathParam("handle", "The signed-in person's handle: the local part of their email, lowercased.", { type: "string" }, set);
@@ -268,6 +277,7 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
   const saved = set.add(savedDashboard);
   const favouriteBody = set.add(favouriteAction);
   const homeBody = set.add(homeAction);
+  const trustBody = set.add(trustAction);
   return [
     siteOperation({
       method: "POST",
@@ -336,6 +346,23 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "The new home.", schema: homeBody, fields: fieldRows(homeBody, set.components) }],
       responses: [jsonBody(200, "The home path now set", set.add(home), set)],
+      errors: ["unauthorized", "forbidden", "invalid_request", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+    siteOperation({
+      method: "POST",
+      path: "/account/trust",
+      section: "saving",
+      operationId: "saving.trust",
+      summary: "Always run an author's dashboards on your data, or stop",
+      description: [
+        p(
+          "A dashboard someone else wrote runs on your live data only after you agree, on a screen that names its author and the API paths it reads; it then reads only those paths. `add` skips that screen for every dashboard in the author's space; `remove` brings it back. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
+        ),
+      ],
+      security: "session-same-origin",
+      requestBodies: [{ contentType: "application/json", description: "One action.", schema: trustBody, fields: fieldRows(trustBody, set.components) }],
+      responses: [jsonBody(200, "The authors you trust after the change", set.add(trustedAnswer), set)],
       errors: ["unauthorized", "forbidden", "invalid_request", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
       curl: false,
     }),

@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { checkDraft } from "@/lib/playground/check";
+import { analyseDraft, type DraftReads } from "@/lib/playground/check";
 import { defaultScenario, isScenario, isVariant } from "@/demo/playground";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";
@@ -91,13 +91,18 @@ function clip(s: string): string {
   return one.length > 80 ? `${one.slice(0, 80)}…` : one;
 }
 
-function warningsFor(ctx: DraftContext, html: string): DraftWarning[] {
+function analysisFor(ctx: DraftContext, html: string): { warnings: DraftWarning[]; reads: DraftReads } {
   try {
-    return checkDraft(html);
+    return analyseDraft(html);
   } catch (err) {
     ctx.log(`static check failed: ${err instanceof Error ? err.message : String(err)}`);
-    return [];
+    // Nothing read off the document: it may read nothing of a viewer's live data.
+    return { warnings: [], reads: { paths: [], complete: false } };
   }
+}
+
+function warningsFor(ctx: DraftContext, html: string): DraftWarning[] {
+  return analysisFor(ctx, html).warnings;
 }
 
 export async function createDraft(ctx: DraftContext, input: DraftInput): Promise<CreatedDraft> {
@@ -181,7 +186,7 @@ export async function readDraft(ctx: DraftContext, readId: string): Promise<Draf
     examples: examplesOf(row.examples),
     dash: row.dash,
     updatedAt: row.updated_at,
-    warnings: warningsFor(ctx, row.html),
+    ...analysisFor(ctx, row.html),
   };
 }
 

@@ -31,3 +31,15 @@ export const homeAction = z
       .meta({ description: "A page in a space (/~/…) that / opens, or null for the start page" }),
   })
   .meta({ id: "HomeAction" });
+
+export const trustAction = z
+  .object({
+    op: z.enum(["add", "remove"]).meta({ description: "`add`: always run this author's dashboards on your data; `remove`: ask again" }),
+    handle: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[^/\\\s\u0000-\u001f\u007f]+$/, "must be a space's handle, as in /~/<handle>")
+      .meta({ description: "The author's handle, as in /~/<handle>" }),
+  })
+  .meta({ id: "TrustAction" });

@@ -7,7 +7,8 @@ import { humanRequest, type HumanDeps } from "./human";
 import { SAVED_HTML_MAX_BYTES, saveDashboard } from "./store";
 import { SLUG_PATTERN } from "./slug";
 import { addFavourite, moveFavourites, removeFavourite, setHome } from "./account";
-import { favouriteAction, homeAction } from "./actions";
+import { favouriteAction, homeAction, trustAction } from "./actions";
+import { addTrust, removeTrust } from "./trust";
 
 // The state-changing routes of people's spaces: saving a dashboard, and the person's favourites
 // and home. Each is a human action (see human.ts) and answers the error envelope on refusal.
@@ -107,6 +108,23 @@ export async function homeRoute(request: Request, deps: HumanDeps): Promise<Resp
     if (!who.ok) return who.response;
     const { path } = await readJson(request, homeAction);
     return json({ path: await setHome(deps.db, who.user.id, path) });
+  } catch (err) {
+    return fromThrown(err);
+  }
+}
+
+/**
+ * POST /account/trust: `{op: "add", handle}` lets that author's dashboards run on the person's
+ * live data without asking; `{op: "remove", handle}` takes it back. Answers the list.
+ */
+export async function trustRoute(request: Request, deps: HumanDeps): Promise<Response> {
+  try {
+    if (request.method !== "POST") return errorResponse("method_not_allowed", "Change whom you trust with POST; /connections lists them.", { allow: "POST" });
+    const who = await humanRequest(request, deps, "change whom you trust");
+    if (!who.ok) return who.response;
+    const { op, handle } = await readJson(request, trustAction);
+    const authors = op === "add" ? await addTrust(deps.db, who.user.id, handle) : await removeTrust(deps.db, who.user.id, handle);
+    return json({ authors });
   } catch (err) {
     return fromThrown(err);
   }

@@ -1,7 +1,9 @@
 // GET /~/<handle> — a person's saved dashboards, newest first.
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current";
+import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
+import { currentSession } from "@/lib/auth/current";
+import { trustedAuthors } from "@/lib/saved/trust";
 import { segment } from "@/lib/saved/params";
 import { listSpace, ownerByHandle } from "@/lib/saved/store";
 import { appDb } from "@/lib/runtime";
@@ -19,13 +21,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function SpacePage({ params }: Props) {
   const handle = segment((await params).handle);
-  const user = await currentUser();
-  if (!user) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}`)}`);
+  const session = await currentSession();
+  const user = session?.user;
+  if (!session || !user) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}`)}`);
   const db = await appDb();
   const owner = await ownerByHandle(db, handle);
   if (!owner) notFound();
   const dashboards = await listSpace(db, owner.id, owner.handle);
   const own = owner.id === user.id;
+  const trusted = own ? await trustedAuthors(db, user.id) : [];
   return (
     <section aria-labelledby="space-title" className="stack">
       <h1 id="space-title">{own ? "Your dashboards" : `${owner.name}'s dashboards`}</h1>
@@ -55,6 +59,7 @@ export default async function SpacePage({ params }: Props) {
           ))}
         </ul>
       )}
+      {own ? <TrustedAuthors initial={trusted} csrf={session.csrf} /> : null}
     </section>
   );
 }

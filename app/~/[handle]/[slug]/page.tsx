@@ -8,6 +8,7 @@ import { currentSession } from "@/lib/auth/current";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { revisionParam, segment } from "@/lib/saved/params";
 import { loadDashboard, revisionsOf } from "@/lib/saved/store";
+import { savedReads, trusts } from "@/lib/saved/trust";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -33,11 +34,15 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   const dashboard = await loadDashboard(db, handle, slug, revision);
   if (!dashboard) notFound();
   const owner = dashboard.owner;
-  const [history, favourites, home] = await Promise.all([
+  const isOwner = owner.id === session.user.id;
+  const [history, favourites, home, trusted] = await Promise.all([
     revisionsOf(db, owner.id, slug),
     favouritesOf(db, session.user.id),
     homeOf(db, session.user.id),
+    trusts(db, session.user.id, owner.id),
   ]);
+  // Someone else's code reads only what its manifest names, trusted or not.
+  const reads = isOwner ? { paths: [], complete: true } : savedReads(owner.id, slug, dashboard.shown.revision, dashboard.shown.html);
   return (
     <>
       <FrameHostPolicy />
@@ -48,9 +53,11 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
         latest={{ revision: dashboard.revision, savedAt: dashboard.savedAt }}
         shown={{ revision: dashboard.shown.revision, savedAt: dashboard.shown.savedAt, html: dashboard.shown.html }}
         history={history}
+        reads={reads}
         viewer={{
           csrf: session.csrf,
-          isOwner: owner.id === session.user.id,
+          isOwner,
+          trusted,
           starred: favourites.some((f) => f.href === dashboard.path),
           isHome: home === dashboard.path,
         }}

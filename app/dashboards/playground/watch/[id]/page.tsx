@@ -18,7 +18,7 @@ export default async function WatchPage({ params }: Props) {
   return (
     <>
       <FrameHostPolicy />
-      <WatchDraft id={id} saver={session ? { handle: session.user.handle, csrf: session.csrf } : null} />
+      <WatchDraft id={id} signedIn={session !== null} saver={session ? { handle: session.user.handle, csrf: session.csrf } : null} />
     </>
   );
 }

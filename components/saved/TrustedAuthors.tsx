@@ -1,0 +1,54 @@
+"use client";
+
+import { useState } from "react";
+import { useInteractive } from "@/components/interactive";
+import type { TrustedAuthor } from "@/lib/saved/trust";
+import { postJson } from "./human-fetch";
+
+// The authors whose dashboards run on the viewer's data without asking, and the way to take
+// that back. Shown on /connections and in the viewer's own space.
+
+export function TrustedAuthors({ initial, csrf }: { initial: TrustedAuthor[]; csrf: string }) {
+  const [authors, setAuthors] = useState(initial);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const ready = useInteractive() && busy === null;
+
+  const revoke = async (handle: string) => {
+    setBusy(handle);
+    setMessage(null);
+    const res = await postJson<{ authors: TrustedAuthor[] }>("/account/trust", csrf, { op: "remove", handle });
+    setBusy(null);
+    if (res.ok) {
+      setAuthors(res.body.authors);
+      setMessage({ kind: "ok", text: `Dashboards by ${handle} ask before they use your data again.` });
+    } else setMessage({ kind: "error", text: res.message });
+  };
+
+  return (
+    <section className="card stack" aria-labelledby="trusted-title" data-testid="trusted-authors">
+      <h2 id="trusted-title">Authors you trust with your data</h2>
+      <p className="muted">
+        A dashboard someone else wrote asks before it reads your data, and reads only the paths it showed you. Dashboards by these authors skip
+        the question.
+      </p>
+      {authors.length === 0 ? (
+        <p data-testid="trusted-none">You trust nobody&apos;s dashboards with your data yet.</p>
+      ) : (
+        <ul className="user-list">
+          {authors.map((a) => (
+            <li key={a.handle} data-testid="trusted-author">
+              <span>
+                {a.name} (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>) <span className="muted">· since {new Date(a.since).toLocaleDateString()}</span>
+              </span>
+              <button type="button" onClick={() => void revoke(a.handle)} disabled={!ready}>
+                Stop trusting {a.handle}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p role="status">{message ? <span className={message.kind === "error" ? "error-text" : undefined}>{message.text}</span> : null}</p>
+    </section>
+  );
+}

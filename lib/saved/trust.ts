@@ -1,0 +1,87 @@
+import type { Db } from "@/lib/db";
+import { ApiError } from "@/lib/contract/errors";
+import { analyseDraft, type DraftReads } from "@/lib/playground/check";
+import { ownerByHandle } from "./store";
+
+// Consent to run someone else's dashboard on one's own live data. A person may trust an author
+// once and for all ("Always trust <handle>"); the list lives on the server, so it follows them
+// from browser to browser, and they can take it back from their space or /connections.
+
+export interface TrustedAuthor {
+  handle: string;
+  name: string;
+  /** ISO 8601: when the trust was given. */
+  since: string;
+}
+
+/** More authors than anyone would trust by hand; a bound on what one session can write. */
+export const TRUSTED_AUTHORS_MAX = 200;
+
+export async function trustedAuthors(db: Db, userId: number): Promise<TrustedAuthor[]> {
+  const rows = await db
+    .selectFrom("trusted_authors")
+    .innerJoin("users", "users.id", "trusted_authors.author_id")
+    .select(["users.handle", "users.name", "trusted_authors.created_at"])
+    .where("trusted_authors.user_id", "=", userId)
+    .orderBy("users.handle")
+    .execute();
+  return rows.map((r) => ({ handle: r.handle, name: r.name, since: new Date(Number(r.created_at)).toISOString() }));
+}
+
+export async function trusts(db: Db, userId: number, authorId: number): Promise<boolean> {
+  if (userId === authorId) return true;
+  const row = await db.selectFrom("trusted_authors").select("author_id").where("user_id", "=", userId).where("author_id", "=", authorId).executeTakeFirst();
+  return row !== undefined;
+}
+
+async function authorNamed(db: Db, handle: string): Promise<{ id: number }> {
+  const author = await ownerByHandle(db, handle);
+  if (!author) throw new ApiError("invalid_request", `handle: nobody has the space /~/${handle.slice(0, 80)}.`);
+  return author;
+}
+
+export async function addTrust(db: Db, userId: number, handle: string, now = Date.now()): Promise<TrustedAuthor[]> {
+  const author = await authorNamed(db, handle);
+  if (author.id === userId) throw new ApiError("invalid_request", "handle: your own dashboards always run on your data; there is nothing to trust.");
+  await db.transaction().execute(async (tx) => {
+    const have = await tx.selectFrom("trusted_authors").select("author_id").where("user_id", "=", userId).execute();
+    if (have.some((r) => Number(r.author_id) === author.id)) return;
+    if (have.length >= TRUSTED_AUTHORS_MAX) {
+      throw new ApiError("invalid_request", `You trust ${TRUSTED_AUTHORS_MAX} authors, the most there can be; stop trusting one first.`);
+    }
+    await tx.insertInto("trusted_authors").values({ user_id: userId, author_id: author.id, created_at: now }).execute();
+  });
+  return trustedAuthors(db, userId);
+}
+
+/** Taking back trust that was never given is not an error: the outcome is the one asked for. */
+export async function removeTrust(db: Db, userId: number, handle: string): Promise<TrustedAuthor[]> {
+  const author = await ownerByHandle(db, handle);
+  if (author) await db.deleteFrom("trusted_authors").where("user_id", "=", userId).where("author_id", "=", author.id).execute();
+  return trustedAuthors(db, userId);
+}
+
+// A saved revision never changes, so what it reads is worked out once per process and kept.
+// Bounded: each entry is a short list of paths, and a miss costs one run of the check.
+const READS_MEMO_MAX = 500;
+const readsMemo = new Map<string, DraftReads>();
+
+/** The manifest of a saved revision's reads. */
+export function savedReads(ownerId: number, slug: string, revision: number, html: string): DraftReads {
+  const key = `${ownerId}/${slug}/${revision}`;
+  const hit = readsMemo.get(key);
+  if (hit) {
+    readsMemo.delete(key);
+    readsMemo.set(key, hit);
+    return hit;
+  }
+  let reads: DraftReads;
+  try {
+    reads = analyseDraft(html).reads;
+  } catch {
+    reads = { paths: [], complete: false };
+  }
+  readsMemo.set(key, reads);
+  if (readsMemo.size > READS_MEMO_MAX) readsMemo.delete(readsMemo.keys().next().value as string);
+  return reads;
+}
