@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { SignInPage } from "./support/pages";
+import { ConsentGatePage } from "./support/consent";
 import { SavedDashboardPage, SpacePage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
 
@@ -74,6 +75,8 @@ test("another person sees the dashboard on their own data, without the owner's r
   await signIn(page, "member@demo.test", "/~/csm/my-book");
   const saved = new SavedDashboardPage(page);
   await expect(saved.heading()).toHaveText("CX book");
+  // Someone else's code: the member is asked first.
+  await new ConsentGatePage(page).runWithMyData();
   // The member may not read CX views: the dashboard shows its own answer to a 403.
   await expect(saved.dashboard().locator("#status")).toContainText(/forbidden|403|permission/i, { timeout: 15_000 });
   await saved.openHistory();
@@ -209,7 +212,8 @@ test("a dashboard in the frame cannot save, by fetch or by form", async ({ page,
 </script>`;
   const draft = await new DraftAuthor(request).create(hostile, { dataMode: "live" });
   await new WatchPage(page).open(draft.watchUrl);
-  await page.waitForTimeout(1500);
+  // Reads nothing the check can name, so there is nothing to agree to: it runs at once.
+  await expect(new WatchPage(page).dashboard().locator("#done")).toHaveText("tried", { timeout: 15_000 });
   for (const slug of ["stolen-form", "stolen-fetch", "stolen-broker"]) {
     expect((await page.request.get(`/~/csm/${slug}/source`)).status(), slug).toBe(404);
   }

