@@ -97,6 +97,8 @@ export function llmsText(origin: string): string {
     "",
     `\`live\` data mode reads the watching human's own API as them, GET only; a signed-out watcher sees their own 401s. Only demo mode can show empty, not-connected and outage states.`,
     "",
+    `Before a live draft (or someone else's saved dashboard) runs on a signed-in human's data, they are asked, and shown the API paths your code reads; nothing runs until they agree, and they may choose demo data instead. After they agree, only those paths are answered: any other read gets 403 \`read_not_agreed\`. The paths are read from your code, so write every API path literally (\`API + "/crm/customers/companies"\`, or \`"/cx/book"\` handed to a helper); a path built at run time (from data, atob, arrays joined) cannot be shown and is refused. \`GET ${base}/draft/<read_id>\` answers the list as \`reads\` (\`paths\`, and \`complete: false\` when some request's path cannot be read ahead). A revision that reads more than was agreed asks again. WebRTC is removed from the frame.`,
+    "",
   );
   out.push(`## Endpoints`, "", `All GET, relative to the API base. Full JSON Schemas: ${base}/endpoints`);
   for (const e of endpoints) {
