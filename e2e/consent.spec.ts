@@ -125,6 +125,8 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   await expect(consent.gate()).toContainText("anonymous author");
   await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
   await expect(consent.gate()).toContainText("can send anything it reads out of your browser");
+  // The read it builds from atob cannot be shown, and the gate says so.
+  await expect(page.getByTestId("consent-incomplete")).toBeVisible();
   await expect(watch.provenance()).toContainText("waiting for your consent");
   await expect(page.getByTestId("consent-gate").getByRole("heading")).toBeFocused();
   await expectNoSeriousViolations(page);
@@ -175,6 +177,7 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   await expect(consent.gate()).toBeVisible();
   await expect(consent.gate().getByRole("heading")).toHaveText(/changed/);
   await expect(consent.paths()).toHaveText([/^\/cx\/owners/, /^\/me/]);
+  await expect(page.getByTestId("consent-incomplete")).toHaveCount(0);
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("three");
 });

@@ -670,6 +670,7 @@ class ScriptPass {
   private requestUrl(arg: AnyNode | undefined, what: string): void {
     if (!arg || arg.type === "SpreadElement") return;
     const shape = shapeOf(arg);
+    this.ctx.reads.request(shape);
     if (shape === null) return;
     const offset = this.at(startOf(arg));
     const kind = classifyApiUrl(shape);

@@ -28,6 +28,10 @@ describe("the manifest of reads", () => {
 
   it("says when the paths cannot be read ahead", () => {
     expect(readsOf(`const p = atob("L21l"); fetch(API + p);`)).toEqual({ paths: [], complete: false });
+    // Every written path goes straight into a request, and one more request is built at run time.
+    expect(readsOf(`fetch(API + "/me"); fetch(API + atob("L21lL2Zhdm91cml0ZXM="));`)).toEqual({ paths: ["/me"], complete: false });
+    // A helper handed written paths is read ahead.
+    expect(readsOf(`const get = (p) => fetch(API + p); get("/me");`)).toEqual({ paths: ["/me"], complete: true });
     // A document that reads nothing has nothing to hide.
     expect(readsOf(`document.body.textContent = "hello";`)).toEqual({ paths: [], complete: true });
   });

@@ -81,9 +81,30 @@ export function templatesOf(shape: string): string[] {
   return [...found];
 }
 
-/** Collects the templates of every URL shape in one document. */
+/**
+ * Collects the templates of every URL shape in one document, and what its requests ask for.
+ *
+ * A request whose URL names no template (`fetch(API + path)` in a helper, or a path decoded at
+ * run time) is opaque. A helper is fine when the paths handed to it are written elsewhere in the
+ * code; so the manifest is called complete when no request is opaque, or when some path is
+ * written somewhere other than straight into a request.
+ */
 export class ReadsCollector {
   private readonly paths = new Set<string>();
+  private readonly direct = new Set<string>();
+  private opaque = 0;
+
+  /** The URL of a request, as far as it can be read (null: nothing of it is a string). */
+  request(shape: string | null): void {
+    const found = shape === null ? [] : templatesOf(shape);
+    if (found.length === 0) {
+      // Another server entirely is the check's external-resource finding, not a read of the API.
+      if (shape === null || !/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\u0000]/i.test(shape)) this.opaque++;
+      return;
+    }
+    for (const p of found) this.direct.add(p);
+    this.add(shape ?? "");
+  }
 
   add(shape: string): void {
     if (this.paths.size >= READS_MAX) return;
@@ -95,7 +116,9 @@ export class ReadsCollector {
 
   result(makesRequests: boolean): DraftReads {
     const paths = [...this.paths].sort();
-    return { paths, complete: !makesRequests || paths.length > 0 };
+    if (!makesRequests) return { paths, complete: true };
+    const handedOn = paths.some((p) => !this.direct.has(p));
+    return { paths, complete: paths.length > 0 && (this.opaque === 0 || handedOn) };
   }
 }
 
