@@ -60,7 +60,7 @@ test("a member connects the issue tracker through the consent page, reads it, th
   await connections.connect("tracker");
   await expect(page).toHaveURL(/\/stand-ins\/tracker\/oauth\/authorize\?/);
   const consent = new ConsentPage(page);
-  await consent.chooseAccount("member@demo.test");
+  await expect(consent.account()).toHaveText("member@demo.test");
   await consent.authorize();
 
   await expect(page).toHaveURL("/connections?connected=tracker");

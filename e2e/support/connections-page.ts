@@ -69,8 +69,9 @@ export class ConnectionsPage {
 export class ConsentPage {
   constructor(private readonly page: Page) {}
 
-  async chooseAccount(email: string): Promise<void> {
-    await this.page.getByLabel("Account").selectOption(email);
+  /** The account access is granted to: always the signed-in person's own. */
+  account() {
+    return this.page.getByTestId("consent-account");
   }
 
   async authorize(): Promise<void> {

@@ -23,6 +23,11 @@ export interface ConnectDeps {
   connector: ConnectorDef | undefined;
   /** Drops the person's cached reads of this connector. */
   invalidate(userId: number, slug: ConnectorSlug): void;
+  /**
+   * Mints a stand-in's token in-process, or null when the stand-in has no such account. Shared
+   * credentials of stand-ins are issued this way: no stand-in hands them out over HTTP.
+   */
+  mintStandIn?(slug: ConnectorSlug, email: string): string | null;
 }
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -39,7 +44,8 @@ function guard(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): 
   return null;
 }
 
-function callbackUrl(request: Request, config: Config, slug: string): string {
+/** This app's callback for a connector: the only redirect a stand-in's consent step accepts. */
+export function connectorCallbackUrl(request: Request, config: Config, slug: string): string {
   return `${requestOrigin(request, config.publicOrigin)}/connections/${slug}/callback`;
 }
 
@@ -51,6 +57,7 @@ export async function startConnect(request: Request, deps: ConnectDeps, purpose:
   const user = deps.user!;
   const up = deps.config.upstreams[def.slug];
   if (up.mode === "off") return back(`error=not_configured&slug=${def.slug}`);
+  if (purpose === "donor" && up.mode === "stand-in") return connectStandInDonor(deps, def.slug, user);
 
   const state = randomToken(32);
   const verifier = randomToken(32);
@@ -64,7 +71,7 @@ export async function startConnect(request: Request, deps: ConnectDeps, purpose:
   const origin = requestOrigin(request, deps.config.publicOrigin);
   const authorize = new URL(up.authorizeUrl ?? `${origin}/stand-ins/${def.slug}/oauth/authorize`);
   authorize.searchParams.set("client_id", up.clientId);
-  authorize.searchParams.set("redirect_uri", callbackUrl(request, deps.config, def.slug));
+  authorize.searchParams.set("redirect_uri", connectorCallbackUrl(request, deps.config, def.slug));
   authorize.searchParams.set("response_type", "code");
   authorize.searchParams.set("scope", def.scope);
   authorize.searchParams.set("state", state);
@@ -101,7 +108,7 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
   const form: Record<string, string> = {
     grant_type: "authorization_code",
     code: q.get("code") ?? "",
-    redirect_uri: callbackUrl(request, deps.config, def.slug),
+    redirect_uri: connectorCallbackUrl(request, deps.config, def.slug),
     code_verifier: flow.code_verifier,
   };
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(up.clientId)}:${encodeURIComponent(up.clientSecret)}`).toString("base64")}`;
@@ -129,6 +136,16 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
   else await saveUserToken(deps.db, deps.sealer, deps.user.id, def.slug, stored);
   deps.invalidate(deps.user.id, def.slug);
   return back(`connected=${def.slug}`);
+}
+
+/** The shared credential of a stand-in, minted in-process for the admin connecting it. */
+async function connectStandInDonor(deps: ConnectDeps, slug: ConnectorSlug, user: SessionUser): Promise<Response> {
+  const token = deps.mintStandIn?.(slug, user.email) ?? null;
+  if (!token) return back(`error=vendor_error&slug=${slug}`);
+  const def = deps.connector!;
+  await saveDonorToken(deps.db, deps.sealer, slug, { accessToken: token, scope: def.scope, account: user.email }, user.id);
+  deps.invalidate(user.id, slug);
+  return back(`connected=${slug}`);
 }
 
 /** POST /connections/<slug>/disconnect (or …/donor/disconnect): deletes the stored token. */

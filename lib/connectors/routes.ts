@@ -5,6 +5,7 @@ import { appDb, appSealer } from "@/lib/runtime";
 import { forgetReads } from "@/lib/api/vendors";
 import { disconnect, finishConnect, optIn, startConnect, type ConnectDeps } from "./connect";
 import { connectorFor } from "./registry";
+import { mintForConnect } from "./stand-ins";
 
 // /connections/<slug>/<action>: the connect, callback, disconnect and opt-in endpoints behind
 // the connections page, dispatched here so the route file stays one line.
@@ -18,6 +19,7 @@ async function deps(request: Request, slug: string): Promise<ConnectDeps> {
     user: await userForRequest(db, request),
     connector: connectorFor(slug),
     invalidate: forgetReads,
+    mintStandIn: mintForConnect,
   };
 }
 

@@ -1,14 +1,26 @@
 import { config, connectorSlugs, type ConnectorSlug } from "@/lib/config";
 import { generateTenant } from "@/demo/tenant";
-import { appSealer } from "@/lib/runtime";
+import { userForRequest } from "@/lib/auth/session";
+import type { ErrorCode } from "@/lib/contract/errors";
+import type { Db } from "@/lib/db";
+import { readBodyCapped } from "@/lib/http/body";
+import { notCrossSite } from "@/lib/http/origin";
+import { appDb, appSealer } from "@/lib/runtime";
 import { errorResponse } from "@/lib/http/respond";
+import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
 import { connectors } from "./registry";
+import type { StandInCaller } from "./stand-in/oauth";
 import type { StandIn } from "./types";
 
 // The stand-ins this app serves under /stand-ins/<slug> in the embedded default: the same
 // vendor clients that talk to the real products talk to these over loopback HTTP. The tenant is
 // generated for today, so "the trailing 30 days" always has data.
+//
+// They serve demo data /api guards, so this mount is where the app says who is asking: the
+// consent step sees the session (a person connects only their own account, and only back to
+// this app's callback); data endpoints take only bearer tokens, which come from that flow or
+// from the app minting in-process. Every refusal carries the error envelope.
 
 interface Mounted {
   day: string;
@@ -17,6 +29,12 @@ interface Mounted {
 }
 
 const holder = globalThis as typeof globalThis & { __ddStandIns?: Mounted };
+
+/**
+ * Largest request body a stand-in reads into memory. The largest the vendor clients send is a
+ * batch of 1,000 ids (about 30 KB); a body is held whole while it is parsed, so it is capped.
+ */
+export const STAND_IN_BODY_MAX = 256 * 1024;
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
@@ -45,13 +63,91 @@ export function crmportalStandIn(): StandIn {
   return mounted().crmportal;
 }
 
-/** /stand-ins/<slug>/<path>: only while stand-ins are on and that connector uses its stand-in. */
-export async function serveStandIn(request: Request, slug: string, path: string): Promise<Response> {
-  if (slug === "crmportal") {
-    if (config().crmportal.mode !== "stand-in") return errorResponse("not_found", "No stand-in is served here.");
-    return crmportalStandIn().handle(request, path);
+/** A stand-in token minted in-process for the connect flow, or null when the stand-in has no such account. */
+export function mintForConnect(slug: ConnectorSlug, email: string): string | null {
+  const oauth = standIns()[slug].oauth;
+  return oauth.knows(email) ? oauth.mint(email) : null;
+}
+
+/** The stand-in serving a slug in this deployment, or null (the slug uses the real product, or is off, or unknown). */
+function servedStandIn(slug: string): StandIn | null {
+  const c = config();
+  if (slug === "crmportal") return c.crmportal.mode === "stand-in" ? crmportalStandIn() : null;
+  if (!c.standIns || !(connectorSlugs as readonly string[]).includes(slug)) return null;
+  return c.upstreams[slug as ConnectorSlug].mode === "stand-in" ? standIns()[slug as ConnectorSlug] : null;
+}
+
+export interface ServeDeps {
+  db(): Promise<Db>;
+}
+
+/**
+ * /stand-ins/<slug>/<path>: only while that connector uses its stand-in (per slug: a connector
+ * configured for the real product answers 404, the others keep their stand-ins).
+ */
+export async function serveStandIn(request: Request, slug: string, path: string, deps: ServeDeps = { db: appDb }): Promise<Response> {
+  const standIn = servedStandIn(slug);
+  if (!standIn) return errorResponse("not_found", "No stand-in is served here: this connector uses the real product, or is not configured.");
+
+  let forwarded = request;
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const body = await readBodyCapped(request, STAND_IN_BODY_MAX);
+    if (!body) return errorResponse("payload_too_large", `A stand-in reads bodies of at most ${STAND_IN_BODY_MAX} bytes.`);
+    forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
   }
-  const up = (config().upstreams as Record<string, { mode: string } | undefined>)[slug];
-  if (!config().standIns || up?.mode !== "stand-in") return errorResponse("not_found", "No stand-in is served here.");
-  return standIns()[slug as ConnectorSlug].handle(request, path);
+
+  const publicOrigin = config().publicOrigin;
+  const caller: StandInCaller = {
+    signedIn: async () => (await userForRequest(await deps.db(), request))?.email ?? null,
+    callback: connectorCallbackUrl(request, config(), slug),
+    sameSite: notCrossSite(request, publicOrigin),
+  };
+  try {
+    return await withEnvelope(await standIn.handle(forwarded, path, caller));
+  } catch (err) {
+    console.error(`[stand-in] ${slug} ${request.method} ${path} failed:`, err instanceof Error ? err.message : err);
+    return errorResponse("internal_error", "The stand-in failed on this request.");
+  }
+}
+
+const codeForStatus: Partial<Record<number, ErrorCode>> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  429: "rate_limited",
+};
+
+/**
+ * Every non-2xx answer carries the error envelope. A stand-in answers in its vendor's error
+ * shape (the vendor clients read it), so an `error` code and a `hint` are added beside the
+ * vendor's fields; answers that already carry the envelope, and redirects, pass unchanged.
+ */
+async function withEnvelope(response: Response): Promise<Response> {
+  if (response.ok || (response.status >= 300 && response.status < 400)) return response;
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the text becomes the hint.
+  }
+  const vendor = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  if (typeof vendor.error === "string") return new Response(text, { status: response.status, headers });
+  const error = codeForStatus[response.status] ?? (response.status >= 500 ? "internal_error" : "invalid_request");
+  const hint = vendorMessage(vendor) ?? (text && body === null ? text.slice(0, 200) : undefined);
+  return new Response(JSON.stringify({ ...vendor, error, ...(hint ? { hint } : {}) }), { status: response.status, headers });
+}
+
+/** The human message in a vendor's error body (HubSpot, GitHub, Gong, Intercom, Linear shapes). */
+function vendorMessage(body: Record<string, unknown>): string | undefined {
+  if (typeof body.message === "string") return body.message;
+  const first = Array.isArray(body.errors) ? (body.errors[0] as unknown) : undefined;
+  if (typeof first === "string") return first;
+  if (typeof first === "object" && first !== null && typeof (first as { message?: unknown }).message === "string") return (first as { message: string }).message;
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import type { Tenant } from "@/demo/tenant";
 import type { UpstreamOptions } from "./http";
 import type { Faults } from "./stand-in/faults";
-import type { StandInOAuth } from "./stand-in/oauth";
+import type { StandInCaller, StandInOAuth } from "./stand-in/oauth";
 
 /** What a read-only probe found: a one-line summary and facts from the live call. */
 export interface ProbeResult {
@@ -15,8 +15,11 @@ export interface ProbeResult {
 export interface StandIn {
   readonly oauth: StandInOAuth;
   readonly faults: Faults;
-  /** `path` is relative to the stand-in's base (e.g. "/graphql", "/oauth/token"). */
-  handle(request: Request, path: string): Promise<Response>;
+  /**
+   * `path` is relative to the stand-in's base (e.g. "/graphql", "/oauth/token"). `caller` is
+   * who the app that mounts the stand-in sees signed in; without it nobody can give consent.
+   */
+  handle(request: Request, path: string, caller?: StandInCaller): Promise<Response>;
 }
 
 export interface StandInDeps {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CallParty, RecordedCall, TranscriptSegment } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
-import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 
 // A stand-in of the Gong API v2 for the call reads the connector uses: the call list, the
@@ -89,6 +89,8 @@ class GongStandIn implements StandIn {
       tokenPrefix: "gong",
       sealer: deps.sealer,
       accounts: () => this.accounts(),
+      // The shared donor credential: the app mints it in-process for the admin who connects it.
+      consent: false,
     });
   }
 
@@ -100,12 +102,12 @@ class GongStandIn implements StandIn {
     return this.accountList;
   }
 
-  async handle(request: Request, path: string): Promise<Response> {
+  async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return fault;
 
-    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
-    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+    const oauth = await this.oauth.serve(request, path, caller);
+    if (oauth) return oauth;
 
     const routes: Record<string, { method: "GET" | "POST"; run: (r: Request) => Promise<unknown> }> = {
       "/v2/calls": { method: "GET", run: (r) => Promise.resolve(this.listCalls(new URL(r.url).searchParams)) },

@@ -2,7 +2,7 @@ import { demoUsers } from "@/demo/users";
 import type { Repository, Tenant } from "@/demo/tenant";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 import { Faults } from "@/lib/connectors/stand-in/faults";
-import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 
 // A stand-in of the GitHub REST API endpoints the client uses: GET /user and GET /user/repos,
 // with GitHub's field names, Link-header paging, error bodies and scope header. Each person
@@ -81,15 +81,16 @@ class CoderepoStandIn implements StandIn {
       tokenPrefix: CODEREPO_TOKEN_PREFIX,
       sealer: deps.sealer,
       accounts: () => accounts,
+      consent: true,
     });
   }
 
-  async handle(request: Request, path: string): Promise<Response> {
+  async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return fault;
 
-    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
-    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+    const oauth = await this.oauth.serve(request, path, caller);
+    if (oauth) return oauth;
 
     const route = path.replace(/\/+$/, "");
     if (request.method !== "GET" || (route !== "/user" && route !== "/user/repos")) return notFound();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
-import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 import type { CrmInstance } from "@/lib/crm/types";
 import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, searchableTypes, type HubspotObjectType } from "./client";
@@ -382,22 +382,23 @@ class CrmportalStandIn implements StandIn {
     this.portals = { customers: customersPortal(tenant), users: usersPortal(tenant) };
     this.searchCap = opts.searchCap ?? SEARCH_CAP;
     this.pageSizeCap = opts.pageSizeCap ?? Number.POSITIVE_INFINITY;
-    // Private-app tokens have no consent flow; the OAuth routes stay mounted like every stand-in's.
+    // Private-app tokens have no consent flow: the app mints them in-process, and the OAuth routes answer 404.
     this.oauth = new StandInOAuth({
       slug: "crmportal",
       product: "HubSpot",
       tokenPrefix: "pat-na1",
       sealer: deps.sealer,
       accounts: () => Object.values(PORTAL_ACCOUNTS),
+      consent: false,
     });
   }
 
-  async handle(request: Request, path: string): Promise<Response> {
+  async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return this.vendorFault(fault);
 
-    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
-    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+    const oauth = await this.oauth.serve(request, path, caller);
+    if (oauth) return oauth;
 
     const account = this.oauth.verify(request.headers.get("authorization"));
     const instance = (Object.keys(PORTAL_ACCOUNTS) as CrmInstance[]).find((k) => PORTAL_ACCOUNTS[k] === account);

@@ -11,12 +11,41 @@ export interface Fault {
   pathIncludes?: string;
 }
 
+/** What the recorder keeps of one request: never a header value that is a credential. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  /** The Authorization scheme only ("Bearer", "token", "Basic"), or null when none was sent. */
+  authScheme: string | null;
+}
+
+/**
+ * Requests the recorder keeps, newest last. The mounted stand-ins record every request they
+ * receive, anonymous ones included, so the record is a ring: older entries are dropped, and
+ * memory stays flat however many requests arrive. Tests look at far fewer than this.
+ */
+export const RECENT_REQUESTS_MAX = 1_000;
+/** Characters of a path (and of a method or scheme) kept, so one entry is at most ~300 bytes and the ring at most ~300 KB. */
+export const RECENT_REQUEST_FIELD_MAX = 256;
+/** Faults a test may queue at once; a test queues a handful, so more is a mistake. */
+export const QUEUED_FAULTS_MAX = 100;
+
+const clip = (s: string) => (s.length > RECENT_REQUEST_FIELD_MAX ? s.slice(0, RECENT_REQUEST_FIELD_MAX) : s);
+
+function schemeOf(authorization: string | null): string | null {
+  if (authorization === null) return null;
+  const scheme = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s+\S/.exec(authorization)?.[1];
+  // A bare token (no scheme) is a credential itself: record only that one was sent.
+  return scheme ? clip(scheme) : "(bare)";
+}
+
 export class Faults {
   private queue: Fault[] = [];
-  /** Every request the stand-in received, for tests to assert on (method, path, auth header). */
-  readonly seen: { method: string; path: string; authorization: string | null }[] = [];
+  /** Recent requests the stand-in received, for tests to assert on (at most RECENT_REQUESTS_MAX). */
+  readonly seen: SeenRequest[] = [];
 
   next(...faults: Fault[]): void {
+    if (this.queue.length + faults.length > QUEUED_FAULTS_MAX) throw new RangeError(`at most ${QUEUED_FAULTS_MAX} faults may be queued`);
     this.queue.push(...faults);
   }
 
@@ -27,7 +56,9 @@ export class Faults {
 
   /** Records the request; answers the next matching fault, or null to proceed normally. */
   async apply(request: Request, path: string): Promise<Response | null> {
-    this.seen.push({ method: request.method, path, authorization: request.headers.get("authorization") });
+    this.seen.push({ method: clip(request.method), path: clip(path), authScheme: schemeOf(request.headers.get("authorization")) });
+    if (this.seen.length > RECENT_REQUESTS_MAX) this.seen.splice(0, this.seen.length - RECENT_REQUESTS_MAX);
+    if (this.queue.length === 0) return null;
     const i = this.queue.findIndex((f) => !f.pathIncludes || path.includes(f.pathIncludes));
     if (i < 0) return null;
     const [fault] = this.queue.splice(i, 1);

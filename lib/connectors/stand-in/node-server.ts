@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 // Serves a fetch-style handler over real loopback HTTP, for tests of vendor clients against
 // their stand-ins (the app itself mounts the same handlers under /stand-ins/<slug>).
 
+/** Largest request body read into memory; the vendor clients send small JSON and forms. */
+export const LOOPBACK_BODY_MAX = 1024 * 1024;
+
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 export interface Served {
@@ -15,7 +18,16 @@ export async function serveOnLoopback(handler: FetchHandler, port = 0): Promise<
   const server = http.createServer(async (req, res) => {
     try {
       const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
+      let size = 0;
+      for await (const c of req) {
+        size += (c as Buffer).length;
+        if (size > LOOPBACK_BODY_MAX) {
+          res.writeHead(413, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: "payload_too_large", hint: `Bodies of at most ${LOOPBACK_BODY_MAX} bytes are read.` }));
+          return;
+        }
+        chunks.push(c as Buffer);
+      }
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) {
@@ -36,8 +48,8 @@ export async function serveOnLoopback(handler: FetchHandler, port = 0): Promise<
       res.writeHead(response.status, out);
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (err) {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`stand-in failure: ${(err as Error).message}`);
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "internal_error", hint: `stand-in failure: ${(err as Error).message}` }));
     }
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

@@ -1,10 +1,27 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Sealer } from "@/lib/crypto/secrets";
 
-// The OAuth 2.0 authorization server every stand-in shares: an authorize page where the demo
-// person approves access, and a token endpoint. Codes and access tokens are self-verifying
-// (a MAC over their content, keyed by the deployment's key), so they survive restarts and work
-// across instances; codes are single-use within a process and expire after five minutes.
+// The OAuth 2.0 authorization server every stand-in shares: an authorize page where the person
+// signed in to this app approves access to their own account, and a token endpoint. Codes and
+// access tokens are self-verifying (a MAC over their content, keyed by the deployment's key), so
+// they survive restarts and work across instances; codes are single-use within a process and
+// expire after five minutes.
+//
+// The stand-ins serve demo data that /api guards, so consent is narrow: only with a session of
+// this app (the caller says who is signed in), only for that person's own account, only to this
+// app's own callback for the connector (exact match, so never an open redirect), and only with
+// PKCE (S256). Organisation and shared credentials (`consent: false`) are never handed out over
+// HTTP: the app mints those in-process.
+
+/** Who is asking, as the app that mounts the stand-in sees it. Absent: nobody is signed in. */
+export interface StandInCaller {
+  /** The email of the person signed in to this app on this request, or null. */
+  signedIn(): Promise<string | null>;
+  /** This app's callback for the connector: the only redirect_uri the consent step accepts. */
+  callback: string;
+  /** False when a browser says the request came from another site. */
+  sameSite: boolean;
+}
 
 export interface StandInOAuthOptions {
   slug: string;
@@ -12,19 +29,38 @@ export interface StandInOAuthOptions {
   /** Vendor-looking token prefix, e.g. "lin_oauth". */
   tokenPrefix: string;
   sealer: Sealer;
-  /** Accounts that exist at the vendor (emails). */
+  /** Accounts that exist at the vendor (emails). A person's account is their own email. */
   accounts: () => readonly string[];
+  /**
+   * Whether a person may grant access over HTTP at all. False for organisation and shared
+   * credentials: their authorize and token endpoints answer 404 and only `mint` issues them.
+   */
+  consent: boolean;
+  /** Redeemed codes remembered at once; see REDEEMED_CODES_MAX. */
+  maxRedeemedCodes?: number;
   now?: () => number;
 }
 
 interface CodeBody {
   e: string; // email
   r: string; // redirect_uri
-  c: string | null; // PKCE challenge (S256)
+  c: string; // PKCE challenge (S256)
   x: number; // expiry, epoch ms
+  n: string; // nonce: two approvals in the same millisecond are still two codes
 }
 
 const CODE_TTL_MS = 5 * 60_000;
+/**
+ * A redeemed code is remembered until it expires, so it cannot be exchanged twice. Codes come
+ * only from signed-in people, five minutes apart at most, so this is far above real use; when
+ * it is reached, exchanges wait (429) rather than forget a code that could then be replayed.
+ * Each entry is a 43-character MAC and a number: about 150 bytes, 1.5 MB at most.
+ */
+export const REDEEMED_CODES_MAX = 10_000;
+/** Longest form or query field the OAuth endpoints read; anything longer is not a real value. */
+const FIELD_MAX = 2_048;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 function b64(s: string): string {
   return Buffer.from(s, "utf8").toString("base64url");
@@ -40,21 +76,43 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The error envelope `{error, hint}`; at the token endpoint `error` is OAuth's code. */
+function envelope(status: number, error: string, hint: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error, hint }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
 export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, email: string): string {
   const body = b64(email);
   return `${prefix}_${body}.${sealer.mac(body, `stand-in-token:${slug}`)}`;
 }
 
 export class StandInOAuth {
-  private readonly used = new Set<string>();
+  /** Redeemed code MAC → its expiry; expired entries are dropped as new ones arrive. */
+  private readonly redeemed = new Map<string, number>();
   private readonly now: () => number;
+  private readonly maxRedeemed: number;
 
   constructor(private readonly o: StandInOAuthOptions) {
     this.now = o.now ?? Date.now;
+    this.maxRedeemed = o.maxRedeemedCodes ?? REDEEMED_CODES_MAX;
   }
 
+  /** In-process issue of a token, for the app itself (organisation and shared credentials, seeding). */
   mint(email: string): string {
     return mintStandInToken(this.o.sealer, this.o.slug, this.o.tokenPrefix, email);
+  }
+
+  /** True when the vendor has this account. */
+  knows(email: string): boolean {
+    return this.o.accounts().includes(email);
+  }
+
+  /** Redeemed codes currently remembered (for tests of the bound). */
+  get redeemedCount(): number {
+    return this.redeemed.size;
   }
 
   /** The account behind an access token, or null. Accepts "Bearer x", "token x" or the bare token. */
@@ -66,83 +124,132 @@ export class StandInOAuth {
     const [body, mac] = token.slice(prefix.length).split(".");
     if (!body || !mac || this.o.sealer.mac(body, `stand-in-token:${this.o.slug}`) !== mac) return null;
     const email = unb64(body);
-    return email && this.o.accounts().includes(email) ? email : null;
+    return email && this.knows(email) ? email : null;
+  }
+
+  /** The OAuth endpoints (`/oauth/authorize`, `/oauth/token`), or null for any other path. */
+  async serve(request: Request, path: string, caller: StandInCaller | undefined): Promise<Response | null> {
+    if (path !== "/oauth/authorize" && path !== "/oauth/token") return null;
+    if (!this.o.consent) {
+      return envelope(404, "not_found", `${this.o.product}'s credential is issued by this app in-process; nothing over HTTP hands it out.`);
+    }
+    if (path === "/oauth/token") {
+      return request.method === "POST" ? this.token(request) : envelope(405, "method_not_allowed", "POST the code to the token endpoint.", { allow: "POST" });
+    }
+    if (request.method !== "GET" && request.method !== "POST") return envelope(405, "method_not_allowed", "GET shows the consent page; POST answers it.", { allow: "GET, POST" });
+    return this.authorize(request, caller);
   }
 
   /** GET shows the consent page; POST is the person's answer. */
-  async authorize(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const params = request.method === "POST" ? new URLSearchParams(await request.text()) : url.searchParams;
-    const redirectUri = params.get("redirect_uri");
+  private async authorize(request: Request, caller: StandInCaller | undefined): Promise<Response> {
+    const params = request.method === "POST" ? await this.form(request) : new URL(request.url).searchParams;
+    if (!params) return envelope(400, "invalid_request", "Send the consent form as application/x-www-form-urlencoded.");
+    if (request.method === "POST" && caller && !caller.sameSite) return envelope(403, "forbidden", "Approve access from the consent page of this app.");
+    const email = caller ? await caller.signedIn() : null;
+    if (!caller || !email) return envelope(401, "unauthorized", "Sign in to this app, then connect from /connections.");
+
+    // Checked before anything is sent anywhere: a bad request never redirects.
+    const redirectUri = params.get("redirect_uri") ?? "";
+    if (redirectUri !== caller.callback) {
+      return envelope(400, "invalid_request", `redirect_uri must be this app's callback for the connector: ${caller.callback}`);
+    }
+    if (params.get("response_type") !== "code") return envelope(400, "invalid_request", "response_type must be code.");
     const state = params.get("state") ?? "";
-    if (!redirectUri || !/^https?:\/\//.test(redirectUri) || params.get("response_type") !== "code") {
-      return new Response("invalid authorization request: redirect_uri and response_type=code are required", { status: 400 });
+    if (state === "" || state.length > FIELD_MAX) return envelope(400, "invalid_request", "state is required (at most 2048 characters).");
+    const challenge = params.get("code_challenge") ?? "";
+    if (params.get("code_challenge_method") !== "S256" || !PKCE_CHALLENGE.test(challenge)) {
+      return envelope(400, "invalid_request", "PKCE is required: code_challenge (43 base64url characters) with code_challenge_method=S256.");
+    }
+    const account = params.get("account");
+    if (account !== null && account !== email) return envelope(403, "forbidden", `You may grant access to your own account only (${email}).`);
+    if (!this.knows(email)) return envelope(403, "forbidden", `${email} has no ${this.o.product} account in the demo tenant.`);
+
+    if (request.method === "GET") {
+      return new Response(this.consentPage(params, email), {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+          "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+          "referrer-policy": "no-referrer",
+        },
+      });
     }
     const back = new URL(redirectUri);
-    if (request.method === "POST") {
-      if (params.get("decision") !== "approve") {
-        back.searchParams.set("error", "access_denied");
-        back.searchParams.set("state", state);
-        return Response.redirect(back.toString(), 303);
-      }
-      const email = params.get("account") ?? "";
-      if (!this.o.accounts().includes(email)) return new Response("unknown account", { status: 400 });
-      const code: CodeBody = { e: email, r: redirectUri, c: params.get("code_challenge"), x: this.now() + CODE_TTL_MS };
-      const body = b64(JSON.stringify(code));
-      back.searchParams.set("code", `${body}.${this.o.sealer.mac(body, `stand-in-code:${this.o.slug}`)}`);
-      back.searchParams.set("state", state);
-      return Response.redirect(back.toString(), 303);
+    back.searchParams.set("state", state);
+    const decision = params.get("decision");
+    if (decision === "deny") {
+      back.searchParams.set("error", "access_denied");
+      return this.redirect(back);
     }
-    return new Response(this.consentPage(params), {
-      headers: {
-        "content-type": "text/html; charset=utf-8",
-        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        "referrer-policy": "no-referrer",
-      },
-    });
+    if (decision !== "approve") return envelope(400, "invalid_request", "decision must be approve or deny.");
+    const code: CodeBody = { e: email, r: redirectUri, c: challenge, x: this.now() + CODE_TTL_MS, n: randomBytes(9).toString("base64url") };
+    const body = b64(JSON.stringify(code));
+    back.searchParams.set("code", `${body}.${this.o.sealer.mac(body, `stand-in-code:${this.o.slug}`)}`);
+    return this.redirect(back);
   }
 
-  /** POST the code (and PKCE verifier) for an access token. */
-  async token(request: Request): Promise<Response> {
-    const form = new URLSearchParams(await request.text());
-    const fail = (error: string, status = 400) =>
-      new Response(JSON.stringify({ error }), { status, headers: { "content-type": "application/json" } });
-    if (form.get("grant_type") !== "authorization_code") return fail("unsupported_grant_type");
-    const [body, mac] = (form.get("code") ?? "").split(".");
-    if (!body || !mac || this.o.sealer.mac(body, `stand-in-code:${this.o.slug}`) !== mac) return fail("invalid_grant");
-    if (this.used.has(body)) return fail("invalid_grant");
+  /** POST the code and its PKCE verifier for an access token. */
+  private async token(request: Request): Promise<Response> {
+    const form = await this.form(request);
+    if (!form) return envelope(400, "invalid_request", "Send the token request as application/x-www-form-urlencoded.");
+    const fail = (hint: string) => envelope(400, "invalid_grant", hint);
+    if (form.get("grant_type") !== "authorization_code") return envelope(400, "unsupported_grant_type", "Only grant_type=authorization_code is served.");
+    const verifier = form.get("code_verifier") ?? "";
+    if (!PKCE_VERIFIER.test(verifier)) return fail("code_verifier is required (43 to 128 characters).");
+    const [body, mac, extra] = (form.get("code") ?? "").split(".");
+    if (!body || !mac || extra !== undefined || this.o.sealer.mac(body, `stand-in-code:${this.o.slug}`) !== mac) return fail("The code was not issued here.");
     let code: CodeBody;
     try {
       code = JSON.parse(unb64(body) ?? "") as CodeBody;
     } catch {
-      return fail("invalid_grant");
+      return fail("The code was not issued here.");
     }
-    if (code.x < this.now() || code.r !== form.get("redirect_uri")) return fail("invalid_grant");
-    if (code.c) {
-      const verifier = form.get("code_verifier") ?? "";
-      if (createHash("sha256").update(verifier).digest("base64url") !== code.c) return fail("invalid_grant");
+    const now = this.now();
+    if (typeof code.x !== "number" || code.x < now) return fail("The code has expired.");
+    if (this.redeemed.has(mac)) return fail("The code has already been used.");
+    if (code.r !== form.get("redirect_uri")) return fail("redirect_uri differs from the one the code was issued for.");
+    if (typeof code.c !== "string" || createHash("sha256").update(verifier).digest("base64url") !== code.c) return fail("code_verifier does not match the code's challenge.");
+    if (!this.remember(mac, code.x, now)) {
+      const wait = Math.max(1, Math.ceil((Math.min(...this.redeemed.values()) - now) / 1000));
+      return envelope(429, "rate_limited", "Too many codes redeemed in the last five minutes; try again shortly.", { "retry-after": String(wait) });
     }
-    this.used.add(body);
-    return new Response(
-      JSON.stringify({ access_token: this.mint(code.e), token_type: "Bearer", scope: form.get("scope") ?? "read" }),
-      { headers: { "content-type": "application/json", "cache-control": "no-store" } },
-    );
+    return new Response(JSON.stringify({ access_token: this.mint(code.e), token_type: "Bearer", scope: form.get("scope") ?? "read" }), {
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+    });
   }
 
-  private consentPage(params: URLSearchParams): string {
-    const hint = params.get("login_hint") ?? "";
-    const accounts = this.o.accounts();
+  /** Marks a code redeemed, dropping expired ones first; false when the bound is reached. */
+  private remember(mac: string, expiresAt: number, now: number): boolean {
+    if (this.redeemed.size >= this.maxRedeemed) {
+      for (const [k, x] of this.redeemed) if (x < now) this.redeemed.delete(k);
+    }
+    if (this.redeemed.size >= this.maxRedeemed) return false;
+    this.redeemed.set(mac, expiresAt);
+    return true;
+  }
+
+  /** A urlencoded form with no field over FIELD_MAX, or null. */
+  private async form(request: Request): Promise<URLSearchParams | null> {
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/x-www-form-urlencoded") return null;
+    const params = new URLSearchParams(await request.text());
+    for (const [, v] of params) if (v.length > FIELD_MAX) return null;
+    return params;
+  }
+
+  private redirect(to: URL): Response {
+    return new Response(null, { status: 303, headers: { location: to.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  }
+
+  private consentPage(params: URLSearchParams, email: string): string {
     const hidden = ["client_id", "redirect_uri", "state", "scope", "response_type", "code_challenge", "code_challenge_method"]
       .map((k) => (params.get(k) !== null ? `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) ?? "")}">` : ""))
       .join("");
-    const options = accounts
-      .map((a) => `<option value="${escapeHtml(a)}"${a === hint ? " selected" : ""}>${escapeHtml(a)}</option>`)
-      .join("");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize access · ${escapeHtml(this.o.product)} (stand-in)</title>
-<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}select{font:inherit}</style></head>
+<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}</style></head>
 <body><main><h1>${escapeHtml(this.o.product)} <small>(stand-in)</small></h1>
 <p>Dashboards asks to read your ${escapeHtml(this.o.product)} data (scope: <code>${escapeHtml(params.get("scope") ?? "read")}</code>).</p>
-<form method="post"><label for="account">Account</label> <select id="account" name="account">${options}</select>${hidden}
+<form method="post"><p>Account: <strong data-testid="consent-account">${escapeHtml(email)}</strong></p>${hidden}
 <p><button type="submit" name="decision" value="approve">Authorize</button><button type="submit" name="decision" value="deny">Cancel</button></p></form></main></body></html>`;
   }
 }

@@ -1,7 +1,7 @@
 import { demoUsers } from "@/demo/users";
 import { hashString, type SupportConversation, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
-import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 
 // A stand-in of the Intercom REST API (2.11) for the parts the client reads: GET /me and
@@ -63,18 +63,19 @@ class SupportStandIn implements StandIn {
       tokenPrefix: "tok",
       sealer: deps.sealer,
       accounts: () => [...this.teammates.keys()],
+      consent: true,
     });
     this.ordered = [...tenant.conversations].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.positionById = new Map(this.ordered.map((c, i) => [c.id, i]));
     this.appIdCode = hashString(`intercom-app:${tenant.seed}`).toString(36).padStart(8, "0").slice(0, 8);
   }
 
-  async handle(request: Request, path: string): Promise<Response> {
+  async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return this.vendorFault(fault);
 
-    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
-    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+    const oauth = await this.oauth.serve(request, path, caller);
+    if (oauth) return oauth;
 
     if (request.method !== "GET" || (path !== "/me" && path !== "/conversations")) {
       return this.error(404, "not_found", "Resource Not Found");

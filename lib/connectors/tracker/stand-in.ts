@@ -3,7 +3,7 @@ import { z } from "zod";
 import { demoUsers } from "@/demo/users";
 import type { Tenant, TrackerIssue as TenantIssue, TrackerProject } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
-import { StandInOAuth } from "@/lib/connectors/stand-in/oauth";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 
 // A stand-in of Linear's GraphQL API serving the demo tenant's tracker. It answers the queries
@@ -296,14 +296,14 @@ class TrackerStandIn implements StandIn {
     this.projects = [...deps.tenant.tracker.projects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.issues = [...deps.tenant.tracker.issues].sort(byNewest);
     const accounts = [...this.people.keys()];
-    this.oauth = new StandInOAuth({ slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer: deps.sealer, accounts: () => accounts });
+    this.oauth = new StandInOAuth({ slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer: deps.sealer, accounts: () => accounts, consent: true });
   }
 
-  async handle(request: Request, path: string): Promise<Response> {
+  async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return fault;
-    if (path === "/oauth/authorize" && (request.method === "GET" || request.method === "POST")) return this.oauth.authorize(request);
-    if (path === "/oauth/token" && request.method === "POST") return this.oauth.token(request);
+    const oauth = await this.oauth.serve(request, path, caller);
+    if (oauth) return oauth;
     if (path === "/graphql") {
       if (request.method !== "POST") return errorResponse(new GraphQLFailure("GraphQL requests are POSTed to /graphql.", "BAD_REQUEST", 405));
       try {

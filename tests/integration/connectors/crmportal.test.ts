@@ -593,10 +593,16 @@ describe("the stand-in", () => {
     expect(standInPortalToken(main.standIn, "users")).not.toBe(standInPortalToken(main.standIn, "customers"));
   });
 
-  it("keeps the OAuth routes mounted", async () => {
-    const res = await fetch(`${main.served.url}/oauth/authorize?response_type=code&redirect_uri=${encodeURIComponent("http://127.0.0.1/cb")}&state=s`);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain("portal-customers@crmportal.demo.test");
+  it("hands out no portal token over HTTP: its OAuth routes answer 404 with the envelope", async () => {
+    for (const path of ["/oauth/authorize", "/oauth/token"]) {
+      const res = await fetch(`${main.served.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ response_type: "code", redirect_uri: "http://127.0.0.1/cb", state: "s", decision: "approve", account: "portal-customers@crmportal.demo.test" }),
+        redirect: "manual",
+      });
+      expect([res.status, res.headers.get("location"), (await res.json()).error]).toEqual([404, null, "not_found"]);
+    }
   });
 
   it("answers the same way every time for the same tenant", async () => {

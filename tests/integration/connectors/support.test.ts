@@ -88,7 +88,7 @@ describe("conversations against the stand-in", () => {
     expect(sent?.get("authorization")).toMatch(/^Bearer tok_/);
     expect(sent?.get("accept")).toBe("application/json");
     expect(sent?.get("intercom-version")).toBe("2.11");
-    expect(standIn.faults.seen).toEqual([{ method: "GET", path: "/conversations", authorization: sent?.get("authorization") ?? null }]);
+    expect(standIn.faults.seen).toEqual([{ method: "GET", path: "/conversations", authScheme: "Bearer" }]);
   });
 
   it("round-trips the vendor cursor through every page, each conversation exactly once", async () => {
