@@ -162,10 +162,12 @@ const containment = String.raw`
     throw new TypeErr("Dashboards cannot " + what + ": the frame allows no child frames, WebRTC or navigation away.");
   }
 
-  // Renames frame-like elements (and meta, when an http-equiv could be in play) in markup.
-  function neutralise(html) {
+  // Renames frame-like elements (and meta, when an http-equiv could be in play) in markup. An
+  // XML entity declaration matters only where markup may be parsed as XML (DOMParser), so the
+  // dashboard's own HTML may mention one.
+  function neutralise(html, strict) {
     var s = Str(html);
-    if (matches(ENTITY, s)) refuse("declare XML entities");
+    if (strict && matches(ENTITY, s)) refuse("declare XML entities");
     s = replaceAll(s, FRAME_TAGS, "<$1$2x-blocked-$3");
     if (matches(HTTP_EQUIV, s)) s = replaceAll(s, META_TAGS, "<$1$2x-blocked-$3");
     return s;
@@ -188,7 +190,7 @@ const containment = String.raw`
       createHTML: function (html, type, sink) {
         var where = Str(sink);
         if (matches(SRCDOC, where)) refuse("give a frame a srcdoc");
-        var s = neutralise(html);
+        var s = neutralise(html, true);
         if (matches(WRITE, where) && partialTag(s)) refuse("write part of a tag name");
         return s;
       },
@@ -226,7 +228,7 @@ const containment = String.raw`
     replaceMethod(Document.prototype, "execCommand", function (original) {
       return function (command, ui, value) {
         var c = Str(command);
-        return apply(original, this, matches(INSERT_HTML, c) ? [c, ui, neutralise(value)] : [c, ui, value]);
+        return apply(original, this, matches(INSERT_HTML, c) ? [c, ui, neutralise(value, true)] : [c, ui, value]);
       };
     });
   }
