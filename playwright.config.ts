@@ -25,12 +25,24 @@ const chromium = {
 
 const serverEnv = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
 
+// The frame-escape suite runs its hostile dashboards in two workers, each with its own loopback
+// listeners. Names under .leak.test resolve to 127.0.0.1, so a navigation to
+// https://<secret>.leak.test:<port> reaches a listener that records the TLS server name.
+const frameEscape = {
+  ...chromium,
+  launchOptions: {
+    ...chromium.launchOptions,
+    args: [...chromium.launchOptions.args, "--host-resolver-rules=MAP *.leak.test 127.0.0.1"],
+  },
+};
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results/e2e-artifacts",
   fullyParallel: false,
-  workers: 1,
+  // One worker per project, but frame-escape's two (see projects).
+  workers: 2,
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
@@ -40,7 +52,8 @@ export default defineConfig({
     {
       command: "node e2e/support/serve.mjs",
       url: `http://127.0.0.1:${ports.demo}/signin`,
-      env: { ...serverEnv, PORT: String(ports.demo), DATA_DIR: ".data/e2e-demo" },
+      // frame-escape creates a draft per case, from two workers: more than the default 30 a minute.
+      env: { ...serverEnv, PORT: String(ports.demo), DATA_DIR: ".data/e2e-demo", PLAYGROUND_CREATES_PER_MIN: "600" },
       reuseExistingServer: false,
       timeout: 180_000,
     },
@@ -68,7 +81,19 @@ export default defineConfig({
     },
   ],
   projects: [
-    { name: "demo", testIgnore: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` } },
-    { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
+    {
+      name: "frame-escape",
+      testMatch: "**/frame-escape.spec.ts",
+      fullyParallel: true,
+      workers: 2,
+      use: { ...frameEscape, baseURL: `http://127.0.0.1:${ports.demo}` },
+    },
+    {
+      name: "demo",
+      testIgnore: ["**/oidc.spec.ts", "**/frame-escape.spec.ts"],
+      workers: 1,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
+    },
+    { name: "oidc", testMatch: "**/oidc.spec.ts", workers: 1, use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
   ],
 });

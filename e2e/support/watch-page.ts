@@ -75,6 +75,16 @@ export class WatchPage {
     return this.page.getByTestId("request-log-entry");
   }
 
+  /**
+   * The viewer's consent to run the dashboard on their own (live) data. No page asks for it
+   * yet; once a consent gate exists, its button carries this test id and live-mode tests go
+   * through here. A no-op while there is no such button.
+   */
+  async runWithMyData(): Promise<void> {
+    const button = this.page.getByTestId("run-with-my-data");
+    if ((await button.count()) > 0) await button.click();
+  }
+
   /** What the page says above the frame while the dashboard shows its embedded snapshot. */
   snapshotNotice() {
     return this.page.getByTestId("snapshot-notice");

@@ -46,6 +46,10 @@ export const errorCatalogue = {
   // Saving into a person's space, and their favourites and home
   invalid_slug: { status: 400, description: "A dashboard's slug must match [a-z0-9][a-z0-9-]{0,63}." },
   empty_dashboard: { status: 400, description: "The body is empty; send the dashboard's HTML." },
+  dashboard_uses_webrtc: {
+    status: 400,
+    description: "The dashboard uses WebRTC, which the dashboard frame removes (it could carry data out); `hint` says where.",
+  },
   invalid_request: { status: 400, description: "The request body is not what this action takes; `hint` says what." },
   payload_too_large: { status: 413, description: "The body is over the size limit: 2 MiB for a dashboard, 16 KiB for a favourites or home action." },
 

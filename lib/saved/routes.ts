@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { errorResponse, fromThrown, json } from "@/lib/http/respond";
+import { checkDraft } from "@/lib/playground/check";
 import type { Db } from "@/lib/db";
 import { humanRequest, type HumanDeps } from "./human";
 import { SAVED_HTML_MAX_BYTES, saveDashboard } from "./store";
@@ -41,6 +42,13 @@ export async function saveRoute(request: Request, handle: string, slug: string, 
       throw new ApiError("unsupported_media_type", "The body is not valid UTF-8.");
     }
     if (html.trim() === "") throw new ApiError("empty_dashboard", "Send the dashboard's HTML as the body.");
+    const webrtc = checkDraft(html).find((w) => w.rule === "webrtc");
+    if (webrtc) {
+      throw new ApiError(
+        "dashboard_uses_webrtc",
+        `Line ${webrtc.line}, column ${webrtc.column}: ${webrtc.message} Remove it and save again; dashboards read data only through fetch on window.DASHBOARD_API_BASE.`,
+      );
+    }
     const saved = await saveDashboard(deps.db, { ownerId: who.user.id, handle, slug, html, note: noteFrom(request) });
     return json({ path: saved.path, revision: saved.revision, savedAt: saved.savedAt }, saved.created ? 201 : 200, { location: saved.path });
   } catch (err) {

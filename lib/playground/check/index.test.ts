@@ -574,6 +574,7 @@ describe("coverage of the rule list", () => {
       page('fetch("/api/me?scenario=x&basis=activity").then((r) => r.json()); document.cookie; rows.reduce((s, r) => s + r.arr, 0); row.priority.score;'),
       page('fetch(API + "/cx/book", { method: "POST", body: "" }).then((b) => b.data); fetch(API + "/crm/customers/deals");', '<img src="https://x.example/a.png">'),
       page("const rows = [{ a: 1 }, { a: 2 }, { a: 3 }, { a: 4 }, { a: 5 }]; const d = rows.data;"),
+      page("new RTCPeerConnection();"),
     ];
     const seen = new Set(docs.flatMap((d) => checkDraft(d).map((w) => w.rule)));
     expect([...seen].sort()).toEqual(checkRules.map((r) => r.id).sort());

@@ -2,6 +2,7 @@ import { isParseError, parseModule, parseScript, type ESTree, type Options, type
 import { clip, TRACKED_NAMES, type Context } from "./context";
 import { checkCss, reportBlockedResource, reportScenario, scanHtml, type ScriptKind } from "./html";
 import { checkText } from "./text";
+import { checkWebRtc } from "./webrtc";
 import { leadingDataDeclaration, type DataDeclaration } from "./data";
 import { endOf, startOf, walk, type AnyNode } from "./walk";
 import {
@@ -436,6 +437,7 @@ function runPass(ctx: Context, code: string, parsed: Parsed, kind: ScriptKind, a
   if (!program) return;
   try {
     new ScriptPass(ctx, code, at, declared).run(program);
+    checkWebRtc(ctx, program, at);
   } catch (e) {
     // The same depth limit, met by the walk instead of the parser.
     if (!(e instanceof RangeError)) throw e;

@@ -54,6 +54,12 @@ export const checkRules = [
       "document.cookie, localStorage, sessionStorage, indexedDB, top/parent/opener, window.open or location navigation: unavailable in the sandboxed frame.",
   },
   {
+    id: "webrtc",
+    severity: "error",
+    description:
+      "The code uses WebRTC (RTCPeerConnection, RTCDataChannel, RTCIceCandidate, …): the frame removes it before the dashboard runs, since a peer connection could carry data out.",
+  },
+  {
     id: "scenario-in-code",
     severity: "warning",
     description: "The `scenario` query parameter appears in dashboard code; it selects demo data in the playground only.",

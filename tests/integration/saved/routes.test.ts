@@ -133,6 +133,12 @@ describe.each(backends)("saving into a space on $name", (backend) => {
     ["JSON instead of HTML", () => save("/~/csm/refused", fromPage(csm, { "content-type": "application/json" }), '{"html":"x"}'), 415, "unsupported_media_type"],
     ["a body over 2 MiB", () => save("/~/csm/refused", fromPage(csm), "x".repeat(SAVED_HTML_MAX_BYTES + 1)), 413, "payload_too_large"],
     ["an empty body", () => save("/~/csm/refused", fromPage(csm), "  "), 400, "empty_dashboard"],
+    [
+      "a dashboard that uses WebRTC",
+      () => save("/~/csm/refused", fromPage(csm), '<!doctype html><p>x</p><script>const PC = window["RTCPeerConnection"]; new PC();</script>'),
+      400,
+      "dashboard_uses_webrtc",
+    ],
     ["a slug that is not one", () => save("/~/csm/Not_A_Slug", fromPage(csm)), 400, "invalid_slug"],
     ["DELETE", () => save("/~/csm/pipeline", fromPage(csm), null, "DELETE"), 405, "method_not_allowed"],
   ];
@@ -147,6 +153,15 @@ describe.each(backends)("saving into a space on $name", (backend) => {
     expect(await listSpace(h.db, csm.id, "csm")).toEqual(before);
     expect(await loadDashboard(h.db, "csm", "refused")).toBeNull();
     expect((await loadDashboard(h.db, "csm", "pipeline"))?.revision).toBe(2);
+  });
+
+  it("says where a dashboard uses WebRTC, and why it cannot be saved", async () => {
+    const res = await save("/~/csm/refused", fromPage(csm), "<!doctype html>\n<script>\nconst pc = new RTCPeerConnection();\n</script>");
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error).toBe("dashboard_uses_webrtc");
+    expect(body.hint).toMatch(/^Line 3, column 16: .*RTCPeerConnection.*removes.*carry data out/);
+    expect(await loadDashboard(h.db, "csm", "refused")).toBeNull();
   });
 
   it("is not authorised by a playground draft's write token", async () => {
