@@ -1,8 +1,7 @@
-import dgram from "node:dgram";
-import net from "node:net";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { ConsentGatePage } from "./support/consent";
+import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
@@ -11,52 +10,21 @@ import { DraftAuthor, WatchPage } from "./support/watch-page";
 // only the paths it was shown. Until then no frame exists: a hostile dashboard opened by the
 // admin sends nothing anywhere — counted at the socket, not at the HTTP layer.
 
-/** A TCP and a UDP listener on loopback, counting every connection and datagram. */
-class Listeners {
-  tcp = net.createServer();
-  udp = dgram.createSocket("udp4");
-  connections = 0;
-  bytes = 0;
-  datagrams = 0;
-  private sockets = new Set<net.Socket>();
-
-  async open(): Promise<void> {
-    this.tcp.on("connection", (s) => {
-      this.connections++;
-      this.sockets.add(s);
-      s.on("data", (d) => (this.bytes += d.length));
-      s.on("close", () => this.sockets.delete(s));
-      s.on("error", () => {});
-    });
-    this.udp.on("message", () => this.datagrams++);
-    await new Promise<void>((r) => this.tcp.listen(0, "127.0.0.1", r));
-    await new Promise<void>((r) => this.udp.bind(0, "127.0.0.1", r));
-  }
-
-  get tcpPort(): number {
-    return (this.tcp.address() as net.AddressInfo).port;
-  }
-  get udpPort(): number {
-    return this.udp.address().port;
-  }
-  seen() {
-    return { connections: this.connections, bytes: this.bytes, datagrams: this.datagrams };
-  }
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => this.tcp.close(() => r()));
-    await new Promise<void>((r) => this.udp.close(() => r()));
-  }
-}
-
-let listeners: Listeners;
+let listeners: LoopbackListeners;
+let target: ListenerTarget;
 test.beforeEach(async () => {
-  listeners = new Listeners();
-  await listeners.open();
+  listeners = new LoopbackListeners();
+  target = await listeners.target("consent");
 });
 test.afterEach(async () => {
   await listeners.close();
 });
+
+/** Nothing at all reached the listeners: no connection, hello, datagram or byte. */
+function expectSilence(): void {
+  const c = listeners.counts("consent");
+  expect(reached(c), describeCounts(c)).toBe(false);
+}
 
 /**
  * Reads the viewer's email and the admin-only staff list, tries a read its code does not name,
@@ -97,7 +65,7 @@ function hostile(label: string): string {
 </script>`;
 }
 
-const armed = (html: string) => html.replaceAll("${UDP}", String(listeners.udpPort)).replaceAll("${TCP}", String(listeners.tcpPort));
+const armed = (html: string) => html.replaceAll("${UDP}", String(target.udpPort)).replaceAll("${TCP}", String(target.tcpPort));
 
 async function signIn(page: Page, email: string, next: string): Promise<void> {
   await new SignInPage(page).open(next);
@@ -134,7 +102,7 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   await page.waitForTimeout(1500);
   await expect(watch.frameElement()).toHaveCount(0);
   expect(api).toEqual([]);
-  expect(listeners.seen()).toEqual({ connections: 0, bytes: 0, datagrams: 0 });
+  expectSilence();
 
   // Declining shows it on demo data: the frame runs, the viewer's API is never asked.
   await consent.showWithDemoData();
@@ -154,6 +122,10 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   await expect(watch.requestLogEntries().filter({ hasText: "/me/favourites" }).filter({ hasText: "live" })).toContainText("403");
   expect(api).toEqual(expect.arrayContaining(["/api/me", "/api/crm/users/contacts"]));
   expect(api).not.toContain("/api/me/favourites");
+  // After consent too, WebRTC is gone and the image is blocked: still nothing at the listeners.
+  await expect(watch.dashboard().locator("#rtc")).toHaveText(/^blocked/);
+  await page.waitForTimeout(1000);
+  expectSilence();
 });
 
 test("a new revision that reads more asks again; one that reads the same keeps running", async ({ page, request }) => {
@@ -202,7 +174,6 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
 test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", async ({ page, browser, baseURL }) => {
   const slug = `staff-${Date.now().toString(36)}`;
   const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
-  listeners.connections = listeners.bytes = listeners.datagrams = 0;
 
   const api = apiRequests(page);
   await signIn(page, "admin@demo.test", path);
@@ -215,11 +186,14 @@ test("someone else's saved dashboard asks first; trusting its author is remember
   await page.waitForTimeout(1500);
   await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
   expect(api).toEqual([]);
-  expect(listeners.seen()).toEqual({ connections: 0, bytes: 0, datagrams: 0 });
+  expectSilence();
 
   await consent.choice("Always trust csm").click();
   await expect(saved.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
   await expect(saved.dashboard().locator("#extra")).toHaveText("403");
+  await expect(saved.dashboard().locator("#rtc")).toHaveText(/^blocked/);
+  await page.waitForTimeout(1000);
+  expectSilence();
 
   // Remembered on the server: the next visit runs at once, still held to the paths shown.
   await page.goto(path);

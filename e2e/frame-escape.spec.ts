@@ -200,12 +200,28 @@ const RESIDUAL: Record<string, { connections: number; tlsHellos: number }> = {
   "many https names in one task": { connections: 200, tlsHellos: 200 },
 };
 
-async function openHostile(page: Page, request: APIRequestContext, attack: string, t: ListenerTarget, extra: Record<string, unknown> = {}) {
+async function openHostile(
+  page: Page,
+  request: APIRequestContext,
+  attack: string,
+  t: ListenerTarget,
+  extra: Record<string, unknown> = {},
+  watched: ListenerTarget[] = [t],
+) {
   const author = new DraftAuthor(request);
   const draft = await author.create(hostile(attack, t), extra);
   const watch = new WatchPage(page);
   await watch.open(draft.watchUrl);
-  await watch.runWithMyData();
+  if (extra.dataMode === "live") {
+    // Nothing of the dashboard runs before the viewer agrees: the listeners have heard nothing.
+    await expect(page.getByTestId("consent-gate")).toBeVisible();
+    await page.waitForTimeout(GRACE_MS);
+    for (const w of watched) {
+      const c = listeners.counts(w.name);
+      expect(reached(c), `${w.name} before consent: ${describeCounts(c)}`).toBe(false);
+    }
+    await watch.runWithMyData();
+  }
   // The secret was read through the broker before the attack ran.
   await watch.openRequestLog();
   await expect(watch.requestLogEntries().filter({ hasText: "/me" }).filter({ hasText: "200" }).first()).toBeVisible();
@@ -257,7 +273,7 @@ test("live data: WebRTC, links, port numbers and TLS names with an admin's own d
   const targets = await Promise.all(cases.map((c) => listeners.target(`live: ${c}`, { portRange: portRange(c) })));
   // One page, every attack on its own ports; the navigation runs last, since it ends the document.
   const attack = cases.map((c, i) => `{ ${retarget(attacks[c] ?? "", targets[i]!)} }`).join("\n");
-  const { draft } = await openHostile(page, request, attack, targets[0]!, { dataMode: "live" });
+  const { draft } = await openHostile(page, request, attack, targets[0]!, { dataMode: "live" }, targets);
   expect(draft.watchUrl).toContain("/watch/");
   await expect(page.getByTestId("provenance")).toContainText(/live/i);
   for (const c of cases) expectContained(c, listeners.counts(`live: ${c}`));

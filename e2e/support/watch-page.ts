@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { ConsentGatePage } from "./consent";
 
 // Page objects for the playground's watch page, and the agent side that feeds it drafts.
 
@@ -80,9 +81,9 @@ export class WatchPage {
    * yet; once a consent gate exists, its button carries this test id and live-mode tests go
    * through here. A no-op while there is no such button.
    */
+  /** Answers the consent gate a live draft shows a signed-in viewer. */
   async runWithMyData(): Promise<void> {
-    const button = this.page.getByTestId("run-with-my-data");
-    if ((await button.count()) > 0) await button.click();
+    await new ConsentGatePage(this.page).runWithMyData();
   }
 
   /** What the page says above the frame while the dashboard shows its embedded snapshot. */
