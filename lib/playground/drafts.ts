@@ -4,8 +4,8 @@ import { ApiError } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { checkDraft } from "@/lib/playground/check";
 import { defaultScenario, isScenario, isVariant } from "@/demo/playground";
+import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";
 import type { PlaygroundSettings } from "./limits";
@@ -24,12 +24,26 @@ export interface DraftContext {
   now: () => number;
   log: (line: string) => void;
   /** Mutable bookkeeping shared by the functions below. */
-  state: { lastSweepAt: number; sweeping: Promise<unknown> | null; refreshing: Map<string, { again: boolean }> };
+  state: {
+    lastSweepAt: number;
+    sweeping: Promise<unknown> | null;
+    /** Drafts being re-read for watchers; at most one entry per watched draft (bounded by the hub's stream caps). */
+    refreshing: Map<string, { again: boolean }>;
+    /** Late checks in progress (revisions stored before checks were kept), by `id:revision`; at most MAX_LATE_CHECKS. */
+    lateChecks: Map<string, Promise<DraftAnalysis>>;
+  };
 }
 
 export function newDraftState(): DraftContext["state"] {
-  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map() };
+  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map(), lateChecks: new Map() };
 }
+
+/**
+ * Concurrent first reads of one old revision share its late check, so a burst of reads costs one
+ * check. Entries live only while their result is being stored; past this many at once (a burst
+ * over many old drafts), a read checks on its own rather than growing the map.
+ */
+const MAX_LATE_CHECKS = 64;
 
 const DAY_MS = 86_400_000;
 const SWEEP_EVERY_MS = 60_000;
@@ -91,12 +105,13 @@ function clip(s: string): string {
   return one.length > 80 ? `${one.slice(0, 80)}…` : one;
 }
 
-function warningsFor(ctx: DraftContext, html: string): DraftWarning[] {
+/** The static check of one revision's html; a failing check is logged and counts as no findings. */
+function analysisFor(ctx: DraftContext, html: string): DraftAnalysis {
   try {
-    return checkDraft(html);
+    return analyse(html);
   } catch (err) {
     ctx.log(`static check failed: ${err instanceof Error ? err.message : String(err)}`);
-    return [];
+    return UNKNOWN_ANALYSIS;
   }
 }
 
@@ -105,6 +120,8 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
   maybeSweep(ctx);
   const id = randomToken(16);
   const writeToken = randomToken(32);
+  // Checked once, here, and stored with the revision: reads serve the stored result.
+  const analysis = analysisFor(ctx, input.html);
   await store.insertDraft(
     ctx.db,
     {
@@ -115,11 +132,12 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
       scenario: input.scenario ?? defaultScenario,
       examples: JSON.stringify(input.examples ?? {}),
       dash: input.dash ?? null,
+      checkJson: encodeAnalysis(analysis),
       now: ctx.now(),
     },
     async () => {},
   );
-  return { id, writeToken, revision: 1, warnings: warningsFor(ctx, input.html) };
+  return { id, writeToken, revision: 1, warnings: analysis.warnings };
 }
 
 /**
@@ -129,12 +147,15 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
 export async function updateDraft(ctx: DraftContext, writeToken: string, input: DraftInput): Promise<UpdatedDraft> {
   validateContent(input);
   const writeHash = sha256Hex(writeToken);
+  // The check runs before the revision is written, so the revision is never stored without it.
+  const analysis = analysisFor(ctx, input.html);
   const outcome = await store.updateDraftRow(
     ctx.db,
     writeHash,
     input.dataMode,
     {
       html: input.html,
+      checkJson: encodeAnalysis(analysis),
       scenario: input.scenario,
       examples: input.examples === undefined ? undefined : JSON.stringify(input.examples),
       dash: input.dash,
@@ -158,10 +179,7 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
   // check independent of how the database compares strings.
   if (!constantTimeEqual(row.write_hash, writeHash)) throw noSuchDraft(ctx.settings);
   ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
-  // The static check takes milliseconds of CPU on a large draft; letting the connections write
-  // the new frame first keeps it off the watchers' latency.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { id: row.id, revision: row.revision, warnings: warningsFor(ctx, row.html) };
+  return { id: row.id, revision: row.revision, warnings: analysis.warnings };
 }
 
 /** The live draft behind a read id, or undefined (unknown, deleted or expired). */
@@ -169,9 +187,43 @@ export async function findDraft(ctx: DraftContext, readId: string): Promise<stor
   return store.findByReadId(ctx.db, readId, cutoff(ctx));
 }
 
+/** The live draft with its current revision's stored check result; the check does not run. */
+async function findChecked(ctx: DraftContext, readId: string): Promise<{ row: store.DraftRow; analysis: DraftAnalysis }> {
+  const found = await store.findWithCheck(ctx.db, readId, cutoff(ctx));
+  if (!found) throw noSuchDraft(ctx.settings);
+  const { check_json: checkJson, ...row } = found;
+  return { row, analysis: decodeAnalysis(checkJson) ?? (await lateAnalysis(ctx, row)) };
+}
+
+/**
+ * A revision stored before check results were kept: checked once, on its first read, and the
+ * result stored, so later reads find it.
+ */
+async function lateAnalysis(ctx: DraftContext, row: store.DraftRow): Promise<DraftAnalysis> {
+  const key = `${row.id}:${row.revision}`;
+  const running = ctx.state.lateChecks.get(key);
+  if (running) return running;
+  const analysis = analysisFor(ctx, row.html);
+  const storing = store
+    .storeCheck(ctx.db, row.id, row.revision, encodeAnalysis(analysis))
+    .catch((err: unknown) => ctx.log(`storing a late check failed: ${err instanceof Error ? err.message : String(err)}`))
+    .then(() => analysis);
+  if (ctx.state.lateChecks.size >= MAX_LATE_CHECKS) return storing;
+  ctx.state.lateChecks.set(key, storing);
+  try {
+    return await storing;
+  } finally {
+    ctx.state.lateChecks.delete(key);
+  }
+}
+
+/** The API paths the current revision's html reads, as the check found them when it was stored. */
+export async function draftReads(ctx: DraftContext, readId: string): Promise<DraftReads> {
+  return (await findChecked(ctx, readId)).analysis.reads;
+}
+
 export async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {
-  const row = await findDraft(ctx, readId);
-  if (!row) throw noSuchDraft(ctx.settings);
+  const { row, analysis } = await findChecked(ctx, readId);
   return {
     id: row.id,
     revision: row.revision,
@@ -181,7 +233,7 @@ export async function readDraft(ctx: DraftContext, readId: string): Promise<Draf
     examples: examplesOf(row.examples),
     dash: row.dash,
     updatedAt: row.updated_at,
-    warnings: warningsFor(ctx, row.html),
+    warnings: analysis.warnings,
   };
 }
 
