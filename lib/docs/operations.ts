@@ -1,7 +1,20 @@
 import { z } from "zod";
 import { endpoints, errorsOf, type Endpoint, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
-import { PLAYGROUND_BASE, dashSlug, draftCreated, draftEvent, draftInput, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
+import {
+  PLAYGROUND_BASE,
+  REVISIONS_LIMIT_DEFAULT,
+  REVISIONS_LIMIT_MAX,
+  REVISIONS_PAGE_BYTES,
+  dashSlug,
+  draftCreated,
+  draftEvent,
+  draftInput,
+  draftRevisions,
+  draftRevisionsQuery,
+  draftUpdated,
+  draftView,
+} from "@/lib/contract/playground";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
@@ -179,11 +192,16 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       path: `${base}/draft/:token/revisions`,
       section: "playground",
       operationId: "playground.draftRevisions",
-      summary: "The draft's kept revisions, newest first",
+      summary: "The draft's kept revisions, newest first, a page at a time",
+      description: [
+        p(
+          `At most \`limit\` revisions (default ${REVISIONS_LIMIT_DEFAULT}, at most ${REVISIONS_LIMIT_MAX}), and a page stops before ${REVISIONS_PAGE_BYTES / 1024 / 1024} MiB of JSON, so it may hold fewer, but never none. Pass \`nextCursor\` back as \`cursor\` until it is null; a cursor works only for the draft it came from.`,
+        ),
+      ],
       security: "none",
-      params: [readId],
-      responses: [jsonBody(200, "The kept revisions", set.add(draftRevisions), set)],
-      errors: ["no_such_draft", "internal_error"],
+      params: [readId, ...queryParams(draftRevisionsQuery, set)],
+      responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
+      errors: ["no_such_draft", "invalid_query", "invalid_cursor", "internal_error"],
     }),
     siteOperation({
       method: "GET",

@@ -246,12 +246,51 @@ export interface DraftRevision {
   createdAt: number;
 }
 
-/** The kept revisions of a draft, newest first. */
-export async function draftHistory(ctx: DraftContext, readId: string): Promise<DraftRevision[]> {
-  const row = await findDraft(ctx, readId);
-  if (!row) throw noSuchDraft(ctx.settings);
-  const rows = await store.listRevisions(ctx.db, row.id);
-  return rows.map((r) => ({ revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at }));
+export interface RevisionsPage {
+  /** Each revision's JSON text (`DraftRevision`), newest first; at least one unless the draft has none. */
+  revisions: string[];
+  /** The oldest revision on the page when older ones remain, else null. */
+  continueBefore: number | null;
+}
+
+/**
+ * Revisions are read a few at a time: one may hold 2 MiB of html, and a page usually stops at
+ * the byte budget long before `limit`, so reading the whole page's rows at once would hold up to
+ * 50 × 2 MiB in memory for nothing.
+ */
+const REVISION_BATCH = 4;
+
+/**
+ * One page of a draft's kept revisions, newest first, older than `before` (from the newest when
+ * null): at most `limit` revisions, and no more than `pageBytes` bytes of JSON, except that a
+ * page always holds one revision, whatever its size. Keyset paging on the revision number, so
+ * updates while paging lose nothing and repeat nothing.
+ */
+export async function draftHistoryPage(ctx: DraftContext, readId: string, limit: number, before: number | null): Promise<RevisionsPage> {
+  const budget = ctx.settings.revisionsPageBytes;
+  const revisions: string[] = [];
+  let bytes = 0;
+  let last = before;
+  for (;;) {
+    const wanted = Math.min(REVISION_BATCH, limit - revisions.length + 1);
+    const rows = await store.listRevisionsBefore(ctx.db, readId, last, wanted);
+    for (const r of rows) {
+      if (revisions.length === limit) return { revisions, continueBefore: last };
+      const item: DraftRevision = { revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at };
+      const text = JSON.stringify(item);
+      const size = Buffer.byteLength(text, "utf8");
+      if (revisions.length > 0 && bytes + size > budget) return { revisions, continueBefore: last };
+      revisions.push(text);
+      bytes += size;
+      last = r.revision;
+    }
+    if (rows.length < wanted) return { revisions, continueBefore: null };
+  }
+}
+
+/** Whether a live draft answers to this read id (the html is not read). */
+export async function draftExists(ctx: DraftContext, readId: string): Promise<boolean> {
+  return store.isLive(ctx.db, readId, cutoff(ctx));
 }
 
 const examplesShape = z.record(z.string(), z.string());

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { z } from "zod";
 import { config } from "@/lib/config";
+import { REVISIONS_PAGE_BYTES } from "@/lib/contract/playground";
 
 // Limits against abuse of the public playground, and who a request comes from.
 
@@ -21,6 +22,8 @@ export interface PlaygroundSettings {
   streamsPerDraft: number;
   /** Open event streams per client address, per instance (PLAYGROUND_STREAMS_PER_ADDRESS). */
   streamsPerAddress: number;
+  /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
+  revisionsPageBytes: number;
 }
 
 export const defaultPlaygroundSettings: PlaygroundSettings = {
@@ -31,6 +34,7 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   updatesPerMinute: 120,
   streamsPerDraft: 20,
   streamsPerAddress: 50,
+  revisionsPageBytes: REVISIONS_PAGE_BYTES,
 };
 
 const count = z.number().int().min(1);
@@ -43,6 +47,7 @@ const settingsShape = z
     updatesPerMinute: count,
     streamsPerDraft: count,
     streamsPerAddress: count,
+    revisionsPageBytes: count,
   })
   .partial();
 

@@ -1,26 +1,32 @@
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
+import { randomBytes } from "node:crypto";
 import {
   DRAFT_HTML_MAX_BYTES,
   PLAYGROUND_BASE,
+  REVISIONS_LIMIT_DEFAULT,
   draftInput,
+  draftRevisionsQuery,
   type DraftCreated,
   type DraftInput,
   type DraftUpdated,
 } from "@/lib/contract/playground";
 import { sha256Hex } from "@/lib/auth/tokens";
+import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { notCrossSite, requestOrigin } from "@/lib/http/origin";
-import { fromThrown, json } from "@/lib/http/respond";
+import { fromThrown, json, jsonText } from "@/lib/http/respond";
 import {
   createDraft,
+  draftExists,
+  draftHistoryPage,
   eventOf,
   findDraft,
   maybeSweep,
   newDraftState,
   noSuchDraft,
-  draftHistory,
   readDraft,
   refreshAll,
   refreshWatchers,
@@ -56,6 +62,8 @@ export interface PlaygroundOptions {
   now?: () => number;
   hub?: HubOptions;
   log?: (line: string) => void;
+  /** Signs revision cursors; instances sharing a database must share it. Default: a key of this instance's own. */
+  sealer?: Sealer;
 }
 
 export interface Playground {
@@ -65,7 +73,7 @@ export interface Playground {
   update(request: Request, writeToken: string): Promise<Response>;
   /** GET /draft/<read_id> */
   read(request: Request, readId: string): Promise<Response>;
-  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, so a page can show what changed. */
+  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, a page at a time, so a page can show what changed. */
   revisions(request: Request, readId: string): Promise<Response>;
   /** GET /draft/<read_id>/events */
   events(request: Request, readId: string): Promise<Response>;
@@ -100,6 +108,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     log,
   });
   const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state };
+  const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
   const creates = new RateLimiter(settings.createsPerMinute, now);
   const updates = new RateLimiter(settings.updatesPerMinute, now);
@@ -166,10 +175,17 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       }
     },
 
-    async revisions(_request, readId) {
+    async revisions(request, readId) {
       try {
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return json({ revisions: await draftHistory(ctx, readId) });
+        const query = revisionsQuery(new URL(request.url).searchParams);
+        if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
+        // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
+        const purpose = `draft-revisions:${readId}`;
+        const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
+        const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
+        const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
+        return jsonText(`{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
       } catch (err) {
         return fromThrown(err, logError);
       }
@@ -216,6 +232,31 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       await fanout.close();
     },
   };
+}
+
+const isRevisionCursor = (v: unknown): v is { before: number } =>
+  typeof v === "object" && v !== null && Number.isSafeInteger((v as { before?: unknown }).before) && (v as { before: number }).before >= 1;
+
+/** `limit` and `cursor`, each at most once, as the API reads its queries; anything else is invalid_query. */
+function revisionsQuery(search: URLSearchParams): { limit?: number; cursor?: string } {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    if (key !== "limit" && key !== "cursor") throw new ApiError("invalid_query", `Unrecognized query parameter "${key.slice(0, 40)}"; this takes limit and cursor.`);
+    if (values.length > 1) throw new ApiError("invalid_query", `${key} was given ${values.length} times; give it once.`);
+    raw[key] = values[0] ?? "";
+  }
+  // Any cursor the server did not issue, the empty one included, is invalid_cursor.
+  if (raw.cursor !== undefined && (raw.cursor === "" || raw.cursor.length > 512)) {
+    throw new ApiError("invalid_cursor", "Pass back a nextCursor exactly as this endpoint returned it.");
+  }
+  const parsed = draftRevisionsQuery.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
+  }
+  return parsed.data;
 }
 
 function limited(take: Take, what: string): void {
@@ -313,9 +354,9 @@ const holder = globalThis as typeof globalThis & { __ddPlayground?: Promise<Play
 export function appPlayground(): Promise<Playground> {
   if (!holder.__ddPlayground) {
     holder.__ddPlayground = (async () => {
-      const { runtime } = await import("@/lib/runtime");
+      const { runtime, appSealer } = await import("@/lib/runtime");
       const open = await runtime();
-      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin });
+      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin, sealer: appSealer() });
     })().catch((err: unknown) => {
       holder.__ddPlayground = undefined;
       throw err;

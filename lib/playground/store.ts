@@ -183,6 +183,22 @@ export async function listRevisions(db: Db, id: string): Promise<RevisionRow[]> 
     .execute();
 }
 
+/** Up to `limit` kept revisions older than `before` (all, when null), newest first. */
+export async function listRevisionsBefore(db: Db, id: string, before: number | null, limit: number): Promise<RevisionRow[]> {
+  let q = db
+    .selectFrom("playground_draft_revisions")
+    .select(["revision", "html", "scenario", "examples", "dash", "created_at"])
+    .where("draft_id", "=", id);
+  if (before !== null) q = q.where("revision", "<", before);
+  return q.orderBy("revision", "desc").limit(limit).execute();
+}
+
+/** Whether a live draft has this read id, without reading its html. */
+export async function isLive(db: Db, id: string, cutoff: number): Promise<boolean> {
+  const row = await db.selectFrom("playground_drafts").select("id").where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Deletes up to `limit` drafts idle since before `cutoff` (their history goes with them). */
 export async function deleteIdle(db: Db, cutoff: number, limit: number): Promise<string[]> {
   const oldest = db.selectFrom("playground_drafts").select("id").where("updated_at", "<", cutoff).orderBy("updated_at").limit(limit);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { draftView } from "@/lib/contract/playground";
+import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
 import { draftReads } from "@/lib/playground/drafts";
 import { backends } from "../support/backends";
@@ -97,5 +97,105 @@ describe.each(backends)("anonymous draft reads on $name", (backend) => {
     checks.override = () => [fakeWarning("a read ran the check")];
     expect(draftView.parse(await (await fetch(`${app.url}${DRAFT}/${created.id}`)).json()).warnings).toEqual([fakeWarning("computed late")]);
     expect(checks.calls).toBe(1);
+  });
+
+  async function withRevisions(n: number, html: (i: number) => string, target = app): Promise<DraftCreated> {
+    const created = await create(target, { html: html(1) });
+    for (let i = 2; i <= n; i++) expect((await postJson(created.postUrl, { html: html(i) })).status).toBe(200);
+    return created;
+  }
+
+  async function page(id: string, query = "", target = app) {
+    const res = await fetch(`${target.url}${DRAFT}/${id}/revisions${query}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return { bytes: Number(res.headers.get("content-length") ?? 0) || (await res.clone().arrayBuffer()).byteLength, body: draftRevisions.strict().parse(await res.json()) };
+  }
+
+  it("pages the revisions: 10 by default, up to 50, newest first, following nextCursor to the end", async () => {
+    const created = await withRevisions(13, (i) => `<p>${i}</p>`);
+    const first = await page(created.id);
+    expect(first.body.revisions.map((r) => r.revision)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await page(created.id, `?cursor=${encodeURIComponent(first.body.nextCursor!)}`);
+    expect(second.body.revisions.map((r) => [r.revision, r.html])).toEqual([3, 2, 1].map((n) => [n, `<p>${n}</p>`]));
+    expect(second.body.nextCursor).toBeNull();
+
+    const all = await page(created.id, "?limit=50");
+    expect(all.body.revisions).toHaveLength(13);
+    expect(all.body.nextCursor).toBeNull();
+
+    // Small pages, with a revision added while paging: nothing lost, nothing twice.
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let round = 0;
+    do {
+      const p = await page(created.id, `?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      seen.push(...p.body.revisions.map((r) => r.revision));
+      cursor = p.body.nextCursor;
+      if (round++ === 0) await postJson(created.postUrl, { html: "<p>14</p>" });
+    } while (cursor);
+    expect(seen).toEqual(Array.from({ length: 13 }, (_, i) => 13 - i));
+  });
+
+  it("refuses a bad limit or cursor with 400 and a hint", async () => {
+    const a = await withRevisions(3, (i) => `<p>${i}</p>`);
+    const b = await withRevisions(3, (i) => `<p>${i}</p>`);
+    const bCursor = (await page(b.id, "?limit=1")).body.nextCursor!;
+    const aCursor = (await page(a.id, "?limit=1")).body.nextCursor!;
+    const cases: [query: string, error: string, hint: RegExp][] = [
+      ["?limit=0", "invalid_query", /limit.*1 to 50/],
+      ["?limit=51", "invalid_query", /limit.*1 to 50/],
+      ["?limit=abc", "invalid_query", /limit/],
+      ["?limit=1.5", "invalid_query", /limit/],
+      ["?limit=", "invalid_query", /limit/],
+      ["?limit=1&limit=2", "invalid_query", /limit.*once/],
+      ["?colour=red", "invalid_query", /colour/],
+      ["?cursor=", "invalid_cursor", /nextCursor/],
+      ["?cursor=garbage", "invalid_cursor", /nextCursor/],
+      [`?cursor=${encodeURIComponent(`${aCursor.slice(0, -1)}${aCursor.endsWith("A") ? "B" : "A"}`)}`, "invalid_cursor", /nextCursor/],
+      // A cursor issued for another draft is not one for this draft.
+      [`?cursor=${encodeURIComponent(bCursor)}`, "invalid_cursor", /nextCursor/],
+    ];
+    for (const [query, error, hint] of cases) {
+      const res = await fetch(`${app.url}${DRAFT}/${a.id}/revisions${query}`);
+      const body = (await res.json()) as { error: string; hint?: string };
+      expect({ query, status: res.status, error: body.error }).toEqual({ query, status: 400, error });
+      expect(body.hint, query).toMatch(hint);
+      expect(Object.keys(body).sort()).toEqual(["error", "hint"]);
+    }
+  });
+
+  it("bounds a page of revisions in bytes, with at least one revision per page", async () => {
+    const small = await startApp(open, { settings: { ...lenient, revisionsPageBytes: 3000 } });
+    try {
+      // Each revision is about 1 KB of JSON: two fit in 3000 bytes, a third does not.
+      const light = await withRevisions(5, (i) => `${"x".repeat(1000)}${i}`, small);
+      const p1 = await page(light.id, "?limit=50", small);
+      expect(p1.body.revisions.map((r) => r.revision)).toEqual([5, 4]);
+      expect(p1.bytes).toBeLessThanOrEqual(3000 + 200);
+      // Each is 6 KB of JSON (control characters are escaped): one per page, never none.
+      const heavy = await withRevisions(3, (i) => `${"\u0001".repeat(1000)}${i}`, small);
+      const revisions: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const p = await page(heavy.id, `?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, small);
+        expect(p.body.revisions).toHaveLength(1);
+        revisions.push(p.body.revisions[0]!.revision);
+        cursor = p.body.nextCursor;
+      } while (cursor);
+      expect(revisions).toEqual([3, 2, 1]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("answers 2 MiB revisions of control characters a page at a time, not all at once", async () => {
+    const big = (i: number) => `${"\u0001".repeat(2 * 1024 * 1024 - 1)}${i}`;
+    const created = await withRevisions(3, big);
+    const first = await page(created.id, "?limit=50");
+    // One such revision is 12 MiB of JSON; the three together would be 36 MiB.
+    expect(first.body.revisions.map((r) => r.revision)).toEqual([3]);
+    expect(first.bytes).toBeLessThan(13 * 1024 * 1024);
+    expect(first.body.nextCursor).not.toBeNull();
   });
 });
