@@ -26,12 +26,21 @@ export interface HubOptions {
   now?: () => number;
 }
 
+/**
+ * The caps on open streams. Every map below holds entries only for open streams, so these caps
+ * bound them all: at most `total` watchers (each with at most maxPendingBytes queued), and one
+ * entry per watched draft, per address and per (draft, address) pair.
+ */
 export interface WatchLimits {
-  perDraft: number;
+  /** Streams to one draft from one address: one client cannot fill a draft for everyone else. */
+  perDraftPerAddress: number;
   perAddress: number;
+  /** Streams in this process; kept above `perAddress` so no single address can reach it. */
+  total: number;
 }
 
-export type OpenResult = { ok: true; watch: Watch } | { ok: false; reason: "draft" | "address" };
+/** A refusal says nothing about why, so a refused watcher cannot count the others. */
+export type OpenResult = { ok: true; watch: Watch } | { ok: false };
 
 /** One open stream, as its route sees it. */
 export interface Watch {
@@ -66,11 +75,19 @@ export interface HubStats {
   framesWritten: number;
 }
 
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
+}
+
 const dropError = () => new DOMException("The watcher stopped reading and was dropped", "AbortError");
 
 export class Hub {
   private readonly byDraft = new Map<string, Set<Watcher>>();
   private readonly byAddress = new Map<string, number>();
+  /** Open streams per `${draftId} ${address}`. */
+  private readonly byDraftAddress = new Map<string, number>();
   /** Newest revision delivered per watched draft, and its frame, so reconnects reuse it. */
   private readonly current = new Map<string, { revision: number; frame: Uint8Array }>();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -93,8 +110,14 @@ export class Hub {
 
   /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
   open(draftId: string, address: string, limits: WatchLimits): OpenResult {
-    if (this.subscriberCount(draftId) >= limits.perDraft) return { ok: false, reason: "draft" };
-    if ((this.byAddress.get(address) ?? 0) >= limits.perAddress) return { ok: false, reason: "address" };
+    const pair = `${draftId} ${address}`;
+    if (
+      this.count >= limits.total ||
+      (this.byAddress.get(address) ?? 0) >= limits.perAddress ||
+      (this.byDraftAddress.get(pair) ?? 0) >= limits.perDraftPerAddress
+    ) {
+      return { ok: false };
+    }
 
     const w: Watcher = {
       draftId,
@@ -121,6 +144,7 @@ export class Hub {
     if (!watchers) this.byDraft.set(draftId, (watchers = new Set()));
     watchers.add(w);
     this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
+    this.byDraftAddress.set(pair, (this.byDraftAddress.get(pair) ?? 0) + 1);
     this.count++;
     this.stats.opened++;
     this.ensureTimer();
@@ -180,6 +204,11 @@ export class Hub {
 
   addressCount(address: string): number {
     return this.byAddress.get(address) ?? 0;
+  }
+
+  /** Entries in the per-address bookkeeping (for tests of its bounds). */
+  bookkeepingSize(): { addresses: number; pairs: number; drafts: number } {
+    return { addresses: this.byAddress.size, pairs: this.byDraftAddress.size, drafts: this.byDraft.size };
   }
 
   /** Every open stream in this process. */
@@ -278,9 +307,8 @@ export class Hub {
         this.current.delete(w.draftId);
       }
     }
-    const n = (this.byAddress.get(w.address) ?? 1) - 1;
-    if (n <= 0) this.byAddress.delete(w.address);
-    else this.byAddress.set(w.address, n);
+    decrement(this.byAddress, w.address);
+    decrement(this.byDraftAddress, `${w.draftId} ${w.address}`);
     if (this.count === 0) this.stopTimer();
   }
 

@@ -18,10 +18,19 @@ export interface PlaygroundSettings {
   createsPerMinute: number;
   /** Updates per draft per minute (PLAYGROUND_UPDATES_PER_MIN). */
   updatesPerMinute: number;
-  /** Open event streams per draft, per instance (PLAYGROUND_STREAMS_PER_DRAFT). */
+  /**
+   * Open event streams to one draft from one client address, per instance
+   * (PLAYGROUND_STREAMS_PER_DRAFT). Counted per address, so one client cannot lock out others.
+   */
   streamsPerDraft: number;
   /** Open event streams per client address, per instance (PLAYGROUND_STREAMS_PER_ADDRESS). */
   streamsPerAddress: number;
+  /** Open event streams per instance, a safety cap above what one address may hold (PLAYGROUND_STREAMS_TOTAL). */
+  streamsTotal: number;
+  /** Anonymous draft reads (GET draft, revisions, events) per client address per minute (PLAYGROUND_READS_PER_MIN). */
+  readsPerMinute: number;
+  /** Demo API reads per client address per minute (PLAYGROUND_DEMO_READS_PER_MIN). */
+  demoReadsPerMinute: number;
   /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
   revisionsPageBytes: number;
 }
@@ -32,8 +41,15 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   historyKeep: 50,
   createsPerMinute: 30,
   updatesPerMinute: 120,
-  streamsPerDraft: 20,
+  streamsPerDraft: 10,
   streamsPerAddress: 50,
+  streamsTotal: 10_000,
+  // A watch page or an editor reads the draft once per update it sees (at most 120 a minute per
+  // draft), plus reconnects: 300 leaves room for a few tabs behind one address.
+  readsPerMinute: 300,
+  // The editor's state matrix renders one dashboard six times, each fetching its endpoints again
+  // after every pause in typing.
+  demoReadsPerMinute: 1200,
   revisionsPageBytes: REVISIONS_PAGE_BYTES,
 };
 
@@ -47,6 +63,9 @@ const settingsShape = z
     updatesPerMinute: count,
     streamsPerDraft: count,
     streamsPerAddress: count,
+    streamsTotal: count,
+    readsPerMinute: count,
+    demoReadsPerMinute: count,
     revisionsPageBytes: count,
   })
   .partial();
@@ -60,6 +79,13 @@ export function playgroundSettings(): PlaygroundSettings {
   return { ...defaultPlaygroundSettings, ...(fromConfig.success ? fromConfig.data : {}) };
 }
 
+/** Refuses settings under which one client address alone could fill the instance's stream cap. */
+export function checkStreamCaps(s: PlaygroundSettings): void {
+  if (s.streamsTotal <= s.streamsPerAddress) {
+    throw new Error(`streamsTotal (${s.streamsTotal}) must be above streamsPerAddress (${s.streamsPerAddress}), or one address could lock everyone out`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Token buckets
 
@@ -69,6 +95,13 @@ interface Bucket {
   tokens: number;
   at: number;
 }
+
+/**
+ * Buckets kept per limiter. A key is a client address (at most 45 characters, IPv6 counted per
+ * /64) or a SHA-256 hex digest, and a bucket two numbers, so a limiter holds at most about
+ * 10,000 × 150 bytes ≈ 1.5 MB however many addresses ask.
+ */
+export const RATE_LIMIT_MAX_KEYS = 10_000;
 
 /**
  * Token buckets by key: `perMinute` requests, refilled evenly over the minute, with bursts up
@@ -82,7 +115,7 @@ export class RateLimiter {
   constructor(
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 10_000,
+    private readonly maxKeys = RATE_LIMIT_MAX_KEYS,
   ) {
     this.ratePerMs = perMinute / 60_000;
   }

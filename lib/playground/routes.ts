@@ -39,13 +39,16 @@ import { Hub, type HubOptions } from "./hub";
 import {
   RateLimiter,
   addressMatcher,
+  checkStreamCaps,
   clientAddress,
   defaultPlaygroundSettings,
   installPeerStamp,
   playgroundSettings,
+  type AddressMatcher,
   type PlaygroundSettings,
   type Take,
 } from "./limits";
+import { demoApiResponse } from "./demo-api";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -77,6 +80,8 @@ export interface Playground {
   revisions(request: Request, readId: string): Promise<Response>;
   /** GET /draft/<read_id>/events */
   events(request: Request, readId: string): Promise<Response>;
+  /** GET /api/<api path>: the demo API (`apiPath` starts with a slash, segments percent-encoded). */
+  demoApi(request: Request, apiPath: string): Response;
   readonly hub: Hub;
   readonly context: DraftContext;
   sweep(): Promise<string[]>;
@@ -88,6 +93,7 @@ const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 /** JSON escaping can take up to six bytes per byte of html; a body past this cannot hold a draft within the limit. */
 const JSON_BODY_MAX = DRAFT_HTML_MAX_BYTES * 6 + 64 * 1024;
 const STREAM_RETRY_AFTER_S = 10;
+const STREAMS_REFUSED_HINT = `No more event streams can be opened for you now; close one you have open, or retry in ${STREAM_RETRY_AFTER_S} s.`;
 
 export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, options: PlaygroundOptions = {}): Playground {
   installPeerStamp();
@@ -112,6 +118,11 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const trusted = addressMatcher(settings.trustedProxy);
   const creates = new RateLimiter(settings.createsPerMinute, now);
   const updates = new RateLimiter(settings.updatesPerMinute, now);
+  // Anonymous reads cost little each, but nothing else stops one address from asking without end.
+  const reads = new RateLimiter(settings.readsPerMinute, now);
+  const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
+  checkStreamCaps(settings);
+  const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
   const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
   const urls = (request: Request, id: string) => {
@@ -166,8 +177,9 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       }
     },
 
-    async read(_request, readId) {
+    async read(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
         return json(await readDraft(ctx, readId));
       } catch (err) {
@@ -177,6 +189,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async revisions(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
         const query = revisionsQuery(new URL(request.url).searchParams);
         if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
@@ -193,21 +206,18 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async events(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
         // Listening must be in place before the row is read, or an update on another instance
         // between the read and the LISTEN would never arrive.
         await fanout.ready();
         const opened = hub.open(readId, clientAddress(request, trusted), {
-          perDraft: settings.streamsPerDraft,
+          perDraftPerAddress: settings.streamsPerDraft,
           perAddress: settings.streamsPerAddress,
+          total: settings.streamsTotal,
         });
-        if (!opened.ok) {
-          throw new ApiError(
-            "rate_limited",
-            opened.reason === "draft" ? "Too many open streams for this draft." : "Too many open streams from your address.",
-            { "retry-after": String(STREAM_RETRY_AFTER_S) },
-          );
-        }
+        // One answer whichever cap was reached and however many watch, so it tells nothing.
+        if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
         const watch = opened.watch;
         try {
           const row = await findDraft(ctx, readId);
@@ -223,6 +233,10 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       } catch (err) {
         return fromThrown(err, logError);
       }
+    },
+
+    demoApi(request, apiPath) {
+      return demoApiAnswer(request, apiPath, demoReads, trusted);
     },
 
     sweep: () => sweepIdle(ctx),
@@ -265,6 +279,31 @@ function limited(take: Take, what: string): void {
       "retry-after": String(take.retryAfterSeconds),
     });
   }
+}
+
+/** The demo API's answer, after the reader's address has taken from its allowance. */
+function demoApiAnswer(request: Request, apiPath: string, limiter: RateLimiter, trusted: AddressMatcher): Response {
+  try {
+    limited(limiter.take(clientAddress(request, trusted)), "demo API reads from your address");
+    const { status, body } = demoApiResponse({ path: apiPath, search: new URL(request.url).searchParams });
+    return json(body, status, { "cache-control": "no-store" });
+  } catch (err) {
+    return fromThrown(err);
+  }
+}
+
+const demoHolder = globalThis as typeof globalThis & { __ddDemoReads?: { limiter: RateLimiter; trusted: AddressMatcher } };
+
+/**
+ * For the demo API's route file: the app's allowance of demo reads per address. It needs no
+ * storage, so it does not wait for the playground (or the database) to start.
+ */
+export function appDemoApi(request: Request, apiPath: string): Response {
+  if (!demoHolder.__ddDemoReads) {
+    const settings = playgroundSettings();
+    demoHolder.__ddDemoReads = { limiter: new RateLimiter(settings.demoReadsPerMinute), trusted: addressMatcher(settings.trustedProxy) };
+  }
+  return demoApiAnswer(request, apiPath, demoHolder.__ddDemoReads.limiter, demoHolder.__ddDemoReads.trusted);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
@@ -26,10 +27,32 @@ vi.mock("@/lib/playground/check", async (importOriginal) => {
 
 const fakeWarning = (message: string): DraftWarning => ({ rule: "fake-rule", severity: "warning", message, line: 1, column: 1, hint: "none" });
 
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** One HTTP request with full control of Host and the client's source address. */
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const json = (r: Raw) => JSON.parse(r.text) as Record<string, unknown>;
+
 describe.each(backends)("anonymous draft reads on $name", (backend) => {
   let open: Awaited<ReturnType<typeof backend.open>>;
   let app: App;
-  const lenient = { createsPerMinute: 10_000, updatesPerMinute: 10_000 };
+  const lenient = { createsPerMinute: 10_000, updatesPerMinute: 10_000, readsPerMinute: 10_000, demoReadsPerMinute: 10_000 };
 
   beforeAll(async () => {
     open = await backend.open();
@@ -197,5 +220,99 @@ describe.each(backends)("anonymous draft reads on $name", (backend) => {
     expect(first.body.revisions.map((r) => r.revision)).toEqual([3]);
     expect(first.bytes).toBeLessThan(13 * 1024 * 1024);
     expect(first.body.nextCursor).not.toBeNull();
+  });
+});
+
+describe.each(backends)("anonymous read limits on $name", (backend) => {
+  let open: Awaited<ReturnType<typeof backend.open>>;
+  beforeAll(async () => {
+    open = await backend.open();
+  });
+  afterAll(async () => {
+    await open.close();
+  });
+
+  it("limits reads per client address with 429, Retry-After and a hint; other addresses still read", async () => {
+    const app = await startApp(open, { settings: { readsPerMinute: 4, demoReadsPerMinute: 3 } });
+    try {
+      const created = await create(app);
+      const read = `${app.url}${DRAFT}/${created.id}`;
+      expect((await raw(read)).status).toBe(200);
+      expect((await raw(`${read}/revisions`)).status).toBe(200);
+      expect((await raw(read)).status).toBe(200);
+      const s = await openStream(`${read}/events`);
+      expect(s.status).toBe(200);
+      s.kill();
+      for (const url of [read, `${read}/revisions`, `${read}/events`]) {
+        const refused = await raw(url);
+        expect(refused.status, url).toBe(429);
+        expect(refused.headers["content-type"]).toContain("application/json");
+        expect(refused.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
+        expect(json(refused)).toEqual({ error: "rate_limited", hint: expect.stringMatching(/retry/i) });
+      }
+      // Not a client's choice: X-Forwarded-For from an untrusted peer is ignored.
+      expect((await raw(read, { headers: { "x-forwarded-for": "198.51.100.9" } })).status).toBe(429);
+      // Another address is not affected.
+      expect((await raw(read, { localAddress: "127.0.0.2" })).status).toBe(200);
+
+      // The demo API has its own, larger allowance.
+      const demo = `${app.url}/dashboards/playground/api/me`;
+      for (let i = 0; i < 3; i++) expect((await raw(demo)).status).toBe(200);
+      const refused = await raw(demo);
+      expect(refused.status).toBe(429);
+      expect(refused.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
+      expect(json(refused)).toEqual({ error: "rate_limited", hint: expect.any(String) });
+      expect((await raw(demo, { localAddress: "127.0.0.2" })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("counts the stream cap per address: one client cannot lock others out, nor learn how many watch", async () => {
+    const app = await startApp(open, { settings: { streamsPerDraft: 2, streamsPerAddress: 3, streamsTotal: 6, readsPerMinute: 10_000 } });
+    const opened: Awaited<ReturnType<typeof openStream>>[] = [];
+    try {
+      const a = await create(app);
+      const b = await create(app);
+      const from = async (address: string, url: string) => {
+        const s = await openStream(onApp(app, url), {}, { localAddress: address });
+        if (s.status === 200) opened.push(s);
+        return s;
+      };
+      expect((await from("127.0.0.1", a.eventsUrl)).status).toBe(200);
+      expect((await from("127.0.0.1", a.eventsUrl)).status).toBe(200);
+      const refusedAt2 = await from("127.0.0.1", a.eventsUrl);
+      expect(refusedAt2.status).toBe(429);
+      expect(refusedAt2.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
+      const bodyAt2 = await refusedAt2.text();
+      expect(JSON.parse(bodyAt2)).toEqual({ error: "rate_limited", hint: expect.any(String) });
+
+      // Others still get in, up to their own caps.
+      expect((await from("127.0.0.2", a.eventsUrl)).status).toBe(200);
+      expect((await from("127.0.0.3", a.eventsUrl)).status).toBe(200);
+      expect(app.playground.hub.subscriberCount(a.id)).toBe(4);
+
+      // The refusal reads the same whatever the number of watchers, and whichever cap it was.
+      const refusedAt4 = await from("127.0.0.1", a.eventsUrl);
+      expect(refusedAt4.status).toBe(429);
+      expect(await refusedAt4.text()).toBe(bodyAt2);
+      expect((await from("127.0.0.1", b.eventsUrl)).status).toBe(200);
+      const overAddress = await from("127.0.0.1", b.eventsUrl);
+      expect(overAddress.status).toBe(429);
+      expect(await overAddress.text()).toBe(bodyAt2);
+
+      // The instance's own cap (6) is above one address's (3): reachable only by several.
+      expect((await from("127.0.0.2", b.eventsUrl)).status).toBe(200);
+      const full = await from("127.0.0.4", b.eventsUrl);
+      expect(full.status).toBe(429);
+      expect(await full.text()).toBe(bodyAt2);
+    } finally {
+      for (const s of opened) s.kill();
+      await app.close();
+    }
+  });
+
+  it("refuses a cap that one address could reach alone", async () => {
+    await expect(startApp(open, { settings: { streamsPerAddress: 10, streamsTotal: 10 } })).rejects.toThrow(/streamsTotal/);
   });
 });
