@@ -203,6 +203,11 @@ async function lateAnalysis(ctx: DraftContext, row: store.DraftRow): Promise<Dra
   const key = `${row.id}:${row.revision}`;
   const running = ctx.state.lateChecks.get(key);
   if (running) return running;
+  // The row may have been read just before another read stored the result: look again first.
+  const stored = decodeAnalysis(await store.findCheck(ctx.db, row.id, row.revision));
+  if (stored) return stored;
+  const started = ctx.state.lateChecks.get(key);
+  if (started) return started;
   const analysis = analysisFor(ctx, row.html);
   const storing = store
     .storeCheck(ctx.db, row.id, row.revision, encodeAnalysis(analysis))

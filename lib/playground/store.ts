@@ -79,6 +79,17 @@ export async function findWithCheck(db: Db, id: string, cutoff: number): Promise
     .executeTakeFirst();
 }
 
+/** The stored check result of one revision, or null. */
+export async function findCheck(db: Db, id: string, revision: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("playground_draft_revisions")
+    .select("check_json")
+    .where("draft_id", "=", id)
+    .where("revision", "=", revision)
+    .executeTakeFirst();
+  return row?.check_json ?? null;
+}
+
 /** Fills in the check result of a revision stored without one; a result already there stays. */
 export async function storeCheck(db: Db, id: string, revision: number, checkJson: string): Promise<void> {
   await db
