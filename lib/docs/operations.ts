@@ -147,7 +147,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     { contentType: "application/json", description: "The draft; only `html` is required.", schema: input, fields: fieldRows(input, set.components) },
     { contentType: "text/html", description: "The HTML itself; the other fields go in the query string.", schema: { type: "string" }, fields: [] },
   ];
-  const writeErrors: ErrorCode[] = ["cross_site_write", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
+  const writeErrors: ErrorCode[] = ["cross_site_write", "untrusted_host", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
   const base = PLAYGROUND_BASE;
   return [
     siteOperation({
@@ -185,7 +185,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       security: "none",
       params: [readId],
       responses: [jsonBody(200, "The current draft", set.add(draftView), set)],
-      errors: ["no_such_draft", "internal_error"],
+      errors: ["no_such_draft", "rate_limited", "internal_error"],
     }),
     siteOperation({
       method: "GET",
@@ -201,7 +201,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       security: "none",
       params: [readId, ...queryParams(draftRevisionsQuery, set)],
       responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
-      errors: ["no_such_draft", "invalid_query", "invalid_cursor", "internal_error"],
+      errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     }),
     siteOperation({
       method: "GET",
@@ -226,7 +226,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
         ),
       ],
       responses: [{ status: 200, contentType: "application/json", description: "The endpoint's own answer (see that endpoint)", schema: {}, fields: [] }],
-      errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor"],
+      errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor", "rate_limited"],
     }),
     siteOperation({
       method: "GET",

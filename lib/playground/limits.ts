@@ -4,6 +4,7 @@ import net from "node:net";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { REVISIONS_PAGE_BYTES } from "@/lib/contract/playground";
+import { LOCAL_ADDRESS_HEADER, hostOf } from "@/lib/http/origin";
 
 // Limits against abuse of the public playground, and who a request comes from.
 
@@ -170,7 +171,7 @@ export const PEER_HEADER = "x-dd-peer-address";
 
 const stampHolder = globalThis as typeof globalThis & { __ddPeerStamp?: boolean };
 
-/** Stamps every HTTP request this process serves with its peer address. Idempotent. */
+/** Stamps every HTTP request this process serves with its peer address and local address. Idempotent. */
 export function installPeerStamp(): void {
   if (stampHolder.__ddPeerStamp) return;
   stampHolder.__ddPeerStamp = true;
@@ -180,6 +181,10 @@ export function installPeerStamp(): void {
     const address = socket?.remoteAddress ?? request.socket?.remoteAddress;
     if (address) request.headers[PEER_HEADER] = address;
     else delete request.headers[PEER_HEADER];
+    // The address and port the connection reached: a Host naming exactly these is believed.
+    const local = socket ?? request.socket;
+    if (local?.localAddress && local.localPort) request.headers[LOCAL_ADDRESS_HEADER] = hostOf(local.localAddress, local.localPort);
+    else delete request.headers[LOCAL_ADDRESS_HEADER];
   });
 }
 

@@ -16,7 +16,7 @@ import { sha256Hex } from "@/lib/auth/tokens";
 import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
-import { notCrossSite, requestOrigin } from "@/lib/http/origin";
+import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
 import { fromThrown, json, jsonText } from "@/lib/http/respond";
 import {
   createDraft,
@@ -60,7 +60,10 @@ import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 export interface PlaygroundOptions {
   settings?: Partial<PlaygroundSettings>;
-  /** PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. */
+  /**
+   * PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. Without it, the
+   * request's Host, when it is loopback or the listening address (else 400 untrusted_host).
+   */
   publicOrigin?: string;
   now?: () => number;
   hub?: HubOptions;
@@ -125,8 +128,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
   const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
-  const urls = (request: Request, id: string) => {
-    const origin = requestOrigin(request, options.publicOrigin);
+  const urls = (origin: string, id: string) => {
     return {
       watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`,
       eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events`,
@@ -146,14 +148,15 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     async create(request) {
       try {
         guardWrite(request);
+        // Before anything is written: the answer's URLs must be ones the server can stand behind.
+        const origin = trustedOrigin(request, options.publicOrigin);
         limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
         const input = await readDraftInput(request);
         const created = await createDraft(ctx, input);
-        const origin = requestOrigin(request, options.publicOrigin);
         const body: DraftCreated = {
           id: created.id,
           postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
-          ...urls(request, created.id),
+          ...urls(origin, created.id),
           revision: created.revision,
           warnings: created.warnings,
         };
@@ -166,11 +169,12 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     async update(request, writeToken) {
       try {
         guardWrite(request);
+        const origin = trustedOrigin(request, options.publicOrigin);
         if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
         limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
         const input = await readDraftInput(request);
         const updated = await updateDraft(ctx, writeToken, input);
-        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(request, updated.id) };
+        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
         return json(body);
       } catch (err) {
         return fromThrown(err, logError);

@@ -316,3 +316,65 @@ describe.each(backends)("anonymous read limits on $name", (backend) => {
     await expect(startApp(open, { settings: { streamsPerAddress: 10, streamsTotal: 10 } })).rejects.toThrow(/streamsTotal/);
   });
 });
+
+describe.each(backends)("origins handed out on $name", (backend) => {
+  let open: Awaited<ReturnType<typeof backend.open>>;
+  beforeAll(async () => {
+    open = await backend.open();
+  });
+  afterAll(async () => {
+    await open.close();
+  });
+
+  const draftBody = JSON.stringify({ html: "<p>host</p>" });
+  const post = (app: App, path: string, host: string) =>
+    raw(`${app.url}${path}`, { method: "POST", headers: { host, "content-type": "application/json" }, body: draftBody });
+
+  it("without PUBLIC_ORIGIN believes only loopback hosts and refuses any other Host with 400", async () => {
+    const app = await startApp(open, { settings: { createsPerMinute: 10_000, updatesPerMinute: 10_000 } });
+    try {
+      const before = await open.db.selectFrom("playground_drafts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      for (const host of ["evil.example", "evil.example:80", `evil.example:${new URL(app.url).port}`, "127.0.0.1.evil.example", "localhost.evil.example", "[::2]:80", "10.0.0.1"]) {
+        const refused = await post(app, DRAFT, host);
+        expect({ host, status: refused.status }).toEqual({ host, status: 400 });
+        expect(json(refused)).toEqual({ error: "untrusted_host", hint: expect.stringMatching(/PUBLIC_ORIGIN/) });
+        expect(refused.text).not.toContain("evil");
+      }
+      const after = await open.db.selectFrom("playground_drafts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+
+      for (const host of ["localhost:4567", "localhost", "127.0.0.1:3000", "127.8.9.10:1", "[::1]:3000", "[::1]", new URL(app.url).host]) {
+        const ok = await post(app, DRAFT, host);
+        expect({ host, status: ok.status }).toEqual({ host, status: 201 });
+        const body = json(ok) as { postUrl: string; watchUrl: string; eventsUrl: string };
+        for (const url of [body.postUrl, body.watchUrl, body.eventsUrl]) expect(url.startsWith(`http://${host}/`), url).toBe(true);
+      }
+
+      // An update with a forged Host is refused too, and changes nothing.
+      const created = await create(app);
+      const path = new URL(created.postUrl).pathname;
+      const refused = await post(app, path, "evil.example");
+      expect(refused.status).toBe(400);
+      expect(json(refused)).toMatchObject({ error: "untrusted_host" });
+      expect(draftView.parse(await (await fetch(`${app.url}${DRAFT}/${created.id}`)).json()).revision).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("with PUBLIC_ORIGIN hands out that origin, whatever Host says", async () => {
+    const app = await startApp(open, { publicOrigin: "https://dash.example.test", settings: { createsPerMinute: 10_000, updatesPerMinute: 10_000 } });
+    try {
+      for (const host of ["evil.example", "127.0.0.1:3000"]) {
+        const res = await post(app, DRAFT, host);
+        expect(res.status).toBe(201);
+        const body = json(res) as { id: string; postUrl: string; watchUrl: string; eventsUrl: string };
+        expect(body.postUrl).toMatch(/^https:\/\/dash\.example\.test\/dashboards\/playground\/draft\/[A-Za-z0-9_-]{43}$/);
+        expect(body.watchUrl).toBe(`https://dash.example.test/dashboards/playground/watch/${body.id}`);
+        expect(body.eventsUrl).toBe(`https://dash.example.test/dashboards/playground/draft/${body.id}/events`);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
