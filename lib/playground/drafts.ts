@@ -31,12 +31,24 @@ export interface DraftContext {
     refreshing: Map<string, { again: boolean }>;
     /** Late checks in progress (revisions stored before checks were kept), by `id:revision`; at most MAX_LATE_CHECKS. */
     lateChecks: Map<string, Promise<DraftAnalysis>>;
+    /** Recent read answers (`GET /draft/<id>`) as UTF-8 JSON, by read id, least recently used first. */
+    readAnswers: Map<string, { revision: number; updatedAt: number; bytes: Uint8Array<ArrayBuffer> }>;
+    readAnswerBytes: number;
   };
 }
 
 export function newDraftState(): DraftContext["state"] {
-  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map(), lateChecks: new Map() };
+  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map(), lateChecks: new Map(), readAnswers: new Map(), readAnswerBytes: 0 };
 }
+
+/**
+ * A watched draft is read again by every watcher after each update, so its JSON answer (up to
+ * 12 MiB for 2 MiB of control characters) is kept once serialised: a repeated read then costs a
+ * one-row query for the current revision and the sending of bytes. Bounded in entries and bytes;
+ * an answer over a quarter of the byte budget is not kept.
+ */
+const READ_ANSWERS_MAX = 64;
+const READ_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Concurrent first reads of one old revision share its late check, so a burst of reads costs one
@@ -225,6 +237,41 @@ async function lateAnalysis(ctx: DraftContext, row: store.DraftRow): Promise<Dra
 /** The API paths the current revision's html reads, as the check found them when it was stored. */
 export async function draftReads(ctx: DraftContext, readId: string): Promise<DraftReads> {
   return (await findChecked(ctx, readId)).analysis.reads;
+}
+
+const encoder = new TextEncoder();
+
+/** The read answer of a draft as UTF-8 JSON, from the kept answers when the revision is unchanged. */
+export async function readDraftBytes(ctx: DraftContext, readId: string): Promise<Uint8Array<ArrayBuffer>> {
+  const cache = ctx.state.readAnswers;
+  const kept = cache.get(readId);
+  if (kept) {
+    const now = await store.currentRevision(ctx.db, readId, cutoff(ctx));
+    if (!now) throw noSuchDraft(ctx.settings);
+    if (now.revision === kept.revision && now.updated_at === kept.updatedAt) {
+      cache.delete(readId);
+      cache.set(readId, kept);
+      return kept.bytes;
+    }
+  }
+  const view = await readDraft(ctx, readId);
+  const bytes = encoder.encode(JSON.stringify(view));
+  const old = cache.get(readId);
+  if (old) {
+    cache.delete(readId);
+    ctx.state.readAnswerBytes -= old.bytes.byteLength;
+  }
+  if (bytes.byteLength <= READ_ANSWERS_MAX_BYTES / 4) {
+    cache.set(readId, { revision: view.revision, updatedAt: view.updatedAt, bytes });
+    ctx.state.readAnswerBytes += bytes.byteLength;
+    while (cache.size > READ_ANSWERS_MAX || ctx.state.readAnswerBytes > READ_ANSWERS_MAX_BYTES) {
+      const oldest = cache.entries().next();
+      if (oldest.done) break;
+      cache.delete(oldest.value[0]);
+      ctx.state.readAnswerBytes -= oldest.value[1].bytes.byteLength;
+    }
+  }
+  return bytes;
 }
 
 export async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {

@@ -27,7 +27,7 @@ import {
   maybeSweep,
   newDraftState,
   noSuchDraft,
-  readDraft,
+  readDraftBytes,
   refreshAll,
   refreshWatchers,
   sweepIdle,
@@ -185,7 +185,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       try {
         guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return json(await readDraft(ctx, readId));
+        return jsonText(await readDraftBytes(ctx, readId));
       } catch (err) {
         return fromThrown(err, logError);
       }

@@ -67,6 +67,11 @@ export async function findByReadId(db: Db, id: string, cutoff: number): Promise<
   return db.selectFrom("playground_drafts").selectAll().where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
 }
 
+/** The current revision of a live draft, without its html. */
+export async function currentRevision(db: Db, id: string, cutoff: number): Promise<{ revision: number; updated_at: number } | undefined> {
+  return db.selectFrom("playground_drafts").select(["revision", "updated_at"]).where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+}
+
 /** The live draft and its current revision's stored check result (null when none is stored). */
 export async function findWithCheck(db: Db, id: string, cutoff: number): Promise<(DraftRow & { check_json: string | null }) | undefined> {
   return db
