@@ -81,6 +81,13 @@ function decrement(counts: Map<string, number>, key: string): void {
   else counts.set(key, n);
 }
 
+/**
+ * Frames kept for reconnects, in all: a frame of 2 MiB of control characters is 12 MiB, and
+ * without a bound every watched draft would keep one. Past it, frames are built per publish
+ * (still once for all of a draft's watchers) and not kept.
+ */
+const HUB_FRAME_CACHE_BYTES = 64 * 1024 * 1024;
+
 const dropError = () => new DOMException("The watcher stopped reading and was dropped", "AbortError");
 
 export class Hub {
@@ -88,8 +95,12 @@ export class Hub {
   private readonly byAddress = new Map<string, number>();
   /** Open streams per `${draftId} ${address}`. */
   private readonly byDraftAddress = new Map<string, number>();
-  /** Newest revision delivered per watched draft, and its frame, so reconnects reuse it. */
-  private readonly current = new Map<string, { revision: number; frame: Uint8Array }>();
+  /**
+   * Newest revision delivered per watched draft (one entry per watched draft), and its frame while
+   * the frames kept stay under HUB_FRAME_CACHE_BYTES, so reconnects reuse it.
+   */
+  private readonly current = new Map<string, { revision: number; frame: Uint8Array | null }>();
+  private currentBytes = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private count = 0;
   private readonly opts: Required<Omit<HubOptions, "onTick">> & Pick<HubOptions, "onTick">;
@@ -228,10 +239,21 @@ export class Hub {
 
   private frameFor(draftId: string, revision: number, frame: () => Uint8Array): Uint8Array {
     const cached = this.current.get(draftId);
-    if (cached && cached.revision === revision) return cached.frame;
+    if (cached && cached.revision === revision && cached.frame) return cached.frame;
     const bytes = frame();
-    if (!cached || cached.revision < revision) this.current.set(draftId, { revision, frame: bytes });
+    if (!cached || cached.revision < revision) {
+      this.forget(draftId);
+      const keep = this.currentBytes + bytes.byteLength <= HUB_FRAME_CACHE_BYTES;
+      if (keep) this.currentBytes += bytes.byteLength;
+      this.current.set(draftId, { revision, frame: keep ? bytes : null });
+    }
     return bytes;
+  }
+
+  private forget(draftId: string): void {
+    const cached = this.current.get(draftId);
+    if (cached?.frame) this.currentBytes -= cached.frame.byteLength;
+    this.current.delete(draftId);
   }
 
   /** Queues a frame, or writes it straight through when the connection is already waiting. */
@@ -304,7 +326,7 @@ export class Hub {
       watchers.delete(w);
       if (watchers.size === 0) {
         this.byDraft.delete(w.draftId);
-        this.current.delete(w.draftId);
+        this.forget(w.draftId);
       }
     }
     decrement(this.byAddress, w.address);
