@@ -101,13 +101,19 @@ const schema = z
     DRAFT_HISTORY_KEEP: z.coerce.number().int().min(1).max(1000).default(50),
     PLAYGROUND_CREATES_PER_MIN: z.coerce.number().int().min(1).default(30),
     PLAYGROUND_UPDATES_PER_MIN: z.coerce.number().int().min(1).default(120),
-    PLAYGROUND_STREAMS_PER_DRAFT: z.coerce.number().int().min(1).default(20),
+    PLAYGROUND_STREAMS_PER_DRAFT: z.coerce.number().int().min(1).default(10),
     PLAYGROUND_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+    PLAYGROUND_STREAMS_TOTAL: z.coerce.number().int().min(2).default(10_000),
+    PLAYGROUND_READS_PER_MIN: z.coerce.number().int().min(1).default(300),
+    PLAYGROUND_DEMO_READS_PER_MIN: z.coerce.number().int().min(1).default(1200),
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   })
   .superRefine((env, ctx) => {
+    if (env.PLAYGROUND_STREAMS_TOTAL <= env.PLAYGROUND_STREAMS_PER_ADDRESS) {
+      ctx.addIssue({ code: "custom", path: ["PLAYGROUND_STREAMS_TOTAL"], message: "must be above PLAYGROUND_STREAMS_PER_ADDRESS, or one address could fill it" });
+    }
     if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
       ctx.addIssue({ code: "custom", path: ["OIDC_CLIENT_ID"], message: "required when OIDC_ISSUER is set" });
     }
@@ -166,6 +172,9 @@ export function parseConfig(env: Record<string, string | undefined>) {
       updatesPerMinute: e.PLAYGROUND_UPDATES_PER_MIN,
       streamsPerDraft: e.PLAYGROUND_STREAMS_PER_DRAFT,
       streamsPerAddress: e.PLAYGROUND_STREAMS_PER_ADDRESS,
+      streamsTotal: e.PLAYGROUND_STREAMS_TOTAL,
+      readsPerMinute: e.PLAYGROUND_READS_PER_MIN,
+      demoReadsPerMinute: e.PLAYGROUND_DEMO_READS_PER_MIN,
     },
     upstreams: Object.fromEntries(
       connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),

@@ -1,8 +1,8 @@
 import * as client from "openid-client";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { requestOrigin, safeNextPath } from "@/lib/http/origin";
-import { errorResponse, redirectResponse as redirect } from "@/lib/http/respond";
+import { safeNextPath, trustedOrigin } from "@/lib/http/origin";
+import { errorResponse, fromThrown, redirectResponse as redirect } from "@/lib/http/respond";
 import { isHttps, readCookie, serializeCookie } from "./cookies";
 import type { AuthDeps } from "./routes";
 import { SESSION_COOKIE, sessionCookie, startSession } from "./session";
@@ -42,8 +42,9 @@ export function oidcConfiguration(oidc: OidcConfig): Promise<client.Configuratio
   return pending;
 }
 
+/** Throws untrusted_host for a Host the server does not believe (see trustedOrigin). */
 function callbackUrl(request: Request, config: Config): string {
-  return `${requestOrigin(request, config.publicOrigin)}/signin/callback`;
+  return `${trustedOrigin(request, config.publicOrigin)}/signin/callback`;
 }
 
 function flowCookie(value: string, secure: boolean, maxAgeSeconds: number): string {
@@ -58,6 +59,12 @@ function notConfigured(): Response {
 export async function oidcStart(request: Request, deps: AuthDeps): Promise<Response> {
   const oidc = deps.config.oidc;
   if (!oidc) return notConfigured();
+  let redirectUri: string;
+  try {
+    redirectUri = callbackUrl(request, deps.config);
+  } catch (err) {
+    return fromThrown(err);
+  }
   const next = safeNextPath(new URL(request.url).searchParams.get("next"));
 
   let configuration: client.Configuration;
@@ -94,7 +101,7 @@ export async function oidcStart(request: Request, deps: AuthDeps): Promise<Respo
     .execute();
 
   const location = client.buildAuthorizationUrl(configuration, {
-    redirect_uri: callbackUrl(request, deps.config),
+    redirect_uri: redirectUri,
     scope: SCOPE,
     state,
     nonce,
@@ -109,6 +116,12 @@ export async function oidcStart(request: Request, deps: AuthDeps): Promise<Respo
 export async function oidcCallback(request: Request, deps: AuthDeps): Promise<Response> {
   const oidc = deps.config.oidc;
   if (!oidc) return notConfigured();
+  let redirectUri: string;
+  try {
+    redirectUri = callbackUrl(request, deps.config);
+  } catch (err) {
+    return fromThrown(err);
+  }
   const secure = isHttps(request, deps.config.publicOrigin);
   const clearFlow = flowCookie("", secure, 0);
   const fail = (reason: string, err?: unknown): Response => {
@@ -129,7 +142,7 @@ export async function oidcCallback(request: Request, deps: AuthDeps): Promise<Re
 
   // The token request must name exactly the redirect_uri sent at the start, whatever host the
   // callback request reached us under.
-  const currentUrl = new URL(callbackUrl(request, deps.config));
+  const currentUrl = new URL(redirectUri);
   currentUrl.search = answer.toString();
 
   let claims: Record<string, unknown>;

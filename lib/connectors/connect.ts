@@ -5,8 +5,8 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import type { Db } from "@/lib/db";
 import { randomToken, sha256Hex } from "@/lib/auth/tokens";
 import type { SessionUser } from "@/lib/auth/session";
-import { notCrossSite, requestOrigin } from "@/lib/http/origin";
-import { errorResponse, redirectResponse } from "@/lib/http/respond";
+import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
+import { errorResponse, fromThrown, redirectResponse } from "@/lib/http/respond";
 import { upstreamJson } from "./http";
 import { deleteDonorToken, deleteUserToken, saveDonorToken, saveUserToken, setCallsOptIn } from "./store";
 import type { ConnectorDef } from "./types";
@@ -44,15 +44,26 @@ function guard(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): 
   return null;
 }
 
-/** This app's callback for a connector: the only redirect a stand-in's consent step accepts. */
+/**
+ * This app's callback for a connector: the only redirect a stand-in's consent step accepts.
+ * Throws untrusted_host for a Host the server does not believe (see trustedOrigin).
+ */
 export function connectorCallbackUrl(request: Request, config: Config, slug: string): string {
-  return `${requestOrigin(request, config.publicOrigin)}/connections/${slug}/callback`;
+  return `${trustedOrigin(request, config.publicOrigin)}/connections/${slug}/callback`;
 }
 
 /** POST /connections/<slug>/connect (or …/donor/connect): sends the browser to the vendor's consent page. */
 export async function startConnect(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): Promise<Response> {
   const refused = guard(request, deps, purpose);
   if (refused) return refused;
+  let origin: string;
+  let redirectUri: string;
+  try {
+    origin = trustedOrigin(request, deps.config.publicOrigin);
+    redirectUri = connectorCallbackUrl(request, deps.config, deps.connector!.slug);
+  } catch (err) {
+    return fromThrown(err);
+  }
   const def = deps.connector!;
   const user = deps.user!;
   const up = deps.config.upstreams[def.slug];
@@ -68,10 +79,9 @@ export async function startConnect(request: Request, deps: ConnectDeps, purpose:
     .values({ id_hash: sha256Hex(state), user_id: user.id, slug: def.slug, purpose, code_verifier: verifier, expires_at: now + FLOW_TTL_MS })
     .execute();
 
-  const origin = requestOrigin(request, deps.config.publicOrigin);
   const authorize = new URL(up.authorizeUrl ?? `${origin}/stand-ins/${def.slug}/oauth/authorize`);
   authorize.searchParams.set("client_id", up.clientId);
-  authorize.searchParams.set("redirect_uri", connectorCallbackUrl(request, deps.config, def.slug));
+  authorize.searchParams.set("redirect_uri", redirectUri);
   authorize.searchParams.set("response_type", "code");
   authorize.searchParams.set("scope", def.scope);
   authorize.searchParams.set("state", state);
@@ -93,6 +103,12 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
   if (!deps.user) return redirectResponse(303, `/signin?next=${encodeURIComponent("/connections")}`);
   const def = deps.connector;
   if (!def) return errorResponse("not_found", "No such connector.");
+  let redirectUri: string;
+  try {
+    redirectUri = connectorCallbackUrl(request, deps.config, def.slug);
+  } catch (err) {
+    return fromThrown(err);
+  }
   const q = new URL(request.url).searchParams;
   const state = q.get("state") ?? "";
   const flow = state
@@ -108,7 +124,7 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
   const form: Record<string, string> = {
     grant_type: "authorization_code",
     code: q.get("code") ?? "",
-    redirect_uri: connectorCallbackUrl(request, deps.config, def.slug),
+    redirect_uri: redirectUri,
     code_verifier: flow.code_verifier,
   };
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(up.clientId)}:${encodeURIComponent(up.clientSecret)}`).toString("base64")}`;

@@ -1,12 +1,12 @@
 import { config, connectorSlugs, type ConnectorSlug } from "@/lib/config";
 import { generateTenant } from "@/demo/tenant";
 import { userForRequest } from "@/lib/auth/session";
-import type { ErrorCode } from "@/lib/contract/errors";
+import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
 import { readBodyCapped } from "@/lib/http/body";
 import { notCrossSite } from "@/lib/http/origin";
 import { appDb, appSealer } from "@/lib/runtime";
-import { errorResponse } from "@/lib/http/respond";
+import { errorResponse, fromThrown } from "@/lib/http/respond";
 import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
 import { connectors } from "./registry";
@@ -97,14 +97,16 @@ export async function serveStandIn(request: Request, slug: string, path: string,
   }
 
   const publicOrigin = config().publicOrigin;
-  const caller: StandInCaller = {
-    signedIn: async () => (await userForRequest(await deps.db(), request))?.email ?? null,
-    callback: connectorCallbackUrl(request, config(), slug),
-    sameSite: notCrossSite(request, publicOrigin),
-  };
   try {
+    // A Host the server does not believe is refused here (untrusted_host), before any consent.
+    const caller: StandInCaller = {
+      signedIn: async () => (await userForRequest(await deps.db(), request))?.email ?? null,
+      callback: connectorCallbackUrl(request, config(), slug),
+      sameSite: notCrossSite(request, publicOrigin),
+    };
     return await withEnvelope(await standIn.handle(forwarded, path, caller));
   } catch (err) {
+    if (err instanceof ApiError) return fromThrown(err);
     console.error(`[stand-in] ${slug} ${request.method} ${path} failed:`, err instanceof Error ? err.message : err);
     return errorResponse("internal_error", "The stand-in failed on this request.");
   }

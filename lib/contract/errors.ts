@@ -42,6 +42,10 @@ export const errorCatalogue = {
   revision_conflict: { status: 409, description: "baseRevision is not the current revision; `hint` names the current one." },
   no_example: { status: 404, description: "Demo mode has no example for this path." },
   cross_site_write: { status: 403, description: "Browsers may not write to a draft from another site or an opaque origin." },
+  untrusted_host: {
+    status: 400,
+    description: "The request's Host is not one this server hands out URLs under: without PUBLIC_ORIGIN, only loopback hosts and the address it listens on.",
+  },
 
   // Saving into a person's space, and their favourites and home
   invalid_slug: { status: 400, description: "A dashboard's slug must match [a-z0-9][a-z0-9-]{0,63}." },

@@ -82,7 +82,28 @@ export const draftView = z
   })
   .meta({ id: "DraftView" });
 
-/** GET /draft/<read_id>/revisions: the kept revisions, newest first. */
+export const REVISIONS_LIMIT_DEFAULT = 10;
+export const REVISIONS_LIMIT_MAX = 50;
+/** A page of revisions stops short of this many bytes of JSON (it always holds at least one revision). */
+export const REVISIONS_PAGE_BYTES = 8 * 1024 * 1024;
+
+const revisionsLimitMessage = `limit must be an integer from 1 to ${REVISIONS_LIMIT_MAX}`;
+
+/** The query of GET /draft/<read_id>/revisions. */
+export const draftRevisionsQuery = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d{1,2}$/, revisionsLimitMessage)
+      .transform(Number)
+      .pipe(z.number().int().min(1, revisionsLimitMessage).max(REVISIONS_LIMIT_MAX, revisionsLimitMessage))
+      .optional()
+      .meta({ description: `Revisions per page, 1 to ${REVISIONS_LIMIT_MAX}; default ${REVISIONS_LIMIT_DEFAULT}. A page also stops before 8 MiB of JSON, so it may hold fewer (never none).` }),
+    cursor: z.string().max(512).optional().meta({ description: "Opaque cursor from the previous page's `nextCursor`" }),
+  })
+  .strict();
+
+/** GET /draft/<read_id>/revisions: one page of the kept revisions, newest first. */
 export const draftRevisions = z
   .object({
     revisions: z.array(
@@ -97,6 +118,7 @@ export const draftRevisions = z
         })
         .meta({ id: "DraftRevision" }),
     ),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next (older) page; null on the last page" }),
   })
   .meta({ id: "DraftRevisions" });
 
@@ -111,3 +133,4 @@ export type DraftUpdated = z.infer<typeof draftUpdated>;
 export type DraftView = z.infer<typeof draftView>;
 export type DraftEvent = z.infer<typeof draftEvent>;
 export type DraftRevisionsBody = z.infer<typeof draftRevisions>;
+export type DraftRevisionsQuery = z.infer<typeof draftRevisionsQuery>;

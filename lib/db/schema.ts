@@ -219,6 +219,11 @@ export interface PlaygroundDraftRevisionsTable {
   examples: string;
   dash: string | null;
   created_at: number;
+  /**
+   * The static check's result for this revision's html, JSON `{warnings, reads}`; null for a
+   * revision stored before migration 0006 (checked and filled in on its first read).
+   */
+  check_json: string | null;
 }
 
 /** A dashboard in its owner's space; `revision` is the latest one. */

@@ -1,7 +1,20 @@
 import { z } from "zod";
 import { endpoints, errorsOf, type Endpoint, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
-import { PLAYGROUND_BASE, dashSlug, draftCreated, draftEvent, draftInput, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
+import {
+  PLAYGROUND_BASE,
+  REVISIONS_LIMIT_DEFAULT,
+  REVISIONS_LIMIT_MAX,
+  REVISIONS_PAGE_BYTES,
+  dashSlug,
+  draftCreated,
+  draftEvent,
+  draftInput,
+  draftRevisions,
+  draftRevisionsQuery,
+  draftUpdated,
+  draftView,
+} from "@/lib/contract/playground";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
@@ -134,7 +147,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     { contentType: "application/json", description: "The draft; only `html` is required.", schema: input, fields: fieldRows(input, set.components) },
     { contentType: "text/html", description: "The HTML itself; the other fields go in the query string.", schema: { type: "string" }, fields: [] },
   ];
-  const writeErrors: ErrorCode[] = ["cross_site_write", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
+  const writeErrors: ErrorCode[] = ["cross_site_write", "untrusted_host", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
   const base = PLAYGROUND_BASE;
   return [
     siteOperation({
@@ -172,18 +185,23 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       security: "none",
       params: [readId],
       responses: [jsonBody(200, "The current draft", set.add(draftView), set)],
-      errors: ["no_such_draft", "internal_error"],
+      errors: ["no_such_draft", "rate_limited", "internal_error"],
     }),
     siteOperation({
       method: "GET",
       path: `${base}/draft/:token/revisions`,
       section: "playground",
       operationId: "playground.draftRevisions",
-      summary: "The draft's kept revisions, newest first",
+      summary: "The draft's kept revisions, newest first, a page at a time",
+      description: [
+        p(
+          `At most \`limit\` revisions (default ${REVISIONS_LIMIT_DEFAULT}, at most ${REVISIONS_LIMIT_MAX}), and a page stops before ${REVISIONS_PAGE_BYTES / 1024 / 1024} MiB of JSON, so it may hold fewer, but never none. Pass \`nextCursor\` back as \`cursor\` until it is null; a cursor works only for the draft it came from.`,
+        ),
+      ],
       security: "none",
-      params: [readId],
-      responses: [jsonBody(200, "The kept revisions", set.add(draftRevisions), set)],
-      errors: ["no_such_draft", "internal_error"],
+      params: [readId, ...queryParams(draftRevisionsQuery, set)],
+      responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
+      errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     }),
     siteOperation({
       method: "GET",
@@ -208,7 +226,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
         ),
       ],
       responses: [{ status: 200, contentType: "application/json", description: "The endpoint's own answer (see that endpoint)", schema: {}, fields: [] }],
-      errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor"],
+      errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor", "rate_limited"],
     }),
     siteOperation({
       method: "GET",

@@ -194,7 +194,7 @@ export function playgroundIntro(): Block[] {
     h("Limits", "playground-limits"),
     list(
       `\`html\` is at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`); bodies are JSON or \`text/html\` in UTF-8 (415 \`unsupported_media_type\`).`,
-      `Rate limits (429 \`rate_limited\` with \`Retry-After\`), by default: ${s.createsPerMinute} creations per client address per minute, ${s.updatesPerMinute} updates per draft per minute, ${s.streamsPerDraft} open event streams per draft and ${s.streamsPerAddress} per address.`,
+      `Rate limits (429 \`rate_limited\` with \`Retry-After\`), by default: ${s.createsPerMinute} creations per client address per minute, ${s.updatesPerMinute} updates per draft per minute, ${s.readsPerMinute} anonymous reads (draft, revisions, events) and ${s.demoReadsPerMinute} demo API reads per client address per minute, ${s.streamsPerDraft} open event streams per draft and ${s.streamsPerAddress} in all per client address.`,
       `A draft not updated for ${s.draftIdleDays} days (by default) is deleted and answers 404 \`no_such_draft\`, like an unknown one; the last ${s.historyKeep} revisions are kept.`,
     ),
     h("Static check", "static-check"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest } from "./origin";
+import { LOCAL_ADDRESS_HEADER, hostOf, notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest, trustedOrigin } from "./origin";
 
 const req = (headers: Record<string, string>) => new Request("http://app.test/x", { method: "POST", headers });
 
@@ -40,6 +40,32 @@ describe("origin checks", () => {
     expect(safeNextPath("/docs?x=1#y")).toBe("/docs?x=1#y");
     for (const bad of [null, undefined, "", "docs", "//evil.test", "/\\evil.test", "https://evil.test", "/a\nb"]) {
       expect(safeNextPath(bad)).toBe("/");
+    }
+  });
+
+  it("hands out only origins it can believe: PUBLIC_ORIGIN, loopback hosts, or the address it was reached at", () => {
+    const at = (host: string, headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/x", { headers: { host, ...headers } });
+    for (const host of ["127.0.0.1:3000", "127.255.0.9", "localhost", "LOCALHOST:8080", "[::1]:3000", "[0:0:0:0:0:0:0:1]:1"]) {
+      expect(trustedOrigin(at(host)), host).toBe(`http://${host.toLowerCase()}`);
+    }
+    for (const host of ["evil.example", "evil.example:3000", "localhost.evil.example", "127.0.0.1.evil.example", "128.0.0.1", "[::2]", "10.0.0.5:3000", "a b", "127.0.0.1:99999", ""]) {
+      expect(() => trustedOrigin(at(host)), host).toThrow(expect.objectContaining({ code: "untrusted_host", status: 400 }));
+    }
+    expect(trustedOrigin(at("evil.example"), "https://dash.example.test")).toBe("https://dash.example.test");
+
+    // The listening address counts only when the server itself stamped it.
+    const stamped = { [LOCAL_ADDRESS_HEADER]: hostOf("10.0.0.5", 3000) };
+    expect(() => trustedOrigin(at("10.0.0.5:3000", stamped))).toThrow(expect.objectContaining({ code: "untrusted_host" }));
+    const holder = globalThis as { __ddPeerStamp?: boolean };
+    const was = holder.__ddPeerStamp;
+    holder.__ddPeerStamp = true;
+    try {
+      expect(trustedOrigin(at("10.0.0.5:3000", stamped))).toBe("http://10.0.0.5:3000");
+      expect(() => trustedOrigin(at("10.0.0.5:3001", stamped))).toThrow(expect.objectContaining({ code: "untrusted_host" }));
+      expect(trustedOrigin(at("[fe80::1]:3000", { [LOCAL_ADDRESS_HEADER]: hostOf("FE80::1", 3000) }))).toBe("http://[fe80::1]:3000");
+      expect(trustedOrigin(at("192.0.2.1:3000", { [LOCAL_ADDRESS_HEADER]: hostOf("::ffff:192.0.2.1", 3000) }))).toBe("http://192.0.2.1:3000");
+    } finally {
+      holder.__ddPeerStamp = was;
     }
   });
 });

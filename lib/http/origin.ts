@@ -1,4 +1,73 @@
-// Cross-site request checks for state-changing routes.
+import net from "node:net";
+import { ApiError } from "@/lib/contract/errors";
+
+// Cross-site request checks for state-changing routes, and the origin the server hands out in
+// URLs (capability URLs, OAuth redirect URIs, documents that name the server).
+
+/**
+ * The header that carries the address and port the connection reached (`host:port`, IPv6 in
+ * brackets) to route handlers. Written on every request by the same diagnostics-channel hook that
+ * stamps the peer address (lib/playground/limits.ts), replacing whatever a client sent.
+ */
+export const LOCAL_ADDRESS_HEADER = "x-dd-local-address";
+
+/** `address:port` as a Host header names it: IPv6 in brackets, IPv4-mapped IPv6 as IPv4. */
+export function hostOf(address: string, port: number): string {
+  const a = address.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)?.[1];
+  if (mapped) return `${mapped}:${port}`;
+  return net.isIP(a) === 6 ? `[${a}]:${port}` : `${a}:${port}`;
+}
+
+const HOST_SHAPE = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::([0-9]{1,5}))?$/;
+
+/** A Host header split into its name and port (the scheme's default when absent), or null when it is not one. */
+function parseHost(host: string, protocol: string): { name: string; port: number; v6: boolean } | null {
+  const m = HOST_SHAPE.exec(host.toLowerCase());
+  if (!m) return null;
+  const port = m[3] === undefined ? (protocol === "https:" ? 443 : 80) : Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  if (m[1] !== undefined) return net.isIP(m[1]) === 6 ? { name: m[1], port, v6: true } : null;
+  return { name: m[2] ?? "", port, v6: false };
+}
+
+const loopback = new net.BlockList();
+loopback.addSubnet("127.0.0.0", 8, "ipv4");
+loopback.addAddress("::1", "ipv6");
+
+function isLoopbackName(name: string, v6: boolean): boolean {
+  if (v6) return loopback.check(name, "ipv6");
+  if (name === "localhost") return true;
+  return net.isIP(name) === 4 && loopback.check(name, "ipv4");
+}
+
+/**
+ * The origin to write into URLs this server hands out. PUBLIC_ORIGIN when it is set. Otherwise
+ * the Host the request names, but only when the server can believe it: a loopback host
+ * (127.0.0.0/8, localhost, [::1]; any port) or exactly the address and port the connection
+ * reached. Any other Host could be a forgery (a client sets it freely, and DNS rebinding points
+ * a foreign name at a local server), and would put that name into capability URLs and OAuth
+ * redirect URIs, so it is refused: 400 `untrusted_host`.
+ */
+export function trustedOrigin(request: Request, publicOrigin?: string): string {
+  if (publicOrigin) return publicOrigin;
+  const url = new URL(request.url);
+  const host = (request.headers.get("host") ?? url.host).toLowerCase();
+  const parsed = parseHost(host, url.protocol);
+  if (parsed && (isLoopbackName(parsed.name, parsed.v6) || sameAsListening(request, parsed))) return `${url.protocol}//${host}`;
+  throw new ApiError(
+    "untrusted_host",
+    "This server does not hand out URLs under that Host. Reach it at a loopback address or at the address it listens on, or have its operator set PUBLIC_ORIGIN.",
+  );
+}
+
+/** Whether the Host names the very address and port the connection was accepted on. */
+function sameAsListening(request: Request, host: { name: string; port: number; v6: boolean }): boolean {
+  // Only a stamped header is the server's own word; without the stamp, a client could send it.
+  if (!(globalThis as { __ddPeerStamp?: boolean }).__ddPeerStamp) return false;
+  const local = request.headers.get(LOCAL_ADDRESS_HEADER);
+  return local !== null && local === hostOf(host.name, host.port);
+}
 
 /**
  * The origin this request was addressed to, as the browser saw it. The framework's request URL

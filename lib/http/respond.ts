@@ -30,6 +30,11 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(stringify(body), { status, headers: { ...baseHeaders, ...headers } });
 }
 
+/** An answer whose JSON text the caller has already built (e.g. a page assembled within a byte budget). */
+export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...baseHeaders, ...headers } });
+}
+
 export function errorResponse(code: ErrorCode, hint?: string, headers: Record<string, string> = {}): Response {
   return json(hint ? { error: code, hint } : { error: code }, statusOf(code), headers);
 }

@@ -4,8 +4,8 @@ import { ApiError } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { analyseDraft, type DraftReads } from "@/lib/playground/check";
 import { defaultScenario, isScenario, isVariant } from "@/demo/playground";
+import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";
 import type { PlaygroundSettings } from "./limits";
@@ -24,12 +24,38 @@ export interface DraftContext {
   now: () => number;
   log: (line: string) => void;
   /** Mutable bookkeeping shared by the functions below. */
-  state: { lastSweepAt: number; sweeping: Promise<unknown> | null; refreshing: Map<string, { again: boolean }> };
+  state: {
+    lastSweepAt: number;
+    sweeping: Promise<unknown> | null;
+    /** Drafts being re-read for watchers; at most one entry per watched draft (bounded by the hub's stream caps). */
+    refreshing: Map<string, { again: boolean }>;
+    /** Late checks in progress (revisions stored before checks were kept), by `id:revision`; at most MAX_LATE_CHECKS. */
+    lateChecks: Map<string, Promise<DraftAnalysis>>;
+    /** Recent read answers (`GET /draft/<id>`) as UTF-8 JSON, by read id, least recently used first. */
+    readAnswers: Map<string, { revision: number; updatedAt: number; bytes: Uint8Array<ArrayBuffer> }>;
+    readAnswerBytes: number;
+  };
 }
 
 export function newDraftState(): DraftContext["state"] {
-  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map() };
+  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map(), lateChecks: new Map(), readAnswers: new Map(), readAnswerBytes: 0 };
 }
+
+/**
+ * A watched draft is read again by every watcher after each update, so its JSON answer (up to
+ * 12 MiB for 2 MiB of control characters) is kept once serialised: a repeated read then costs a
+ * one-row query for the current revision and the sending of bytes. Bounded in entries and bytes;
+ * an answer over a quarter of the byte budget is not kept.
+ */
+const READ_ANSWERS_MAX = 64;
+const READ_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Concurrent first reads of one old revision share its late check, so a burst of reads costs one
+ * check. Entries live only while their result is being stored; past this many at once (a burst
+ * over many old drafts), a read checks on its own rather than growing the map.
+ */
+const MAX_LATE_CHECKS = 64;
 
 const DAY_MS = 86_400_000;
 const SWEEP_EVERY_MS = 60_000;
@@ -91,13 +117,13 @@ function clip(s: string): string {
   return one.length > 80 ? `${one.slice(0, 80)}…` : one;
 }
 
-function analysisFor(ctx: DraftContext, html: string): { warnings: DraftWarning[]; reads: DraftReads } {
+/** The static check of one revision's html; a failing check is logged and counts as no findings. */
+function analysisFor(ctx: DraftContext, html: string): DraftAnalysis {
   try {
-    return analyseDraft(html);
+    return analyse(html);
   } catch (err) {
     ctx.log(`static check failed: ${err instanceof Error ? err.message : String(err)}`);
-    // Nothing read off the document: it may read nothing of a viewer's live data.
-    return { warnings: [], reads: { paths: [], complete: false } };
+    return UNKNOWN_ANALYSIS;
   }
 }
 
@@ -110,6 +136,8 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
   maybeSweep(ctx);
   const id = randomToken(16);
   const writeToken = randomToken(32);
+  // Checked once, here, and stored with the revision: reads serve the stored result.
+  const analysis = analysisFor(ctx, input.html);
   await store.insertDraft(
     ctx.db,
     {
@@ -120,11 +148,12 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
       scenario: input.scenario ?? defaultScenario,
       examples: JSON.stringify(input.examples ?? {}),
       dash: input.dash ?? null,
+      checkJson: encodeAnalysis(analysis),
       now: ctx.now(),
     },
     async () => {},
   );
-  return { id, writeToken, revision: 1, warnings: warningsFor(ctx, input.html) };
+  return { id, writeToken, revision: 1, warnings: analysis.warnings };
 }
 
 /**
@@ -134,12 +163,15 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
 export async function updateDraft(ctx: DraftContext, writeToken: string, input: DraftInput): Promise<UpdatedDraft> {
   validateContent(input);
   const writeHash = sha256Hex(writeToken);
+  // The check runs before the revision is written, so the revision is never stored without it.
+  const analysis = analysisFor(ctx, input.html);
   const outcome = await store.updateDraftRow(
     ctx.db,
     writeHash,
     input.dataMode,
     {
       html: input.html,
+      checkJson: encodeAnalysis(analysis),
       scenario: input.scenario,
       examples: input.examples === undefined ? undefined : JSON.stringify(input.examples),
       dash: input.dash,
@@ -163,10 +195,7 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
   // check independent of how the database compares strings.
   if (!constantTimeEqual(row.write_hash, writeHash)) throw noSuchDraft(ctx.settings);
   ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
-  // The static check takes milliseconds of CPU on a large draft; letting the connections write
-  // the new frame first keeps it off the watchers' latency.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { id: row.id, revision: row.revision, warnings: warningsFor(ctx, row.html) };
+  return { id: row.id, revision: row.revision, warnings: analysis.warnings };
 }
 
 /** The live draft behind a read id, or undefined (unknown, deleted or expired). */
@@ -174,9 +203,83 @@ export async function findDraft(ctx: DraftContext, readId: string): Promise<stor
   return store.findByReadId(ctx.db, readId, cutoff(ctx));
 }
 
+/** The live draft with its current revision's stored check result; the check does not run. */
+async function findChecked(ctx: DraftContext, readId: string): Promise<{ row: store.DraftRow; analysis: DraftAnalysis }> {
+  const found = await store.findWithCheck(ctx.db, readId, cutoff(ctx));
+  if (!found) throw noSuchDraft(ctx.settings);
+  const { check_json: checkJson, ...row } = found;
+  return { row, analysis: decodeAnalysis(checkJson) ?? (await lateAnalysis(ctx, row)) };
+}
+
+/**
+ * A revision stored before check results were kept: checked once, on its first read, and the
+ * result stored, so later reads find it.
+ */
+async function lateAnalysis(ctx: DraftContext, row: store.DraftRow): Promise<DraftAnalysis> {
+  const key = `${row.id}:${row.revision}`;
+  const running = ctx.state.lateChecks.get(key);
+  if (running) return running;
+  // The row may have been read just before another read stored the result: look again first.
+  const stored = decodeAnalysis(await store.findCheck(ctx.db, row.id, row.revision));
+  if (stored) return stored;
+  const started = ctx.state.lateChecks.get(key);
+  if (started) return started;
+  const analysis = analysisFor(ctx, row.html);
+  const storing = store
+    .storeCheck(ctx.db, row.id, row.revision, encodeAnalysis(analysis))
+    .catch((err: unknown) => ctx.log(`storing a late check failed: ${err instanceof Error ? err.message : String(err)}`))
+    .then(() => analysis);
+  if (ctx.state.lateChecks.size >= MAX_LATE_CHECKS) return storing;
+  ctx.state.lateChecks.set(key, storing);
+  try {
+    return await storing;
+  } finally {
+    ctx.state.lateChecks.delete(key);
+  }
+}
+
+/** The API paths the current revision's html reads, as the check found them when it was stored. */
+export async function draftReads(ctx: DraftContext, readId: string): Promise<DraftReads> {
+  return (await findChecked(ctx, readId)).analysis.reads;
+}
+
+const encoder = new TextEncoder();
+
+/** The read answer of a draft as UTF-8 JSON, from the kept answers when the revision is unchanged. */
+export async function readDraftBytes(ctx: DraftContext, readId: string): Promise<Uint8Array<ArrayBuffer>> {
+  const cache = ctx.state.readAnswers;
+  const kept = cache.get(readId);
+  if (kept) {
+    const now = await store.currentRevision(ctx.db, readId, cutoff(ctx));
+    if (!now) throw noSuchDraft(ctx.settings);
+    if (now.revision === kept.revision && now.updated_at === kept.updatedAt) {
+      cache.delete(readId);
+      cache.set(readId, kept);
+      return kept.bytes;
+    }
+  }
+  const view = await readDraft(ctx, readId);
+  const bytes = encoder.encode(JSON.stringify(view));
+  const old = cache.get(readId);
+  if (old) {
+    cache.delete(readId);
+    ctx.state.readAnswerBytes -= old.bytes.byteLength;
+  }
+  if (bytes.byteLength <= READ_ANSWERS_MAX_BYTES / 4) {
+    cache.set(readId, { revision: view.revision, updatedAt: view.updatedAt, bytes });
+    ctx.state.readAnswerBytes += bytes.byteLength;
+    while (cache.size > READ_ANSWERS_MAX || ctx.state.readAnswerBytes > READ_ANSWERS_MAX_BYTES) {
+      const oldest = cache.entries().next();
+      if (oldest.done) break;
+      cache.delete(oldest.value[0]);
+      ctx.state.readAnswerBytes -= oldest.value[1].bytes.byteLength;
+    }
+  }
+  return bytes;
+}
+
 export async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {
-  const row = await findDraft(ctx, readId);
-  if (!row) throw noSuchDraft(ctx.settings);
+  const { row, analysis } = await findChecked(ctx, readId);
   return {
     id: row.id,
     revision: row.revision,
@@ -186,7 +289,8 @@ export async function readDraft(ctx: DraftContext, readId: string): Promise<Draf
     examples: examplesOf(row.examples),
     dash: row.dash,
     updatedAt: row.updated_at,
-    ...analysisFor(ctx, row.html),
+    warnings: analysis.warnings,
+    reads: analysis.reads,
   };
 }
 
@@ -199,12 +303,51 @@ export interface DraftRevision {
   createdAt: number;
 }
 
-/** The kept revisions of a draft, newest first. */
-export async function draftHistory(ctx: DraftContext, readId: string): Promise<DraftRevision[]> {
-  const row = await findDraft(ctx, readId);
-  if (!row) throw noSuchDraft(ctx.settings);
-  const rows = await store.listRevisions(ctx.db, row.id);
-  return rows.map((r) => ({ revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at }));
+export interface RevisionsPage {
+  /** Each revision's JSON text (`DraftRevision`), newest first; at least one unless the draft has none. */
+  revisions: string[];
+  /** The oldest revision on the page when older ones remain, else null. */
+  continueBefore: number | null;
+}
+
+/**
+ * Revisions are read a few at a time: one may hold 2 MiB of html, and a page usually stops at
+ * the byte budget long before `limit`, so reading the whole page's rows at once would hold up to
+ * 50 × 2 MiB in memory for nothing.
+ */
+const REVISION_BATCH = 4;
+
+/**
+ * One page of a draft's kept revisions, newest first, older than `before` (from the newest when
+ * null): at most `limit` revisions, and no more than `pageBytes` bytes of JSON, except that a
+ * page always holds one revision, whatever its size. Keyset paging on the revision number, so
+ * updates while paging lose nothing and repeat nothing.
+ */
+export async function draftHistoryPage(ctx: DraftContext, readId: string, limit: number, before: number | null): Promise<RevisionsPage> {
+  const budget = ctx.settings.revisionsPageBytes;
+  const revisions: string[] = [];
+  let bytes = 0;
+  let last = before;
+  for (;;) {
+    const wanted = Math.min(REVISION_BATCH, limit - revisions.length + 1);
+    const rows = await store.listRevisionsBefore(ctx.db, readId, last, wanted);
+    for (const r of rows) {
+      if (revisions.length === limit) return { revisions, continueBefore: last };
+      const item: DraftRevision = { revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at };
+      const text = JSON.stringify(item);
+      const size = Buffer.byteLength(text, "utf8");
+      if (revisions.length > 0 && bytes + size > budget) return { revisions, continueBefore: last };
+      revisions.push(text);
+      bytes += size;
+      last = r.revision;
+    }
+    if (rows.length < wanted) return { revisions, continueBefore: null };
+  }
+}
+
+/** Whether a live draft answers to this read id (the html is not read). */
+export async function draftExists(ctx: DraftContext, readId: string): Promise<boolean> {
+  return store.isLive(ctx.db, readId, cutoff(ctx));
 }
 
 const examplesShape = z.record(z.string(), z.string());

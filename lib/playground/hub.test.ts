@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Hub } from "./hub";
 import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
 
-const limits = { perDraft: 10, perAddress: 10 };
+const limits = { perDraftPerAddress: 10, perAddress: 10, total: 100 };
 const frame = (revision: number, html = `<p>${revision}</p>`) => () => draftFrame({ revision, scenario: "s", dash: null, html });
 
 /** Reads a watch's stream in the background, as a connection that keeps up would. */
@@ -73,19 +73,25 @@ describe("hub", () => {
     hub.close();
   });
 
-  it("counts per draft and per address and refuses past the limits", () => {
+  it("counts per draft and address, per address and in total, and refuses alike past any of them", () => {
     const hub = new Hub();
-    expect(hub.open("d1", "a", { perDraft: 2, perAddress: 5 }).ok).toBe(true);
-    expect(hub.open("d1", "b", { perDraft: 2, perAddress: 5 }).ok).toBe(true);
-    expect(hub.open("d1", "c", { perDraft: 2, perAddress: 5 })).toEqual({ ok: false, reason: "draft" });
-    expect(hub.open("d2", "a", { perDraft: 2, perAddress: 2 }).ok).toBe(true);
-    expect(hub.open("d3", "a", { perDraft: 2, perAddress: 2 })).toEqual({ ok: false, reason: "address" });
-    expect(hub.subscriberCount("d1")).toBe(2);
-    expect(hub.addressCount("a")).toBe(2);
-    expect(hub.total()).toBe(3);
+    const caps = { perDraftPerAddress: 2, perAddress: 3, total: 5 };
+    expect(hub.open("d1", "a", caps).ok).toBe(true);
+    expect(hub.open("d1", "a", caps).ok).toBe(true);
+    expect(hub.open("d1", "a", caps)).toEqual({ ok: false });
+    // Other addresses still watch the same draft.
+    expect(hub.open("d1", "b", caps).ok).toBe(true);
+    expect(hub.open("d1", "c", caps).ok).toBe(true);
+    expect(hub.open("d2", "a", caps).ok).toBe(true);
+    expect(hub.open("d3", "a", caps)).toEqual({ ok: false });
+    expect(hub.open("d2", "d", caps)).toEqual({ ok: false });
+    expect(hub.subscriberCount("d1")).toBe(4);
+    expect(hub.addressCount("a")).toBe(3);
+    expect(hub.total()).toBe(5);
     hub.close();
     expect(hub.total()).toBe(0);
     expect(hub.addressCount("a")).toBe(0);
+    expect(hub.bookkeepingSize()).toEqual({ addresses: 0, pairs: 0, drafts: 0 });
   });
 
   it("forgets a watcher whose stream is cancelled", async () => {

@@ -26,12 +26,21 @@ export interface HubOptions {
   now?: () => number;
 }
 
+/**
+ * The caps on open streams. Every map below holds entries only for open streams, so these caps
+ * bound them all: at most `total` watchers (each with at most maxPendingBytes queued), and one
+ * entry per watched draft, per address and per (draft, address) pair.
+ */
 export interface WatchLimits {
-  perDraft: number;
+  /** Streams to one draft from one address: one client cannot fill a draft for everyone else. */
+  perDraftPerAddress: number;
   perAddress: number;
+  /** Streams in this process; kept above `perAddress` so no single address can reach it. */
+  total: number;
 }
 
-export type OpenResult = { ok: true; watch: Watch } | { ok: false; reason: "draft" | "address" };
+/** A refusal says nothing about why, so a refused watcher cannot count the others. */
+export type OpenResult = { ok: true; watch: Watch } | { ok: false };
 
 /** One open stream, as its route sees it. */
 export interface Watch {
@@ -66,13 +75,32 @@ export interface HubStats {
   framesWritten: number;
 }
 
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
+}
+
+/**
+ * Frames kept for reconnects, in all: a frame of 2 MiB of control characters is 12 MiB, and
+ * without a bound every watched draft would keep one. Past it, frames are built per publish
+ * (still once for all of a draft's watchers) and not kept.
+ */
+const HUB_FRAME_CACHE_BYTES = 64 * 1024 * 1024;
+
 const dropError = () => new DOMException("The watcher stopped reading and was dropped", "AbortError");
 
 export class Hub {
   private readonly byDraft = new Map<string, Set<Watcher>>();
   private readonly byAddress = new Map<string, number>();
-  /** Newest revision delivered per watched draft, and its frame, so reconnects reuse it. */
-  private readonly current = new Map<string, { revision: number; frame: Uint8Array }>();
+  /** Open streams per `${draftId} ${address}`. */
+  private readonly byDraftAddress = new Map<string, number>();
+  /**
+   * Newest revision delivered per watched draft (one entry per watched draft), and its frame while
+   * the frames kept stay under HUB_FRAME_CACHE_BYTES, so reconnects reuse it.
+   */
+  private readonly current = new Map<string, { revision: number; frame: Uint8Array | null }>();
+  private currentBytes = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private count = 0;
   private readonly opts: Required<Omit<HubOptions, "onTick">> & Pick<HubOptions, "onTick">;
@@ -93,8 +121,14 @@ export class Hub {
 
   /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
   open(draftId: string, address: string, limits: WatchLimits): OpenResult {
-    if (this.subscriberCount(draftId) >= limits.perDraft) return { ok: false, reason: "draft" };
-    if ((this.byAddress.get(address) ?? 0) >= limits.perAddress) return { ok: false, reason: "address" };
+    const pair = `${draftId} ${address}`;
+    if (
+      this.count >= limits.total ||
+      (this.byAddress.get(address) ?? 0) >= limits.perAddress ||
+      (this.byDraftAddress.get(pair) ?? 0) >= limits.perDraftPerAddress
+    ) {
+      return { ok: false };
+    }
 
     const w: Watcher = {
       draftId,
@@ -121,6 +155,7 @@ export class Hub {
     if (!watchers) this.byDraft.set(draftId, (watchers = new Set()));
     watchers.add(w);
     this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
+    this.byDraftAddress.set(pair, (this.byDraftAddress.get(pair) ?? 0) + 1);
     this.count++;
     this.stats.opened++;
     this.ensureTimer();
@@ -182,6 +217,11 @@ export class Hub {
     return this.byAddress.get(address) ?? 0;
   }
 
+  /** Entries in the per-address bookkeeping (for tests of its bounds). */
+  bookkeepingSize(): { addresses: number; pairs: number; drafts: number } {
+    return { addresses: this.byAddress.size, pairs: this.byDraftAddress.size, drafts: this.byDraft.size };
+  }
+
   /** Every open stream in this process. */
   total(): number {
     return this.count;
@@ -199,10 +239,21 @@ export class Hub {
 
   private frameFor(draftId: string, revision: number, frame: () => Uint8Array): Uint8Array {
     const cached = this.current.get(draftId);
-    if (cached && cached.revision === revision) return cached.frame;
+    if (cached && cached.revision === revision && cached.frame) return cached.frame;
     const bytes = frame();
-    if (!cached || cached.revision < revision) this.current.set(draftId, { revision, frame: bytes });
+    if (!cached || cached.revision < revision) {
+      this.forget(draftId);
+      const keep = this.currentBytes + bytes.byteLength <= HUB_FRAME_CACHE_BYTES;
+      if (keep) this.currentBytes += bytes.byteLength;
+      this.current.set(draftId, { revision, frame: keep ? bytes : null });
+    }
     return bytes;
+  }
+
+  private forget(draftId: string): void {
+    const cached = this.current.get(draftId);
+    if (cached?.frame) this.currentBytes -= cached.frame.byteLength;
+    this.current.delete(draftId);
   }
 
   /** Queues a frame, or writes it straight through when the connection is already waiting. */
@@ -275,12 +326,11 @@ export class Hub {
       watchers.delete(w);
       if (watchers.size === 0) {
         this.byDraft.delete(w.draftId);
-        this.current.delete(w.draftId);
+        this.forget(w.draftId);
       }
     }
-    const n = (this.byAddress.get(w.address) ?? 1) - 1;
-    if (n <= 0) this.byAddress.delete(w.address);
-    else this.byAddress.set(w.address, n);
+    decrement(this.byAddress, w.address);
+    decrement(this.byDraftAddress, `${w.draftId} ${w.address}`);
     if (this.count === 0) this.stopTimer();
   }
 

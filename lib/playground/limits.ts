@@ -3,6 +3,8 @@ import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { z } from "zod";
 import { config } from "@/lib/config";
+import { REVISIONS_PAGE_BYTES } from "@/lib/contract/playground";
+import { LOCAL_ADDRESS_HEADER, hostOf } from "@/lib/http/origin";
 
 // Limits against abuse of the public playground, and who a request comes from.
 
@@ -17,10 +19,21 @@ export interface PlaygroundSettings {
   createsPerMinute: number;
   /** Updates per draft per minute (PLAYGROUND_UPDATES_PER_MIN). */
   updatesPerMinute: number;
-  /** Open event streams per draft, per instance (PLAYGROUND_STREAMS_PER_DRAFT). */
+  /**
+   * Open event streams to one draft from one client address, per instance
+   * (PLAYGROUND_STREAMS_PER_DRAFT). Counted per address, so one client cannot lock out others.
+   */
   streamsPerDraft: number;
   /** Open event streams per client address, per instance (PLAYGROUND_STREAMS_PER_ADDRESS). */
   streamsPerAddress: number;
+  /** Open event streams per instance, a safety cap above what one address may hold (PLAYGROUND_STREAMS_TOTAL). */
+  streamsTotal: number;
+  /** Anonymous draft reads (GET draft, revisions, events) per client address per minute (PLAYGROUND_READS_PER_MIN). */
+  readsPerMinute: number;
+  /** Demo API reads per client address per minute (PLAYGROUND_DEMO_READS_PER_MIN). */
+  demoReadsPerMinute: number;
+  /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
+  revisionsPageBytes: number;
 }
 
 export const defaultPlaygroundSettings: PlaygroundSettings = {
@@ -29,8 +42,16 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   historyKeep: 50,
   createsPerMinute: 30,
   updatesPerMinute: 120,
-  streamsPerDraft: 20,
+  streamsPerDraft: 10,
   streamsPerAddress: 50,
+  streamsTotal: 10_000,
+  // A watch page or an editor reads the draft once per update it sees (at most 120 a minute per
+  // draft), plus reconnects: 300 leaves room for a few tabs behind one address.
+  readsPerMinute: 300,
+  // The editor's state matrix renders one dashboard six times, each fetching its endpoints again
+  // after every pause in typing.
+  demoReadsPerMinute: 1200,
+  revisionsPageBytes: REVISIONS_PAGE_BYTES,
 };
 
 const count = z.number().int().min(1);
@@ -43,6 +64,10 @@ const settingsShape = z
     updatesPerMinute: count,
     streamsPerDraft: count,
     streamsPerAddress: count,
+    streamsTotal: count,
+    readsPerMinute: count,
+    demoReadsPerMinute: count,
+    revisionsPageBytes: count,
   })
   .partial();
 
@@ -53,6 +78,13 @@ const settingsShape = z
 export function playgroundSettings(): PlaygroundSettings {
   const fromConfig = settingsShape.safeParse(Reflect.get(config(), "playground") ?? {});
   return { ...defaultPlaygroundSettings, ...(fromConfig.success ? fromConfig.data : {}) };
+}
+
+/** Refuses settings under which one client address alone could fill the instance's stream cap. */
+export function checkStreamCaps(s: PlaygroundSettings): void {
+  if (s.streamsTotal <= s.streamsPerAddress) {
+    throw new Error(`streamsTotal (${s.streamsTotal}) must be above streamsPerAddress (${s.streamsPerAddress}), or one address could lock everyone out`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +98,13 @@ interface Bucket {
 }
 
 /**
+ * Buckets kept per limiter. A key is a client address (at most 45 characters, IPv6 counted per
+ * /64) or a SHA-256 hex digest, and a bucket two numbers, so a limiter holds at most about
+ * 10,000 × 150 bytes ≈ 1.5 MB however many addresses ask.
+ */
+export const RATE_LIMIT_MAX_KEYS = 10_000;
+
+/**
  * Token buckets by key: `perMinute` requests, refilled evenly over the minute, with bursts up
  * to `perMinute`. Memory is bounded: at `maxKeys`, full buckets (which carry no information)
  * go first, then the least recently used.
@@ -77,7 +116,7 @@ export class RateLimiter {
   constructor(
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 10_000,
+    private readonly maxKeys = RATE_LIMIT_MAX_KEYS,
   ) {
     this.ratePerMs = perMinute / 60_000;
   }
@@ -132,7 +171,7 @@ export const PEER_HEADER = "x-dd-peer-address";
 
 const stampHolder = globalThis as typeof globalThis & { __ddPeerStamp?: boolean };
 
-/** Stamps every HTTP request this process serves with its peer address. Idempotent. */
+/** Stamps every HTTP request this process serves with its peer address and local address. Idempotent. */
 export function installPeerStamp(): void {
   if (stampHolder.__ddPeerStamp) return;
   stampHolder.__ddPeerStamp = true;
@@ -142,6 +181,10 @@ export function installPeerStamp(): void {
     const address = socket?.remoteAddress ?? request.socket?.remoteAddress;
     if (address) request.headers[PEER_HEADER] = address;
     else delete request.headers[PEER_HEADER];
+    // The address and port the connection reached: a Host naming exactly these is believed.
+    const local = socket ?? request.socket;
+    if (local?.localAddress && local.localPort) request.headers[LOCAL_ADDRESS_HEADER] = hostOf(local.localAddress, local.localPort);
+    else delete request.headers[LOCAL_ADDRESS_HEADER];
   });
 }
 

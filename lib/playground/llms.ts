@@ -41,7 +41,7 @@ export function llmsText(origin: string): string {
   );
   out.push(`4. Read \`warnings\` in every answer: the same static check the editor runs. Fix \`error\` and \`warning\` findings; \`info\` is advice.`);
   out.push(
-    `5. Watch like the human does: \`GET ${base}/draft/<id>/events\` is a server-sent event stream; each \`draft\` event's data is \`{revision, scenario, dash, html}\` and its \`id:\` is the revision. \`GET ${base}/draft/<id>\` answers the current draft as JSON, and \`GET ${base}/draft/<id>/revisions\` the kept revisions, newest first.`,
+    `5. Watch like the human does: \`GET ${base}/draft/<id>/events\` is a server-sent event stream; each \`draft\` event's data is \`{revision, scenario, dash, html}\` and its \`id:\` is the revision. \`GET ${base}/draft/<id>\` answers the current draft as JSON, and \`GET ${base}/draft/<id>/revisions\` the kept revisions, newest first, a page at a time (\`?limit=\` 1 to 50, default 10; a page also stops before 8 MiB of JSON): follow \`nextCursor\` as \`?cursor=\` until it is null.`,
   );
   out.push(`6. When the human likes it, they press "Save to my space" on the watch page. Nothing you hold can save.`, "");
   out.push(`## Writing the dashboard`, "");

@@ -123,8 +123,17 @@ async function pipe(body: ReadableStream<Uint8Array>, res: http.ServerResponse):
 /** The app's draft routes, matched the way the route files are. */
 export function playgroundRouter(playground: Playground): FetchHandler {
   const draftBase = `${PLAYGROUND_BASE}/draft`;
+  const apiBase = `${PLAYGROUND_BASE}/api`;
   return async (request) => {
     const { pathname } = new URL(request.url);
+    if (pathname.startsWith(`${apiBase}/`) && request.method === "GET") {
+      try {
+        const segments = pathname.slice(apiBase.length + 1).split("/").filter(Boolean).map(decodeURIComponent);
+        return playground.demoApi(request, `/${segments.map(encodeURIComponent).join("/")}`);
+      } catch {
+        return errorResponse("not_found");
+      }
+    }
     if (pathname === draftBase && request.method === "POST") return playground.create(request);
     if (pathname.startsWith(`${draftBase}/`)) {
       const rest = pathname.slice(draftBase.length + 1).split("/");

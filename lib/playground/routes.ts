@@ -1,27 +1,33 @@
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
+import { randomBytes } from "node:crypto";
 import {
   DRAFT_HTML_MAX_BYTES,
   PLAYGROUND_BASE,
+  REVISIONS_LIMIT_DEFAULT,
   draftInput,
+  draftRevisionsQuery,
   type DraftCreated,
   type DraftInput,
   type DraftUpdated,
 } from "@/lib/contract/playground";
 import { sha256Hex } from "@/lib/auth/tokens";
+import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
-import { notCrossSite, requestOrigin } from "@/lib/http/origin";
-import { fromThrown, json } from "@/lib/http/respond";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
+import { fromThrown, json, jsonText } from "@/lib/http/respond";
 import {
   createDraft,
+  draftExists,
+  draftHistoryPage,
   eventOf,
   findDraft,
   maybeSweep,
   newDraftState,
   noSuchDraft,
-  draftHistory,
-  readDraft,
+  readDraftBytes,
   refreshAll,
   refreshWatchers,
   sweepIdle,
@@ -33,13 +39,16 @@ import { Hub, type HubOptions } from "./hub";
 import {
   RateLimiter,
   addressMatcher,
+  checkStreamCaps,
   clientAddress,
   defaultPlaygroundSettings,
   installPeerStamp,
   playgroundSettings,
+  type AddressMatcher,
   type PlaygroundSettings,
   type Take,
 } from "./limits";
+import { demoApiResponse } from "./demo-api";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -51,11 +60,16 @@ import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 export interface PlaygroundOptions {
   settings?: Partial<PlaygroundSettings>;
-  /** PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. */
+  /**
+   * PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. Without it, the
+   * request's Host, when it is loopback or the listening address (else 400 untrusted_host).
+   */
   publicOrigin?: string;
   now?: () => number;
   hub?: HubOptions;
   log?: (line: string) => void;
+  /** Signs revision cursors; instances sharing a database must share it. Default: a key of this instance's own. */
+  sealer?: Sealer;
 }
 
 export interface Playground {
@@ -65,10 +79,12 @@ export interface Playground {
   update(request: Request, writeToken: string): Promise<Response>;
   /** GET /draft/<read_id> */
   read(request: Request, readId: string): Promise<Response>;
-  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, so a page can show what changed. */
+  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, a page at a time, so a page can show what changed. */
   revisions(request: Request, readId: string): Promise<Response>;
   /** GET /draft/<read_id>/events */
   events(request: Request, readId: string): Promise<Response>;
+  /** GET /api/<api path>: the demo API (`apiPath` starts with a slash, segments percent-encoded). */
+  demoApi(request: Request, apiPath: string): Response;
   readonly hub: Hub;
   readonly context: DraftContext;
   sweep(): Promise<string[]>;
@@ -80,6 +96,7 @@ const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 /** JSON escaping can take up to six bytes per byte of html; a body past this cannot hold a draft within the limit. */
 const JSON_BODY_MAX = DRAFT_HTML_MAX_BYTES * 6 + 64 * 1024;
 const STREAM_RETRY_AFTER_S = 10;
+const STREAMS_REFUSED_HINT = `No more event streams can be opened for you now; close one you have open, or retry in ${STREAM_RETRY_AFTER_S} s.`;
 
 export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, options: PlaygroundOptions = {}): Playground {
   installPeerStamp();
@@ -100,13 +117,18 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     log,
   });
   const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state };
+  const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
   const creates = new RateLimiter(settings.createsPerMinute, now);
   const updates = new RateLimiter(settings.updatesPerMinute, now);
+  // Anonymous reads cost little each, but nothing else stops one address from asking without end.
+  const reads = new RateLimiter(settings.readsPerMinute, now);
+  const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
+  checkStreamCaps(settings);
+  const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
   const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
-  const urls = (request: Request, id: string) => {
-    const origin = requestOrigin(request, options.publicOrigin);
+  const urls = (origin: string, id: string) => {
     return {
       watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`,
       eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events`,
@@ -126,14 +148,15 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     async create(request) {
       try {
         guardWrite(request);
+        // Before anything is written: the answer's URLs must be ones the server can stand behind.
+        const origin = trustedOrigin(request, options.publicOrigin);
         limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
         const input = await readDraftInput(request);
         const created = await createDraft(ctx, input);
-        const origin = requestOrigin(request, options.publicOrigin);
         const body: DraftCreated = {
           id: created.id,
           postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
-          ...urls(request, created.id),
+          ...urls(origin, created.id),
           revision: created.revision,
           warnings: created.warnings,
         };
@@ -146,30 +169,40 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     async update(request, writeToken) {
       try {
         guardWrite(request);
+        const origin = trustedOrigin(request, options.publicOrigin);
         if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
         limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
         const input = await readDraftInput(request);
         const updated = await updateDraft(ctx, writeToken, input);
-        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(request, updated.id) };
+        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
         return json(body);
       } catch (err) {
         return fromThrown(err, logError);
       }
     },
 
-    async read(_request, readId) {
+    async read(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return json(await readDraft(ctx, readId));
+        return jsonText(await readDraftBytes(ctx, readId));
       } catch (err) {
         return fromThrown(err, logError);
       }
     },
 
-    async revisions(_request, readId) {
+    async revisions(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return json({ revisions: await draftHistory(ctx, readId) });
+        const query = revisionsQuery(new URL(request.url).searchParams);
+        if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
+        // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
+        const purpose = `draft-revisions:${readId}`;
+        const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
+        const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
+        const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
+        return jsonText(`{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
       } catch (err) {
         return fromThrown(err, logError);
       }
@@ -177,21 +210,18 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async events(request, readId) {
       try {
+        guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
         // Listening must be in place before the row is read, or an update on another instance
         // between the read and the LISTEN would never arrive.
         await fanout.ready();
         const opened = hub.open(readId, clientAddress(request, trusted), {
-          perDraft: settings.streamsPerDraft,
+          perDraftPerAddress: settings.streamsPerDraft,
           perAddress: settings.streamsPerAddress,
+          total: settings.streamsTotal,
         });
-        if (!opened.ok) {
-          throw new ApiError(
-            "rate_limited",
-            opened.reason === "draft" ? "Too many open streams for this draft." : "Too many open streams from your address.",
-            { "retry-after": String(STREAM_RETRY_AFTER_S) },
-          );
-        }
+        // One answer whichever cap was reached and however many watch, so it tells nothing.
+        if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
         const watch = opened.watch;
         try {
           const row = await findDraft(ctx, readId);
@@ -209,6 +239,10 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       }
     },
 
+    demoApi(request, apiPath) {
+      return demoApiAnswer(request, apiPath, demoReads, trusted);
+    },
+
     sweep: () => sweepIdle(ctx),
 
     async close() {
@@ -218,12 +252,62 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   };
 }
 
+const isRevisionCursor = (v: unknown): v is { before: number } =>
+  typeof v === "object" && v !== null && Number.isSafeInteger((v as { before?: unknown }).before) && (v as { before: number }).before >= 1;
+
+/** `limit` and `cursor`, each at most once, as the API reads its queries; anything else is invalid_query. */
+function revisionsQuery(search: URLSearchParams): { limit?: number; cursor?: string } {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    if (key !== "limit" && key !== "cursor") throw new ApiError("invalid_query", `Unrecognized query parameter "${key.slice(0, 40)}"; this takes limit and cursor.`);
+    if (values.length > 1) throw new ApiError("invalid_query", `${key} was given ${values.length} times; give it once.`);
+    raw[key] = values[0] ?? "";
+  }
+  // Any cursor the server did not issue, the empty one included, is invalid_cursor.
+  if (raw.cursor !== undefined && (raw.cursor === "" || raw.cursor.length > 512)) {
+    throw new ApiError("invalid_cursor", "Pass back a nextCursor exactly as this endpoint returned it.");
+  }
+  const parsed = draftRevisionsQuery.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
+  }
+  return parsed.data;
+}
+
 function limited(take: Take, what: string): void {
   if (!take.ok) {
     throw new ApiError("rate_limited", `Too many ${what}; retry in ${take.retryAfterSeconds} s.`, {
       "retry-after": String(take.retryAfterSeconds),
     });
   }
+}
+
+/** The demo API's answer, after the reader's address has taken from its allowance. */
+function demoApiAnswer(request: Request, apiPath: string, limiter: RateLimiter, trusted: AddressMatcher): Response {
+  try {
+    limited(limiter.take(clientAddress(request, trusted)), "demo API reads from your address");
+    const { status, body } = demoApiResponse({ path: apiPath, search: new URL(request.url).searchParams });
+    return json(body, status, { "cache-control": "no-store" });
+  } catch (err) {
+    return fromThrown(err);
+  }
+}
+
+const demoHolder = globalThis as typeof globalThis & { __ddDemoReads?: { limiter: RateLimiter; trusted: AddressMatcher } };
+
+/**
+ * For the demo API's route file: the app's allowance of demo reads per address. It needs no
+ * storage, so it does not wait for the playground (or the database) to start.
+ */
+export function appDemoApi(request: Request, apiPath: string): Response {
+  if (!demoHolder.__ddDemoReads) {
+    const settings = playgroundSettings();
+    demoHolder.__ddDemoReads = { limiter: new RateLimiter(settings.demoReadsPerMinute), trusted: addressMatcher(settings.trustedProxy) };
+  }
+  return demoApiAnswer(request, apiPath, demoHolder.__ddDemoReads.limiter, demoHolder.__ddDemoReads.trusted);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,9 +397,9 @@ const holder = globalThis as typeof globalThis & { __ddPlayground?: Promise<Play
 export function appPlayground(): Promise<Playground> {
   if (!holder.__ddPlayground) {
     holder.__ddPlayground = (async () => {
-      const { runtime } = await import("@/lib/runtime");
+      const { runtime, appSealer } = await import("@/lib/runtime");
       const open = await runtime();
-      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin });
+      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin, sealer: appSealer() });
     })().catch((err: unknown) => {
       holder.__ddPlayground = undefined;
       throw err;

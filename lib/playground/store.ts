@@ -14,11 +14,14 @@ export interface NewDraft {
   scenario: string;
   examples: string;
   dash: string | null;
+  /** The static check's result for `html` (see analysis.ts). */
+  checkJson: string;
   now: number;
 }
 
 export interface DraftChange {
   html: string;
+  checkJson: string;
   scenario?: string;
   examples?: string;
   dash?: string;
@@ -54,7 +57,7 @@ export async function insertDraft(db: Db, d: NewDraft, afterWrite: InTransaction
       .execute();
     await trx
       .insertInto("playground_draft_revisions")
-      .values({ draft_id: d.id, revision: 1, html: d.html, scenario: d.scenario, examples: d.examples, dash: d.dash, created_at: d.now })
+      .values({ draft_id: d.id, revision: 1, html: d.html, scenario: d.scenario, examples: d.examples, dash: d.dash, created_at: d.now, check_json: d.checkJson })
       .execute();
     await afterWrite(trx, d.id, 1);
   });
@@ -62,6 +65,45 @@ export async function insertDraft(db: Db, d: NewDraft, afterWrite: InTransaction
 
 export async function findByReadId(db: Db, id: string, cutoff: number): Promise<DraftRow | undefined> {
   return db.selectFrom("playground_drafts").selectAll().where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+}
+
+/** The current revision of a live draft, without its html. */
+export async function currentRevision(db: Db, id: string, cutoff: number): Promise<{ revision: number; updated_at: number } | undefined> {
+  return db.selectFrom("playground_drafts").select(["revision", "updated_at"]).where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+}
+
+/** The live draft and its current revision's stored check result (null when none is stored). */
+export async function findWithCheck(db: Db, id: string, cutoff: number): Promise<(DraftRow & { check_json: string | null }) | undefined> {
+  return db
+    .selectFrom("playground_drafts as d")
+    .leftJoin("playground_draft_revisions as r", (join) => join.onRef("r.draft_id", "=", "d.id").onRef("r.revision", "=", "d.revision"))
+    .selectAll("d")
+    .select("r.check_json")
+    .where("d.id", "=", id)
+    .where("d.updated_at", ">=", cutoff)
+    .executeTakeFirst();
+}
+
+/** The stored check result of one revision, or null. */
+export async function findCheck(db: Db, id: string, revision: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("playground_draft_revisions")
+    .select("check_json")
+    .where("draft_id", "=", id)
+    .where("revision", "=", revision)
+    .executeTakeFirst();
+  return row?.check_json ?? null;
+}
+
+/** Fills in the check result of a revision stored without one; a result already there stays. */
+export async function storeCheck(db: Db, id: string, revision: number, checkJson: string): Promise<void> {
+  await db
+    .updateTable("playground_draft_revisions")
+    .set({ check_json: checkJson })
+    .where("draft_id", "=", id)
+    .where("revision", "=", revision)
+    .where("check_json", "is", null)
+    .execute();
 }
 
 export async function findByWriteHash(db: Db, writeHash: string, cutoff: number): Promise<DraftRow | undefined> {
@@ -125,6 +167,7 @@ export async function updateDraftRow(
         examples: row.examples,
         dash: row.dash,
         created_at: change.now,
+        check_json: change.checkJson,
       })
       .execute();
     await trx
@@ -154,6 +197,22 @@ export async function listRevisions(db: Db, id: string): Promise<RevisionRow[]> 
     .where("draft_id", "=", id)
     .orderBy("revision", "desc")
     .execute();
+}
+
+/** Up to `limit` kept revisions older than `before` (all, when null), newest first. */
+export async function listRevisionsBefore(db: Db, id: string, before: number | null, limit: number): Promise<RevisionRow[]> {
+  let q = db
+    .selectFrom("playground_draft_revisions")
+    .select(["revision", "html", "scenario", "examples", "dash", "created_at"])
+    .where("draft_id", "=", id);
+  if (before !== null) q = q.where("revision", "<", before);
+  return q.orderBy("revision", "desc").limit(limit).execute();
+}
+
+/** Whether a live draft has this read id, without reading its html. */
+export async function isLive(db: Db, id: string, cutoff: number): Promise<boolean> {
+  const row = await db.selectFrom("playground_drafts").select("id").where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Deletes up to `limit` drafts idle since before `cutoff` (their history goes with them). */

@@ -399,6 +399,20 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
     expect(setCookies(res).get(FLOW_COOKIE)?.attrs).toMatch(/Secure/);
   });
 
+  it("refuses a Host it cannot believe instead of putting it into the redirect_uri", async () => {
+    for (const host of ["evil.example", "evil.example:80"]) {
+      const res = await oidcStart(new Request(`${app}/signin/oidc`, { headers: { host } }), deps);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "untrusted_host", hint: expect.stringMatching(/PUBLIC_ORIGIN/) });
+      const back = await oidcCallback(new Request(`${app}/signin/callback?code=x&state=y`, { headers: { host } }), deps);
+      expect(back.status).toBe(400);
+    }
+    // With PUBLIC_ORIGIN set, the Host does not matter.
+    const behindProxy: AuthDeps = { db: deps.db, config: configFor(provider.issuer, { PUBLIC_ORIGIN: "https://dash.example.test" }) };
+    const res = await oidcStart(new Request(`${app}/signin/oidc`, { headers: { host: "evil.example" } }), behindProxy);
+    expect(new URL(res.headers.get("location") ?? "").searchParams.get("redirect_uri")).toBe("https://dash.example.test/signin/callback");
+  });
+
   it("reads the claims from the ID token when the provider puts them there", async () => {
     const appOrigin = `http://127.0.0.1:${await freePort()}`;
     const second = await mod.startProvider({ port: await freePort(), redirectUri: `${appOrigin}/signin/callback`, claimsInIdToken: true });

@@ -68,10 +68,14 @@ export interface Stream {
   resume(): void;
 }
 
-/** Opens an event stream over a fresh TCP connection. `stall`: never read anything. */
-export function openStream(url: string, headers: Record<string, string> = {}, options: { stall?: boolean } = {}): Promise<Stream> {
+/**
+ * Opens an event stream over a fresh TCP connection. `stall`: never read anything.
+ * `localAddress`: the client's source address (any of 127.0.0.0/8 reaches a loopback server),
+ * so one test can be several clients.
+ */
+export function openStream(url: string, headers: Record<string, string> = {}, options: { stall?: boolean; localAddress?: string } = {}): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { accept: "text/event-stream", ...headers }, agent: false }, (res) => {
+    const req = http.get(url, { headers: { accept: "text/event-stream", ...headers }, agent: false, localAddress: options.localAddress }, (res) => {
       const messages: SseMessage[] = [];
       let taken = 0;
       let wake: (() => void) | null = null;

@@ -165,7 +165,8 @@ describe.each(backends)("saving into a space on $name", (backend) => {
   });
 
   it("is not authorised by a playground draft's write token", async () => {
-    const playground = createPlayground(h, { log: () => {} });
+    // The requests name app.test, which only a deployment with that PUBLIC_ORIGIN hands out.
+    const playground = createPlayground(h, { log: () => {}, publicOrigin: origin });
     const created = await playground.create(
       new Request(`${origin}/dashboards/playground/draft`, {
         method: "POST",

@@ -1,14 +1,14 @@
-// GET /dashboards/playground/api/<api path> — the demo API: canned answers per scenario and variant.
-import { fromThrown, json, readOnly } from "@/lib/http/respond";
-import { demoApiResponse } from "@/lib/playground/demo-api";
+// GET /dashboards/playground/api/<api path> — the demo API: canned answers per scenario and variant,
+// limited per client address.
+import { fromThrown, readOnly } from "@/lib/http/respond";
+import { appDemoApi } from "@/lib/playground/routes";
 
 export const dynamic = "force-dynamic";
 
 async function get(request: Request, ctx: { params: Promise<{ path?: string[] }> }): Promise<Response> {
   try {
     const { path = [] } = await ctx.params;
-    const { status, body } = demoApiResponse({ path: `/${path.map(encodeURIComponent).join("/")}`, search: new URL(request.url).searchParams });
-    return json(body, status, { "cache-control": "no-store" });
+    return appDemoApi(request, `/${path.map(encodeURIComponent).join("/")}`);
   } catch (err) {
     return fromThrown(err);
   }
