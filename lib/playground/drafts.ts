@@ -127,10 +127,6 @@ function analysisFor(ctx: DraftContext, html: string): DraftAnalysis {
   }
 }
 
-function warningsFor(ctx: DraftContext, html: string): DraftWarning[] {
-  return analysisFor(ctx, html).warnings;
-}
-
 export async function createDraft(ctx: DraftContext, input: DraftInput): Promise<CreatedDraft> {
   validateContent(input);
   maybeSweep(ctx);
