@@ -31,7 +31,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** An answer whose JSON text the caller has already built (e.g. a page assembled within a byte budget). */
-export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): Response {
+export function jsonText(text: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...baseHeaders, ...headers } });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PEER_HEADER, RateLimiter, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
+import { InFlight, PEER_HEADER, RateLimiter, releasingBody, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
 
 describe("RateLimiter", () => {
   it("allows a burst of the limit, then answers when to retry, then refills", () => {
@@ -61,5 +61,43 @@ describe("client address", () => {
     expect(() => addressMatcher(["not-an-ip"])).toThrow(/TRUSTED_PROXY/);
     expect(() => addressMatcher(["10.0.0.0/33"])).toThrow(/TRUSTED_PROXY/);
     expect(addressMatcher(["2001:db8::/32"])("2001:db8:ffff::1")).toBe(true);
+  });
+});
+
+describe("InFlight", () => {
+  it("holds at most the bound per key and in all, and frees a slot once", () => {
+    const f = new InFlight(2, 3);
+    const a1 = f.enter("a");
+    const a2 = f.enter("a");
+    expect(a1 && a2).toBeTruthy();
+    expect(f.enter("a")).toBeNull();
+    const b1 = f.enter("b");
+    expect(b1).toBeTruthy();
+    // The instance is full: another address waits too.
+    expect(f.enter("c")).toBeNull();
+    a1!();
+    a1!();
+    expect(f.enter("c")).toBeTruthy();
+    expect(f.enter("a")).toBeNull();
+    a2!();
+    b1!();
+    expect(f.keys()).toBe(1);
+  });
+});
+
+describe("releasingBody", () => {
+  it("releases once the last byte is read, or when the reader goes away", async () => {
+    let released = 0;
+    const bytes = new Uint8Array(200_000).fill(7);
+    const read = await new Response(releasingBody(bytes, () => released++)).arrayBuffer();
+    expect(read.byteLength).toBe(bytes.byteLength);
+    expect(released).toBe(1);
+
+    const stream = releasingBody(bytes, () => released++);
+    const reader = stream.getReader();
+    await reader.read();
+    expect(released).toBe(1);
+    await reader.cancel();
+    expect(released).toBe(2);
   });
 });

@@ -160,6 +160,74 @@ export class RateLimiter {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Answers in flight
+
+/**
+ * Large anonymous answers (a draft, a page of revisions: up to a few MiB each) being written at
+ * once. The rate limit counts requests, not bytes; without this bound, fifty readers each
+ * holding a 2 MiB answer keep the event loop busy copying 100 MiB and every other request, signed-in
+ * people's API included, waits behind them. A watch page or an agent needs one at a time.
+ */
+export const READS_IN_FLIGHT_PER_ADDRESS = 4;
+/** The same across every address, so many addresses together cannot do what one may not. */
+export const READS_IN_FLIGHT_TOTAL = 32;
+
+/** Counts answers being written, per key and in all; a key that holds none is forgotten. */
+export class InFlight {
+  private readonly byKey = new Map<string, number>();
+  private total = 0;
+
+  constructor(
+    private readonly perKey = READS_IN_FLIGHT_PER_ADDRESS,
+    private readonly overall = READS_IN_FLIGHT_TOTAL,
+  ) {}
+
+  /** A release function, or null when the key or the instance is at its bound. */
+  enter(key: string): (() => void) | null {
+    const held = this.byKey.get(key) ?? 0;
+    if (held >= this.perKey || this.total >= this.overall) return null;
+    this.byKey.set(key, held + 1);
+    this.total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const left = (this.byKey.get(key) ?? 1) - 1;
+      if (left <= 0) this.byKey.delete(key);
+      else this.byKey.set(key, left);
+    };
+  }
+
+  /** Keys holding answers now: at most `overall`, whatever the traffic. */
+  keys(): number {
+    return this.byKey.size;
+  }
+}
+
+/**
+ * The answer's body as a stream that calls `release` once it is fully written or the reader
+ * goes away, so the slot is held exactly as long as the bytes are in flight.
+ */
+export function releasingBody(bytes: Uint8Array, release: () => void, chunk = 64 * 1024): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.byteLength) {
+        controller.close();
+        release();
+        return;
+      }
+      controller.enqueue(bytes.subarray(at, at + chunk));
+      at += chunk;
+    },
+    cancel() {
+      release();
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Client address
 
 /**

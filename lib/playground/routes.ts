@@ -37,6 +37,7 @@ import {
 import { createFanout } from "./fanout";
 import { Hub, type HubOptions } from "./hub";
 import {
+  InFlight,
   RateLimiter,
   addressMatcher,
   checkStreamCaps,
@@ -44,6 +45,7 @@ import {
   defaultPlaygroundSettings,
   installPeerStamp,
   playgroundSettings,
+  releasingBody,
   type AddressMatcher,
   type PlaygroundSettings,
   type Take,
@@ -126,6 +128,19 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
   checkStreamCaps(settings);
   const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
+  const inFlight = new InFlight();
+  /** A large answer, written while it holds one of the address's (and the instance's) slots. */
+  const heldAnswer = async (request: Request, build: () => Promise<string | Uint8Array>): Promise<Response> => {
+    const release = inFlight.enter(clientAddress(request, trusted));
+    if (!release) throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
+    try {
+      const body = await build();
+      return jsonText(releasingBody(typeof body === "string" ? new TextEncoder().encode(body) : body, release));
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
   const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
   const urls = (origin: string, id: string) => {
@@ -185,7 +200,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       try {
         guardRead(request);
         if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return jsonText(await readDraftBytes(ctx, readId));
+        return await heldAnswer(request, () => readDraftBytes(ctx, readId));
       } catch (err) {
         return fromThrown(err, logError);
       }
@@ -200,9 +215,11 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
         // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
         const purpose = `draft-revisions:${readId}`;
         const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
-        const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
-        const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
-        return jsonText(`{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+        return await heldAnswer(request, async () => {
+          const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
+          const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
+          return `{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+        });
       } catch (err) {
         return fromThrown(err, logError);
       }

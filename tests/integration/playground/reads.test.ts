@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
+import { PEER_HEADER, READS_IN_FLIGHT_PER_ADDRESS } from "@/lib/playground/limits";
 import { draftReads } from "@/lib/playground/drafts";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
@@ -264,6 +265,37 @@ describe.each(backends)("anonymous read limits on $name", (backend) => {
       expect(refused.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
       expect(json(refused)).toEqual({ error: "rate_limited", hint: expect.any(String) });
       expect((await raw(demo, { localAddress: "127.0.0.2" })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("writes a few large answers to one address at once, and refuses the rest with 429 until they are sent", async () => {
+    const app = await startApp(open, { settings: { readsPerMinute: 10_000 } });
+    try {
+      const created = await create(app, { html: `<!doctype html><p>${"x".repeat(512 * 1024)}</p>` });
+      // The route handler as the server calls it, with the peer address the server stamps.
+      const ask = (address: string) =>
+        app.playground.read(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: address } }), created.id);
+      // Answers whose readers have not taken their bytes yet.
+      const held = await Promise.all(Array.from({ length: READS_IN_FLIGHT_PER_ADDRESS }, () => ask("192.0.2.1")));
+      for (const r of held) expect(r.status).toBe(200);
+      const refused = await ask("192.0.2.1");
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(await refused.json()).toEqual({ error: "rate_limited", hint: expect.stringMatching(/at once/) });
+      // Another address is not held up by this one.
+      const other = await ask("192.0.2.2");
+      expect(other.status).toBe(200);
+      await other.arrayBuffer();
+      // Once one answer is fully sent, or its reader goes away, the address may read again.
+      expect(draftView.parse(await held[0]!.json()).id).toBe(created.id);
+      const next = await ask("192.0.2.1");
+      expect(next.status).toBe(200);
+      await held[1]!.body?.cancel();
+      const after = await ask("192.0.2.1");
+      expect(after.status).toBe(200);
+      for (const r of [next, after, ...held.slice(2)]) await r.arrayBuffer();
     } finally {
       await app.close();
     }
