@@ -9,11 +9,13 @@
 //       time (READS_IN_FLIGHT_PER_ADDRESS); the rest are refused with 429 at once, and the
 //       figures say how many were served and how many refused.
 //
-//   node bench/draft-reads.mjs [--duration 5] [--rounds 3] [--port 3300]
+//   node bench/draft-reads.mjs [--duration 5] [--rounds 3] [--port 3300] [--limits raised|product]
 //
-// The server runs with the per-minute read limit raised: the load comes from one address, and it
-// is the cost of a read that is measured here, not that limit (which would answer most of them
-// 429). (a) uses as many connections as one address may have answers in flight.
+// --limits raised (the default) runs the server with the per-minute read limit and the byte
+// budget for large answers raised: the load comes from one address, and (a) measures what a read
+// costs, not the limits (which would answer most of them 429). --limits product runs the server
+// as users start it; (b) then says what the limits leave of /api/me under the same readers.
+// (a) uses as many connections as one address may have answers in flight.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     port: { type: "string", default: "3300" },
     readers: { type: "string", default: "50" },
+    limits: { type: "string", default: "raised" },
   },
 });
 const port = Number(args.port);
@@ -38,7 +41,11 @@ const stop = await startServer({
   port,
   dataDir: path.join(root, ".data", "bench-draft-reads"),
   readyPath: "/bench-baseline",
-  env: { BENCH_BASELINE: "1", PLAYGROUND_READS_PER_MIN: "100000000", PLAYGROUND_CREATES_PER_MIN: "1000" },
+  env: {
+    BENCH_BASELINE: "1",
+    PLAYGROUND_CREATES_PER_MIN: "1000",
+    ...(args.limits === "product" ? {} : { PLAYGROUND_READS_PER_MIN: "100000000", PLAYGROUND_READ_MIB_PER_SEC: "100000" }),
+  },
 });
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -61,7 +68,7 @@ try {
   await load(draftUrl, inFlight, {}, 2);
   await load(sizedUrl, inFlight, {}, 2);
   const rounds = [];
-  for (let i = 0; i < Number(args.rounds); i++) {
+  for (let i = 0; i < (args.limits === "product" ? 0 : Number(args.rounds)); i++) {
     const sized = await load(sizedUrl, inFlight);
     const read = await load(draftUrl, inFlight);
     if (read.non2xx || sized.non2xx || read.errors || sized.errors) throw new Error(`non-2xx or errors: read ${read.non2xx}/${read.errors}, sized ${sized.non2xx}/${sized.errors}`);
@@ -108,10 +115,11 @@ try {
   const sizedMid = sizedRounds.find((r) => r.ratio === median(sizedRounds.map((x) => x.ratio)));
 
   const mib = (n) => (n / 1024 / 1024).toFixed(2);
-  console.log(`\n(a) GET a 2 MiB draft (${mib(bytes)} MiB answer; first read ${firstMs.toFixed(0)} ms) beside /bench-baseline?bytes=${bytes}, ${inFlight} connections, ${duration} s, median of ${rounds.length} rounds`);
-  console.log(`    draft read   ${mid.read.requests.average.toFixed(1)} req/s  p50 ${mid.read.latency.p50} ms  p99 ${mid.read.latency.p99} ms`);
-  console.log(`    same size    ${mid.sized.requests.average.toFixed(1)} req/s  p50 ${mid.sized.latency.p50} ms  p99 ${mid.sized.latency.p99} ms`);
-  console.log(`    ratio (read ÷ same size) ${mid.ratio.toFixed(2)}   rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(" ")}`);
+  console.log(`\nlimits: ${args.limits}`);
+  if (mid) console.log(`\n(a) GET a 2 MiB draft (${mib(bytes)} MiB answer; first read ${firstMs.toFixed(0)} ms) beside /bench-baseline?bytes=${bytes}, ${inFlight} connections, ${duration} s, median of ${rounds.length} rounds`);
+  if (mid) console.log(`    draft read   ${mid.read.requests.average.toFixed(1)} req/s  p50 ${mid.read.latency.p50} ms  p99 ${mid.read.latency.p99} ms`);
+  if (mid) console.log(`    same size    ${mid.sized.requests.average.toFixed(1)} req/s  p50 ${mid.sized.latency.p50} ms  p99 ${mid.sized.latency.p99} ms`);
+  if (mid) console.log(`    ratio (read ÷ same size) ${mid.ratio.toFixed(2)}   rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(" ")}`);
   console.log(`\n(b) /api/me, 2 connections, ${duration} s: idle, then with ${args.readers} connections reading the draft, median of ${meRounds.length} rounds`);
   console.log(`    idle         p50 ${meMid.idle.latency.p50} ms  p99 ${meMid.idle.latency.p99} ms  ${meMid.idle.requests.average.toFixed(0)} req/s`);
   console.log(`    under reads  p50 ${meMid.busy.latency.p50} ms  p99 ${meMid.busy.latency.p99} ms  ${meMid.busy.requests.average.toFixed(0)} req/s  (draft reads: ${(meMid.readLoad["2xx"] / (duration + 2)).toFixed(1)}/s served, ${(meMid.readLoad.non2xx / (duration + 2)).toFixed(0)}/s refused with 429)`);

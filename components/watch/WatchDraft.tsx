@@ -22,9 +22,18 @@ const LOG_MAX = 200;
 const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 const clockSeconds = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
-async function fetchDraft(id: string): Promise<Load> {
+/** A busy server asks a reader to come back (429 with Retry-After): at most this long, this often. */
+const BUSY_WAIT_MAX_S = 10;
+const BUSY_TRIES = 6;
+
+async function fetchDraft(id: string, tries = BUSY_TRIES): Promise<Load> {
   try {
     const res = await fetch(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`, { cache: "no-store", credentials: "omit" });
+    if (res.status === 429 && tries > 1) {
+      const wait = Math.min(BUSY_WAIT_MAX_S, Math.max(1, Number(res.headers.get("retry-after")) || 1));
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      return fetchDraft(id, tries - 1);
+    }
     if (res.status === 404) return { kind: "not-found" };
     if (!res.ok) return { kind: "failed" };
     const parsed = draftView.safeParse(await res.json());

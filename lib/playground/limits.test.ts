@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InFlight, PEER_HEADER, RateLimiter, releasingBody, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
+import { ByteBudget, InFlight, PEER_HEADER, RateLimiter, releasingBody, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
 
 describe("RateLimiter", () => {
   it("allows a burst of the limit, then answers when to retry, then refills", () => {
@@ -99,5 +99,21 @@ describe("releasingBody", () => {
     expect(released).toBe(1);
     await reader.cancel();
     expect(released).toBe(2);
+  });
+});
+
+describe("ByteBudget", () => {
+  it("lets a burst go, then bytes at its rate, and says how long to wait", () => {
+    let t = 0;
+    const b = new ByteBudget(1000, 3000, () => t);
+    expect(b.take(2000)).toBe(0);
+    expect(b.take(1000)).toBe(0);
+    expect(b.take(1500)).toBe(2);
+    t = 1500;
+    expect(b.take(1500)).toBe(0);
+    // Larger than the burst: it goes once the bucket is full, never refused for ever.
+    expect(b.take(10_000)).toBe(3);
+    t = 4500;
+    expect(b.take(10_000)).toBe(0);
   });
 });

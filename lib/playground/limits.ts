@@ -32,9 +32,20 @@ export interface PlaygroundSettings {
   readsPerMinute: number;
   /** Demo API reads per client address per minute (PLAYGROUND_DEMO_READS_PER_MIN). */
   demoReadsPerMinute: number;
+  /** Bytes of large anonymous answers per second, per instance (PLAYGROUND_READ_MIB_PER_SEC); bursts to 3×. */
+  readBytesPerSecond: number;
   /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
   revisionsPageBytes: number;
 }
+
+/**
+ * Bytes of large anonymous answers per second, across the instance, and the burst allowed above
+ * that rate. Slots bound how many answers are written at once, not how fast they follow each
+ * other: fifty readers of a 2 MiB draft were served 80 times a second, 160 MiB/s of copying that
+ * kept signed-in people's `/api` waiting. Most drafts are a few KB and never notice.
+ */
+export const READ_BYTES_PER_SECOND = 16 * 1024 * 1024;
+export const READ_BYTES_BURST = 3 * READ_BYTES_PER_SECOND;
 
 export const defaultPlaygroundSettings: PlaygroundSettings = {
   trustedProxy: [],
@@ -51,6 +62,7 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   // The editor's state matrix renders one dashboard six times, each fetching its endpoints again
   // after every pause in typing.
   demoReadsPerMinute: 1200,
+  readBytesPerSecond: READ_BYTES_PER_SECOND,
   revisionsPageBytes: REVISIONS_PAGE_BYTES,
 };
 
@@ -67,6 +79,7 @@ const settingsShape = z
     streamsTotal: count,
     readsPerMinute: count,
     demoReadsPerMinute: count,
+    readBytesPerSecond: count,
     revisionsPageBytes: count,
   })
   .partial();
@@ -171,6 +184,35 @@ export class RateLimiter {
 export const READS_IN_FLIGHT_PER_ADDRESS = 4;
 /** The same across every address, so many addresses together cannot do what one may not. */
 export const READS_IN_FLIGHT_TOTAL = 32;
+
+
+/** A token bucket of bytes: `take(n)` answers 0 when the bytes may go now, else the seconds to wait. */
+export class ByteBudget {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly perSecond = READ_BYTES_PER_SECOND,
+    private readonly burst = READ_BYTES_BURST,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = burst;
+    this.at = now();
+  }
+
+  take(bytes: number): number {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.at) / 1000) * this.perSecond);
+    this.at = t;
+    // An answer larger than the burst could never go: it goes once the bucket is full.
+    const need = Math.min(bytes, this.burst);
+    if (this.tokens >= need) {
+      this.tokens -= need;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((need - this.tokens) / this.perSecond));
+  }
+}
 
 /** Counts answers being written, per key and in all; a key that holds none is forgotten. */
 export class InFlight {

@@ -37,6 +37,7 @@ import {
 import { createFanout } from "./fanout";
 import { Hub, type HubOptions } from "./hub";
 import {
+  ByteBudget,
   InFlight,
   RateLimiter,
   addressMatcher,
@@ -129,13 +130,17 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   checkStreamCaps(settings);
   const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
   const inFlight = new InFlight();
+  const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
   /** A large answer, written while it holds one of the address's (and the instance's) slots. */
   const heldAnswer = async (request: Request, build: () => Promise<string | Uint8Array>): Promise<Response> => {
     const release = inFlight.enter(clientAddress(request, trusted));
     if (!release) throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
     try {
-      const body = await build();
-      return jsonText(releasingBody(typeof body === "string" ? new TextEncoder().encode(body) : body, release));
+      const built = await build();
+      const bytes = typeof built === "string" ? new TextEncoder().encode(built) : built;
+      const wait = readBytes.take(bytes.byteLength);
+      if (wait > 0) throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      return jsonText(releasingBody(bytes, release));
     } catch (err) {
       release();
       throw err;

@@ -2,7 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
-import { PEER_HEADER, READS_IN_FLIGHT_PER_ADDRESS } from "@/lib/playground/limits";
+import { PEER_HEADER, READ_BYTES_BURST, READS_IN_FLIGHT_PER_ADDRESS } from "@/lib/playground/limits";
 import { draftReads } from "@/lib/playground/drafts";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
@@ -296,6 +296,27 @@ describe.each(backends)("anonymous read limits on $name", (backend) => {
       const after = await ask("192.0.2.1");
       expect(after.status).toBe(200);
       for (const r of [next, after, ...held.slice(2)]) await r.arrayBuffer();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("sends large answers no faster than the instance's byte budget, whichever addresses ask", async () => {
+    const app = await startApp(open, { settings: { readsPerMinute: 10_000 } });
+    try {
+      const created = await create(app, { html: `<!doctype html><p>${"x".repeat(2 * 1024 * 1024 - 64)}</p>` });
+      const statuses: number[] = [];
+      // Each read from an address of its own, and each answer taken whole before the next.
+      for (let i = 0; i < Math.ceil(READ_BYTES_BURST / (2 * 1024 * 1024)) + 2; i++) {
+        const r = await app.playground.read(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: `198.51.100.${i + 1}` } }), created.id);
+        statuses.push(r.status);
+        if (r.status === 429) {
+          expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+          expect(await r.json()).toEqual({ error: "rate_limited", hint: expect.stringMatching(/retry in \d+ s/) });
+        } else await r.arrayBuffer();
+      }
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(READ_BYTES_BURST / (2 * 1024 * 1024) - 1);
+      expect(statuses.at(-1)).toBe(429);
     } finally {
       await app.close();
     }
