@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3300" },
     readers: { type: "string", default: "50" },
     limits: { type: "string", default: "raised" },
+    // Requests per second for all readers together; 0 reads without pause (a flood).
+    rate: { type: "string", default: "0" },
   },
 });
 const port = Number(args.port);
@@ -90,7 +92,7 @@ try {
   // The readers run in a process of their own, so receiving their megabytes does not delay the
   // client that times /api/me.
   const readersOf = (url) => {
-    const child = spawn(path.join(root, "node_modules/.bin/autocannon"), ["-c", args.readers, "-d", String(duration + 2), "-j", url], { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(path.join(root, "node_modules/.bin/autocannon"), ["-c", args.readers, "-d", String(duration + 2), ...(Number(args.rate) > 0 ? ["-R", args.rate] : []), "-j", url], { stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     return new Promise((resolve) => child.on("exit", () => resolve(JSON.parse(out || "{}"))));
@@ -120,7 +122,7 @@ try {
   if (mid) console.log(`    draft read   ${mid.read.requests.average.toFixed(1)} req/s  p50 ${mid.read.latency.p50} ms  p99 ${mid.read.latency.p99} ms`);
   if (mid) console.log(`    same size    ${mid.sized.requests.average.toFixed(1)} req/s  p50 ${mid.sized.latency.p50} ms  p99 ${mid.sized.latency.p99} ms`);
   if (mid) console.log(`    ratio (read ÷ same size) ${mid.ratio.toFixed(2)}   rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(" ")}`);
-  console.log(`\n(b) /api/me, 2 connections, ${duration} s: idle, then with ${args.readers} connections reading the draft, median of ${meRounds.length} rounds`);
+  console.log(`\n(b) /api/me, 2 connections, ${duration} s: idle, then with ${args.readers} connections reading the draft ${Number(args.rate) > 0 ? `at ${args.rate} reads/s in all` : "without pause"}, median of ${meRounds.length} rounds`);
   console.log(`    idle         p50 ${meMid.idle.latency.p50} ms  p99 ${meMid.idle.latency.p99} ms  ${meMid.idle.requests.average.toFixed(0)} req/s`);
   console.log(`    under reads  p50 ${meMid.busy.latency.p50} ms  p99 ${meMid.busy.latency.p99} ms  ${meMid.busy.requests.average.toFixed(0)} req/s  (draft reads: ${(meMid.readLoad["2xx"] / (duration + 2)).toFixed(1)}/s served, ${(meMid.readLoad.non2xx / (duration + 2)).toFixed(0)}/s refused with 429)`);
   console.log(`    p99 ratio (under reads ÷ idle) ${meMid.ratio.toFixed(2)}   rounds: ${meRounds.map((r) => r.ratio.toFixed(2)).join(" ")}`);
