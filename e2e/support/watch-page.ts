@@ -11,23 +11,30 @@ export interface CreatedDraft {
   revision: number;
 }
 
+/**
+ * An agent's calls come seconds apart, about as long as the server keeps an idle connection: a
+ * reused one can be closed by the server just as the next request goes out (ECONNRESET). An
+ * agent that hangs up after each call, as these do, never meets that race.
+ */
+const ONE_SHOT = { connection: "close" };
+
 export class DraftAuthor {
   constructor(private readonly request: APIRequestContext) {}
 
   async create(html: string, extra: Record<string, unknown> = {}): Promise<CreatedDraft> {
-    const res = await this.request.post("/dashboards/playground/draft", { data: { html, ...extra } });
+    const res = await this.request.post("/dashboards/playground/draft", { data: { html, ...extra }, headers: ONE_SHOT });
     if (res.status() !== 201) throw new Error(`draft creation answered ${res.status()}: ${await res.text()}`);
     return (await res.json()) as CreatedDraft;
   }
 
   async update(draft: CreatedDraft, html: string): Promise<number> {
-    const res = await this.request.post(new URL(draft.postUrl).pathname, { data: { html } });
+    const res = await this.request.post(new URL(draft.postUrl).pathname, { data: { html }, headers: ONE_SHOT });
     if (res.status() !== 200) throw new Error(`draft update answered ${res.status()}: ${await res.text()}`);
     return ((await res.json()) as { revision: number }).revision;
   }
 
   async current(draft: CreatedDraft): Promise<{ revision: number; html: string }> {
-    return (await (await this.request.get(`/dashboards/playground/draft/${draft.id}`)).json()) as { revision: number; html: string };
+    return (await (await this.request.get(`/dashboards/playground/draft/${draft.id}`, { headers: ONE_SHOT })).json()) as { revision: number; html: string };
   }
 }
 
