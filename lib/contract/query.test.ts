@@ -23,6 +23,10 @@ describe("query parsing", () => {
     expect(book.safeParse({ owner: "o", from: "2025-02-29", to: "2025-03-01" }).success).toBe(false);
     expect(book.parse({ owner: "o", from: "2024-02-29", to: "2024-03-01" })).toBeTruthy();
     expect(book.safeParse({ owner: "o", days: "366" }).success).toBe(false);
+    // Calendar dates from 1970 to 9999 only.
+    expect(book.safeParse({ owner: "o", from: "0001-01-01", to: "9999-12-31" }).success).toBe(false);
+    expect(book.safeParse({ owner: "o", from: "1969-12-31", to: "1970-01-01" }).success).toBe(false);
+    expect(book.parse({ owner: "o", from: "1970-01-01", to: "9999-12-31" })).toBeTruthy();
   });
 
   it("accepts only the documented basis values", () => {

@@ -10,8 +10,15 @@ export const LIMIT_MAX = 200;
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * The years a window may name. Years 0–99 are valid ISO dates, but Date.UTC reads them as
+ * 1900–1999, so a window computed from them would not be the one asked for; nothing in the data
+ * is older than 1970.
+ */
+export const DATE_YEAR_MIN = 1970;
+
 function validDate(s: string): boolean {
-  if (!isoDate.test(s)) return false;
+  if (!isoDate.test(s) || Number(s.slice(0, 4)) < DATE_YEAR_MIN) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
@@ -41,7 +48,7 @@ export const daysParam = z
 
 export const dateParam = z
   .string()
-  .refine(validDate, "expected a calendar date as YYYY-MM-DD")
+  .refine(validDate, `expected a calendar date from ${DATE_YEAR_MIN}-01-01 to 9999-12-31 as YYYY-MM-DD`)
   .optional()
   // The refinement has no JSON Schema form; the format keeps the generated documents precise.
   .meta({ format: "date" });
@@ -54,8 +61,8 @@ export const booleanParam = z
 /** The CX window fields: `days`, or `from` and `to` together. */
 export const windowShape = {
   days: daysParam,
-  from: dateParam.meta({ description: "Window start, YYYY-MM-DD (with `to`)" }),
-  to: dateParam.meta({ description: "Window end, YYYY-MM-DD (with `from`)" }),
+  from: dateParam.meta({ description: "Window start, YYYY-MM-DD, 1970 or later (with `to`)" }),
+  to: dateParam.meta({ description: "Window end, YYYY-MM-DD, 1970 or later (with `from`)" }),
 };
 
 /** Adds the cross-field rules of the window (from and to together, from ≤ to) to a query object. */

@@ -98,6 +98,10 @@ describe.each(backends)("API over $name", (backend) => {
     ["/cx/districts?from=2026-02-30&to=2026-03-01", "invalid_query", "from"],
     ["/cx/districts?from=2026-03-02&to=2026-03-01", "invalid_query", "from"],
     ["/cx/districts?from=2026-03-01", "invalid_query", "to"],
+    // Years 0–99 are real ISO dates, but Date.UTC reads them as the 1900s.
+    ["/cx/districts?from=0001-01-01&to=9999-12-31", "invalid_query", "from"],
+    ["/cx/book?owner=o-1&from=0099-12-31&to=2026-01-01", "invalid_query", "from"],
+    ["/cx/districts?from=1969-12-31&to=1970-01-02", "invalid_query", "from"],
     ["/cx/book", "owner_required", "owner"],
     ["/cx/book?owner=", "owner_required", "owner"],
     ["/cx/book?owner=o-1&basis=guess", "invalid_query", "basis"],

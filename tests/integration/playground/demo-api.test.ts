@@ -218,6 +218,13 @@ describe("path values and queries, as the real API", () => {
     expect(direct("/crm/customers/companies", "limit=200").status).toBe(200);
   });
 
+  it("refuses a window in years Date.UTC cannot name, instead of failing on it", () => {
+    for (const path of ["/cx/districts", "/cx/book"]) {
+      const answer = direct(path, "owner=o-1&from=0001-01-01&to=9999-12-31");
+      expect(answer, path).toMatchObject({ status: 400, body: { error: "invalid_query", hint: expect.stringContaining("from") } });
+    }
+  });
+
   it("filters tracker issues by project id or name; without it, the assigned view", () => {
     const { projects } = rich().tracker;
     const assigned = endpointById("vendors.tracker.issues").response.parse(direct("/vendors/tracker/issues").body).issues;
