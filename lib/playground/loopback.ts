@@ -2,7 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorResponse } from "@/lib/http/respond";
+import type { Method } from "@/lib/http/edge";
 import type { Playground } from "./routes";
+import { playgroundRoutes } from "./route-modules";
 
 // Serves the draft routes over real loopback HTTP without the framework, for the integration
 // tests and the SSE benchmark. Unlike a buffering adapter it streams response bodies, honours
@@ -120,34 +122,33 @@ async function pipe(body: ReadableStream<Uint8Array>, res: http.ServerResponse):
   }
 }
 
-/** The app's draft routes, matched the way the route files are. */
+/** The app's draft route modules, matched the way the framework's file routes match them. */
 export function playgroundRouter(playground: Playground): FetchHandler {
+  const routes = playgroundRoutes({ playground: async () => playground, demoApi: (request, path) => playground.demoApi(request, path) });
   const draftBase = `${PLAYGROUND_BASE}/draft`;
   const apiBase = `${PLAYGROUND_BASE}/api`;
   return async (request) => {
     const { pathname } = new URL(request.url);
-    if (pathname.startsWith(`${apiBase}/`) && request.method === "GET") {
-      try {
-        const segments = pathname.slice(apiBase.length + 1).split("/").filter(Boolean).map(decodeURIComponent);
-        return playground.demoApi(request, `/${segments.map(encodeURIComponent).join("/")}`);
-      } catch {
-        return errorResponse("not_found");
-      }
+    let segments: string[];
+    try {
+      segments = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    } catch {
+      return errorResponse("invalid_path", "A path segment is not valid percent-encoded UTF-8.");
     }
-    if (pathname === draftBase && request.method === "POST") return playground.create(request);
+    const method = request.method as Method;
+    if (!METHODS.includes(method)) return errorResponse("method_not_allowed");
+    if (pathname.startsWith(`${apiBase}/`) || pathname === apiBase) {
+      return routes.demoApi[method](request, { params: { path: segments.slice(3) } });
+    }
+    if (pathname === draftBase) return routes.create[method](request);
     if (pathname.startsWith(`${draftBase}/`)) {
-      const rest = pathname.slice(draftBase.length + 1).split("/");
-      let token: string;
-      try {
-        token = decodeURIComponent(rest[0] ?? "");
-      } catch {
-        return errorResponse("not_found");
-      }
-      if (rest.length === 1 && request.method === "POST") return playground.update(request, token);
-      if (rest.length === 1 && request.method === "GET") return playground.read(request, token);
-      if (rest.length === 2 && rest[1] === "events" && request.method === "GET") return playground.events(request, token);
-      if (rest.length === 2 && rest[1] === "revisions" && request.method === "GET") return playground.revisions(request, token);
+      const [token = "", sub, extra] = segments.slice(3);
+      if (extra !== undefined) return errorResponse("not_found");
+      const module = sub === undefined ? routes.draft : sub === "events" ? routes.events : sub === "revisions" ? routes.revisions : null;
+      if (module) return module[method](request, { params: { token } });
     }
     return errorResponse("not_found");
   };
 }
+
+const METHODS: readonly Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

@@ -1,4 +1,5 @@
-import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
+import { contentType } from "@/lib/http/body";
+import { parseWith, readJsonBody, readTextBody } from "@/lib/http/edge";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { randomBytes } from "node:crypto";
@@ -17,7 +18,7 @@ import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
-import { fromThrown, json, jsonText } from "@/lib/http/respond";
+import { json, jsonText } from "@/lib/http/respond";
 import {
   createDraft,
   draftExists,
@@ -52,6 +53,7 @@ import {
   type Take,
 } from "./limits";
 import { demoApiResponse } from "./demo-api";
+import { playgroundRoutes } from "./route-modules";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -146,7 +148,6 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       throw err;
     }
   };
-  const logError = (err: unknown) => log(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
   const urls = (origin: string, id: string) => {
     return {
@@ -166,99 +167,79 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     context: ctx,
 
     async create(request) {
-      try {
-        guardWrite(request);
-        // Before anything is written: the answer's URLs must be ones the server can stand behind.
-        const origin = trustedOrigin(request, options.publicOrigin);
-        limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
-        const input = await readDraftInput(request);
-        const created = await createDraft(ctx, input);
-        const body: DraftCreated = {
-          id: created.id,
-          postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
-          ...urls(origin, created.id),
-          revision: created.revision,
-          warnings: created.warnings,
-        };
-        return json(body, 201);
-      } catch (err) {
-        return fromThrown(err, logError);
-      }
+      guardWrite(request);
+      // Before anything is written: the answer's URLs must be ones the server can stand behind.
+      const origin = trustedOrigin(request, options.publicOrigin);
+      limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
+      const input = await readDraftInput(request);
+      const created = await createDraft(ctx, input);
+      const body: DraftCreated = {
+        id: created.id,
+        postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
+        ...urls(origin, created.id),
+        revision: created.revision,
+        warnings: created.warnings,
+      };
+      return json(body, 201);
     },
 
     async update(request, writeToken) {
-      try {
-        guardWrite(request);
-        const origin = trustedOrigin(request, options.publicOrigin);
-        if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
-        limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
-        const input = await readDraftInput(request);
-        const updated = await updateDraft(ctx, writeToken, input);
-        const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
-        return json(body);
-      } catch (err) {
-        return fromThrown(err, logError);
-      }
+      guardWrite(request);
+      const origin = trustedOrigin(request, options.publicOrigin);
+      if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
+      limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
+      const input = await readDraftInput(request);
+      const updated = await updateDraft(ctx, writeToken, input);
+      const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
+      return json(body);
     },
 
     async read(request, readId) {
-      try {
-        guardRead(request);
-        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        return await heldAnswer(request, () => readDraftBytes(ctx, readId));
-      } catch (err) {
-        return fromThrown(err, logError);
-      }
+      guardRead(request);
+      if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+      return await heldAnswer(request, () => readDraftBytes(ctx, readId));
     },
 
     async revisions(request, readId) {
-      try {
-        guardRead(request);
-        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        const query = revisionsQuery(new URL(request.url).searchParams);
-        if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
-        // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
-        const purpose = `draft-revisions:${readId}`;
-        const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
-        return await heldAnswer(request, async () => {
-          const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
-          const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
-          return `{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
-        });
-      } catch (err) {
-        return fromThrown(err, logError);
-      }
+      guardRead(request);
+      if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+      const query = revisionsQuery(new URL(request.url).searchParams);
+      if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
+      // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
+      const purpose = `draft-revisions:${readId}`;
+      const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
+      return await heldAnswer(request, async () => {
+        const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
+        const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
+        return `{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+      });
     },
 
     async events(request, readId) {
+      guardRead(request);
+      if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
+      // Listening must be in place before the row is read, or an update on another instance
+      // between the read and the LISTEN would never arrive.
+      await fanout.ready();
+      const opened = hub.open(readId, clientAddress(request, trusted), {
+        perDraftPerAddress: settings.streamsPerDraft,
+        perAddress: settings.streamsPerAddress,
+        total: settings.streamsTotal,
+      });
+      // One answer whichever cap was reached and however many watch, so it tells nothing.
+      if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      const watch = opened.watch;
       try {
-        guardRead(request);
-        if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
-        // Listening must be in place before the row is read, or an update on another instance
-        // between the read and the LISTEN would never arrive.
-        await fanout.ready();
-        const opened = hub.open(readId, clientAddress(request, trusted), {
-          perDraftPerAddress: settings.streamsPerDraft,
-          perAddress: settings.streamsPerAddress,
-          total: settings.streamsTotal,
-        });
-        // One answer whichever cap was reached and however many watch, so it tells nothing.
-        if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
-        const watch = opened.watch;
-        try {
-          const row = await findDraft(ctx, readId);
-          if (!row) throw noSuchDraft(settings);
-          watch.start(row.revision, () => draftFrame(eventOf(row)), parseLastEventId(request.headers.get("last-event-id")));
-        } catch (err) {
-          watch.close();
-          throw err;
-        }
-        if (request.signal.aborted) watch.close();
-        else request.signal.addEventListener("abort", () => watch.close(), { once: true });
-        return new Response(watch.stream, { status: 200, headers: SSE_HEADERS });
+        const row = await findDraft(ctx, readId);
+        if (!row) throw noSuchDraft(settings);
+        watch.start(row.revision, () => draftFrame(eventOf(row)), parseLastEventId(request.headers.get("last-event-id")));
       } catch (err) {
-        return fromThrown(err, logError);
+        watch.close();
+        throw err;
       }
+      if (request.signal.aborted) watch.close();
+      else request.signal.addEventListener("abort", () => watch.close(), { once: true });
+      return new Response(watch.stream, { status: 200, headers: SSE_HEADERS });
     },
 
     demoApi(request, apiPath) {
@@ -290,13 +271,7 @@ function revisionsQuery(search: URLSearchParams): { limit?: number; cursor?: str
   if (raw.cursor !== undefined && (raw.cursor === "" || raw.cursor.length > 512)) {
     throw new ApiError("invalid_cursor", "Pass back a nextCursor exactly as this endpoint returned it.");
   }
-  const parsed = draftRevisionsQuery.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
-  }
-  return parsed.data;
+  return parseWith(draftRevisionsQuery, raw, "invalid_query");
 }
 
 function limited(take: Take, what: string): void {
@@ -309,21 +284,14 @@ function limited(take: Take, what: string): void {
 
 /** The demo API's answer, after the reader's address has taken from its allowance. */
 function demoApiAnswer(request: Request, apiPath: string, limiter: RateLimiter, trusted: AddressMatcher): Response {
-  try {
-    limited(limiter.take(clientAddress(request, trusted)), "demo API reads from your address");
-    const { status, body } = demoApiResponse({ path: apiPath, search: new URL(request.url).searchParams });
-    return json(body, status, { "cache-control": "no-store" });
-  } catch (err) {
-    return fromThrown(err);
-  }
+  limited(limiter.take(clientAddress(request, trusted)), "demo API reads from your address");
+  const { status, body } = demoApiResponse({ path: apiPath, search: new URL(request.url).searchParams });
+  return json(body, status, { "cache-control": "no-store" });
 }
 
 const demoHolder = globalThis as typeof globalThis & { __ddDemoReads?: { limiter: RateLimiter; trusted: AddressMatcher } };
 
-/**
- * For the demo API's route file: the app's allowance of demo reads per address. It needs no
- * storage, so it does not wait for the playground (or the database) to start.
- */
+/** The app's allowance of demo reads per address, for the demo API's route. */
 export function appDemoApi(request: Request, apiPath: string): Response {
   if (!demoHolder.__ddDemoReads) {
     const settings = playgroundSettings();
@@ -340,34 +308,28 @@ export function appDemoApi(request: Request, apiPath: string): Response {
  * itself, with scenario, dash, dataMode and baseRevision in the query string).
  */
 export async function readDraftInput(request: Request): Promise<DraftInput> {
-  const { essence, charset } = contentType(request);
-  const isJson = essence === "application/json";
-  const isHtml = essence === "text/html";
-  if (!isJson && !isHtml) {
-    throw new ApiError(
-      "unsupported_media_type",
-      "Send Content-Type: application/json (a draft object) or text/html (the HTML itself; other fields in the query string).",
-    );
+  const { essence } = contentType(request);
+  if (essence === "application/json") {
+    return readJsonBody(request, draftInput, { max: JSON_BODY_MAX, tooLarge: tooLarge(JSON_BODY_MAX), invalid: "invalid_draft" });
   }
-  if (!utf8Charset(charset)) {
-    throw new ApiError("unsupported_media_type", "The body must be UTF-8.");
-  }
-
-  if (isJson) {
-    const text = decodeUtf8(await readBody(request, JSON_BODY_MAX), false);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ApiError("invalid_draft", "The body is not JSON.");
-    }
-    return parseDraft(value);
-  }
-
-  const fields = draftFieldsFromQuery(new URL(request.url).searchParams);
-  const html = decodeUtf8(await readBody(request, DRAFT_HTML_MAX_BYTES), true);
-  return parseDraft({ ...fields, html });
+  const html = await readTextBody(
+    request,
+    {
+      type: "text/html",
+      typeHint: "Send Content-Type: application/json (a draft object) or text/html (the HTML itself; other fields in the query string).",
+      max: DRAFT_HTML_MAX_BYTES,
+      tooLarge: tooLarge(DRAFT_HTML_MAX_BYTES),
+      invalid: "invalid_draft",
+    },
+    true,
+  );
+  return parseWith(draftInput, { ...draftFieldsFromQuery(new URL(request.url).searchParams), html }, "invalid_draft");
 }
+
+const tooLarge = (max: number) => ({
+  code: "draft_too_large" as const,
+  hint: `The body is over ${max} bytes; html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`,
+});
 
 const queryFields = new Set(["scenario", "dash", "dataMode", "baseRevision"]);
 
@@ -387,33 +349,13 @@ function draftFieldsFromQuery(search: URLSearchParams): Record<string, unknown> 
   return out;
 }
 
-function parseDraft(value: unknown): DraftInput {
-  const parsed = draftInput.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : "";
-  throw new ApiError("invalid_draft", `${where}${issue?.message ?? "not a draft"}`.slice(0, 300));
-}
-
-function decodeUtf8(bytes: Uint8Array, keepBom: boolean): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
-  } catch {
-    throw new ApiError("invalid_draft", "The body is not valid UTF-8.");
-  }
-}
-
-/** Reads at most `max` bytes; a larger body answers 413 without being read to the end. */
-async function readBody(request: Request, max: number): Promise<Uint8Array> {
-  const body = await readBodyCapped(request, max);
-  if (body) return body;
-  throw new ApiError("draft_too_large", `The body is over ${max} bytes; html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The application's instance
 
 const holder = globalThis as typeof globalThis & { __ddPlayground?: Promise<Playground> };
+
+/** The app's draft routes, on the process-wide playground. */
+export const appPlaygroundRoutes = playgroundRoutes({ playground: appPlayground, demoApi: appDemoApi });
 
 /** The process-wide playground on the application's storage; built on first use. */
 export function appPlayground(): Promise<Playground> {
@@ -428,13 +370,4 @@ export function appPlayground(): Promise<Playground> {
     });
   }
   return holder.__ddPlayground;
-}
-
-/** For route files: runs one route against the app's playground; a failed start is a 500 envelope. */
-export async function withAppPlayground(run: (playground: Playground) => Promise<Response>): Promise<Response> {
-  try {
-    return await run(await appPlayground());
-  } catch (err) {
-    return fromThrown(err);
-  }
 }

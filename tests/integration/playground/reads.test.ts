@@ -276,7 +276,7 @@ describe.each(backends)("anonymous read limits on $name", (backend) => {
       const created = await create(app, { html: `<!doctype html><p>${"x".repeat(512 * 1024)}</p>` });
       // The route handler as the server calls it, with the peer address the server stamps.
       const ask = (address: string) =>
-        app.playground.read(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: address } }), created.id);
+        app.routes.draft.GET(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: address } }), { params: { token: created.id } });
       // Answers whose readers have not taken their bytes yet.
       const held = await Promise.all(Array.from({ length: READS_IN_FLIGHT_PER_ADDRESS }, () => ask("192.0.2.1")));
       for (const r of held) expect(r.status).toBe(200);
@@ -308,7 +308,7 @@ describe.each(backends)("anonymous read limits on $name", (backend) => {
       const statuses: number[] = [];
       // Each read from an address of its own, and each answer taken whole before the next.
       for (let i = 0; i < Math.ceil(READ_BYTES_BURST / (2 * 1024 * 1024)) + 2; i++) {
-        const r = await app.playground.read(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: `198.51.100.${i + 1}` } }), created.id);
+        const r = await app.routes.draft.GET(new Request(`${app.url}${DRAFT}/${created.id}`, { headers: { [PEER_HEADER]: `198.51.100.${i + 1}` } }), { params: { token: created.id } });
         statuses.push(r.status);
         if (r.status === 429) {
           expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

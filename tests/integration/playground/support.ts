@@ -4,6 +4,7 @@ import { draftCreated, type DraftCreated } from "@/lib/contract/playground";
 import type { OpenDb } from "@/lib/db";
 import { playgroundRouter, serveStreaming, type StreamingServer } from "@/lib/playground/loopback";
 import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/routes";
+import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { EventStreamParser, type SseMessage } from "@/lib/playground/sse";
 
 // One app instance of the playground over real loopback HTTP, and a client for its event
@@ -12,6 +13,8 @@ import { EventStreamParser, type SseMessage } from "@/lib/playground/sse";
 export interface App {
   url: string;
   playground: Playground;
+  /** The route modules the server mounts, for calling one in-process. */
+  routes: PlaygroundRoutes;
   server: StreamingServer;
   close(): Promise<void>;
 }
@@ -22,6 +25,7 @@ export async function startApp(open: Pick<OpenDb, "db" | "dialect" | "pool">, op
   return {
     url: server.url,
     playground,
+    routes: playgroundRoutes({ playground: async () => playground, demoApi: (request, path) => playground.demoApi(request, path) }),
     server,
     async close() {
       await playground.close();

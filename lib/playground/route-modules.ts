@@ -1,0 +1,68 @@
+import { defineRoute, oneParam, restPath, type RouteModule } from "@/lib/http/edge";
+import type { Playground } from "./routes";
+
+// The playground's route files, each one `defineRoute`: the app's route files mount these on
+// the app's playground, and tests mount them on a playground of their own.
+//
+// No CORS headers anywhere: agents are not browsers and need none, the editor and watch pages
+// are same-origin, and a dashboard running in an opaque-origin frame has no business reading
+// drafts. Nothing here logs a request URL: write-token URLs are capabilities.
+
+export interface PlaygroundRoutes {
+  /** /dashboards/playground/draft */
+  create: RouteModule;
+  /** /dashboards/playground/draft/<token>: GET with a read id, POST with a write token */
+  draft: RouteModule;
+  /** /dashboards/playground/draft/<read_id>/events */
+  events: RouteModule;
+  /** /dashboards/playground/draft/<read_id>/revisions */
+  revisions: RouteModule;
+  /** /dashboards/playground/api/<api path> */
+  demoApi: RouteModule;
+}
+
+const token = (raw: Record<string, string | string[] | undefined>) => oneParam(raw, "token");
+
+export interface PlaygroundSource {
+  playground: () => Promise<Playground>;
+  /** The demo API's answer; it needs no storage, so it does not wait for the playground (or the database) to start. */
+  demoApi: (request: Request, apiPath: string) => Response;
+  log?: (line: string) => void;
+}
+
+export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource): PlaygroundRoutes {
+  return {
+    create: defineRoute({
+      refuse: "POST a draft here to create it; read one at /dashboards/playground/draft/<read_id>.",
+      log,
+      methods: (on) => ({ POST: on({ handle: async ({ request }) => (await playground()).create(request) }) }),
+    }),
+    draft: defineRoute({
+      params: token,
+      refuse: "GET <read_id> reads a draft; POST <write_token> updates it. Nothing else is taken here.",
+      log,
+      methods: (on) => ({
+        GET: on({ handle: async ({ request, params }) => (await playground()).read(request, params) }),
+        POST: on({ handle: async ({ request, params }) => (await playground()).update(request, params) }),
+      }),
+    }),
+    events: defineRoute({
+      params: token,
+      refuse: "The event stream is read with GET.",
+      log,
+      methods: (on) => ({ GET: on({ handle: async ({ request, params }) => (await playground()).events(request, params) }) }),
+    }),
+    revisions: defineRoute({
+      params: token,
+      refuse: "Revisions are read with GET.",
+      log,
+      methods: (on) => ({ GET: on({ handle: async ({ request, params }) => (await playground()).revisions(request, params) }) }),
+    }),
+    demoApi: defineRoute({
+      params: (raw) => restPath(raw),
+      refuse: "The demo API is read-only: use GET.",
+      log,
+      methods: (on) => ({ GET: on({ handle: ({ request, params }) => demoApi(request, params) }) }),
+    }),
+  };
+}
