@@ -144,8 +144,8 @@ export function playgroundRouter(playground: Playground): FetchHandler {
     if (pathname.startsWith(`${draftBase}/`)) {
       const [token = "", sub, extra] = segments.slice(3);
       if (extra !== undefined) return errorResponse("not_found");
-      const module = sub === undefined ? routes.draft : sub === "events" ? routes.events : sub === "revisions" ? routes.revisions : null;
-      if (module) return module[method](request, { params: { token } });
+      const route = sub === undefined ? routes.draft : sub === "events" ? routes.events : sub === "revisions" ? routes.revisions : null;
+      if (route) return route[method](request, { params: { token } });
     }
     return errorResponse("not_found");
   };
