@@ -35,9 +35,9 @@ export interface Call<P, G = undefined, Q = undefined, B = undefined> {
 
 export interface MethodSpec<P, G, Q, B> {
   /** Refuses by throwing an ApiError (401, 403, …); answers what the handler may rely on. */
-  guard?: (request: Request, params: P) => G | Promise<G>;
+  guard?: (request: Request, params: P) => Promise<G>;
   query?: (search: URLSearchParams) => Q;
-  body?: (request: Request) => B | Promise<B>;
+  body?: (request: Request) => Promise<B>;
   handle: (call: Call<P, G, Q, B>) => Response | Promise<Response>;
 }
 
@@ -46,7 +46,7 @@ export interface BoundMethod<P> {
   readonly run: (request: Request, url: URL, params: P) => Promise<Response>;
 }
 
-export type On<P> = <G = undefined, Q = undefined, B = undefined>(spec: MethodSpec<P, G, Q, B>) => BoundMethod<P>;
+export type On<P> = <G, Q, B>(spec: MethodSpec<P, G, Q, B>) => BoundMethod<P>;
 
 export interface RouteDefinition<P> {
   /** Checks and shapes the path values; throws an ApiError (400 invalid_path, 404) for bad ones. */
@@ -54,6 +54,8 @@ export interface RouteDefinition<P> {
   methods: (on: On<P>) => Partial<Record<Verb, BoundMethod<P>>>;
   /** The hint of the 405 for any method the route does not take. */
   refuse: string;
+  /** The Allow of that 405, when the path answers more than this route does (a page answers its GET). */
+  allow?: string;
   /** Added to every answer (errors too) unless the handler set the header itself. */
   headers?: Record<string, string>;
   /** Where an unexpected failure is written; defaults to the console. Never given the URL: write tokens are capabilities. */
@@ -79,7 +81,7 @@ const on = <P,>(spec: MethodSpec<P, unknown, unknown, unknown>): BoundMethod<P> 
  */
 export function defineRoute<P = RawParams>(def: RouteDefinition<P>): RouteModule {
   const methods = def.methods(on as On<P>);
-  const allow = [...VERBS.filter((v) => methods[v]), ...(methods.GET ? ["HEAD"] : [])].join(", ");
+  const allow = def.allow ?? [...VERBS.filter((v) => methods[v]), ...(methods.GET ? ["HEAD"] : [])].join(", ");
   const log = def.log ?? ((line: string) => console.error(`[edge] ${line}`));
 
   const handle = (method: Method): RouteHandler =>

@@ -3,7 +3,7 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import { readCookie } from "@/lib/auth/cookies";
 import { SESSION_COOKIE, userForToken, type SessionUser } from "@/lib/auth/session";
 import { constantTimeEqual, sha256Hex } from "@/lib/auth/tokens";
-import { errorResponse } from "@/lib/http/respond";
+import { ApiError } from "@/lib/contract/errors";
 import { sameOriginBrowserRequest } from "@/lib/http/origin";
 
 // Saving, starring and choosing a home are acts of the signed-in person at one of this site's
@@ -27,23 +27,17 @@ export interface HumanDeps {
   publicOrigin?: string;
 }
 
-export type HumanCheck = { ok: true; user: SessionUser } | { ok: false; response: Response };
-
-export async function humanRequest(request: Request, deps: HumanDeps, what: string): Promise<HumanCheck> {
+/** humanRequest as the edge's guard: the person, or the refusal thrown. */
+export async function humanGuard(request: Request, deps: HumanDeps, what: string): Promise<SessionUser> {
   const token = readCookie(request, SESSION_COOKIE);
   const user = token ? await userForToken(deps.db, token) : null;
-  if (!token || !user) {
-    return { ok: false, response: errorResponse("unauthorized", `Sign in, then ${what} from this site's own pages.`) };
-  }
+  if (!token || !user) throw new ApiError("unauthorized", `Sign in, then ${what} from this site's own pages.`);
   if (!sameOriginBrowserRequest(request, deps.publicOrigin)) {
-    return {
-      ok: false,
-      response: errorResponse("forbidden", `Only the signed-in person can ${what}, from this site's own pages in their browser.`),
-    };
+    throw new ApiError("forbidden", `Only the signed-in person can ${what}, from this site's own pages in their browser.`);
   }
   const sent = request.headers.get(CSRF_HEADER) ?? "";
   if (!constantTimeEqual(sent, csrfTokenFor(deps.sealer, token))) {
-    return { ok: false, response: errorResponse("forbidden", "The page's CSRF token is missing or out of date; reload the page and try again.") };
+    throw new ApiError("forbidden", "The page's CSRF token is missing or out of date; reload the page and try again.");
   }
-  return { ok: true, user };
+  return user;
 }

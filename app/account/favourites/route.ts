@@ -1,11 +1,6 @@
 // POST /account/favourites — star, unstar and reorder (a human action from our own pages)
-import { appHumanDeps } from "@/lib/saved/deps";
-import { favouritesRoute } from "@/lib/saved/routes";
+import { appSavedRoutes } from "@/lib/saved/deps";
 
 export const dynamic = "force-dynamic";
 
-async function handle(request: Request): Promise<Response> {
-  return favouritesRoute(request, await appHumanDeps());
-}
-
-export { handle as GET, handle as POST, handle as PUT, handle as DELETE };
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appSavedRoutes.favourites;

@@ -1,11 +1,6 @@
 // POST /account/trust — always run an author's dashboards on one's data, or stop (a human action from our own pages)
-import { appHumanDeps } from "@/lib/saved/deps";
-import { trustRoute } from "@/lib/saved/routes";
+import { appSavedRoutes } from "@/lib/saved/deps";
 
 export const dynamic = "force-dynamic";
 
-async function handle(request: Request): Promise<Response> {
-  return trustRoute(request, await appHumanDeps());
-}
-
-export { handle as GET, handle as POST, handle as PUT, handle as DELETE };
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appSavedRoutes.trust;

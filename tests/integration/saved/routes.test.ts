@@ -3,7 +3,8 @@ import { upsertUser, favouritesOf, homeOf } from "@/lib/auth/users";
 import { startSession } from "@/lib/auth/session";
 import { createPlayground } from "@/lib/playground/routes";
 import { CSRF_HEADER, csrfTokenFor, type HumanDeps } from "@/lib/saved/human";
-import { favouritesRoute, homeRoute, saveRoute } from "@/lib/saved/routes";
+import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
+import type { RouteModule } from "@/lib/http/edge";
 import { listSpace, loadDashboard, revisionsOf, SAVED_HTML_MAX_BYTES } from "@/lib/saved/store";
 import { savedDashboard } from "@/lib/docs/bodies";
 import { backends, testSealer } from "../support/backends";
@@ -17,6 +18,7 @@ const page = `<!doctype html><title>Pipeline &amp; renewals</title><h1>Pipeline<
 describe.each(backends)("saving into a space on $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
   let deps: HumanDeps;
+  let routes: SavedRoutes;
   let csm: { id: number; token: string; csrf: string };
   let other: { id: number; token: string; csrf: string };
 
@@ -40,12 +42,13 @@ describe.each(backends)("saving into a space on $name", (backend) => {
   function save(path: string, headers: Record<string, string>, body: BodyInit | null = page, method = "POST") {
     const [, , handle = "", slug = ""] = path.split("/");
     const req = new Request(`${origin}${path}`, { method, headers: { "content-type": "text/html", host: "app.test", ...headers }, body });
-    return saveRoute(req, handle, slug, deps);
+    return routes.save[method as "POST"](req, { params: { handle, slug } });
   }
 
   beforeAll(async () => {
     h = await backend.open();
     deps = { db: h.db, sealer: testSealer };
+    routes = savedRoutes(async () => deps);
     csm = await person("csm@demo.test");
     other = await person("member@demo.test");
   });
@@ -140,6 +143,8 @@ describe.each(backends)("saving into a space on $name", (backend) => {
       "dashboard_uses_webrtc",
     ],
     ["a slug that is not one", () => save("/~/csm/Not_A_Slug", fromPage(csm)), 400, "invalid_slug"],
+    // The router has decoded %25E0 once, to %E0; it is a slug that is not one, not a second decoding.
+    ["a slug that decodes to a stray percent escape", () => save("/~/csm/%E0", fromPage(csm)), 400, "invalid_slug"],
     ["DELETE", () => save("/~/csm/pipeline", fromPage(csm), null, "DELETE"), 405, "method_not_allowed"],
   ];
 
@@ -186,14 +191,13 @@ describe.each(backends)("saving into a space on $name", (backend) => {
   });
 
   describe("favourites and home", () => {
-    function action(route: typeof favouritesRoute, path: string, body: unknown, headers = fromPage(csm)) {
-      return route(
+    function action(route: RouteModule, path: string, body: unknown, headers = fromPage(csm)) {
+      return route.POST(
         new Request(`${origin}${path}`, {
           method: "POST",
           headers: { "content-type": "application/json", host: "app.test", ...headers },
           body: JSON.stringify(body),
         }),
-        deps,
       );
     }
 
@@ -203,16 +207,16 @@ describe.each(backends)("saving into a space on $name", (backend) => {
         ["/~/csm/race", "Race"],
         ["/~/csm/newest", "Newest"],
       ]) {
-        expect((await action(favouritesRoute, "/account/favourites", { op: "add", href, label })).status).toBe(200);
+        expect((await action(routes.favourites, "/account/favourites", { op: "add", href, label })).status).toBe(200);
       }
-      const moved = await action(favouritesRoute, "/account/favourites", { op: "order", hrefs: ["/~/csm/newest", "/~/csm/pipeline", "/~/csm/race"] });
+      const moved = await action(routes.favourites, "/account/favourites", { op: "order", hrefs: ["/~/csm/newest", "/~/csm/pipeline", "/~/csm/race"] });
       expect((await moved.json()).favourites.map((f: { href: string }) => f.href)).toEqual(["/~/csm/newest", "/~/csm/pipeline", "/~/csm/race"]);
       expect((await favouritesOf(h.db, csm.id)).map((f) => f.label)).toEqual(["Newest", "Pipeline", "Race"]);
 
-      await action(favouritesRoute, "/account/favourites", { op: "remove", href: "/~/csm/pipeline" });
+      await action(routes.favourites, "/account/favourites", { op: "remove", href: "/~/csm/pipeline" });
       expect((await favouritesOf(h.db, csm.id)).map((f) => f.href)).toEqual(["/~/csm/newest", "/~/csm/race"]);
       // Starring again keeps one entry and takes the new label.
-      await action(favouritesRoute, "/account/favourites", { op: "add", href: "/~/csm/race", label: "Race (renamed)" });
+      await action(routes.favourites, "/account/favourites", { op: "add", href: "/~/csm/race", label: "Race (renamed)" });
       expect(await favouritesOf(h.db, csm.id)).toEqual([
         { href: "/~/csm/newest", label: "Newest" },
         { href: "/~/csm/race", label: "Race (renamed)" },
@@ -230,24 +234,41 @@ describe.each(backends)("saving into a space on $name", (backend) => {
         [{ op: "add", href: "/~/csm/x", label: "x" }, fromPage(csm, { [CSRF_HEADER]: "wrong" }), 403],
       ];
       for (const [body, headers, status] of cases) {
-        const res = await action(favouritesRoute, "/account/favourites", body, headers);
+        const res = await action(routes.favourites, "/account/favourites", body, headers);
         expect(res.status, JSON.stringify(body)).toBe(status);
         expect(await res.json()).toHaveProperty("error");
       }
       expect(await favouritesOf(h.db, csm.id)).toEqual(before);
     });
 
+    it("reads account bodies as strict UTF-8 in a UTF-8 charset, as drafts are read", async () => {
+      const before = await favouritesOf(h.db, csm.id);
+      const raw = (body: BodyInit, type: string) =>
+        routes.favourites.POST(
+          new Request(`${origin}/account/favourites`, { method: "POST", headers: { ...fromPage(csm), host: "app.test", "content-type": type }, body }),
+        );
+      // "Caf\xe9" in Latin-1: not UTF-8, so never stored with a replacement character.
+      const latin1 = new Uint8Array([...new TextEncoder().encode('{"op":"add","href":"/~/csm/cafe","label":"Caf'), 0xe9, ...new TextEncoder().encode('"}')]);
+      const notUtf8 = await raw(latin1, "application/json");
+      expect(notUtf8.status).toBe(400);
+      expect(await notUtf8.json()).toEqual({ error: "invalid_request", hint: "The body is not valid UTF-8." });
+      const declared = await raw(JSON.stringify({ op: "add", href: "/~/csm/cafe", label: "Cafe" }), "application/json; charset=iso-8859-1");
+      expect(declared.status).toBe(415);
+      expect((await declared.json()).error).toBe("unsupported_media_type");
+      expect(await favouritesOf(h.db, csm.id)).toEqual(before);
+    });
+
     it("sets and clears home, and refuses a home outside the spaces", async () => {
-      const set = await action(homeRoute, "/account/home", { path: "/~/csm/pipeline" });
+      const set = await action(routes.home, "/account/home", { path: "/~/csm/pipeline" });
       expect(await set.json()).toEqual({ path: "/~/csm/pipeline" });
       expect(await homeOf(h.db, csm.id)).toBe("/~/csm/pipeline");
       for (const path of ["/", "https://evil.test/", "/connections"]) {
-        expect((await action(homeRoute, "/account/home", { path })).status).toBe(400);
+        expect((await action(routes.home, "/account/home", { path })).status).toBe(400);
       }
       expect(await homeOf(h.db, csm.id)).toBe("/~/csm/pipeline");
-      expect((await action(homeRoute, "/account/home", { path: null }, { cookie: `dd_session=${csm.token}` })).status).toBe(403);
+      expect((await action(routes.home, "/account/home", { path: null }, { cookie: `dd_session=${csm.token}` })).status).toBe(403);
       expect(await homeOf(h.db, csm.id)).toBe("/~/csm/pipeline");
-      const cleared = await action(homeRoute, "/account/home", { path: null });
+      const cleared = await action(routes.home, "/account/home", { path: null });
       expect(await cleared.json()).toEqual({ path: null });
       expect(await homeOf(h.db, csm.id)).toBeNull();
     });

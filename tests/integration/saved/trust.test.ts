@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUser } from "@/lib/auth/users";
 import { startSession } from "@/lib/auth/session";
 import { CSRF_HEADER, csrfTokenFor, type HumanDeps } from "@/lib/saved/human";
-import { trustRoute } from "@/lib/saved/routes";
+import { savedRoutes } from "@/lib/saved/routes";
 import { savedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
 import { backends, testSealer } from "../support/backends";
 
@@ -25,7 +25,7 @@ describe.each(backends)("trusting authors on $name", (backend) => {
 
   function post(body: unknown, who = viewer, extra: Record<string, string> = {}, method = "POST") {
     const headers = { "content-type": "application/json", host: "app.test", cookie: `dd_session=${who.token}`, origin, "sec-fetch-site": "same-origin", [CSRF_HEADER]: who.csrf, ...extra };
-    return trustRoute(new Request(`${origin}/account/trust`, { method, headers, body: method === "POST" ? JSON.stringify(body) : null }), deps);
+    return savedRoutes(async () => deps).trust[method as "POST"](new Request(`${origin}/account/trust`, { method, headers, body: method === "POST" ? JSON.stringify(body) : null }));
   }
 
   beforeAll(async () => {
