@@ -1,14 +1,16 @@
 import type { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
-import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
-import { matchPath } from "@/lib/contract/match";
+import type { Endpoint, EndpointId } from "@/lib/contract/endpoints";
+import { checkPathValues, matchPath, permissionFor } from "@/lib/contract/match";
 import { parseEndpointQuery } from "@/lib/contract/query";
 import type { SessionUser } from "@/lib/auth/session";
 import type { Db } from "@/lib/db";
-import { errorResponse, fromThrown, json } from "./respond";
+import { defineRoute, restPath, type RouteModule } from "./edge";
+import { errorResponse, json } from "./respond";
 
-// The one wrapper every API request passes through:
-// method → route → session (401) → path values (404) → permission (403) → query (400) → handler.
+// /api/*: the edge checks the method; then route → session (401) → path values (404) →
+// permission (403) → query (400) → handler. The demo API answers in the same order with the
+// same shared steps (lib/contract/match.ts, lib/contract/query.ts).
 
 export interface HandlerContext<E extends Endpoint = Endpoint> {
   request: Request;
@@ -27,44 +29,42 @@ export interface ApiDeps {
   handlers: HandlerMap;
 }
 
-export async function handleApi(request: Request, path: string, deps: ApiDeps): Promise<Response> {
-  const started = performance.now();
-  const response = await route(request, path, deps);
-  // Server time, for browser devtools and the benchmarks.
-  response.headers.set("server-timing", `app;dur=${(performance.now() - started).toFixed(1)}`);
-  return response;
+/** The /api route module: every endpoint of the registry behind the edge. */
+export function apiRoute(deps: ApiDeps): RouteModule {
+  return defineRoute({
+    params: (raw) => restPath(raw),
+    refuse: "Every API endpoint is GET.",
+    methods: (on) => ({ GET: on({ handle: ({ request, params }) => answer(request, params, deps) }) }),
+  });
 }
 
-async function route(request: Request, path: string, deps: ApiDeps): Promise<Response> {
+const modules = new WeakMap<ApiDeps, RouteModule>();
+
+/** One request through the /api route module; `path` is relative to /api, segments percent-encoded. */
+export function handleApi(request: Request, path: string, deps: ApiDeps): Promise<Response> {
+  let route = modules.get(deps);
+  if (!route) modules.set(deps, (route = apiRoute(deps)));
+  const method = request.method as keyof RouteModule;
+  let segments: string[];
   try {
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return errorResponse("method_not_allowed", "Every API endpoint is GET.", { allow: "GET" });
-    }
-    const match = matchPath(path);
-    if (!match) return errorResponse("not_found", "See /docs for the list of endpoints.");
-    const endpoint: EndpointDef = match.endpoint;
-
-    const db = await deps.db();
-    const user = await deps.userFor(db, request);
-    if (!user) return errorResponse("unauthorized", "Sign in at /signin, then retry.");
-
-    for (const [name, rule] of Object.entries(endpoint.params ?? {})) {
-      const value = match.params[name] ?? "";
-      if (rule.values && !rule.values.includes(value)) {
-        throw new ApiError(rule.unknown ?? "not_found", `${name} must be one of: ${rule.values.join(", ")}`);
-      }
-    }
-
-    if (endpoint.permission) {
-      const needed = endpoint.permission.replace(/\{(\w+)\}/g, (_, p: string) => match.params[p] ?? "");
-      if (!user.permissions.includes(needed)) throw new ApiError("forbidden", `This needs the ${needed} permission.`);
-    }
-
-    const query = parseEndpointQuery(new URL(request.url).searchParams, endpoint);
-    const handler = deps.handlers[endpoint.id as EndpointId] as unknown as (ctx: HandlerContext) => Promise<unknown>;
-    const body = await handler({ request, db, user, params: match.params, query: query as HandlerContext["query"] });
-    return json(body, 200, { vary: "Cookie" });
-  } catch (err) {
-    return fromThrown(err);
+    segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return Promise.resolve(errorResponse("invalid_path", "A path segment is not valid percent-encoded UTF-8."));
   }
+  return (route[method] ?? route.OPTIONS)(request, { params: { path: segments } });
+}
+
+async function answer(request: Request, path: string, deps: ApiDeps): Promise<Response> {
+  const match = matchPath(path);
+  if (!match) return errorResponse("not_found", "See /docs for the list of endpoints.");
+  const db = await deps.db();
+  const user = await deps.userFor(db, request);
+  if (!user) return errorResponse("unauthorized", "Sign in at /signin, then retry.");
+  checkPathValues(match);
+  const needed = permissionFor(match);
+  if (needed && !user.permissions.includes(needed)) throw new ApiError("forbidden", `This needs the ${needed} permission.`);
+  const query = parseEndpointQuery(new URL(request.url).searchParams, match.endpoint);
+  const handler = deps.handlers[match.endpoint.id as EndpointId] as unknown as (ctx: HandlerContext) => Promise<unknown>;
+  const body = await handler({ request, db, user, params: match.params, query: query as HandlerContext["query"] });
+  return json(body, 200, { vary: "Cookie" });
 }

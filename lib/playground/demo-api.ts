@@ -1,6 +1,6 @@
 import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
 import { endpointById, endpoints, type EndpointDef, type EndpointId, type QueryOf, type ResponseOf } from "@/lib/contract/endpoints";
-import { matchPath } from "@/lib/contract/match";
+import { checkPathValues, matchPath } from "@/lib/contract/match";
 import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { findProject } from "@/lib/connectors/tracker/map";
@@ -132,12 +132,7 @@ function respond<Id extends EndpointId>(id: Id, name: string, params: Record<str
 
   if (isErrorVariant(variant) && variant.at === "session") return errorAnswer(variant, params);
 
-  for (const [param, rule] of Object.entries(endpoint.params ?? {})) {
-    const value = params[param] ?? "";
-    if (rule.values && !rule.values.includes(value)) {
-      return fail(rule.unknown ?? "not_found", `${param} must be one of: ${rule.values.join(", ")}`);
-    }
-  }
+  checkPathValues({ endpoint, params });
 
   if (isErrorVariant(variant) && variant.at === "permission") return errorAnswer(variant, params);
 

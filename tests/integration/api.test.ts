@@ -118,10 +118,10 @@ describe.each(backends)("API over $name", (backend) => {
     const missing = await call("/nope", "admin");
     expect(missing.status).toBe(404);
     expect((await missing.json()).error).toBe("not_found");
-    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       const res = await call("/me", "admin", { method });
       expect(res.status).toBe(405);
-      expect(res.headers.get("allow")).toBe("GET");
+      expect(res.headers.get("allow")).toBe("GET, HEAD");
       expect((await res.json()).error).toBe("method_not_allowed");
     }
   });
