@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
 import { docsModel, sectionOf } from "@/lib/docs/model";
 import { DOCS_INDEX_MD, DOCS_PATH, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
+import { defineRoute, oneParam } from "@/lib/http/edge";
 import { requestOrigin } from "@/lib/http/origin";
 
 export const dynamic = "force-dynamic";
@@ -16,8 +17,7 @@ const headers = {
   "referrer-policy": "no-referrer",
 };
 
-export async function GET(request: Request, ctx: { params: Promise<{ section: string }> }): Promise<Response> {
-  const { section } = await ctx.params;
+function section(request: Request, section: string): Response {
   const origin = requestOrigin(request, config().publicOrigin);
   const name = section.endsWith(".md") ? section.slice(0, -3) : null;
   if (name === DOCS_INDEX_MD) return new Response(referenceMarkdown(docsModel(), origin), { headers });
@@ -32,3 +32,9 @@ export async function GET(request: Request, ctx: { params: Promise<{ section: st
     headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
   });
 }
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  params: (raw) => oneParam(raw, "section"),
+  refuse: "The reference is read with GET.",
+  methods: (on) => ({ GET: on({ handle: ({ request, params }) => section(request, params) }) }),
+});

@@ -1,10 +1,12 @@
 // GET /signin/callback — the identity provider's answer to /signin/oidc
 import { config } from "@/lib/config";
 import { oidcCallback } from "@/lib/auth/oidc";
+import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request): Promise<Response> {
-  return oidcCallback(request, { db: appDb, config: config() });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  refuse: "The identity provider returns here with GET.",
+  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcCallback(request, { db: appDb, config: config() }) }) }),
+});

@@ -1,10 +1,12 @@
 // POST /signin/demo — demo sign-in (only when no identity provider is configured)
 import { config } from "@/lib/config";
 import { demoSignIn } from "@/lib/auth/routes";
+import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export function POST(request: Request): Promise<Response> {
-  return demoSignIn(request, { db: appDb, config: config() });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  refuse: "Sign in with POST from the /signin page.",
+  methods: (on) => ({ POST: on({ handle: ({ request }) => demoSignIn(request, { db: appDb, config: config() }) }) }),
+});

@@ -1,10 +1,12 @@
 // GET /signin/oidc — starts sign-in with the identity provider (only when one is configured)
 import { config } from "@/lib/config";
 import { oidcStart } from "@/lib/auth/oidc";
+import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request): Promise<Response> {
-  return oidcStart(request, { db: appDb, config: config() });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  refuse: "Start sign-in with GET, from the /signin page.",
+  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcStart(request, { db: appDb, config: config() }) }) }),
+});

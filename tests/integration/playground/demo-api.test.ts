@@ -324,7 +324,7 @@ describe("path values and queries, as the real API", () => {
 
 describe("GET /scenarios", () => {
   it("lists the scenarios, the default and every path's variants", async () => {
-    const res = scenariosRoute.GET();
+    const res = await scenariosRoute.GET(new Request("http://app.test/dashboards/playground/scenarios"));
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toMatch(/max-age/);
     const body = z
@@ -345,7 +345,7 @@ describe("GET /scenarios", () => {
   });
 
   it("refuses POST", async () => {
-    const res = scenariosRoute.POST();
+    const res = await scenariosRoute.POST(new Request("http://app.test/dashboards/playground/scenarios", { method: "POST" }));
     expect(res.status).toBe(405);
     expect(errorEnvelope.parse(await res.json()).error).toBe("method_not_allowed");
   });
@@ -353,7 +353,7 @@ describe("GET /scenarios", () => {
 
 describe("GET /endpoints", () => {
   it("documents every registry endpoint with JSON Schemas and its errors", async () => {
-    const res = endpointsRoute.GET();
+    const res = await endpointsRoute.GET(new Request("http://app.test/dashboards/playground/endpoints"));
     expect(res.status).toBe(200);
     // Parsed with the schema /docs publishes for this body, so the two cannot drift apart.
     const body = endpointsBodySchema.parse(await res.json());

@@ -1,32 +1,40 @@
 // GET /~/<handle>/<slug>/source[?revision=N] — a saved dashboard's HTML as plain text, for
 // "view source" and restores. Signed-in people only, like the dashboard itself.
 import { userForRequest } from "@/lib/auth/session";
-import { errorResponse, readOnly } from "@/lib/http/respond";
-import { revisionParam, segment } from "@/lib/saved/params";
+import { ApiError } from "@/lib/contract/errors";
+import { defineRoute, oneParam } from "@/lib/http/edge";
+import { revisionParam } from "@/lib/saved/params";
 import { loadDashboard } from "@/lib/saved/store";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ handle: string; slug: string }> };
-
-export async function GET(request: Request, ctx: Ctx): Promise<Response> {
-  const db = await appDb();
-  if (!(await userForRequest(db, request))) return errorResponse("unauthorized", "Sign in to read saved dashboards.");
-  const { handle, slug } = await ctx.params;
-  const revision = revisionParam(new URL(request.url).searchParams.get("revision"));
-  const dashboard = await loadDashboard(db, segment(handle), segment(slug), revision);
-  if (!dashboard) return errorResponse("not_found", "No such dashboard or revision.");
-  return new Response(dashboard.shown.html, {
-    headers: {
-      // Text, never rendered: the HTML is someone's dashboard, and runs only inside the frame.
-      "content-type": "text/plain; charset=utf-8",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox; default-src 'none'",
-      "cache-control": "private, no-store",
-      "x-revision": String(dashboard.shown.revision),
-    },
-  });
-}
-
-export const POST = () => readOnly();
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  // Decoded once by the router, and not again.
+  params: (raw) => ({ handle: oneParam(raw, "handle"), slug: oneParam(raw, "slug") }),
+  refuse: "A dashboard's source is read with GET; save with POST /~/<handle>/<slug>.",
+  methods: (on) => ({
+    GET: on({
+      guard: async (request) => {
+        const user = await userForRequest(await appDb(), request);
+        if (!user) throw new ApiError("unauthorized", "Sign in to read saved dashboards.");
+        return user;
+      },
+      query: (search) => revisionParam(search.get("revision")),
+      handle: async ({ params: { handle, slug }, query: revision }) => {
+        const dashboard = await loadDashboard(await appDb(), handle, slug, revision);
+        if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
+        return new Response(dashboard.shown.html, {
+          headers: {
+            // Text, never rendered: the HTML is someone's dashboard, and runs only inside the frame.
+            "content-type": "text/plain; charset=utf-8",
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "sandbox; default-src 'none'",
+            "cache-control": "private, no-store",
+            "x-revision": String(dashboard.shown.revision),
+          },
+        });
+      },
+    }),
+  }),
+});
