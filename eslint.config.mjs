@@ -1,6 +1,8 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -22,6 +24,30 @@ const config = [
     files: ["lib/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: ["@/app/*", "@/components/*"] }],
+    },
+  },
+  {
+    // Every route handler goes through the edge (lib/http/edge.ts): a route file exports the
+    // methods of one defineRoute, `export const { GET, … } = defineRoute({...})`, never a
+    // function of its own, so methods, path values, errors and headers are handled one way.
+    files: ["app/**/route.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." },
+        {
+          selector: `ExportNamedDeclaration > FunctionDeclaration[id.name=${HTTP_METHODS}]`,
+          message: "Route handlers go through the edge: export const { GET, … } = defineRoute({...}).",
+        },
+        {
+          selector: `ExportNamedDeclaration > VariableDeclaration > VariableDeclarator[id.type='Identifier'][id.name=${HTTP_METHODS}]`,
+          message: "Route handlers go through the edge: export const { GET, … } = defineRoute({...}).",
+        },
+        {
+          selector: `ExportSpecifier[exported.name=${HTTP_METHODS}]`,
+          message: "Route handlers go through the edge: export const { GET, … } = defineRoute({...}).",
+        },
+      ],
     },
   },
   {
