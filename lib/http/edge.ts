@@ -15,6 +15,7 @@ import { errorResponse, fromThrown } from "./respond";
 export const VERBS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Verb = (typeof VERBS)[number];
 export type Method = Verb | "HEAD";
+const ORDER: readonly Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Path values as the router hands them over: each segment percent-decoded exactly once. */
 export type RawParams = Record<string, string | string[] | undefined>;
@@ -81,7 +82,7 @@ const on = <P,>(spec: MethodSpec<P, unknown, unknown, unknown>): BoundMethod<P> 
  */
 export function defineRoute<P = RawParams>(def: RouteDefinition<P>): RouteModule {
   const methods = def.methods(on as On<P>);
-  const allow = def.allow ?? [...VERBS.filter((v) => methods[v]), ...(methods.GET ? ["HEAD"] : [])].join(", ");
+  const allow = def.allow ?? ORDER.filter((m) => (m === "HEAD" ? methods.GET : methods[m])).join(", ");
   const log = def.log ?? ((line: string) => console.error(`[edge] ${line}`));
 
   const handle = (method: Method): RouteHandler =>
