@@ -26,7 +26,12 @@ describe("query parsing", () => {
     // Calendar dates from 1970 to 9999 only.
     expect(book.safeParse({ owner: "o", from: "0001-01-01", to: "9999-12-31" }).success).toBe(false);
     expect(book.safeParse({ owner: "o", from: "1969-12-31", to: "1970-01-01" }).success).toBe(false);
-    expect(book.parse({ owner: "o", from: "1970-01-01", to: "9999-12-31" })).toBeTruthy();
+    expect(book.parse({ owner: "o", from: "1970-01-01", to: "1970-12-31" })).toBeTruthy();
+    expect(book.parse({ owner: "o", from: "9999-01-01", to: "9999-12-31" })).toBeTruthy();
+    // At most 365 days, both ends counted, as `days` allows: a leap year whole is one too many.
+    expect(book.parse({ owner: "o", from: "2023-01-01", to: "2023-12-31" })).toBeTruthy();
+    expect(book.safeParse({ owner: "o", from: "2024-01-01", to: "2024-12-31" }).success).toBe(false);
+    expect(book.safeParse({ owner: "o", from: "1970-01-01", to: "9999-12-31" }).success).toBe(false);
   });
 
   it("accepts only the documented basis values", () => {

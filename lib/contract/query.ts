@@ -62,16 +62,23 @@ export const booleanParam = z
 export const windowShape = {
   days: daysParam,
   from: dateParam.meta({ description: "Window start, YYYY-MM-DD, 1970 or later (with `to`)" }),
-  to: dateParam.meta({ description: "Window end, YYYY-MM-DD, 1970 or later (with `from`)" }),
+  to: dateParam.meta({ description: "Window end, YYYY-MM-DD, not before `from` and at most 365 days from it, both ends counted (with `from`)" }),
 };
 
-/** Adds the cross-field rules of the window (from and to together, from ≤ to) to a query object. */
+/** The longest window, in days counting both ends: as long as `days` may ask for. */
+export const WINDOW_DAYS_MAX = 365;
+
+const dayNumber = (iso: string) => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / 86_400_000;
+
+/** Adds the cross-field rules of the window (from and to together, from ≤ to, at most 365 days) to a query object. */
 export function withWindowRules<T extends z.ZodObject<typeof windowShape & z.ZodRawShape>>(schema: T) {
   return schema.superRefine((q: { from?: string; to?: string }, ctx) => {
     if ((q.from === undefined) !== (q.to === undefined)) {
       ctx.addIssue({ code: "custom", path: [q.from === undefined ? "from" : "to"], message: "from and to go together" });
     } else if (q.from !== undefined && q.to !== undefined && q.from > q.to) {
       ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
+    } else if (q.from !== undefined && q.to !== undefined && dayNumber(q.to) - dayNumber(q.from) + 1 > WINDOW_DAYS_MAX) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: `from and to may span at most ${WINDOW_DAYS_MAX} days, both ends counted` });
     }
   });
 }

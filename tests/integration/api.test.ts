@@ -102,6 +102,8 @@ describe.each(backends)("API over $name", (backend) => {
     ["/cx/districts?from=0001-01-01&to=9999-12-31", "invalid_query", "from"],
     ["/cx/book?owner=o-1&from=0099-12-31&to=2026-01-01", "invalid_query", "from"],
     ["/cx/districts?from=1969-12-31&to=1970-01-02", "invalid_query", "from"],
+    ["/cx/districts?from=2025-01-01&to=2026-01-01", "invalid_query", "to"],
+    ["/cx/book?owner=o-1&from=2024-01-01&to=2026-09-30", "invalid_query", "to"],
     ["/cx/book", "owner_required", "owner"],
     ["/cx/book?owner=", "owner_required", "owner"],
     ["/cx/book?owner=o-1&basis=guess", "invalid_query", "basis"],
