@@ -168,16 +168,23 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   return where ? `${where}: ${issue.message}` : issue.message;
 }
 
-function parseRows<T>(
-  text: string,
-  format: ImportFormat,
-  schema: z.ZodType<T>,
-  columns: Record<string, string>,
-  textFields: ReadonlySet<string>,
-  keyOf: (row: T) => string,
-  keyName: string,
-): T[] {
-  const { rows, issues } = rawLines(text, format, columns, textFields);
+/** What one kind of file holds, and how its lines are read. */
+interface FileKind<T> {
+  /** One row, as it must be. */
+  schema: z.ZodType<T>;
+  /** Column names accepted in a CSV header, mapped to the field each fills. */
+  columns: Record<string, string>;
+  /** Fields a CSV cell fills as text even when it looks like a number (ids and dates). */
+  textFields: ReadonlySet<string>;
+  /** The key no two rows may share. */
+  keyOf: (row: T) => string;
+  /** The key's fields, as a repeated line names them. */
+  keyName: string;
+}
+
+function parseRows<T>(text: string, format: ImportFormat, kind: FileKind<T>): T[] {
+  const { schema, keyOf, keyName } = kind;
+  const { rows, issues } = rawLines(text, format, kind.columns, kind.textFields);
   const out: T[] = [];
   const firstLineOf = new Map<string, number>();
   for (const { line, value } of rows) {
@@ -200,28 +207,28 @@ function parseRows<T>(
   return out;
 }
 
+const usageFile: FileKind<UsageRow> = {
+  schema: usageRowSchema,
+  columns: usageColumns,
+  textFields: new Set(["productSchoolId", "weekStart"]),
+  keyOf: (r) => `${r.productSchoolId}\u0000${r.weekStart}`,
+  keyName: "productSchoolId and weekStart",
+};
+
+const healthFile: FileKind<HealthRow> = {
+  schema: healthRowSchema,
+  columns: healthColumns,
+  textFields: new Set(["companyId", "date"]),
+  keyOf: (r) => `${r.companyId}\u0000${r.date}`,
+  keyName: "companyId and date",
+};
+
 export function parseUsageFile(text: string, format: ImportFormat): UsageRow[] {
-  return parseRows(
-    text,
-    format,
-    usageRowSchema,
-    usageColumns,
-    new Set(["productSchoolId", "weekStart"]),
-    (r) => `${r.productSchoolId}\u0000${r.weekStart}`,
-    "productSchoolId and weekStart",
-  );
+  return parseRows(text, format, usageFile);
 }
 
 export function parseHealthFile(text: string, format: ImportFormat): HealthRow[] {
-  return parseRows(
-    text,
-    format,
-    healthRowSchema,
-    healthColumns,
-    new Set(["companyId", "date"]),
-    (r) => `${r.companyId}\u0000${r.date}`,
-    "companyId and date",
-  );
+  return parseRows(text, format, healthFile);
 }
 
 /** The format a file's name implies, or null. */

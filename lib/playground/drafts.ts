@@ -161,11 +161,10 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
   const writeHash = sha256Hex(writeToken);
   // The check runs before the revision is written, so the revision is never stored without it.
   const analysis = analysisFor(ctx, input.html);
-  const outcome = await store.updateDraftRow(
-    ctx.db,
+  const outcome = await store.updateDraftRow(ctx.db, {
     writeHash,
-    input.dataMode,
-    {
+    dataMode: input.dataMode,
+    change: {
       html: input.html,
       checkJson: encodeAnalysis(analysis),
       scenario: input.scenario,
@@ -174,10 +173,10 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
       baseRevision: input.baseRevision,
       now: ctx.now(),
     },
-    cutoff(ctx),
-    ctx.settings.historyKeep,
-    (trx, id, revision) => ctx.fanout.inTransaction(trx, id, revision),
-  );
+    cutoff: cutoff(ctx),
+    historyKeep: ctx.settings.historyKeep,
+    afterWrite: (trx, id, revision) => ctx.fanout.inTransaction(trx, id, revision),
+  });
   switch (outcome.kind) {
     case "missing":
       throw noSuchDraft(ctx.settings);

@@ -38,6 +38,19 @@ export type UpdateOutcome =
 /** Runs inside the update's transaction, after the new revision is written. */
 export type InTransaction = (trx: Db, id: string, revision: number) => Promise<void>;
 
+export interface DraftRowUpdate {
+  /** The hash of the write token the change came with. */
+  writeHash: string;
+  /** The data mode the writer expects; a draft's mode is fixed once made, so another one is refused. */
+  dataMode: string | undefined;
+  change: DraftChange;
+  /** The oldest `updated_at` still alive. */
+  cutoff: number;
+  /** How many revisions of history to keep, the new one included. */
+  historyKeep: number;
+  afterWrite: InTransaction;
+}
+
 export async function insertDraft(db: Db, d: NewDraft, afterWrite: InTransaction): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -120,15 +133,7 @@ export async function findByWriteHash(db: Db, writeHash: string, cutoff: number)
  * (`revision = revision + 1 … returning`), so concurrent updates each get their own revision;
  * the history row for it and whatever `afterWrite` does commit together with it.
  */
-export async function updateDraftRow(
-  db: Db,
-  writeHash: string,
-  dataMode: string | undefined,
-  change: DraftChange,
-  cutoff: number,
-  historyKeep: number,
-  afterWrite: InTransaction,
-): Promise<UpdateOutcome> {
+export async function updateDraftRow(db: Db, { writeHash, dataMode, change, cutoff, historyKeep, afterWrite }: DraftRowUpdate): Promise<UpdateOutcome> {
   return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
     const found = await trx
       .selectFrom("playground_drafts")

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
+import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Company, type Contact, type Deal, type Engagement, type Owner, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
@@ -140,22 +140,37 @@ function splitName(name: string): { firstName: string; lastName: string } {
 }
 
 function customersPortal(tenant: Tenant): Portal {
-  const owners: StoredOwner[] = tenant.owners.map((o) => {
-    const h = hashString(`hubspot-owner:${o.ownerId}`);
-    // The tenant keeps no times for owners; derive stable ones from the id.
-    const updatedAt = tenant.now - ((h % 120) + 1) * DAY_MS - (h % 86_400) * 1000;
-    return {
-      id: o.ownerId,
-      email: o.email,
-      ...splitName(o.name),
-      userId: 60_000_000 + (h % 9_000_000),
-      createdAt: updatedAt - (400 + (h % 300)) * DAY_MS,
-      updatedAt,
-      archived: !o.active,
-    };
-  });
+  const engagements: Record<(typeof engagementTypes)[number], StoredRecord[]> = { calls: [], meetings: [], emails: [] };
+  for (const e of tenant.engagements) engagements[engagementTypeOfKind[e.kind]].push(storedEngagement(e));
+  return {
+    portalId: portalIdOf(tenant, "customers"),
+    owners: tenant.owners.map((o) => storedOwner(o, tenant.now)),
+    records: {
+      companies: tenant.companies.map(storedCompany),
+      contacts: tenant.contacts.map(storedContact),
+      deals: tenant.deals.map(storedDeal),
+      ...engagements,
+    },
+  };
+}
 
-  const companies: StoredRecord[] = tenant.companies.map((c) => ({
+function storedOwner(o: Owner, now: number): StoredOwner {
+  const h = hashString(`hubspot-owner:${o.ownerId}`);
+  // The tenant keeps no times for owners; derive stable ones from the id.
+  const updatedAt = now - ((h % 120) + 1) * DAY_MS - (h % 86_400) * 1000;
+  return {
+    id: o.ownerId,
+    email: o.email,
+    ...splitName(o.name),
+    userId: 60_000_000 + (h % 9_000_000),
+    createdAt: updatedAt - (400 + (h % 300)) * DAY_MS,
+    updatedAt,
+    archived: !o.active,
+  };
+}
+
+function storedCompany(c: Company): StoredRecord {
+  return {
     id: c.id,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -177,9 +192,11 @@ function customersPortal(tenant: Tenant): Portal {
       hs_lastmodifieddate: ms(c.updatedAt),
       hs_object_id: c.id,
     },
-  }));
+  };
+}
 
-  const contacts: StoredRecord[] = tenant.contacts.map((c) => ({
+function storedContact(c: Contact): StoredRecord {
+  return {
     id: c.id,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -197,9 +214,11 @@ function customersPortal(tenant: Tenant): Portal {
       hs_lastmodifieddate: ms(c.updatedAt),
       hs_object_id: c.id,
     },
-  }));
+  };
+}
 
-  const deals: StoredRecord[] = tenant.deals.map((d) => ({
+function storedDeal(d: Deal): StoredRecord {
+  return {
     id: d.id,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
@@ -216,32 +235,24 @@ function customersPortal(tenant: Tenant): Portal {
       hs_lastmodifieddate: ms(d.updatedAt),
       hs_object_id: d.id,
     },
-  }));
+  };
+}
 
-  const engagements: Record<(typeof engagementTypes)[number], StoredRecord[]> = { calls: [], meetings: [], emails: [] };
-  for (const e of tenant.engagements) {
-    const type = engagementTypeOfKind[e.kind];
-    engagements[type].push({
-      id: e.id,
-      createdAt: e.timestamp,
-      updatedAt: e.timestamp,
-      archived: false,
-      companyId: e.companyId,
-      props: {
-        hs_timestamp: isoDateTime(e.timestamp),
-        hubspot_owner_id: e.ownerId,
-        [engagementTitleProperty[type]]: e.subject,
-        hs_createdate: ms(e.timestamp),
-        hs_lastmodifieddate: ms(e.timestamp),
-        hs_object_id: e.id,
-      },
-    });
-  }
-
+function storedEngagement(e: Engagement): StoredRecord {
   return {
-    portalId: portalIdOf(tenant, "customers"),
-    owners,
-    records: { companies, contacts, deals, ...engagements },
+    id: e.id,
+    createdAt: e.timestamp,
+    updatedAt: e.timestamp,
+    archived: false,
+    companyId: e.companyId,
+    props: {
+      hs_timestamp: isoDateTime(e.timestamp),
+      hubspot_owner_id: e.ownerId,
+      [engagementTitleProperty[engagementTypeOfKind[e.kind]]]: e.subject,
+      hs_createdate: ms(e.timestamp),
+      hs_lastmodifieddate: ms(e.timestamp),
+      hs_object_id: e.id,
+    },
   };
 }
 

@@ -1,0 +1,44 @@
+"use client";
+
+import type { Findings } from "./useFindings";
+import styles from "./editor.module.css";
+
+/** The static check's findings, counted by severity, each with where it is and a hint. */
+export function FindingsPanel({ check, warnings }: Findings) {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const w of warnings) counts[w.severity]++;
+
+  return (
+    <section aria-labelledby="warnings-title" className={styles.warnings} aria-busy={check.kind === "loading"}>
+      <h2 id="warnings-title">
+        Check{" "}
+        <span className="muted">
+          ({counts.error} errors, {counts.warning} warnings, {counts.info} notes)
+        </span>
+      </h2>
+      {check.kind === "loading" ? (
+        <p className="muted">Checking…</p>
+      ) : check.kind === "failed" ? (
+        <p className="error-text">The check could not be loaded; reload the page to try again.</p>
+      ) : warnings.length === 0 ? (
+        <p className="muted" data-testid="no-warnings">
+          No findings.
+        </p>
+      ) : (
+        // Scrolls when long, so it takes focus to be scrollable from the keyboard.
+        <ul data-testid="warnings" tabIndex={0} aria-labelledby="warnings-title">
+          {warnings.map((w, i) => (
+            <li key={`${w.rule}-${w.line}-${w.column}-${i}`} className={styles[w.severity]} data-testid="warning" data-rule={w.rule}>
+              <span className={styles.where}>
+                {w.line}:{w.column}
+              </span>{" "}
+              <strong>{w.severity}</strong> <code>{w.rule}</code> {w.message}
+              <br />
+              <span className="muted">Hint: {w.hint}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { DraftSharing } from "./useDraftSharing";
+import styles from "./editor.module.css";
+
+export interface SharePanelProps {
+  sharing: DraftSharing;
+  interactive: boolean;
+  /** The editor's status line. */
+  status: string;
+  /** Further actions beside sharing (saving), before the status line. */
+  children?: ReactNode;
+}
+
+/** Share (then the watch link to copy), the other actions, and the editor's status line. */
+export function SharePanel({ sharing, interactive, status, children }: SharePanelProps) {
+  const { share, copied, shareDraft, copyWatchLink } = sharing;
+  return (
+    <div className={styles.share}>
+      {share.kind === "shared" ? (
+        <>
+          <label htmlFor="watch-link">Watch link</label>
+          <input id="watch-link" className={styles.link} readOnly value={share.watchUrl} onFocus={(e) => e.currentTarget.select()} data-testid="watch-link" />
+          <button type="button" onClick={() => void copyWatchLink(share.watchUrl)}>
+            {copied ? "Copied" : "Copy link"}
+          </button>
+        </>
+      ) : (
+        <button type="button" className="primary" onClick={() => void shareDraft()} disabled={!interactive || share.kind === "creating"}>
+          Share
+        </button>
+      )}
+      {share.kind === "failed" ? <span className="error-text">{share.message}</span> : null}
+      {children}
+      <p className={styles.status} role="status" aria-live="polite" data-testid="editor-status">
+        {status}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import type { DraftWarning } from "@/lib/contract/resources";
+
+/** A document the editor can start from: one of the gallery's examples, or one handed over. */
+export interface EditorExample {
+  id: string;
+  label: string;
+  /** One sentence for the gallery. */
+  description: string;
+  html: string;
+  /** The static check's findings for `html`, computed where the page was made. */
+  warnings?: readonly DraftWarning[];
+}

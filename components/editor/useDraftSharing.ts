@@ -1,0 +1,163 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
+import { PLAYGROUND_BASE, draftCreated, draftUpdated } from "@/lib/contract/playground";
+import { errorText } from "./error-text";
+
+const PUSH_DEBOUNCE_MS = 800;
+
+/** What the draft is: everything pushed to watchers. */
+interface DraftState {
+  html: string;
+  scenario: string;
+  examples: Record<string, string>;
+}
+
+export type Share =
+  | { kind: "idle" }
+  | { kind: "creating" }
+  | { kind: "failed"; message: string }
+  // postUrl carries the write token: it lives in this state only, never in the URL or a log.
+  | { kind: "shared"; postUrl: string; watchUrl: string };
+
+export interface DraftSharingInput extends DraftState {
+  mode: DataMode;
+  /** Says how sharing, pushing and copying went, in the editor's status line. */
+  announce: (status: string) => void;
+}
+
+export interface DraftSharing {
+  share: Share;
+  /** The draft's revision watchers have, once shared. */
+  revision: number | null;
+  /** Whether the watch link has been copied. */
+  copied: boolean;
+  /** Creates a draft of `source` (the current source unless given); from then on each edit is pushed to it. */
+  shareDraft: (source?: string, dash?: string) => Promise<void>;
+  copyWatchLink: (watchUrl: string) => Promise<void>;
+}
+
+/** Sharing the source as a draft, and pushing each later edit to its watchers. */
+export function useDraftSharing({ html, scenario, examples, mode, announce }: DraftSharingInput): DraftSharing {
+  const [share, setShare] = useState<Share>({ kind: "idle" });
+  const [revision, setRevision] = useState<number | null>(null);
+  const [copied, setCopied] = useState(false);
+  const live = mode === "live";
+  const draft: DraftState = useMemo(() => ({ html, scenario, examples }), [html, scenario, examples]);
+  const { sentAs } = usePushedEdits(share, draft, setRevision, announce);
+
+  const shareDraft = async (source = html, dash?: string) => {
+    setShare({ kind: "creating" });
+    announce("Sharing…");
+    const body = JSON.stringify({ html: source, dataMode: mode, ...(dash ? { dash } : {}), ...(live || !scenario ? {} : { scenario, examples }) });
+    try {
+      const res = await fetch(`${PLAYGROUND_BASE}/draft`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        cache: "no-store",
+      });
+      if (res.status !== 201) {
+        const message = await errorText(res);
+        setShare({ kind: "failed", message });
+        announce(`Sharing failed: ${message}`);
+        return;
+      }
+      const created = draftCreated.parse(await res.json());
+      sentAs({ html: source, scenario, examples });
+      setRevision(created.revision);
+      setShare({ kind: "shared", postUrl: created.postUrl, watchUrl: created.watchUrl });
+      announce(`Shared: revision ${created.revision}. Each edit now goes to watchers.`);
+    } catch {
+      setShare({ kind: "failed", message: "the playground did not answer" });
+      announce("Sharing failed: the playground did not answer.");
+    }
+  };
+
+  const copyWatchLink = async (watchUrl: string) => {
+    try {
+      await navigator.clipboard.writeText(watchUrl);
+      setCopied(true);
+      announce("Watch link copied.");
+    } catch {
+      announce("Copying was refused; select the link and copy it.");
+    }
+  };
+
+  return { share, revision, copied, shareDraft, copyWatchLink };
+}
+
+/**
+ * Once `share` is shared, sends `draft` to it after each pause in editing: one request at a time,
+ * and edits made while one was out go next, so watchers end on the latest text. `sentAs` records
+ * what the draft was created with, which needs no push.
+ */
+function usePushedEdits(
+  share: Share,
+  draft: DraftState,
+  onPushed: (revision: number) => void,
+  announce: (status: string) => void,
+): { sentAs: (draft: DraftState) => void } {
+  const latestDraft = useRef(draft);
+  const pushed = useRef<string | null>(null);
+  const inFlight = useRef(false);
+  const shareRef = useRef(share);
+
+  useEffect(() => {
+    latestDraft.current = draft;
+    shareRef.current = share;
+  });
+
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const push = useCallback(
+    async function pushLatest(): Promise<void> {
+      const s = shareRef.current;
+      if (s.kind !== "shared" || inFlight.current) return;
+      const body = JSON.stringify(latestDraft.current);
+      if (body === pushed.current) return;
+      inFlight.current = true;
+      try {
+        // Same-origin path: the token stays out of any cross-origin request and any log line.
+        const res = await fetch(new URL(s.postUrl).pathname, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          cache: "no-store",
+        });
+        if (!res.ok) {
+          announce(`The edit was not sent to watchers: ${await errorText(res)}`);
+          return;
+        }
+        const updated = draftUpdated.parse(await res.json());
+        pushed.current = body;
+        onPushed(updated.revision);
+        announce(`Revision ${updated.revision} sent to watchers.`);
+      } catch {
+        announce("The edit was not sent to watchers: the playground did not answer.");
+      } finally {
+        inFlight.current = false;
+      }
+      // Edits made while the request was out go next, so watchers end on the latest text.
+      if (JSON.stringify(latestDraft.current) !== pushed.current) {
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => void pushLatest(), PUSH_DEBOUNCE_MS);
+      }
+    },
+    [onPushed, announce],
+  );
+
+  useEffect(() => {
+    if (share.kind !== "shared") return;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void push(), PUSH_DEBOUNCE_MS);
+  }, [draft, share.kind, push]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const sentAs = (sent: DraftState) => {
+    pushed.current = JSON.stringify(sent);
+  };
+  return { sentAs };
+}

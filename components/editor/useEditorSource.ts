@@ -1,0 +1,53 @@
+"use client";
+
+import { useCallback, useState } from "react";
+import type { EditorExample } from "./editor-example";
+
+export interface EditorSource {
+  /** The document the source started from: an example, or what a saved dashboard handed over. */
+  starter: EditorExample | undefined;
+  /** Changes on every load, so loading the same example again starts the source over. */
+  editorKey: string;
+  /** The source as it is now. */
+  html: string;
+  setHtml: (html: string) => void;
+  /** Whether the source differs from the document it started from. */
+  edited: boolean;
+  /** The example the address asked for when there is none by that name, until another is loaded. */
+  unknownExample: string | null;
+  /** Starts the source over from `next`. */
+  load: (next: EditorExample) => void;
+  /** Loads a gallery example, asking first when edits would be lost, and names it in the address. */
+  chooseExample: (id: string, shared: boolean) => void;
+}
+
+/** The editor's source and the document it started from. */
+export function useEditorSource(starters: readonly EditorExample[], requestedExample: string | undefined, announce: (status: string) => void): EditorSource {
+  const requested = requestedExample === undefined ? undefined : starters.find((e) => e.id === requestedExample);
+  const [starter, setStarter] = useState(requested ?? starters[0]);
+  // Bumped on every load, so loading the same example again starts the source over.
+  const [loads, setLoads] = useState(0);
+  const [unknownExample, setUnknownExample] = useState(requestedExample !== undefined && !requested ? requestedExample : null);
+  const [html, setHtml] = useState(starter?.html ?? "");
+  const edited = starter !== undefined && html !== starter.html;
+
+  const load = useCallback((next: EditorExample) => {
+    setStarter(next);
+    setLoads((n) => n + 1);
+    setHtml(next.html);
+  }, []);
+
+  const chooseExample = (id: string, shared: boolean) => {
+    const next = starters.find((e) => e.id === id);
+    if (!next) return;
+    const lose = shared ? "Your edits will be lost, and watchers will see the example as the next revision." : "Your edits will be lost.";
+    if (edited && !window.confirm(`Load the “${next.label}” example? ${lose}`)) return;
+    load(next);
+    setUnknownExample(null);
+    announce(`Loaded the ${next.label} example.`);
+    // The address names the example, so a reload or a copied link opens the same one.
+    window.history.replaceState(null, "", `?example=${encodeURIComponent(next.id)}`);
+  };
+
+  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, load, chooseExample };
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import { useEffect, useMemo, useState } from "react";
+import { z } from "zod";
+import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { errorText } from "./error-text";
+
+const scenariosSchema = z.object({
+  default: z.string(),
+  scenarios: z.array(z.object({ name: z.string(), description: z.string() })),
+  paths: z.array(z.object({ path: z.string(), variants: z.array(z.string()), default: z.string() })),
+});
+export type Scenarios = z.infer<typeof scenariosSchema>;
+
+export interface PreviewData {
+  mode: DataMode;
+  setMode: (mode: DataMode) => void;
+  /** The person's own data rather than the demo's. */
+  live: boolean;
+  /** The demo scenarios and per-endpoint variants on offer, once loaded. */
+  scenarios: Scenarios | null;
+  scenariosFailed: boolean;
+  scenario: string;
+  setScenario: (scenario: string) => void;
+  /** The variant chosen per endpoint path; "" is the scenario's own. */
+  variants: Record<string, string>;
+  setVariant: (path: string, variant: string) => void;
+  /** The variants chosen, by path, as the draft and the preview take them. */
+  examples: Record<string, string>;
+}
+
+/** What data the preview runs against: demo or live, and the demo's scenario and variants. */
+export function usePreviewData(): PreviewData {
+  const [scenarios, setScenarios] = useState<Scenarios | null>(null);
+  const [scenariosFailed, setScenariosFailed] = useState(false);
+  const [scenario, setScenario] = useState("");
+  const [variants, setVariants] = useState<Record<string, string>>({});
+  const [mode, setMode] = useState<DataMode>("demo");
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      try {
+        const res = await fetch(`${PLAYGROUND_BASE}/scenarios`, { cache: "no-store" });
+        if (!res.ok) throw new Error(await errorText(res));
+        const parsed = scenariosSchema.parse(await res.json());
+        if (cancelled) return;
+        setScenarios(parsed);
+        setScenario((cur) => cur || parsed.default);
+      } catch {
+        if (!cancelled) setScenariosFailed(true);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const examples = useMemo(() => Object.fromEntries(Object.entries(variants).filter(([, v]) => v !== "")), [variants]);
+  const setVariant = (path: string, variant: string) => setVariants((cur) => ({ ...cur, [path]: variant }));
+
+  return { mode, setMode, live: mode === "live", scenarios, scenariosFailed, scenario, setScenario, variants, setVariant, examples };
+}
