@@ -1,5 +1,5 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { readAllowed } from "@/lib/playground/check/reads";
+import { readAllowed } from "@/lib/check/reads";
 import {
   BROKER_BODY_MAX,
   checkBrokerRequest,

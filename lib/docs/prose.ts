@@ -3,7 +3,7 @@ import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/li
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { SESSION_COOKIE } from "@/lib/auth/session";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
-import { checkRules } from "@/lib/playground/check";
+import { checkRules } from "@/lib/check";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
 import { defaultScenario, scenarios, variantGlossary } from "@/demo/playground";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
-import { checkRules } from "@/lib/playground/check";
+import { checkRules } from "@/lib/check";
 import { docsSections } from "@/lib/docs/sections";
 import { scenarios, variantsFor } from "@/demo/playground";
 import { llmsText } from "./llms";

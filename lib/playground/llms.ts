@@ -2,7 +2,7 @@ import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftInput } from "@/lib/contract/playground";
-import { checkRules } from "@/lib/playground/check";
+import { checkRules } from "@/lib/check";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
 import { defaultScenario, scenarios, variantsFor } from "@/demo/playground";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "@/lib/docs/sections";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { errorResponse, fromThrown, json } from "@/lib/http/respond";
-import { checkDraft } from "@/lib/playground/check";
+import { checkDraft } from "@/lib/check";
 import type { Db } from "@/lib/db";
 import { humanRequest, type HumanDeps } from "./human";
 import { SAVED_HTML_MAX_BYTES, saveDashboard } from "./store";

@@ -1,4 +1,4 @@
-import { endpoints } from "../../contract/endpoints";
+import { endpoints } from "@/lib/contract/endpoints";
 import { HOLE } from "./urls";
 
 // The API paths a dashboard reads, read off its code before it runs. The viewer is shown them

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { draftWarning } from "../../contract/resources";
+import { draftWarning } from "@/lib/contract/resources";
 import { checkDraft, checkRules, type RuleId } from "./index";
 
 // Each rule: documents that must trigger it and documents that must not, the negatives chosen

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft } from "@/lib/playground/check";
+import { checkDraft } from "@/lib/check";
 import { isSnapshotTime, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
-import { dashboardExamples, defaultExampleId, exampleNamed } from "./index";
-import { SNAPSHOT_TAKEN_AT } from "./district-health";
+import { dashboardExamples, defaultExampleId, exampleNamed } from "@/demo/examples";
+import { SNAPSHOT_TAKEN_AT } from "@/demo/examples/district-health";
 
 const htmlOf = (id: string) => exampleNamed(id)?.html ?? "";
 

@@ -1,4 +1,4 @@
-import type { DraftWarning } from "../../contract/resources";
+import type { DraftWarning } from "@/lib/contract/resources";
 import { Context } from "./context";
 import { scanHtml } from "./html";
 import { analyseScript } from "./js";

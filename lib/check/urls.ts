@@ -1,4 +1,4 @@
-import { endpoints } from "../../contract/endpoints";
+import { endpoints } from "@/lib/contract/endpoints";
 
 // What a URL written in a dashboard points at. URLs in code are often built from pieces
 // (`API + "/crm/" + instance + "/companies"`, template literals); the JavaScript pass flattens

@@ -1,4 +1,4 @@
-import type { DraftWarning } from "../../contract/resources";
+import type { DraftWarning } from "@/lib/contract/resources";
 
 // The rules of the static check, for the check itself, /docs and llms.txt.
 //

@@ -1,4 +1,4 @@
-import type { DraftWarning } from "../../contract/resources";
+import type { DraftWarning } from "@/lib/contract/resources";
 import { ReadsCollector } from "./reads";
 import { severityOf, type RuleId } from "./rules";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endpoints } from "../../contract/endpoints";
+import { endpoints } from "@/lib/contract/endpoints";
 import { HOLE, PAGED_PATHS, classifyApiUrl, isBlockedResource, pagedEndpoint, readsCx } from "./urls";
 
 describe("classifyApiUrl", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardExamples } from "../../../demo/examples";
+import { dashboardExamples } from "@/demo/examples";
 import { analyseDraft } from "./index";
 import { readAllowed, READS_MAX, templatesOf } from "./reads";
 import { HOLE } from "./urls";
