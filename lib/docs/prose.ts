@@ -6,7 +6,7 @@ import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } fro
 import { checkRules } from "@/lib/check";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
-import { defaultScenario, scenarios, variantGlossary } from "@/demo/playground";
+import { defaultScenario, scenarios, variantGlossary } from "@/lib/playground/demo-data";
 import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";
 import type { Block } from "./types";
 

@@ -4,7 +4,7 @@ import { errorCatalogue } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftInput } from "@/lib/contract/playground";
 import { checkRules } from "@/lib/check";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
-import { defaultScenario, scenarios, variantsFor } from "@/demo/playground";
+import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "@/lib/docs/sections";
 
 // /dashboards/playground/llms.txt: the agent protocol, in the llms.txt format (an H1, a

@@ -11,7 +11,7 @@ import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-ser
 import { crmportalStandIn, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
 import { userIdByEmail } from "@/lib/auth/users";
 import { appSealer } from "@/lib/runtime";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { generateTenant } from "@/demo/tenant";
 import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
 import { backends } from "./support/backends";

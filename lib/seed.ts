@@ -6,9 +6,9 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import { saveDonorToken, saveUserToken, setCallsOptIn } from "@/lib/connectors/store";
 import { connectors } from "@/lib/connectors/registry";
 import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
-import { generateTenant } from "./tenant";
-import { demoUsers } from "./users";
-import { dashboardExamples } from "./examples";
+import { generateTenant } from "@/demo/tenant";
+import { demoUsers } from "@/demo/users";
+import { dashboardExamples } from "@/demo/examples";
 import { saveDashboard } from "@/lib/saved/store";
 
 // Seeds the demo tenant into storage once. The marker row makes a restart (or a second
