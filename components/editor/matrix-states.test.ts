@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoApiResponse } from "@/lib/playground/demo-api";
+import { demoApiResponse } from "@/lib/playground/demo-answers";
 import { isScenario, scenarioNamed } from "@/lib/playground/demo-data";
 import { MATRIX_STATES } from "./matrix-states";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft } from "@/lib/check";
-import { isSnapshotTime, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
+import { isSnapshotTime, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { dashboardExamples, defaultExampleId, exampleNamed } from "@/demo/examples";
 import { SNAPSHOT_TAKEN_AT } from "@/demo/examples/district-health";
 

@@ -1,5 +1,5 @@
 import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
-import { demoApiResponse } from "@/lib/playground/demo-api";
+import { demoApiResponse } from "@/lib/playground/demo-answers";
 import { DEMO_VIEWER_EMAIL, rich } from "@/lib/playground/demo-data";
 import type { ExampleDoc } from "./types";
 

@@ -3,7 +3,7 @@ import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftInput } from "@/lib/contract/playground";
 import { checkRules } from "@/lib/check";
-import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "@/lib/docs/sections";
 

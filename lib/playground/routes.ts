@@ -51,7 +51,7 @@ import {
   type PlaygroundSettings,
   type Take,
 } from "./limits";
-import { demoApiResponse } from "./demo-api";
+import { demoApiResponse } from "./demo-answers";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiHandlers } from "@/lib/api/handlers";
+import { apiHandlers } from "@/lib/handlers";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";

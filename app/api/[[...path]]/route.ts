@@ -1,5 +1,5 @@
 // /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/http/api.
-import { apiHandlers } from "@/lib/api/handlers";
+import { apiHandlers } from "@/lib/handlers";
 import { userForRequest } from "@/lib/auth/session";
 import { handleApi } from "@/lib/http/api";
 import { appDb } from "@/lib/runtime";

@@ -4,7 +4,7 @@ import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { endpoints, errorsOf, type Endpoint } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { waitingText } from "@/lib/cx/ready";
-import { demoApiResponse } from "@/lib/playground/demo-api";
+import { demoApiResponse } from "@/lib/playground/demo-answers";
 import { DEMO_REFERENCE_DATE, DEMO_VIEWER_EMAIL, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
 
 // Every canned answer, validated against the contract: each endpoint at each of its variants,

@@ -213,7 +213,7 @@ function crmData(t: Tenant): CrmData {
   };
 }
 
-/** The summary as lib/crm/api computes it; `withMoney` false drops deals and the pipeline. */
+/** The summary as lib/crm/answers computes it; `withMoney` false drops deals and the pipeline. */
 export function summaryOf(contacts: readonly CrmContact[], companies: readonly CrmCompany[], deals: readonly CrmDeal[], withMoney: boolean): CrmSummary {
   const lifecycle = new Map<string, number>();
   for (const c of contacts) if (c.lifecycleStage !== undefined) lifecycle.set(c.lifecycleStage, (lifecycle.get(c.lifecycleStage) ?? 0) + 1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEAL_STAGES, generateTenant, LIFECYCLE_STAGES } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
 import { ApiError } from "@/lib/contract/errors";
-import { companiesPage, contactsPage, dealsPage, lastSuccessfulSync, sources, summary } from "@/lib/crm/api";
+import { companiesPage, contactsPage, dealsPage, lastSuccessfulSync, sources, summary } from "@/lib/crm/answers";
 import { upsertCompanies } from "@/lib/crm/store";
 import { syncInstance } from "@/lib/crm/sync";
 import type { CrmInstance, PortalCompanyRecord } from "@/lib/crm/types";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ApiRequestError, describeFailure, getJson } from "./api";
+import { ApiRequestError, describeFailure, getJson } from "./fetch-json";
 
 const schema = z.object({ n: z.number() });
 

@@ -6,7 +6,7 @@ import { connectorFor } from "@/lib/connectors/registry";
 import { appSealer } from "@/lib/runtime";
 import { cxBook, cxDistricts, cxOwners } from "@/lib/cx";
 import { memoView } from "@/lib/cx/memo";
-import { companiesPage, contactsPage, dealsPage, sources, summary } from "@/lib/crm/api";
+import { companiesPage, contactsPage, dealsPage, sources, summary } from "@/lib/crm/answers";
 import { crmInstances, type CrmInstance } from "@/lib/crm/types";
 import { dataVersion, memoized } from "@/lib/crm/memo";
 import type { Db } from "@/lib/db";
