@@ -1,6 +1,6 @@
 // POST /signout — ends the session
 import { config } from "@/lib/config";
-import { signOut } from "@/lib/auth/routes";
+import { signOut } from "@/lib/signin/routes";
 import { appDb } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";

@@ -18,7 +18,7 @@ import {
   SYNC_LEASE_MS,
   objectsFor,
 } from "./store";
-import { monetary, type CrmInstance } from "./types";
+import { monetary, type CrmInstance } from "@/lib/connectors/crmportal/records";
 import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
 
 // The /crm/:instance/* endpoints' domain functions. The API wrapper has already checked the

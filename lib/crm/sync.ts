@@ -24,7 +24,7 @@ import {
   SYNC_LEASE_MS,
   objectsFor,
 } from "./store";
-import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type SyncedObject } from "./types";
+import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type SyncedObject } from "@/lib/connectors/crmportal/records";
 
 export { CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor };
 

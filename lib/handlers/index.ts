@@ -7,7 +7,7 @@ import { appSealer } from "@/lib/runtime";
 import { cxBook, cxDistricts, cxOwners } from "@/lib/cx";
 import { memoView } from "@/lib/cx/memo";
 import { companiesPage, contactsPage, dealsPage, sources, summary } from "@/lib/crm/answers";
-import { crmInstances, type CrmInstance } from "@/lib/crm/types";
+import { crmInstances, type CrmInstance } from "@/lib/connectors/crmportal/records";
 import { dataVersion, memoized } from "@/lib/crm/memo";
 import type { Db } from "@/lib/db";
 import { crmportalCheck, vendorHandlers } from "./vendors";

@@ -1,7 +1,6 @@
-import { config, type ConnectorSlug } from "@/lib/config";
+import type { ConnectorSlug } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { upstreamFor } from "@/lib/connectors/access";
-import { ReadCache } from "@/lib/connectors/cache";
 import { toApiError } from "@/lib/connectors/errors";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { connectors } from "@/lib/connectors/registry";
@@ -16,21 +15,11 @@ import type { ConnectionCheck } from "@/lib/contract/resources";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import type { HandlerContext } from "@/lib/http/api";
 import { appSealer } from "@/lib/runtime";
+import { vendorCache } from "@/lib/connectors/vendor-cache";
 
 // Direct reads of outside systems, as the viewer. Each read goes through a short per-user cache
 // (fresh for CONNECTOR_CACHE_FRESH_MS, then served stale while it refreshes), keyed by user,
 // connector and query, so one person's answer never reaches another.
-
-const holder = globalThis as typeof globalThis & { __ddVendorCache?: ReadCache };
-
-export function vendorCache(): ReadCache {
-  holder.__ddVendorCache ??= new ReadCache({ maxEntries: 2000, ...config().connectorCache });
-  return holder.__ddVendorCache;
-}
-
-export function forgetReads(userId: number, slug: ConnectorSlug): void {
-  vendorCache().invalidate(`${userId}:${slug}:`);
-}
 
 async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
   const up = await upstreamFor({ db: ctx.db, sealer: appSealer() }, connectors[slug], ctx.user.id);

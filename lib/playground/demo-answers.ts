@@ -6,7 +6,7 @@ import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground"
 import { findProject } from "@/lib/connectors/tracker/map";
 import { resolveWindow } from "@/lib/cx";
 import { windowIso } from "@/lib/cx/window";
-import type { CrmInstance } from "@/lib/crm/types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import {
   catalogue,
   DEFAULT_VARIANT,

@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { readCookie } from "@/lib/auth/cookies";
 import { SESSION_COOKIE, userForToken, type SessionUser } from "@/lib/auth/session";
-import { constantTimeEqual, sha256Hex } from "@/lib/auth/tokens";
+import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
+import { constantTimeEqual } from "@/lib/auth/tokens";
 import { errorResponse } from "@/lib/http/respond";
 import { sameOriginBrowserRequest } from "@/lib/http/origin";
 
@@ -13,13 +14,6 @@ import { sameOriginBrowserRequest } from "@/lib/http/origin";
 // and a CSRF token that only our pages hold, bound to the session. A script or tool holding the
 // cookie alone (curl) has no Sec-Fetch-Site and no token; a draft's write token is never asked
 // for, so it authorises nothing.
-
-export const CSRF_HEADER = "x-csrf-token";
-
-/** The token our pages embed for this session; derived, so nothing is stored. */
-export function csrfTokenFor(sealer: Sealer, sessionToken: string): string {
-  return sealer.mac(sha256Hex(sessionToken), "csrf");
-}
 
 export interface HumanDeps {
   db: Db;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { vendorCache } from "@/lib/handlers/vendors";
+import { vendorCache } from "@/lib/connectors/vendor-cache";
 import { config, parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";

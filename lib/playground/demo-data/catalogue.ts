@@ -19,7 +19,7 @@ import type {
 } from "@/lib/contract/resources";
 import { permissionsFor } from "@/lib/auth/permissions";
 import type { BookBasis, CxWindow, Wiring } from "@/lib/cx";
-import { crmInstances, monetary } from "@/lib/crm/types";
+import { crmInstances, monetary } from "@/lib/connectors/crmportal/records";
 import {
   bookFor,
   DEMO_VIEWER_EMAIL,

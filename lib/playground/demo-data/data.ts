@@ -27,7 +27,7 @@ import type { HealthPoint } from "@/lib/cx/health";
 import type { CompanyRow, SchoolRow } from "@/lib/cx/load";
 import { DAY_MS, DEFAULT_REFERENCE_DATE, DEMO_CSM_EMAIL, generateTenant, hashString, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
 import { demoUsers } from "@/demo/users";
-import type { CrmInstance } from "@/lib/crm/types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
 
 // The rich demo answers, generated from the deterministic demo tenant with a fixed reference

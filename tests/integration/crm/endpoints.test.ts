@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { companiesPage, contactsPage, dealsPage, lastSuccessfulSync, sources, summary } from "@/lib/crm/answers";
 import { upsertCompanies } from "@/lib/crm/store";
 import { syncInstance } from "@/lib/crm/sync";
-import type { CrmInstance, PortalCompanyRecord } from "@/lib/crm/types";
+import type { CrmInstance, PortalCompanyRecord } from "@/lib/connectors/crmportal/records";
 import type { Db } from "@/lib/db";
 import { encodeCursor } from "@/lib/http/cursor";
 import { backends, testSealer as sealer } from "../support/backends";

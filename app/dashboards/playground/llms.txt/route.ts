@@ -2,7 +2,7 @@
 import { config } from "@/lib/config";
 import { trustedOrigin } from "@/lib/http/origin";
 import { fromThrown } from "@/lib/http/respond";
-import { llmsText } from "@/lib/playground/llms";
+import { llmsText } from "@/lib/docs/llms";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,6 @@
-// The CRM portal's records as the sync engine receives them from the connector (already mapped
-// out of the vendor's shapes), and the two CRM instances. Times are epoch milliseconds.
+// The CRM portal's records as this connector hands them to the sync engine (lib/crm/sync.ts),
+// already mapped out of the vendor's shapes, and the portal's two instances. Times are epoch
+// milliseconds.
 
 export const crmInstances = ["customers", "users"] as const;
 export type CrmInstance = (typeof crmInstances)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReadCache } from "./cache";
+import { ReadCache } from "./read-cache";
 
 function clock(start = 0) {
   let t = start;

@@ -3,9 +3,9 @@ import type { Db } from "@/lib/db";
 import { demoUsers } from "@/demo/users";
 import { errorResponse, redirectResponse } from "@/lib/http/respond";
 import { notCrossSite, safeNextPath } from "@/lib/http/origin";
-import { isHttps, readCookie } from "./cookies";
-import { clearedSessionCookie, endSession, SESSION_COOKIE, sessionCookie, startSession } from "./session";
-import { userIdByEmail } from "./users";
+import { isHttps, readCookie } from "@/lib/auth/cookies";
+import { clearedSessionCookie, endSession, SESSION_COOKIE, sessionCookie, startSession } from "@/lib/auth/session";
+import { userIdByEmail } from "@/lib/auth/users";
 
 // Sign-in and sign-out as plain Request → Response functions; app/ routes only delegate here.
 

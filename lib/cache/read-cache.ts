@@ -1,6 +1,7 @@
-// A small read-through cache for vendor reads: bounded in entries, fresh for a while, then
-// served stale while one refresh runs in the background. Keys carry the user, so one person's
-// answer is never served to another. Failures are not cached.
+// A small read-through cache: bounded in entries, fresh for a while, then served stale while one
+// refresh runs in the background. Failures are not cached. Callers choose the keys: the vendor
+// reads put the user in every key, so one person's answer is never served to another; the CRM
+// and CX answers key by data version.
 
 interface Entry {
   value: unknown;

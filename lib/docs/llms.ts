@@ -5,7 +5,7 @@ import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreate
 import { checkRules } from "@/lib/check";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
-import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "@/lib/docs/sections";
+import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./sections";
 
 // /dashboards/playground/llms.txt: the agent protocol, in the llms.txt format (an H1, a
 // summary blockquote, then sections). Everything about endpoints, scenarios, variants and check

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { checkRules } from "@/lib/check";
-import { docsSections } from "@/lib/docs/sections";
+import { docsSections } from "./sections";
 import { scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { llmsText } from "./llms";
 

@@ -3,11 +3,11 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { safeNextPath, trustedOrigin } from "@/lib/http/origin";
 import { errorResponse, fromThrown, redirectResponse as redirect } from "@/lib/http/respond";
-import { isHttps, readCookie, serializeCookie } from "./cookies";
+import { isHttps, readCookie, serializeCookie } from "@/lib/auth/cookies";
 import type { AuthDeps } from "./routes";
-import { SESSION_COOKIE, sessionCookie, startSession } from "./session";
-import { randomToken, sha256Hex } from "./tokens";
-import { upsertUser } from "./users";
+import { SESSION_COOKIE, sessionCookie, startSession } from "@/lib/auth/session";
+import { randomToken, sha256Hex } from "@/lib/auth/tokens";
+import { upsertUser } from "@/lib/auth/users";
 
 // Sign-in with the organisation's OpenID provider: authorization code flow with PKCE, state and
 // nonce. The pending flow lives server-side in auth_flows; the browser only holds a random flow
