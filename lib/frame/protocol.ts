@@ -79,7 +79,6 @@ export function isSnapshotTime(value: unknown): value is string {
 }
 
 export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice;
-export type HostMessage = InitMessage | ResponseMessage;
 
 const MAX_HEADERS = 16;
 const HEADER_VALUE_MAX = 256;

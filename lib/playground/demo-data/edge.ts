@@ -86,8 +86,6 @@ export const firstSync = {
   waitingOn: "the first CRM portal sync (running, 40% done)",
 } as const;
 
-export const neverRunWaitingOn = "the first CRM portal sync, which has not started";
-
 export const failedSync = {
   lastRunHoursAgo: 2,
   lastSuccessHoursAgo: 26,
