@@ -2,6 +2,57 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
+// The layers of lib/, lowest first. A folder (or top-level file: `config` is lib/config.ts) may
+// import its own layer and the layers below it, never one above; folders that share a layer may
+// not import each other both ways (scripts/layers.test.ts checks that, and that every folder of
+// lib/ is listed here). Below them all is demo/: data only, importing nothing from lib/,
+// components/ or app/. Above them all are components/ and then app/. docs/architecture.md draws
+// the picture.
+export const libLayers = [
+  { name: "foundations", folders: ["contract", "config", "crypto", "cache", "db"] },
+  { name: "browser-safe", folders: ["frame", "check"] },
+  { name: "storage handle", folders: ["runtime"] },
+  { name: "identity", folders: ["auth"] },
+  { name: "http", folders: ["http"] },
+  { name: "outside systems", folders: ["connectors"] },
+  { name: "crm", folders: ["crm"] },
+  { name: "domains", folders: ["cx", "saved"] },
+  { name: "seeding", folders: ["seed"] },
+  { name: "routes", folders: ["playground", "handlers", "signin"] },
+  { name: "reference", folders: ["docs"] },
+  { name: "background", folders: ["background"] },
+];
+
+// Imports that reach up a layer on purpose, each with its reason.
+export const layerExceptions = {
+  // The storage handle seeds the demo tenant when it opens storage; the seed writes through the
+  // stores above. Storage is opened once per process, so this is a call at boot, not a loop.
+  runtime: ["seed"],
+};
+
+const uiImports = [
+  { group: ["@/app", "@/app/**"], message: "lib/ never imports app/: routes call lib, not the other way round." },
+  { group: ["@/components", "@/components/**"], message: "lib/ never imports components/: the UI uses lib, not the other way round." },
+];
+
+function layerRules() {
+  return libLayers.flatMap((layer, level) =>
+    layer.folders.map((folder) => {
+      const allowed = new Set(layerExceptions[folder] ?? []);
+      const above = libLayers.slice(level + 1).flatMap((l, i) => l.folders.map((f) => ({ f, layer: l, level: level + 1 + i })));
+      const patterns = above
+        .filter(({ f }) => !allowed.has(f))
+        .map(({ f, layer: up, level: upLevel }) => ({
+          group: [`@/lib/${f}`],
+          message: `Layer order (eslint.config.mjs libLayers): lib/${folder} is in layer ${level} (${layer.name}) and may not import lib/${f}, in layer ${upLevel} (${up.name}). Move the shared piece down a layer.`,
+        }));
+      return {
+        files: [`lib/${folder}/**`, `lib/${folder}.ts`, `lib/${folder}.test.ts`],
+        rules: { "no-restricted-imports": ["error", { patterns: [...uiImports, ...patterns] }] },
+      };
+    }),
+  );
+}
 
 const config = [
   ...nextVitals,
@@ -20,10 +71,26 @@ const config = [
     },
   },
   {
-    // lib/ never reaches up into the UI layers.
+    // lib/ never reaches up into the UI layers (the per-folder rules below repeat this).
     files: ["lib/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: uiImports }] },
+  },
+  ...layerRules(),
+  {
+    // demo/ is data at the bottom: the tenant generator, the demo people, example dashboards.
+    files: ["demo/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["@/app/*", "@/components/*"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib", "@/lib/**", "@/components", "@/components/**", "@/app", "@/app/**", "**/lib/**", "**/components/**", "**/app/**", "../../*"],
+              message: "demo/ is data only and imports nothing from lib/, components/ or app/: put logic that uses the data in lib/.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -17,8 +17,8 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { Tokenizer } from "htmlparser2";
 import { parseScript } from "meriyah";
-import { checkDraft } from "../lib/playground/check/index.ts";
-import { PARSE_OPTIONS } from "../lib/playground/check/js.ts";
+import { checkDraft } from "../lib/check/index.ts";
+import { PARSE_OPTIONS } from "../lib/check/js.ts";
 
 const { values: args } = parseArgs({
   options: {

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 
 // The process-wide storage handle: opened, migrated and (in the embedded default) seeded once.
 // Kept on globalThis so that module reloads in development do not open a second handle.

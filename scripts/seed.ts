@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { openDb } from "@/lib/db";
 import { appSealer } from "@/lib/runtime";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { generateTenant } from "@/demo/tenant";
 
 const { values } = parseArgs({ options: { scale: { type: "string" } } });

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { Reference } from "@/components/docs/Reference";
 import { config } from "@/lib/config";
 import { docsModel } from "@/lib/docs/model";
-import { scenarios } from "@/demo/playground";
+import { scenarios } from "@/lib/playground/demo-data";
 
 export const metadata: Metadata = {
   title: "API reference",

@@ -1,6 +1,6 @@
 // POST /signout — ends the session
 import { config } from "@/lib/config";
-import { signOut } from "@/lib/auth/routes";
+import { signOut } from "@/lib/signin/routes";
 import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 

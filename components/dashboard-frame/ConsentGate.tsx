@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { matchPath } from "@/lib/contract/match";
-import type { DraftReads } from "@/lib/playground/check/reads";
+import type { DraftReads } from "@/lib/check/reads";
 import styles from "./ConsentGate.module.css";
 
 // What a viewer sees before a dashboard they did not write may read their live data. Until

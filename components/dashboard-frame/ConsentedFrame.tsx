@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import type { DraftReads } from "@/lib/playground/check/reads";
+import type { DraftReads } from "@/lib/check/reads";
 import { ConsentGate, type GateAuthor } from "./ConsentGate";
 import { DashboardFrame, type RequestLogEntry } from "./DashboardFrame";
 import styles from "./ConsentGate.module.css";

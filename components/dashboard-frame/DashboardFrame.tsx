@@ -2,8 +2,8 @@
 
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
-import { FRAME_PATH } from "@/lib/dashboards/bootstrap";
-import type { InitMessage, ScrollNotice, SnapshotNotice } from "@/lib/dashboards/protocol";
+import { FRAME_PATH } from "@/lib/frame/bootstrap";
+import type { InitMessage, ScrollNotice, SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
 import styles from "./DashboardFrame.module.css";
 

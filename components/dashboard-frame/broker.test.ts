@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { BROKER_BODY_MAX, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/dashboards/protocol";
+import { BROKER_BODY_MAX, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type RequestLogEntry } from "./broker";
 
 const P = PLAYGROUND_API_BASE;

@@ -1,5 +1,5 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { readAllowed } from "@/lib/playground/check/reads";
+import { readAllowed } from "@/lib/check/reads";
 import {
   BROKER_BODY_MAX,
   checkBrokerRequest,
@@ -9,7 +9,7 @@ import {
   type ResponseMessage,
   type ScrollNotice,
   type SnapshotNotice,
-} from "@/lib/dashboards/protocol";
+} from "@/lib/frame/protocol";
 
 // The host side of the frame's only data path: answers reads arriving on its own MessagePort.
 // The port is the sender's credential; window "message" events are never listened to, so no

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { demoApiResponse } from "@/lib/playground/demo-api";
-import { isScenario, scenarioNamed } from "@/demo/playground";
+import { demoApiResponse } from "@/lib/playground/demo-answers";
+import { isScenario, scenarioNamed } from "@/lib/playground/demo-data";
 import { MATRIX_STATES } from "./matrix-states";
 
 const status = (scenario: string, path: string) => demoApiResponse({ path, search: new URLSearchParams(), scenario }).status;

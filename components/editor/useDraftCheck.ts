@@ -8,13 +8,13 @@ import type { DraftWarning } from "@/lib/contract/resources";
 // examples arrive with their findings computed on the server. So it loads on first need, or
 // when the author is about to type.
 
-type CheckModule = typeof import("@/lib/playground/check");
+type CheckModule = typeof import("@/lib/check");
 
 let loading: Promise<CheckModule> | null = null;
 
 /** Starts loading the check; the editor calls it when the source gets focus. */
 export function preloadCheck(): Promise<CheckModule> {
-  loading ??= import("@/lib/playground/check").catch((err: unknown) => {
+  loading ??= import("@/lib/check").catch((err: unknown) => {
     loading = null;
     throw err;
   });

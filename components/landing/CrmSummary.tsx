@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import { useState, type ReactNode } from "react";
 import useSWR from "swr";
 import { crmSummary } from "@/lib/contract/resources";
-import { ApiRequestError, getJson } from "./api";
+import { ApiRequestError, getJson } from "./fetch-json";
 import { crmCharts, describeBars, formatCount, formatMoney, formatMoneyShort, hasAmounts, type PipelineStage, type StageCount } from "./crm-data";
 import { Empty, Failure, Loading } from "./states";
 import styles from "./landing.module.css";

@@ -4,7 +4,7 @@ import useSWR from "swr";
 import { z } from "zod";
 import { FavouritesList } from "@/components/saved/FavouritesList";
 import { favourite } from "@/lib/contract/resources";
-import { getJson } from "./api";
+import { getJson } from "./fetch-json";
 import { Empty, Failure, Loading } from "./states";
 import styles from "./landing.module.css";
 

@@ -12,7 +12,7 @@ import { useMemo, useState } from "react";
 import useSWR from "swr";
 import { z } from "zod";
 import { crmSource, type CrmSource } from "@/lib/contract/resources";
-import { getJson } from "./api";
+import { getJson } from "./fetch-json";
 import { formatCount, freshnessRows, type FreshnessRow } from "./crm-data";
 import { RelativeTime } from "./RelativeTime";
 import { Empty, Failure, Loading } from "./states";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { describeFailure } from "./api";
+import { describeFailure } from "./fetch-json";
 import styles from "./landing.module.css";
 
 // The three states every data section can be in besides "here is the data". Each says what to do.

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
-import type { DraftReads } from "@/lib/playground/check/reads";
+import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_KEY } from "./handoff";

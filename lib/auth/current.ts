@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { appDb, appSealer } from "@/lib/runtime";
-import { csrfTokenFor } from "@/lib/saved/human";
+import { csrfTokenFor } from "./csrf";
 import { SESSION_COOKIE, userForToken, type SessionUser } from "./session";
 
 /**

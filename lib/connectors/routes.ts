@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import { userForRequest } from "@/lib/auth/session";
 import { errorResponse } from "@/lib/http/respond";
 import { appDb, appSealer } from "@/lib/runtime";
-import { forgetReads } from "@/lib/api/vendors";
+import { forgetReads } from "@/lib/connectors/vendor-cache";
 import { disconnect, finishConnect, optIn, startConnect, type ConnectDeps } from "./connect";
 import { connectorFor } from "./registry";
 import { mintForConnect } from "./stand-ins";

@@ -132,5 +132,3 @@ export type DraftCreated = z.infer<typeof draftCreated>;
 export type DraftUpdated = z.infer<typeof draftUpdated>;
 export type DraftView = z.infer<typeof draftView>;
 export type DraftEvent = z.infer<typeof draftEvent>;
-export type DraftRevisionsBody = z.infer<typeof draftRevisions>;
-export type DraftRevisionsQuery = z.infer<typeof draftRevisionsQuery>;

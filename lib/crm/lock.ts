@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import type { CrmInstance } from "./types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 // A lease per CRM instance in crm_sync_locks. Every step is a single statement whose affected
 // row count decides the outcome, so it behaves the same on SQLite and PostgreSQL and between

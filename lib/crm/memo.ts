@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "@/lib/db";
-import { ReadCache } from "@/lib/connectors/cache";
-import type { CrmInstance } from "./types";
+import { ReadCache } from "@/lib/cache/read-cache";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 // CRM pages and the CX views change only when their inputs do: a completed CRM portal sync of
 // the instance, or a new load of usage or health. An answer is kept under a key naming those

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import type { UpstreamFailure, UpstreamOptions } from "@/lib/connectors/http";
 import { syncInstance, type SyncResult } from "./sync";
-import { crmInstances, type CrmInstance } from "./types";
+import { crmInstances, type CrmInstance } from "@/lib/connectors/crmportal/records";
 
 // Runs the CRM sync in the background: once at start, then every interval. Within a process
 // runs never overlap (a request made during a run is served by one follow-up run); between

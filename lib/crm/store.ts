@@ -10,7 +10,7 @@ import {
   type PortalEngagementRecord,
   type PortalOwner,
   type SyncedObject,
-} from "./types";
+} from "@/lib/connectors/crmportal/records";
 
 // The normalised CRM store: one function per query. Writes are idempotent upserts keyed by
 // (instance, id), so applying the same page twice leaves the same rows. `updated_at` is the

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { release, renew, tryAcquire } from "./lock";
-import type { CrmInstance } from "./types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 // The per-instance lease one sync run holds: renewed before every write, and by a heartbeat
 // while the run waits on the upstream; given back at the end unless another run has taken it.

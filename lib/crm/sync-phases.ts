@@ -16,7 +16,7 @@ import {
   watermarks,
   objectsFor,
 } from "./store";
-import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type SyncedObject } from "./types";
+import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type SyncedObject } from "@/lib/connectors/crmportal/records";
 
 // The phases of one sync run that copy the portal into the store: owners, then the changed
 // records of each object type, then the deletion of records archived in the portal. Every write

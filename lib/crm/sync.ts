@@ -5,7 +5,7 @@ import { UpstreamError, type UpstreamFailure, type UpstreamOptions } from "@/lib
 import { acquireLease } from "./sync-lease";
 import { removeArchived, syncChanges, syncOwners, type Run } from "./sync-phases";
 import { failStaleRuns, finishRun, insertRun, pruneRuns, updateRunProgress, CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor } from "./store";
-import type { CrmInstance } from "./types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 export { CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor };
 export type { IncrementalObject } from "./sync-phases";

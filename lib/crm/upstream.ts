@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { standInPortalToken } from "@/lib/connectors/crmportal";
 import { crmportalStandIn } from "@/lib/connectors/stand-ins";
-import type { CrmInstance } from "./types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 /**
  * How to reach one CRM portal: with the deployment's private-app token, or the stand-in's

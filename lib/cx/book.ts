@@ -2,7 +2,7 @@ import type { CxBookRow } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
 import { cadenceOf, type Touch } from "./cadence";
 import { healthOf, type HealthPoint } from "./health";
-import { groupByCompany, healthOf as loadHealth, latestUsage, schoolsOwnedBy, schoolsTouchedBy, touchesOn, type SchoolRow } from "./load";
+import { groupByCompany, loadHealthPoints, latestUsage, schoolsOwnedBy, schoolsTouchedBy, touchesOn, type SchoolRow } from "./load";
 import { priorityScore } from "./priority";
 import { percentileRanks, reachOf } from "./reach";
 import { readiness, type CxAnswer, type Wiring } from "./ready";
@@ -101,7 +101,7 @@ export async function cxBook(db: Db, q: BookQuery, now: number = Date.now()): Pr
   const productIds = schools.flatMap((s) => (s.productSchoolId === null ? [] : [s.productSchoolId]));
   const [touches, health, usage] = await Promise.all([
     wiring.engagements && ids.length > 0 ? touchesOn(db, ids, touchesFrom(w), w.until) : [],
-    wiring.health && ids.length > 0 ? loadHealth(db, ids, w.untilDate) : [],
+    wiring.health && ids.length > 0 ? loadHealthPoints(db, ids, w.untilDate) : [],
     wiring.usage && productIds.length > 0 ? latestUsage(db, productIds, w.untilDate) : new Map<string, number>(),
   ]);
 

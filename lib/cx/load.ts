@@ -190,7 +190,7 @@ const toPoint = (r: { company_id: string; date: string; score: number | null }):
 });
 
 /** Health points of the given companies dated on or before `untilDate`: the window and the history behind the band. */
-export async function healthOf(db: Db, companyIds: readonly string[], untilDate: string): Promise<CompanyHealthPoint[]> {
+export async function loadHealthPoints(db: Db, companyIds: readonly string[], untilDate: string): Promise<CompanyHealthPoint[]> {
   const rows = await inChunks(companyIds, (chunk) =>
     db
       .selectFrom("health_scores")

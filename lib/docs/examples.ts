@@ -1,6 +1,6 @@
 import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
-import { demoApiResponse } from "@/lib/playground/demo-api";
-import { DEMO_VIEWER_EMAIL, rich } from "@/demo/playground";
+import { demoApiResponse } from "@/lib/playground/demo-answers";
+import { DEMO_VIEWER_EMAIL, rich } from "@/lib/playground/demo-data";
 import type { ExampleDoc } from "./types";
 
 // Each endpoint's example is what the playground's demo API answers for it in the default

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
-import { scenariosBody } from "@/lib/playground/demo-api";
+import { scenariosBody } from "@/lib/playground/demo-answers";
 import { endpointsBody } from "@/lib/playground/endpoints-doc";
 import { endpointsBodySchema, scenariosBodySchema } from "./bodies";
 import { EXAMPLE_LIST_ITEMS } from "./examples";
@@ -89,7 +89,7 @@ describe("the docs model", () => {
   });
 
   it("documents every error the playground's routes answer", () => {
-    const sources = ["routes.ts", "drafts.ts", "demo-api.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
+    const sources = ["routes.ts", "drafts.ts", "demo-answers.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
     const thrown = new Set(sources.flatMap((s) => [...s.matchAll(/ApiError\("([a-z_]+)"/g)].map((m) => m[1])));
     thrown.add("no_such_draft");
     const documented = new Set([...sectionOf(model, "playground").operations, ...sectionOf(model, "events").operations].flatMap((o) => o.errors.map((e) => e.code)));

@@ -17,7 +17,7 @@ import {
 } from "@/lib/contract/playground";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
 import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
 import { endpointExample } from "./examples";
 import { COMPONENTS_PREFIX, SchemaSet, fieldRows, limitsOf, queryParams, sentences, typeLabel } from "./json-schema";

@@ -2,11 +2,11 @@ import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { SESSION_COOKIE } from "@/lib/auth/session";
-import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
-import { checkRules } from "@/lib/playground/check";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-api";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
+import { checkRules } from "@/lib/check";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
-import { defaultScenario, scenarios, variantGlossary } from "@/demo/playground";
+import { defaultScenario, scenarios, variantGlossary } from "@/lib/playground/demo-data";
 import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";
 import type { Block } from "./types";
 

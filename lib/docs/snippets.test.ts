@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft } from "@/lib/playground/check";
+import { checkDraft } from "@/lib/check";
 import { allOperations, docsModel } from "./model";
 import { curlSnippet, fetchSnippet, tryItRequest } from "./snippets";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { draftWarning, type DraftWarning } from "@/lib/contract/resources";
-import { analyseDraft, type DraftReads } from "@/lib/playground/check";
+import { analyseDraft, type DraftReads } from "@/lib/check";
 
 // What the static check says about one revision's html, as the server stores it: the findings
 // (`warnings`) and the API paths the dashboard reads (`reads`). It is computed once, when a

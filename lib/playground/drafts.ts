@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { defaultScenario, isScenario, isVariant } from "@/demo/playground";
+import { defaultScenario, isScenario, isVariant } from "@/lib/playground/demo-data";
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";

@@ -4,8 +4,8 @@ import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints"
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/dashboards/protocol";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-api";
+import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-answers";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
 // (as sent: strings) and of its success body, its errors, and the error envelope, generated

@@ -52,7 +52,7 @@ import {
   type PlaygroundSettings,
   type Take,
 } from "./limits";
-import { demoApiResponse } from "./demo-api";
+import { demoApiResponse } from "./demo-answers";
 import { playgroundRoutes } from "./route-modules";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 

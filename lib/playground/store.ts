@@ -119,15 +119,6 @@ export async function storeCheck(db: Db, id: string, revision: number, checkJson
     .execute();
 }
 
-export async function findByWriteHash(db: Db, writeHash: string, cutoff: number): Promise<DraftRow | undefined> {
-  return db
-    .selectFrom("playground_drafts")
-    .selectAll()
-    .where("write_hash", "=", writeHash)
-    .where("updated_at", ">=", cutoff)
-    .executeTakeFirst();
-}
-
 /**
  * One accepted update: the revision is incremented by the database itself
  * (`revision = revision + 1 … returning`), so concurrent updates each get their own revision;
@@ -194,16 +185,6 @@ export interface RevisionRow {
   created_at: number;
 }
 
-/** A draft's kept revisions, newest first. */
-export async function listRevisions(db: Db, id: string): Promise<RevisionRow[]> {
-  return db
-    .selectFrom("playground_draft_revisions")
-    .select(["revision", "html", "scenario", "examples", "dash", "created_at"])
-    .where("draft_id", "=", id)
-    .orderBy("revision", "desc")
-    .execute();
-}
-
 /** Up to `limit` kept revisions older than `before` (all, when null), newest first. */
 export async function listRevisionsBefore(db: Db, id: string, before: number | null, limit: number): Promise<RevisionRow[]> {
   let q = db
@@ -225,9 +206,4 @@ export async function deleteIdle(db: Db, cutoff: number, limit: number): Promise
   const oldest = db.selectFrom("playground_drafts").select("id").where("updated_at", "<", cutoff).orderBy("updated_at").limit(limit);
   const rows = await db.deleteFrom("playground_drafts").where("id", "in", oldest).where("updated_at", "<", cutoff).returning("id").execute();
   return rows.map((r) => r.id);
-}
-
-export async function deleteDraft(db: Db, id: string): Promise<boolean> {
-  const r = await db.deleteFrom("playground_drafts").where("id", "=", id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
 }

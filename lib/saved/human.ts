@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { readCookie } from "@/lib/auth/cookies";
 import { SESSION_COOKIE, userForToken, type SessionUser } from "@/lib/auth/session";
-import { constantTimeEqual, sha256Hex } from "@/lib/auth/tokens";
+import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
+import { constantTimeEqual } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/contract/errors";
 import { sameOriginBrowserRequest } from "@/lib/http/origin";
 
@@ -14,20 +15,13 @@ import { sameOriginBrowserRequest } from "@/lib/http/origin";
 // cookie alone (curl) has no Sec-Fetch-Site and no token; a draft's write token is never asked
 // for, so it authorises nothing.
 
-export const CSRF_HEADER = "x-csrf-token";
-
-/** The token our pages embed for this session; derived, so nothing is stored. */
-export function csrfTokenFor(sealer: Sealer, sessionToken: string): string {
-  return sealer.mac(sha256Hex(sessionToken), "csrf");
-}
-
 export interface HumanDeps {
   db: Db;
   sealer: Sealer;
   publicOrigin?: string;
 }
 
-/** humanRequest as the edge's guard: the person, or the refusal thrown. */
+/** The edge's guard for a human action: the person, or the refusal thrown. */
 export async function humanGuard(request: Request, deps: HumanDeps, what: string): Promise<SessionUser> {
   const token = readCookie(request, SESSION_COOKIE);
   const user = token ? await userForToken(deps.db, token) : null;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import { defineRoute, oneParam, readJsonBody, readTextBody, type RouteModule } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
-import { checkDraft } from "@/lib/playground/check";
+import { checkDraft } from "@/lib/check";
 import { humanGuard, type HumanDeps } from "./human";
 import { SAVED_HTML_MAX_BYTES, saveDashboard } from "./store";
 import { SLUG_PATTERN } from "./slug";

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { ApiError } from "@/lib/contract/errors";
-import { analyseDraft, type DraftReads } from "@/lib/playground/check";
+import { analyseDraft, type DraftReads } from "@/lib/check";
 import { ownerByHandle } from "./store";
 
 // Consent to run someone else's dashboard on one's own live data. A person may trust an author

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiHandlers } from "@/lib/api/handlers";
+import { apiHandlers } from "@/lib/handlers";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import { handleApi, type HandlerMap } from "@/lib/http/api";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { backends, testSeed } from "./support/backends";
 
 /** A concrete path for an endpoint, with a valid value for every path parameter. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { demoSignIn, signOut } from "@/lib/auth/routes";
+import { demoSignIn, signOut } from "@/lib/signin/routes";
 import { userForToken } from "@/lib/auth/session";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { backends, testSeed } from "./support/backends";
 
 const origin = "http://app.test";

@@ -1,8 +1,8 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig, type Config } from "@/lib/config";
-import { FLOW_COOKIE, oidcCallback, oidcStart } from "@/lib/auth/oidc";
-import type { AuthDeps } from "@/lib/auth/routes";
+import { FLOW_COOKIE, oidcCallback, oidcStart } from "@/lib/signin/oidc";
+import type { AuthDeps } from "@/lib/signin/routes";
 import { SESSION_COOKIE, startSession, userForToken } from "@/lib/auth/session";
 import { sha256Hex } from "@/lib/auth/tokens";
 import { upsertUser, userIdByEmail } from "@/lib/auth/users";

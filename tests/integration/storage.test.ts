@@ -5,7 +5,7 @@ import { openDb, type OpenDb } from "@/lib/db";
 import { migrationNames } from "@/lib/db/migrate";
 import { endSession, loadUser, startSession, userForToken } from "@/lib/auth/session";
 import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/users";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { demoUsers } from "@/demo/users";
 import { listSpace } from "@/lib/saved/store";
 import { connectedSlugs, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { vendorCache } from "@/lib/api/vendors";
+import { vendorCache } from "@/lib/connectors/vendor-cache";
 import { config, parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
@@ -11,7 +11,7 @@ import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-ser
 import { crmportalStandIn, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
 import { userIdByEmail } from "@/lib/auth/users";
 import { appSealer } from "@/lib/runtime";
-import { seedDemo } from "@/demo/seed";
+import { seedDemo } from "@/lib/seed";
 import { generateTenant } from "@/demo/tenant";
 import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
 import { backends } from "./support/backends";

@@ -1,5 +1,5 @@
 // /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/http/api and the edge.
-import { apiHandlers } from "@/lib/api/handlers";
+import { apiHandlers } from "@/lib/handlers";
 import { userForRequest } from "@/lib/auth/session";
 import { apiRoute } from "@/lib/http/api";
 import { appDb } from "@/lib/runtime";

@@ -1,5 +1,5 @@
 // GET /dashboards/frame — the sandboxed frame's bootstrap document; the host page sends it the dashboard.
-import { FRAME_HEADERS, bootstrapHtml } from "@/lib/dashboards/bootstrap";
+import { FRAME_HEADERS, bootstrapHtml } from "@/lib/frame/bootstrap";
 import { defineRoute } from "@/lib/http/edge";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { PlaygroundEditor, type EditorExample } from "@/components/editor/PlaygroundEditor";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { dashboardExamples } from "@/demo/examples";
-import { checkDraft } from "@/lib/playground/check";
+import { checkDraft } from "@/lib/check";
 import { currentSession } from "@/lib/auth/current";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };

@@ -1,6 +1,6 @@
 // GET /signin/callback — the identity provider's answer to /signin/oidc
 import { config } from "@/lib/config";
-import { oidcCallback } from "@/lib/auth/oidc";
+import { oidcCallback } from "@/lib/signin/oidc";
 import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 

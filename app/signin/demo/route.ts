@@ -1,6 +1,6 @@
 // POST /signin/demo — demo sign-in (only when no identity provider is configured)
 import { config } from "@/lib/config";
-import { demoSignIn } from "@/lib/auth/routes";
+import { demoSignIn } from "@/lib/signin/routes";
 import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 

@@ -1,6 +1,6 @@
 // GET /signin/oidc — starts sign-in with the identity provider (only when one is configured)
 import { config } from "@/lib/config";
-import { oidcStart } from "@/lib/auth/oidc";
+import { oidcStart } from "@/lib/signin/oidc";
 import { defineRoute } from "@/lib/http/edge";
 import { appDb } from "@/lib/runtime";
 

@@ -77,7 +77,6 @@ export const gongTranscriptPage = z.object({
 export type GongCall = z.infer<typeof callMetaData>;
 export type GongParty = z.infer<typeof party>;
 export type GongExtensiveCall = z.infer<typeof extensiveCall>;
-export type GongMonologue = z.infer<typeof monologue>;
 export type GongCallTranscript = z.infer<typeof callTranscript>;
 export type GongCallsPage = z.infer<typeof gongCallsPage>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ProbeResult } from "@/lib/connectors/types";
-import type { ChangesPage, PortalEngagementRecord, PortalOwner, RecordOf } from "@/lib/crm/types";
+import type { ChangesPage, PortalEngagementRecord, PortalOwner, RecordOf } from "./records";
 import {
   DEFAULT_PAGE_SIZE,
   engagementTypes,

@@ -8,7 +8,7 @@ import type {
   PortalDealRecord,
   PortalEngagementRecord,
   PortalOwner,
-} from "@/lib/crm/types";
+} from "./records";
 import { modifiedAt, parseTimeProperty, type AccountDetails, type AssociationsBatch, type EngagementType, type HubspotOwner, type HubspotProperties, type HubspotRecord } from "./client";
 
 // HubSpot's shapes, in the API's words, mapped to the records the sync engine stores and to the

@@ -3,7 +3,7 @@ import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Compan
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
-import type { CrmInstance } from "@/lib/crm/types";
+import type { CrmInstance } from "./records";
 import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, searchableTypes, type HubspotObjectType } from "./client";
 
 // A stand-in of the HubSpot CRM v3 API (with the v4 association batch read) serving two

@@ -22,7 +22,7 @@ import {
   type FetchChangesOptions,
 } from "@/lib/connectors/crmportal";
 import type { StandIn } from "@/lib/connectors/types";
-import type { ChangesPage, CrmInstance, RecordOf } from "@/lib/crm/types";
+import type { ChangesPage, CrmInstance, RecordOf } from "@/lib/connectors/crmportal/records";
 import { upstreamFailure } from "./upstream-failure";
 
 const tenant = generateTenant();

@@ -3,7 +3,7 @@ import { createCrmportalStandIn, standInPortalToken } from "@/lib/connectors/crm
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import type { StandIn } from "@/lib/connectors/types";
-import type { CrmInstance } from "@/lib/crm/types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import type { Db } from "@/lib/db";
 import { testSealer } from "../support/backends";
 

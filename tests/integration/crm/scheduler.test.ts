@@ -3,7 +3,7 @@ import { generateTenant } from "@/demo/tenant";
 import { serveOnLoopback } from "@/lib/connectors/stand-in/node-server";
 import { startCrmSync, triggerSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { lastSuccessfulSync } from "@/lib/crm/store";
-import type { CrmInstance } from "@/lib/crm/types";
+import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { backends } from "../support/backends";
 import { portalToken, runsOf, startPortal, type Portal } from "./helpers";
 

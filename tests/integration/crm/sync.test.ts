@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateTenant, type Tenant } from "@/demo/tenant";
 import { openDb, type OpenDb } from "@/lib/db";
-import { sources } from "@/lib/crm/api";
+import { sources } from "@/lib/crm/answers";
 import { leaseOf, tryAcquire } from "@/lib/crm/lock";
 import { describeFailure, syncInstance } from "@/lib/crm/sync";
 import { backends } from "../support/backends";

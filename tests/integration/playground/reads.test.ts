@@ -15,8 +15,8 @@ import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "
 
 const checks = vi.hoisted(() => ({ calls: 0, override: null as null | ((html: string) => DraftWarning[]) }));
 
-vi.mock("@/lib/playground/check", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/lib/playground/check")>();
+vi.mock("@/lib/check", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/check")>();
   return {
     ...real,
     analyseDraft: (html: string) => {

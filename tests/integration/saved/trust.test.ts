@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUser } from "@/lib/auth/users";
 import { startSession } from "@/lib/auth/session";
-import { CSRF_HEADER, csrfTokenFor, type HumanDeps } from "@/lib/saved/human";
+import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
+import type { HumanDeps } from "@/lib/saved/human";
 import { savedRoutes } from "@/lib/saved/routes";
 import { savedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
 import { backends, testSealer } from "../support/backends";

@@ -1,4 +1,4 @@
-import { apiHandlers } from "@/lib/api/handlers";
+import { apiHandlers } from "@/lib/handlers";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";

@@ -2,7 +2,7 @@
 import { config } from "@/lib/config";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
-import { llmsText } from "@/lib/playground/llms";
+import { llmsText } from "@/lib/docs/llms";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,143 @@
+import type { DraftWarning } from "@/lib/contract/resources";
+import { Context } from "./context";
+import { scanHtml } from "./html";
+import { analyseScript } from "./js";
+import type { DraftReads } from "./reads";
+
+// The static check of a draft: the same code runs in the editor (browser) and on the server
+// when a draft is created or updated. It parses the HTML (htmlparser2), every inline script and
+// event-handler attribute (meriyah) and every stylesheet, and reports what would break or mislead
+// once the dashboard runs in its sandboxed frame against the API.
+
+export { checkRules, type CheckRule, type RuleId, type Severity } from "./rules";
+export { readAllowed, type DraftReads } from "./reads";
+
+export function checkDraft(html: string): DraftWarning[] {
+  return analyseDraft(html).warnings;
+}
+
+/** The check's findings and the manifest of API paths the document reads, from one pass. */
+export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads } {
+  const ctx = new Context(html);
+  const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests) });
+  if (html.trim() === "") {
+    ctx.report(
+      "empty-document",
+      0,
+      "The draft is empty: there is no HTML to show.",
+      "Send one complete, self-contained HTML document (<!doctype html><html>…</html>) as `html`.",
+    );
+    return done();
+  }
+  scanHtml(ctx, html, {
+    script: (code, offset, kind, exact) => analyseScript(ctx, code, offset, kind, exact),
+    json: (text, offset) => checkJsonBlock(ctx, text, offset),
+  });
+  settleDocumentRules(ctx);
+  return done();
+}
+
+/** A <script type="application/json"> block: data the dashboard parses itself. */
+function checkJsonBlock(ctx: Context, text: string, offset: number): void {
+  const body = text.trim();
+  if (body === "") return;
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const pos = /position (\d+)/.exec(message)?.[1];
+    ctx.report(
+      "js-syntax",
+      offset + text.indexOf(body[0] ?? "") + (pos ? Number(pos) : 0),
+      `This JSON data block is not valid JSON (${message}); JSON.parse of it throws.`,
+      "Fix the JSON at this position: double-quoted keys and strings, no trailing commas, no comments.",
+    );
+    return;
+  }
+  if (ctx.facts.snapshotAt === null && (body.length >= 1024 || hasRecords(data))) ctx.facts.snapshotAt = offset;
+}
+
+/** An array of at least five objects anywhere in the value: rows of data. */
+function hasRecords(v: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof v !== "object" || v === null) return false;
+  if (Array.isArray(v)) {
+    if (v.filter((x) => typeof x === "object" && x !== null && !Array.isArray(x)).length >= 5) return true;
+    return v.some((x) => hasRecords(x, depth + 1));
+  }
+  return Object.values(v).some((x) => hasRecords(x, depth + 1));
+}
+
+/** Rules that need the whole document: a read somewhere, and its handling anywhere else. */
+function settleDocumentRules(ctx: Context): void {
+  const f = ctx.facts;
+
+  if (f.requests) {
+    for (const r of f.uncheckedReads) {
+      ctx.report(
+        "unchecked-fetch",
+        r.offset,
+        r.message,
+        "Check first: `if (!res.ok) { const e = await res.json().catch(() => ({})); showError(e.error, e.hint); return; }`. Errors are JSON {error, hint}; show them, and render 401 as \"sign in\", not as an empty dashboard.",
+      );
+    }
+  }
+
+  const cxAt = f.cxReads[0];
+  if (cxAt !== undefined && f.names.has("data") && !f.names.has("waitingOn")) {
+    ctx.report(
+      "cx-waiting-unhandled",
+      cxAt,
+      "This dashboard reads /cx/ answers but never handles {ok: false, waitingOn}: a deployment still waiting on its first sync answers 200 with no `data`, and the dashboard must show the `waitingOn` text, not zeroes.",
+      "Branch on `ok`: `const body = await res.json(); if (!body.ok) { showNotice(body.waitingOn); return; } render(body.data);`.",
+    );
+  }
+
+  if (!f.derivedLabel) {
+    for (const at of f.activityUses) {
+      ctx.report(
+        "activity-basis-unlabelled",
+        at,
+        "This requests the book with basis=activity, a stand-in that groups companies by who logged a touch, but no visible text labels the figures as derived.",
+        "Show a visible label next to the book, e.g. \"Derived from activity: owners inferred from logged touches, not the CRM assignment\", or use basis=real (the default).",
+      );
+    }
+  }
+
+  const priorityAt = f.priorityNumberReads[0];
+  if (priorityAt !== undefined && !f.names.has("reasons")) {
+    ctx.report(
+      "priority-misrepresented",
+      priorityAt,
+      "This shows `priority.score` or `priority.percentile` but never `priority.reasons`; without its reasons the rank reads as a grade.",
+      "Show `priority.reasons` (the list of why a school ranks where it does) beside the rank, and label it a triage rank, not a score, target or SLA.",
+    );
+  }
+
+  if (!f.names.has("nextCursor")) {
+    const reported = new Set<string>();
+    for (const r of f.pagedReads) {
+      if (reported.has(r.path)) continue;
+      reported.add(r.path);
+      const list = r.path.split("/").pop() ?? "items";
+      const crm = r.path.startsWith("/crm/");
+      const first = crm ? `${r.path.replace(":instance", "customers")}?limit=200` : `${r.path}?`;
+      const sep = crm ? "&" : "";
+      ctx.report(
+        "paging-ignored",
+        r.offset,
+        `${r.path} answers one page at a time${crm ? " (50 by default, 200 at most)" : ""} but the dashboard never reads \`nextCursor\`, so it shows only the first page.`,
+        `Follow \`nextCursor\` until it is null: \`let cursor = null; do { const res = await fetch(API + "${first}" + (cursor ? "${sep}cursor=" + encodeURIComponent(cursor) : "")); if (!res.ok) break; const page = await res.json(); rows.push(...page.${list}); cursor = page.nextCursor; } while (cursor);\``,
+      );
+    }
+  }
+
+  if (f.snapshotAt !== null && !f.requests && !f.names.has("DASHBOARD_API_BASE")) {
+    ctx.report(
+      "snapshot-without-live",
+      f.snapshotAt,
+      "This dashboard embeds its own data and never fetches from the API base: it is valid, but it shows a frozen snapshot.",
+      'To keep it current, fetch from the API base (`const API = window.DASHBOARD_API_BASE || "/api"; fetch(API + "/cx/owners")`) and keep the embedded data as a fallback.',
+    );
+  }
+}

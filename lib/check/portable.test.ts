@@ -1,0 +1,22 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The check runs in the editor page as well as on the server: its modules may import only
+// each other, the shared contract and the two parsers, never Node built-ins or server code.
+
+const dir = path.dirname(new URL(import.meta.url).pathname);
+const sources = fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+const allowed = [/^\.\/[a-z]+$/, /^@\/lib\/contract\/(resources|endpoints)$/, /^meriyah$/, /^htmlparser2$/];
+
+describe("the check's imports", () => {
+  it("are browser-safe", () => {
+    expect(sources.length).toBeGreaterThan(5);
+    for (const file of sources) {
+      const text = fs.readFileSync(path.join(dir, file), "utf8");
+      const specs = [...text.matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] ?? "");
+      for (const spec of specs) expect(allowed.some((re) => re.test(spec)), `${file} imports ${spec}`).toBe(true);
+      expect(text, file).not.toMatch(/\bprocess\.|\brequire\(|server-only/);
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import type { DraftWarning } from "@/lib/contract/resources";
+
+// The rules of the static check, for the check itself, /docs and llms.txt.
+//
+// Severity says what happens to the dashboard, not how much the rule matters:
+// - error: something does not work at all: a script that never runs, a request the GET-only
+//   broker refuses, a resource the frame's Content-Security-Policy blocks, an API that throws in
+//   the sandboxed frame, or a URL that is right in only one of the playground and the saved page;
+// - warning: the dashboard runs but shows wrong or misleading figures, or breaks in a data state
+//   the demo scenarios exercise (errors, waiting deployments, further pages);
+// - info: valid, worth knowing.
+
+export type Severity = DraftWarning["severity"];
+
+export interface CheckRule {
+  id: string;
+  severity: Severity;
+  description: string;
+}
+
+export const checkRules = [
+  {
+    id: "empty-document",
+    severity: "error",
+    description: "The draft has no HTML.",
+  },
+  {
+    id: "js-syntax",
+    severity: "error",
+    description:
+      "An inline script, event-handler attribute or JSON data block does not parse (or uses module syntax without type=\"module\"), so none of it runs.",
+  },
+  {
+    id: "hardcoded-api-base",
+    severity: "error",
+    description:
+      "A URL hard-codes \"/api\", \"/dashboards/playground/api\", an absolute API URL or an API path without the base, instead of building on window.DASHBOARD_API_BASE (falling back to \"/api\").",
+  },
+  {
+    id: "non-get-request",
+    severity: "error",
+    description: "A request or form uses POST, PUT, PATCH, DELETE or another method than GET: the data broker answers GET only.",
+  },
+  {
+    id: "external-resource",
+    severity: "error",
+    description:
+      "A script, stylesheet, font, image, frame, module or request loads from a URL: the frame's Content-Security-Policy allows only inline code and data:/blob: images and fonts.",
+  },
+  {
+    id: "forbidden-api",
+    severity: "error",
+    description:
+      "document.cookie, localStorage, sessionStorage, indexedDB, top/parent/opener, window.open or location navigation: unavailable in the sandboxed frame.",
+  },
+  {
+    id: "webrtc",
+    severity: "error",
+    description:
+      "The code uses WebRTC (RTCPeerConnection, RTCDataChannel, RTCIceCandidate, …): the frame removes it before the dashboard runs, since a peer connection could carry data out.",
+  },
+  {
+    id: "scenario-in-code",
+    severity: "warning",
+    description: "The `scenario` query parameter appears in dashboard code; it selects demo data in the playground only.",
+  },
+  {
+    id: "unchecked-fetch",
+    severity: "warning",
+    description: "A response body is read (.json(), .text()) without checking res.ok or res.status in the same function.",
+  },
+  {
+    id: "cx-waiting-unhandled",
+    severity: "warning",
+    description: "A /cx/ answer is read without handling {ok: false, waitingOn}: the dashboard must show the waitingOn text, not zeroes.",
+  },
+  {
+    id: "arr-summed",
+    severity: "warning",
+    description: "`arr` is summed across rows; ARR is district grain (every school carries its district's figure), so count it once per district.",
+  },
+  {
+    id: "activity-basis-unlabelled",
+    severity: "warning",
+    description: "basis=activity is requested but no visible text labels the book as derived.",
+  },
+  {
+    id: "priority-misrepresented",
+    severity: "warning",
+    description:
+      "Priority is presented as a score, target, guarantee or SLA, or its score/percentile is shown without its `reasons`.",
+  },
+  {
+    id: "paging-ignored",
+    severity: "warning",
+    description: "A paged endpoint (/crm/…/companies|contacts|deals, /vendors/support/conversations) is read without ever following nextCursor.",
+  },
+  {
+    id: "snapshot-without-live",
+    severity: "info",
+    description: "The document embeds its own data and never fetches from the API base: valid, but it will not update.",
+  },
+] as const satisfies readonly CheckRule[];
+
+export type RuleId = (typeof checkRules)[number]["id"];
+
+const severities = new Map<string, Severity>(checkRules.map((r) => [r.id, r.severity]));
+
+export function severityOf(rule: RuleId): Severity {
+  return severities.get(rule) ?? "warning";
+}

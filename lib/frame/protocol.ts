@@ -1,0 +1,228 @@
+import { matchPath } from "@/lib/contract/match";
+
+// The messages between a host page and the sandboxed dashboard frame, and the broker's rule for
+// which requests the frame may make. Plain TypeScript shared by the host (browser) and tests.
+//
+// Everything the frame sends is untrusted: dashboard code runs in the frame's window and can
+// reach the port, so the host parses every message here and re-checks every request.
+
+/** Longest request URL the broker relays, query included. */
+export const BROKER_PATH_MAX = 2048;
+/** Longest body the broker hands back to a dashboard. */
+export const BROKER_BODY_MAX = 8 * 1024 * 1024;
+
+/** Host → frame, once per document, with the broker's MessagePort transferred alongside. */
+export interface InitMessage {
+  type: "init";
+  html: string;
+  apiBase: string;
+  /** Vertical scroll position to restore, in CSS pixels. */
+  scroll?: number;
+}
+
+/** Frame → host over the port: one read. */
+export interface FetchMessage {
+  type: "fetch";
+  id: number;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** Host → frame over the port: the answer to one read. */
+export interface ResponseMessage {
+  type: "response";
+  id: number;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Frame → host over the port: where the reader has scrolled to. */
+export interface ScrollNotice {
+  type: "scroll";
+  y: number;
+}
+
+/**
+ * Frame → host over the port: the dashboard now shows its embedded snapshot, taken at `takenAt`
+ * (ISO-8601, see `SNAPSHOT_TIME`). The bootstrap's `window.dashboardSnapshot()` sends it.
+ */
+export interface SnapshotNotice {
+  type: "snapshot";
+  takenAt?: string;
+}
+
+/** The id of the `<script type="application/json">` element a dashboard embeds its snapshot in. */
+export const SNAPSHOT_ELEMENT_ID = "dashboard-snapshot";
+/** The attribute on that element saying when the snapshot was taken. */
+export const SNAPSHOT_TAKEN_AT_ATTRIBUTE = "data-taken-at";
+/** The global function the bootstrap gives every dashboard for falling back to its snapshot. */
+export const SNAPSHOT_HELPER = "dashboardSnapshot";
+
+/**
+ * When a snapshot was taken: a calendar date (`2026-11-20`) or a date and time with its offset
+ * (`2026-11-20T09:30:00Z`, `2026-11-20T10:30+01:00`). A time without an offset is refused: the
+ * viewer's clock would silently move it.
+ */
+export const SNAPSHOT_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Whether `value` names a real moment in the form `SNAPSHOT_TIME` describes. */
+export function isSnapshotTime(value: unknown): value is string {
+  if (typeof value !== "string" || !SNAPSHOT_TIME.test(value)) return false;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return false;
+  // Date.parse rolls 2026-02-31 over into March; the calendar date must survive the round trip.
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number);
+  const day = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1));
+  return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d;
+}
+
+export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice;
+
+const MAX_HEADERS = 16;
+const HEADER_VALUE_MAX = 256;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A message that arrived on the broker's port, or null when it is not one the frame may send. */
+export function parseFrameMessage(data: unknown): FrameMessage | null {
+  if (!isRecord(data)) return null;
+  switch (data.type) {
+    case "fetch": {
+      const { id, method, path, headers } = data;
+      if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return null;
+      if (typeof method !== "string" || method.length > 16) return null;
+      if (typeof path !== "string") return null;
+      const out: FetchMessage = { type: "fetch", id, method, path };
+      if (headers !== undefined) {
+        if (!isRecord(headers)) return null;
+        const entries = Object.entries(headers);
+        if (entries.length > MAX_HEADERS) return null;
+        const clean: Record<string, string> = {};
+        for (const [k, v] of entries) {
+          if (typeof v !== "string" || k.length > 64 || v.length > HEADER_VALUE_MAX) return null;
+          clean[k.toLowerCase()] = v;
+        }
+        out.headers = clean;
+      }
+      return out;
+    }
+    case "scroll":
+      return typeof data.y === "number" && Number.isFinite(data.y) && data.y >= 0 ? { type: "scroll", y: data.y } : null;
+    case "snapshot":
+      if (data.takenAt === undefined) return { type: "snapshot" };
+      return isSnapshotTime(data.takenAt) ? { type: "snapshot", takenAt: data.takenAt } : null;
+    default:
+      return null;
+  }
+}
+
+export type BrokerCheck =
+  | {
+      ok: true;
+      /** Relative to the API base: pathname and query, e.g. `/crm/customers/companies?limit=5`. */
+      path: string;
+      /** The pathname alone, e.g. `/crm/customers/companies`. */
+      pathname: string;
+      /** The query with its `?`, or "". */
+      search: string;
+      /** The registry pattern the path matched, e.g. `/crm/:instance/companies`. */
+      endpoint: string;
+    }
+  | { ok: false; status: number; error: string; hint: string };
+
+function refuse(status: number, error: string, hint: string): BrokerCheck {
+  return { ok: false, status, error, hint };
+}
+
+// Resolving against an origin no real request can have makes "same origin" mean "a relative
+// URL": anything that names a scheme or host resolves elsewhere and is refused.
+const NOTIONAL_ORIGIN = "https://dashboard-frame.invalid";
+
+// C0 controls, space, DEL, C1 controls, and the Unicode line and paragraph separators: the URL
+// parser strips or rewrites some of them, so a path holding one is not the path it looks like.
+const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
+// Encoded dot, slash, backslash or percent in the path: a server or proxy that decodes once more
+// would see traversal where the broker saw a plain segment.
+const ENCODED_TRAVERSAL = /%(?:2e|2f|5c|25|00)/i;
+/** The API base itself: absolute path, no trailing slash, nothing the checks below would refuse. */
+const API_BASE_SHAPE = /^(?:\/[A-Za-z0-9_-]+)+$/;
+/** Query parameters the playground owns; the draft chooses them, dashboard code never does. */
+const RESERVED_QUERY = ["scenario", "variant"];
+
+/**
+ * Whether the broker may relay one request from a dashboard. `rawPath` is the URL exactly as the
+ * dashboard passed it to fetch: `apiBase + "/me"`, optionally with a query.
+ */
+export function checkBrokerRequest(method: string, rawPath: string, apiBase: string): BrokerCheck {
+  const m = typeof method === "string" ? method.toUpperCase() : "";
+  if (m !== "GET" && m !== "HEAD") {
+    return refuse(405, "method_not_allowed", "Dashboards only read: the broker relays GET (and HEAD) requests.");
+  }
+  if (!API_BASE_SHAPE.test(apiBase)) return refuse(500, "invalid_api_base", "The host page configured an invalid API base.");
+  if (typeof rawPath !== "string" || rawPath.length === 0) {
+    return refuse(400, "invalid_path", `Fetch window.DASHBOARD_API_BASE + "/me" and the like.`);
+  }
+  if (rawPath.length > BROKER_PATH_MAX) {
+    return refuse(400, "invalid_path", `Request URLs are at most ${BROKER_PATH_MAX} characters.`);
+  }
+  if (UNSAFE_CHARS.test(rawPath)) {
+    return refuse(400, "invalid_path", "Control characters, spaces and line separators must be percent-encoded in the query and cannot appear in the path.");
+  }
+  if (rawPath.includes("\\")) return refuse(400, "invalid_path", "Backslashes are not allowed in API URLs.");
+  if (rawPath.includes("#")) return refuse(400, "invalid_path", "Drop the #fragment: it is never sent to the API.");
+  const prefix = `${apiBase}/`;
+  if (!rawPath.startsWith(prefix)) {
+    return refuse(400, "invalid_path", `Only paths under the API base are relayed: fetch(window.DASHBOARD_API_BASE + "/me"), with the base ${apiBase}.`);
+  }
+
+  const q = rawPath.indexOf("?");
+  const rawPathname = q < 0 ? rawPath : rawPath.slice(0, q);
+  if (ENCODED_TRAVERSAL.test(rawPathname)) {
+    return refuse(400, "invalid_path", "Encoded dots, slashes, backslashes and percent signs are not allowed in the path.");
+  }
+  const segments = rawPathname.slice(prefix.length).split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) {
+    return refuse(400, "invalid_path", "Empty, '.' and '..' path segments are not allowed.");
+  }
+
+  let url: URL;
+  try {
+    url = new URL(rawPath, NOTIONAL_ORIGIN);
+  } catch {
+    return refuse(400, "invalid_path", "Not a URL.");
+  }
+  // The parser must have had nothing to normalise: any difference means the dashboard wrote
+  // one thing and a server would read another.
+  if (url.origin !== NOTIONAL_ORIGIN || url.pathname !== rawPathname || url.hash !== "") {
+    return refuse(400, "invalid_path", "The path must be plain: percent-encode path values with encodeURIComponent.");
+  }
+  const params = new URLSearchParams(url.search);
+  const reserved = RESERVED_QUERY.find((k) => params.has(k));
+  if (reserved) {
+    return refuse(400, "invalid_query", `"${reserved}" belongs to the playground: the draft chooses it, dashboard code never passes it.`);
+  }
+
+  const pathname = url.pathname.slice(apiBase.length);
+  const match = matchPath(pathname);
+  if (!match) {
+    return refuse(404, "not_found", `${pathname} is not an API endpoint; GET /dashboards/playground/endpoints lists them.`);
+  }
+  // The parsed query, not the raw one, is relayed, so what the server reads is what was checked.
+  const search = url.search === "?" ? "" : url.search;
+  return { ok: true, path: pathname + search, pathname, search, endpoint: match.endpoint.path };
+}
+
+/** The body of a refusal the broker answers itself, in the API's error envelope. */
+export function refusalResponse(id: number, status: number, error: string, hint?: string): ResponseMessage {
+  return {
+    type: "response",
+    id,
+    status,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(hint ? { error, hint } : { error }),
+  };
+}

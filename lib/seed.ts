@@ -1,0 +1,68 @@
+import { sql } from "kysely";
+import type { Db } from "@/lib/db";
+import { upsertUser } from "@/lib/auth/users";
+import type { ConnectorSlug, UpstreamConfig } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
+import { saveDonorToken, saveUserToken, setCallsOptIn } from "@/lib/connectors/store";
+import { connectors } from "@/lib/connectors/registry";
+import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
+import { generateTenant } from "@/demo/tenant";
+import { demoUsers } from "@/demo/users";
+import { dashboardExamples } from "@/demo/examples";
+import { saveDashboard } from "@/lib/saved/store";
+
+// Seeds the demo tenant into storage once. The marker row makes a restart (or a second
+// instance) skip work already done; bump SEED_VERSION when the seeded data changes shape.
+
+export const SEED_VERSION = 4;
+
+export interface SeedOptions {
+  scale: number;
+  sealer: Sealer;
+  /** Connections are seeded only for connectors served by their stand-in. */
+  upstreams: Record<ConnectorSlug, UpstreamConfig>;
+}
+
+export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boolean }> {
+  const marker = JSON.stringify({ version: SEED_VERSION, scale: opts.scale });
+  const current = await db.selectFrom("meta").select("value").where("key", "=", "demo_seed").executeTakeFirst();
+  if (current?.value === marker) return { seeded: false };
+
+  // The same tenant the stand-ins serve today, so usage and health line up with the CRM portal's
+  // records. (Stand-in tokens verify by their MAC alone; the date does not matter to them.)
+  const tenant = generateTenant({ scale: opts.scale, referenceDate: new Date().toISOString().slice(0, 10) });
+  const viaStandIn = (slug: ConnectorSlug) => opts.upstreams[slug].mode === "stand-in";
+  const mint = (slug: ConnectorSlug, email: string) => connectors[slug].createStandIn({ tenant, sealer: opts.sealer }).oauth.mint(email);
+
+  for (const u of demoUsers) {
+    const id = await upsertUser(db, { email: u.email, name: u.name, groups: u.groups });
+    for (const slug of u.connectors) {
+      if (viaStandIn(slug)) await saveUserToken(db, opts.sealer, id, slug, { accessToken: mint(slug, u.email), scope: connectors[slug].scope, account: u.email });
+    }
+    await setCallsOptIn(db, id, u.callsOptIn);
+    // Spaces start with real dashboards; a reseed never adds a revision to one already there.
+    for (const [slug, exampleId] of Object.entries(u.space)) {
+      const example = dashboardExamples.find((e) => e.id === exampleId);
+      if (!example) throw new Error(`demo user ${u.email}: no example ${exampleId}`);
+      const saved = await db.selectFrom("saved_dashboards").select("slug").where("owner_id", "=", id).where("slug", "=", slug).executeTakeFirst();
+      if (saved) continue;
+      const { handle } = await db.selectFrom("users").select("handle").where("id", "=", id).executeTakeFirstOrThrow();
+      await saveDashboard(db, { ownerId: id, handle, slug, html: example.html, note: `From the ${example.label} example` });
+    }
+    if (u.groups.includes("admin") && viaStandIn("calls")) {
+      await saveDonorToken(db, opts.sealer, "calls", { accessToken: mint("calls", u.email), account: u.email }, id);
+    }
+  }
+
+  // Product usage and health are sources of their own (normally `npm run import`); the demo
+  // loads the tenant's.
+  await loadUsage(db, tenant.usage);
+  await loadHealth(db, tenant.health);
+
+  await db
+    .insertInto("meta")
+    .values({ key: "demo_seed", value: marker })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: sql`excluded.value` }))
+    .execute();
+  return { seeded: true };
+}

@@ -1,0 +1,124 @@
+// The folder graph of app/, components/, lib/ and demo/, read off the import statements: which
+// folder imports which, through `@/` or relative specifiers alike.
+//
+//   npx tsx scripts/layers.ts         lists two-way pairs and imports that climb the layer list
+//
+// A folder is app/, components/<folder>, demo/<folder> (demo/users.ts counts as `demo/users`)
+// or lib/<folder> (lib/config.ts and lib/config.test.ts count as `lib/config`). The layer list
+// itself is eslint.config.mjs's `libLayers`; scripts/layers.test.ts fails on what this finds.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface FolderImport {
+  from: string;
+  to: string;
+  file: string;
+  specifier: string;
+}
+
+export interface Layer {
+  name: string;
+  folders: string[];
+}
+
+const SOURCE = /\.(ts|tsx|mjs)$/;
+const SKIP = new Set(["node_modules", ".next", ".data"]);
+// import … from "x", export … from "x", import "x", import("x")
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*["']([^"']+)["']|(?:^|[\s;])import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+function sourcesUnder(dir: string): string[] {
+  const out: string[] = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIP.has(entry.name)) out.push(...sourcesUnder(p));
+    } else if (SOURCE.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+/** The folder a repository path belongs to, or null outside app/, components/, lib/ and demo/. */
+export function folderOf(rel: string): string | null {
+  const parts = rel.split(/[\\/]/);
+  const top = parts[0];
+  if (top === "app") return "app";
+  if (top !== "lib" && top !== "components" && top !== "demo") return null;
+  if (parts.length < 2) return top;
+  return `${top}/${(parts[1] ?? "").replace(/(\.test)?\.(ts|tsx|mjs)$/, "")}`;
+}
+
+/** Every cross-folder import: [{ from, to, file, specifier }]. */
+export function folderImports(base = root): FolderImport[] {
+  const edges: FolderImport[] = [];
+  for (const top of ["app", "components", "lib", "demo"]) {
+    for (const file of sourcesUnder(path.join(base, top))) {
+      const rel = path.relative(base, file);
+      const from = folderOf(rel) ?? top;
+      const text = fs.readFileSync(file, "utf8");
+      for (const m of text.matchAll(SPECIFIER)) {
+        const specifier = m[1] ?? m[2] ?? m[3] ?? "";
+        let target: string;
+        if (specifier.startsWith("@/")) target = specifier.slice(2);
+        else if (specifier.startsWith(".")) target = path.relative(base, path.resolve(path.dirname(file), specifier));
+        else continue;
+        const to = folderOf(target);
+        if (to && to !== from) edges.push({ from, to, file: rel, specifier });
+      }
+    }
+  }
+  return edges;
+}
+
+/** The layer list and its exceptions, from eslint.config.mjs. */
+export async function layerList(): Promise<{ libLayers: Layer[]; layerExceptions: Record<string, string[]> }> {
+  const configUrl = new URL("../eslint.config.mjs", import.meta.url).href;
+  return (await import(configUrl)) as { libLayers: Layer[]; layerExceptions: Record<string, string[]> };
+}
+
+/** Pairs of folders that import each other, each with the imports both ways. */
+export function twoWayPairs(edges: FolderImport[]): { pair: [string, string]; imports: string[] }[] {
+  const by = new Map<string, string[]>();
+  for (const e of edges) {
+    const key = `${e.from} -> ${e.to}`;
+    if (!by.has(key)) by.set(key, []);
+    by.get(key)?.push(`${e.file}: ${e.specifier}`);
+  }
+  const pairs: { pair: [string, string]; imports: string[] }[] = [];
+  for (const [key, imports] of by) {
+    const [a = "", b = ""] = key.split(" -> ");
+    const back = by.get(`${b} -> ${a}`);
+    if (a < b && back) pairs.push({ pair: [a, b], imports: [...imports, ...back] });
+  }
+  return pairs;
+}
+
+/** lib → lib imports that climb the layer list (exceptions allowed), and lib folders it does not list. */
+export function layerViolations(edges: FolderImport[], layers: readonly Layer[], exceptions: Record<string, string[]> = {}, base = root) {
+  const levelOf = new Map<string, number>(layers.flatMap((l, i) => l.folders.map((f): [string, number] => [`lib/${f}`, i])));
+  const unlisted = [...new Set(sourcesUnder(path.join(base, "lib")).map((f) => folderOf(path.relative(base, f)) ?? "lib"))].filter((f) => !levelOf.has(f));
+  const upward = edges.filter((e) => {
+    if (!e.from.startsWith("lib/") || !e.to.startsWith("lib/")) return false;
+    if ((exceptions[e.from.slice(4)] ?? []).includes(e.to.slice(4))) return false;
+    return (levelOf.get(e.to) ?? -1) > (levelOf.get(e.from) ?? Infinity);
+  });
+  const demoOut = edges.filter((e) => e.from.startsWith("demo/") && !e.to.startsWith("demo/"));
+  return { unlisted, upward, demoOut };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { libLayers, layerExceptions } = await layerList();
+  const edges = folderImports();
+  const pairs = twoWayPairs(edges);
+  const { unlisted, upward, demoOut } = layerViolations(edges, libLayers, layerExceptions);
+  for (const p of pairs) console.log(`two-way: ${p.pair.join(" <-> ")}\n  ${p.imports.join("\n  ")}`);
+  for (const e of upward) console.log(`up the layers: ${e.from} -> ${e.to} (${e.file}: ${e.specifier})`);
+  for (const e of demoOut) console.log(`demo/ imports outside demo/: ${e.file}: ${e.specifier}`);
+  for (const f of unlisted) console.log(`not in eslint.config.mjs libLayers: ${f}`);
+  const problems = pairs.length + upward.length + demoOut.length + unlisted.length;
+  console.log(problems ? `${problems} problem(s)` : `${new Set(edges.map((e) => e.from)).size} folders, no two-way pairs, every import points down the layers`);
+  process.exitCode = problems ? 1 : 0;
+}
