@@ -2,6 +2,10 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
+
+const readConfigOnce = { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." };
+// Process-wide state lives in the composition root (lib/app) and nowhere else.
+const noGlobalState = { selector: "Identifier[name='globalThis']", message: "Keep process-wide state in the composition root, lib/app/index.ts, and hand it to what needs it." };
 // The layers of lib/, lowest first. A folder (or top-level file: `config` is lib/config.ts) may
 // import its own layer and the layers below it, never one above; folders that share a layer may
 // not import each other both ways (scripts/layers.test.ts checks that, and that every folder of
@@ -11,7 +15,6 @@ const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
 export const libLayers = [
   { name: "foundations", folders: ["contract", "config", "crypto", "cache", "db"] },
   { name: "browser-safe", folders: ["frame", "check"] },
-  { name: "storage handle", folders: ["runtime"] },
   { name: "identity", folders: ["auth"] },
   { name: "http", folders: ["http"] },
   { name: "outside systems", folders: ["connectors"] },
@@ -20,15 +23,11 @@ export const libLayers = [
   { name: "seeding", folders: ["seed"] },
   { name: "routes", folders: ["playground", "handlers", "signin"] },
   { name: "reference", folders: ["docs"] },
-  { name: "background", folders: ["background"] },
+  { name: "composition root", folders: ["app"] },
 ];
 
 // Imports that reach up a layer on purpose, each with its reason.
-export const layerExceptions = {
-  // The storage handle seeds the demo tenant when it opens storage; the seed writes through the
-  // stores above. Storage is opened once per process, so this is a call at boot, not a loop.
-  runtime: ["seed"],
-};
+export const layerExceptions = {};
 
 const uiImports = [
   { group: ["@/app", "@/app/**"], message: "lib/ never imports app/: routes call lib, not the other way round." },
@@ -64,10 +63,7 @@ const config = [
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "no-restricted-syntax": [
-        "error",
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." },
-      ],
+      "no-restricted-syntax": ["error", readConfigOnce, noGlobalState],
     },
   },
   {
@@ -101,7 +97,8 @@ const config = [
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." },
+        readConfigOnce,
+        noGlobalState,
         {
           selector: `ExportNamedDeclaration > FunctionDeclaration[id.name=${HTTP_METHODS}]`,
           message: "Route handlers go through the edge: export const { GET, … } = defineRoute({...}).",
@@ -116,6 +113,11 @@ const config = [
         },
       ],
     },
+  },
+  {
+    // The composition root keeps the process's one app.
+    files: ["lib/app/index.ts"],
+    rules: { "no-restricted-syntax": ["error", readConfigOnce] },
   },
   {
     // Configuration, scripts, tests and benchmarks may read the environment directly.

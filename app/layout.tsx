@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { currentUser } from "@/lib/auth/current";
+import { currentUser } from "@/lib/app/current";
 import "./globals.css";
 
 export const metadata: Metadata = {

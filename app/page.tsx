@@ -9,10 +9,10 @@ import { FreshnessTable } from "@/components/landing/FreshnessTable";
 import { SavedDashboards } from "@/components/landing/SavedDashboards";
 import { SignedOut } from "@/components/landing/SignedOut";
 import styles from "@/components/landing/landing.module.css";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 import { homeOf } from "@/lib/auth/users";
 import { listSpace } from "@/lib/saved/store";
-import { appDb } from "@/lib/runtime";
+import { app } from "@/lib/app";
 import { connectors } from "@/lib/connectors/registry";
 
 export const dynamic = "force-dynamic";
@@ -35,7 +35,7 @@ export default async function Landing({ searchParams }: Props) {
   const session = await currentSession();
   if (!session) return <SignedOut />;
   const { user, csrf } = session;
-  const db = await appDb();
+  const db = await app().db();
   // "/" goes to the person's home when they chose one; "/?start" is always this page.
   if ((await searchParams).start === undefined) {
     const home = await homeOf(db, user.id);

@@ -1,12 +1,14 @@
 // npm run seed -- [--scale N]: seeds the demo tenant into the configured storage.
 // The server seeds on first start by itself; this is for re-seeding at another scale.
 import { parseArgs } from "node:util";
-import { config } from "@/lib/config";
+import { createApp } from "@/lib/app";
+import { config as processConfig } from "@/lib/config";
 import { openDb } from "@/lib/db";
-import { appSealer } from "@/lib/runtime";
 import { seedDemo } from "@/lib/seed";
 import { generateTenant } from "@/demo/tenant";
 
+const app = createApp(processConfig());
+const config = () => app.config;
 const { values } = parseArgs({ options: { scale: { type: "string" } } });
 const scale = values.scale === undefined ? config().demo.scale : Number(values.scale);
 if (!Number.isInteger(scale) || scale < 1 || scale > 100) {
@@ -18,7 +20,7 @@ const t0 = performance.now();
 const tenant = generateTenant({ scale });
 const open = await openDb(config().storage);
 try {
-  const { seeded } = await seedDemo(open.db, { scale, sealer: appSealer(), upstreams: config().upstreams });
+  const { seeded } = await seedDemo(open.db, { scale, sealer: app.sealer(), upstreams: config().upstreams });
   console.log(
     `${seeded ? "seeded" : "already seeded"}: demo tenant at scale ${scale} — ${tenant.companies.length} companies, ` +
       `${tenant.contacts.length} contacts, ${tenant.deals.length} deals, ${tenant.engagements.length} engagements ` +

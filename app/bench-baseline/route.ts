@@ -2,7 +2,7 @@
 // `?bytes=N` pads it to about N bytes, so large answers can also be compared with a baseline of
 // the same size: that separates what the framework spends on a big body from what our code does.
 // It goes through the edge like every route, so the yardstick carries the edge's own cost.
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { ApiError } from "@/lib/contract/errors";
 import { defineRoute } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
@@ -16,7 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   methods: (on) => ({
     GET: on({
       handle: ({ url }) => {
-        if (!config().benchBaseline) throw new ApiError("not_found");
+        if (!app().config.benchBaseline) throw new ApiError("not_found");
         const bytes = Math.min(Number(url.searchParams.get("bytes")) || 0, 5_000_000);
         if (bytes <= 0) return json({ email: "baseline@bench.test", groups: ["bench"] });
         if (!padded.has(bytes)) padded.set(bytes, { email: "baseline@bench.test", groups: ["bench"], pad: "x".repeat(bytes) });

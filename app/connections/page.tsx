@@ -2,13 +2,12 @@ import type { Metadata } from "next";
 import { StatusBadge } from "@/components/connections/StatusBadge";
 import styles from "@/components/connections/connections.module.css";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 import { trustedAuthors } from "@/lib/saved/trust";
-import { config } from "@/lib/config";
 import { connectorFor, connectors } from "@/lib/connectors/registry";
 import { connectedSlugs, donorToken, hasCallsOptIn } from "@/lib/connectors/store";
 import type { ConnectorDef } from "@/lib/connectors/types";
-import { appDb, appSealer } from "@/lib/runtime";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connections" };
@@ -88,16 +87,16 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
 
   const sp = await searchParams;
   const outcome = outcomeFrom(sp);
-  const db = await appDb();
+  const db = await app().db();
   const [mine, optedIn, donor, trusted] = await Promise.all([
     connectedSlugs(db, user.id),
     hasCallsOptIn(db, user.id),
-    donorToken(db, appSealer(), "calls"),
+    donorToken(db, app().sealer(), "calls"),
     trustedAuthors(db, user.id),
   ]);
   const connected = new Set<string>(mine);
   const canManageDonor = user.permissions.includes("calls.donor.manage");
-  const upstreams = config().upstreams;
+  const upstreams = app().config.upstreams;
 
   return (
     <div className="stack">

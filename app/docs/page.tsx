@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { Reference } from "@/components/docs/Reference";
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { docsModel } from "@/lib/docs/model";
 import { scenarios } from "@/lib/playground/demo-data";
 
@@ -13,7 +13,7 @@ export const metadata: Metadata = {
 
 /** The address curl lines show: the configured public origin, else the one this page was asked at. */
 async function pageOrigin(): Promise<string> {
-  const configured = config().publicOrigin;
+  const configured = app().config.publicOrigin;
   if (configured) return configured;
   const h = await headers();
   const host = h.get("host") ?? "localhost";

@@ -1,5 +1,5 @@
 // GET /openapi.json — the API, the playground and saving as an OpenAPI 3.1 document (lib/docs).
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
@@ -11,6 +11,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Use GET.",
   methods: (on) => ({
     // The document names this server, and a shared cache may keep it: only a believed origin.
-    GET: on({ handle: ({ request }) => json(openApiDocument(trustedOrigin(request, config().publicOrigin)), 200, { "cache-control": "public, max-age=300" }) }),
+    GET: on({ handle: ({ request }) => json(openApiDocument(trustedOrigin(request, app().config.publicOrigin)), 200, { "cache-control": "public, max-age=300" }) }),
   }),
 });

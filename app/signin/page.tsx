@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { demoUsers } from "@/demo/users";
 import { safeNextPath } from "@/lib/http/origin";
 
@@ -15,7 +15,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
   const sp = await searchParams;
   const next = safeNextPath(sp.next);
   const error = sp.error ? (errors[sp.error] ?? "Sign-in did not complete. Try again.") : undefined;
-  if (config().oidc) {
+  if (app().config.oidc) {
     // After a failure, show it rather than sending the browser straight back into the flow.
     if (!error) redirect(`/signin/oidc?next=${encodeURIComponent(next)}`);
     return (

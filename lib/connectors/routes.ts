@@ -1,30 +1,41 @@
-import { config } from "@/lib/config";
+import type { ReadCache } from "@/lib/cache/read-cache";
+import type { Config } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
+import type { Db } from "@/lib/db";
 import { userForRequest } from "@/lib/auth/session";
 import { errorResponse } from "@/lib/http/respond";
-import { appDb, appSealer } from "@/lib/runtime";
 import { forgetReads } from "@/lib/connectors/vendor-cache";
 import { disconnect, finishConnect, optIn, startConnect, type ConnectDeps } from "./connect";
 import { connectorFor } from "./registry";
-import { mintForConnect } from "./stand-ins";
+import type { StandIns } from "./stand-ins";
 
 // /connections/<slug>/<action>: the connect, callback, disconnect and opt-in endpoints behind
 // the connections page, dispatched here so the route file stays one line.
 
-async function deps(request: Request, slug: string): Promise<ConnectDeps> {
-  const db = await appDb();
+/** What the connection endpoints are handed by the composition root. */
+export interface ConnectionParts {
+  db: () => Promise<Db>;
+  sealer: Sealer;
+  config: Config;
+  vendorReads: ReadCache;
+  standIns: Pick<StandIns, "mintForConnect">;
+}
+
+async function deps(request: Request, slug: string, parts: ConnectionParts): Promise<ConnectDeps> {
+  const db = await parts.db();
   return {
     db,
-    sealer: appSealer(),
-    config: config(),
+    sealer: parts.sealer,
+    config: parts.config,
     user: await userForRequest(db, request),
     connector: connectorFor(slug),
-    invalidate: forgetReads,
-    mintStandIn: mintForConnect,
+    invalidate: (userId, connector) => forgetReads(parts.vendorReads, userId, connector),
+    mintStandIn: (connector, email) => parts.standIns.mintForConnect(connector, email),
   };
 }
 
-export async function connectionAction(request: Request, slug: string, action: string): Promise<Response> {
-  const d = await deps(request, slug);
+export async function connectionAction(request: Request, slug: string, action: string, parts: ConnectionParts): Promise<Response> {
+  const d = await deps(request, slug, parts);
   if (request.method === "GET") {
     return action === "callback" ? finishConnect(request, d) : errorResponse("not_found");
   }

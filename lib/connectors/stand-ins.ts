@@ -1,11 +1,11 @@
-import { config, connectorSlugs, type ConnectorSlug } from "@/lib/config";
+import { connectorSlugs, type Config, type ConnectorSlug } from "@/lib/config";
+import type { Sealer } from "@/lib/crypto/secrets";
 import { generateTenant } from "@/demo/tenant";
 import { userForRequest } from "@/lib/auth/session";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
 import { readBodyCapped } from "@/lib/http/body";
 import { notCrossSite } from "@/lib/http/origin";
-import { appDb, appSealer } from "@/lib/runtime";
 import { errorResponse, fromThrown } from "@/lib/http/respond";
 import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
@@ -28,8 +28,6 @@ interface Mounted {
   crmportal: StandIn;
 }
 
-const holder = globalThis as typeof globalThis & { __ddStandIns?: Mounted };
-
 /**
  * Largest request body a stand-in reads into memory. The largest the vendor clients send is a
  * batch of 1,000 ids (about 30 KB); a body is held whole while it is parsed, so it is capped.
@@ -40,76 +38,84 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function mounted(): Mounted {
-  const day = today();
-  if (holder.__ddStandIns?.day !== day) {
-    const tenant = generateTenant({ scale: config().demo.scale, referenceDate: day });
-    const sealer = appSealer();
-    holder.__ddStandIns = {
-      day,
-      byslug: Object.fromEntries(connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer })])) as Record<ConnectorSlug, StandIn>,
-      crmportal: createCrmportalStandIn({ tenant, sealer }),
-    };
-  }
-  return holder.__ddStandIns;
+export interface StandInsDeps {
+  config: Config;
+  sealer: () => Sealer;
+  db: () => Promise<Db>;
 }
 
-export function standIns(): Record<ConnectorSlug, StandIn> {
-  return mounted().byslug;
+/** The app's stand-ins: mounted for today's tenant on first use, and again when the day turns. */
+export interface StandIns {
+  /** Every connector's stand-in. */
+  all(): Record<ConnectorSlug, StandIn>;
+  /** The CRM portal's stand-in, which serves both portals (customers and users). */
+  crmportal(): StandIn;
+  /** A stand-in token minted in-process for the connect flow, or null when the stand-in has no such account. */
+  mintForConnect(slug: ConnectorSlug, email: string): string | null;
+  /** /stand-ins/<slug>/<path>. */
+  serve(request: Request, slug: string, path: string): Promise<Response>;
 }
 
-/** The CRM portal's stand-in, which serves both portals (customers and users). */
-export function crmportalStandIn(): StandIn {
-  return mounted().crmportal;
-}
+export function createStandIns(deps: StandInsDeps): StandIns {
+  let current: Mounted | undefined;
+  const mounted = (): Mounted => {
+    const day = today();
+    if (current?.day !== day) {
+      const tenant = generateTenant({ scale: deps.config.demo.scale, referenceDate: day });
+      const sealer = deps.sealer();
+      current = {
+        day,
+        byslug: Object.fromEntries(connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer })])) as Record<ConnectorSlug, StandIn>,
+        crmportal: createCrmportalStandIn({ tenant, sealer }),
+      };
+    }
+    return current;
+  };
 
-/** A stand-in token minted in-process for the connect flow, or null when the stand-in has no such account. */
-export function mintForConnect(slug: ConnectorSlug, email: string): string | null {
-  const oauth = standIns()[slug].oauth;
-  return oauth.knows(email) ? oauth.mint(email) : null;
-}
+  /** The stand-in serving a slug in this deployment, or null (the slug uses the real product, or is off, or unknown). */
+  const served = (slug: string): StandIn | null => {
+    const c = deps.config;
+    if (slug === "crmportal") return c.crmportal.mode === "stand-in" ? mounted().crmportal : null;
+    if (!c.standIns || !(connectorSlugs as readonly string[]).includes(slug)) return null;
+    return c.upstreams[slug as ConnectorSlug].mode === "stand-in" ? mounted().byslug[slug as ConnectorSlug] : null;
+  };
 
-/** The stand-in serving a slug in this deployment, or null (the slug uses the real product, or is off, or unknown). */
-function servedStandIn(slug: string): StandIn | null {
-  const c = config();
-  if (slug === "crmportal") return c.crmportal.mode === "stand-in" ? crmportalStandIn() : null;
-  if (!c.standIns || !(connectorSlugs as readonly string[]).includes(slug)) return null;
-  return c.upstreams[slug as ConnectorSlug].mode === "stand-in" ? standIns()[slug as ConnectorSlug] : null;
-}
+  return {
+    all: () => mounted().byslug,
+    crmportal: () => mounted().crmportal,
+    mintForConnect(slug, email) {
+      const oauth = mounted().byslug[slug].oauth;
+      return oauth.knows(email) ? oauth.mint(email) : null;
+    },
 
-export interface ServeDeps {
-  db(): Promise<Db>;
-}
+    // Only while that connector uses its stand-in (per slug: a connector configured for the real
+    // product answers 404, the others keep their stand-ins).
+    async serve(request, slug, path) {
+      const standIn = served(slug);
+      if (!standIn) return errorResponse("not_found", "No stand-in is served here: this connector uses the real product, or is not configured.");
 
-/**
- * /stand-ins/<slug>/<path>: only while that connector uses its stand-in (per slug: a connector
- * configured for the real product answers 404, the others keep their stand-ins).
- */
-export async function serveStandIn(request: Request, slug: string, path: string, deps: ServeDeps = { db: appDb }): Promise<Response> {
-  const standIn = servedStandIn(slug);
-  if (!standIn) return errorResponse("not_found", "No stand-in is served here: this connector uses the real product, or is not configured.");
+      let forwarded = request;
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        const body = await readBodyCapped(request, STAND_IN_BODY_MAX);
+        if (!body) return errorResponse("payload_too_large", `A stand-in reads bodies of at most ${STAND_IN_BODY_MAX} bytes.`);
+        forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
+      }
 
-  let forwarded = request;
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    const body = await readBodyCapped(request, STAND_IN_BODY_MAX);
-    if (!body) return errorResponse("payload_too_large", `A stand-in reads bodies of at most ${STAND_IN_BODY_MAX} bytes.`);
-    forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
-  }
-
-  const publicOrigin = config().publicOrigin;
-  try {
-    // A Host the server does not believe is refused here (untrusted_host), before any consent.
-    const caller: StandInCaller = {
-      signedIn: async () => (await userForRequest(await deps.db(), request))?.email ?? null,
-      callback: connectorCallbackUrl(request, config(), slug),
-      sameSite: notCrossSite(request, publicOrigin),
-    };
-    return await withEnvelope(await standIn.handle(forwarded, path, caller));
-  } catch (err) {
-    if (err instanceof ApiError) return fromThrown(err);
-    console.error(`[stand-in] ${slug} ${request.method} ${path} failed:`, err instanceof Error ? err.message : err);
-    return errorResponse("internal_error", "The stand-in failed on this request.");
-  }
+      try {
+        // A Host the server does not believe is refused here (untrusted_host), before any consent.
+        const caller: StandInCaller = {
+          signedIn: async () => (await userForRequest(await deps.db(), request))?.email ?? null,
+          callback: connectorCallbackUrl(request, deps.config, slug),
+          sameSite: notCrossSite(request, deps.config.publicOrigin),
+        };
+        return await withEnvelope(await standIn.handle(forwarded, path, caller));
+      } catch (err) {
+        if (err instanceof ApiError) return fromThrown(err);
+        console.error(`[stand-in] ${slug} ${request.method} ${path} failed:`, err instanceof Error ? err.message : err);
+        return errorResponse("internal_error", "The stand-in failed on this request.");
+      }
+    },
+  };
 }
 
 const codeForStatus: Partial<Record<number, ErrorCode>> = {

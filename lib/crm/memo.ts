@@ -8,11 +8,9 @@ import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 // inputs and recomputed when any of them moves, so repeated reads cost one small query.
 // Bounded: at most 500 answers, each kept an hour at most.
 
-const holder = globalThis as typeof globalThis & { __ddCrmMemo?: ReadCache };
-
-function memo(): ReadCache {
-  holder.__ddCrmMemo ??= new ReadCache({ maxEntries: 500, freshMs: 60 * 60_000, staleMs: 0 });
-  return holder.__ddCrmMemo;
+/** The process's cache of CRM and CX answers; the composition root (lib/app) keeps one. */
+export function newAnswerCache(): ReadCache {
+  return new ReadCache({ maxEntries: 500, freshMs: 60 * 60_000, staleMs: 0 });
 }
 
 /**
@@ -36,6 +34,6 @@ export async function dataVersion(db: Db, instance: CrmInstance, withSources: bo
 }
 
 /** The answer for `key` at this data version, computed once. */
-export function memoized<T>(key: string, version: string, compute: () => Promise<T>): Promise<T> {
-  return memo().get(`${key}|${version}`, compute);
+export function memoized<T>(cache: ReadCache, key: string, version: string, compute: () => Promise<T>): Promise<T> {
+  return cache.get(`${key}|${version}`, compute);
 }

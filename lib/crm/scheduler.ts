@@ -34,8 +34,6 @@ const DEFAULT_START_BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000] as co
 /** Failures that, at start-up, mean "not there yet" rather than "broken". */
 const NOT_YET: ReadonlySet<UpstreamFailure | "other"> = new Set(["network", "timeout", "server"]);
 
-const registry = globalThis as typeof globalThis & { __ddCrmSync?: CrmSyncScheduler };
-
 export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -112,18 +110,9 @@ export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      if (registry.__ddCrmSync === scheduler) registry.__ddCrmSync = undefined;
       await (queued ?? running);
     },
     runNow: () => exclusive(pass),
   };
-  registry.__ddCrmSync = scheduler;
   return scheduler;
-}
-
-/** Runs the process's CRM sync now and waits for it; for tests and operator tooling. */
-export async function triggerSync(): Promise<void> {
-  const scheduler = registry.__ddCrmSync;
-  if (!scheduler) throw new Error("the CRM sync has not been started in this process");
-  await scheduler.runNow();
 }

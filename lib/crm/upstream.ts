@@ -1,17 +1,21 @@
-import { config } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { standInPortalToken } from "@/lib/connectors/crmportal";
-import { crmportalStandIn } from "@/lib/connectors/stand-ins";
+import type { StandIns } from "@/lib/connectors/stand-ins";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
+
+export type CrmUpstream = (instance: CrmInstance) => UpstreamOptions | null;
 
 /**
  * How to reach one CRM portal: with the deployment's private-app token, or the stand-in's
  * portal token in the embedded default. Null when that portal is not configured.
  */
-export function crmUpstream(instance: CrmInstance): UpstreamOptions | null {
-  const c = config().crmportal;
-  if (c.mode === "off") return null;
-  const token = c.mode === "vendor" ? c.tokens[instance] : standInPortalToken(crmportalStandIn(), instance);
-  if (!token) return null;
-  return { baseUrl: c.apiUrl, authorization: `Bearer ${token}`, timeoutMs: config().connectorTimeoutMs };
+export function crmUpstreamFor(config: Config, standIns: Pick<StandIns, "crmportal">): CrmUpstream {
+  return (instance) => {
+    const c = config.crmportal;
+    if (c.mode === "off") return null;
+    const token = c.mode === "vendor" ? c.tokens[instance] : standInPortalToken(standIns.crmportal(), instance);
+    if (!token) return null;
+    return { baseUrl: c.apiUrl, authorization: `Bearer ${token}`, timeoutMs: config.connectorTimeoutMs };
+  };
 }

@@ -1,3 +1,4 @@
+import type { ReadCache } from "@/lib/cache/read-cache";
 import type { Db } from "@/lib/db";
 import { dataVersion, memoized } from "@/lib/crm/memo";
 import type { CxAnswer } from "./ready";
@@ -8,8 +9,8 @@ import type { CxAnswer } from "./ready";
 
 const DAY_MS = 86_400_000;
 
-export async function memoView<T>(db: Db, key: string, now: number, compute: () => Promise<CxAnswer<T>>): Promise<CxAnswer<T>> {
+export async function memoView<T>(cache: ReadCache, db: Db, key: string, now: number, compute: () => Promise<CxAnswer<T>>): Promise<CxAnswer<T>> {
   const version = await dataVersion(db, "customers", true);
   if (version === null) return compute();
-  return memoized(`cx:${key}|${Math.floor(now / DAY_MS)}`, version, compute);
+  return memoized(cache, `cx:${key}|${Math.floor(now / DAY_MS)}`, version, compute);
 }

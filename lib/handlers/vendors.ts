@@ -9,24 +9,21 @@ import { listRepos } from "@/lib/connectors/coderepo";
 import { listConversationsPage } from "@/lib/connectors/support";
 import { listIssues } from "@/lib/connectors/tracker";
 import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortalCompanies, listPortalContacts, listPortalDeals } from "@/lib/connectors/crmportal";
-import { crmUpstream } from "@/lib/crm/upstream";
 import { runCheck } from "@/lib/connectors/check";
 import type { ConnectionCheck } from "@/lib/contract/resources";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
-import type { HandlerContext } from "@/lib/http/api";
-import { appSealer } from "@/lib/runtime";
-import { vendorCache } from "@/lib/connectors/vendor-cache";
+import type { HandlerContext } from "@/lib/handlers/api-route";
 
 // Direct reads of outside systems, as the viewer. Each read goes through a short per-user cache
 // (fresh for CONNECTOR_CACHE_FRESH_MS, then served stale while it refreshes), keyed by user,
 // connector and query, so one person's answer never reaches another.
 
 async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
-  const up = await upstreamFor({ db: ctx.db, sealer: appSealer() }, connectors[slug], ctx.user.id);
+  const up = await upstreamFor({ db: ctx.db, sealer: ctx.sealer }, connectors[slug], ctx.user.id);
   // Calls read through one shared credential, but the opt-in check above is per person, so the
   // cache key still carries the user.
   try {
-    return await vendorCache().get(`${ctx.user.id}:${slug}:${key}`, () => load(up));
+    return await ctx.vendorReads.get(`${ctx.user.id}:${slug}:${key}`, () => load(up));
   } catch (err) {
     throw toApiError(slug, err);
   }
@@ -36,22 +33,22 @@ async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, lo
  * The CRM portal is read with the organisation's credential and every signed-in person may read
  * the customers portal, so its direct reads share one cache entry per list.
  */
-async function portalRead<T>(key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
-  const up = crmUpstream("customers");
+async function portalRead<T>(ctx: HandlerContext, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
+  const up = ctx.crmUpstream("customers");
   if (!up) throw new ApiError("crmportal_not_configured", "No CRM portal is configured in this deployment.");
   try {
-    return await vendorCache().get(`org:crmportal:${key}`, () => load(up));
+    return await ctx.vendorReads.get(`org:crmportal:${key}`, () => load(up));
   } catch (err) {
     throw toApiError("crmportal", err);
   }
 }
 
 /** The CRM portal's connection check: the organisation's credential, probed live. */
-export function crmportalCheck(): Promise<ConnectionCheck> {
+export function crmportalCheck(ctx: HandlerContext): Promise<ConnectionCheck> {
   return runCheck(
     { slug: "crmportal", title: "CRM portal", product: crmportalProduct, probeDescription: crmportalProbeDescription },
     async () => {
-      const upstream = crmUpstream("customers");
+      const upstream = ctx.crmUpstream("customers");
       return upstream ? { upstream } : { status: "not-configured", summary: `${crmportalProduct} is not configured in this deployment.` };
     },
     crmportalProbe,
@@ -60,9 +57,9 @@ export function crmportalCheck(): Promise<ConnectionCheck> {
 }
 
 export const vendorHandlers = {
-  portalCompanies: async () => ({ companies: await portalRead("companies", listPortalCompanies) }),
-  portalContacts: async () => ({ contacts: await portalRead("contacts", listPortalContacts) }),
-  portalDeals: async () => ({ deals: await portalRead("deals", listPortalDeals) }),
+  portalCompanies: async (ctx: HandlerContext) => ({ companies: await portalRead(ctx, "companies", listPortalCompanies) }),
+  portalContacts: async (ctx: HandlerContext) => ({ contacts: await portalRead(ctx, "contacts", listPortalContacts) }),
+  portalDeals: async (ctx: HandlerContext) => ({ deals: await portalRead(ctx, "deals", listPortalDeals) }),
 
   trackerIssues: (ctx: HandlerContext, q: { project?: string }) =>
     read(ctx, "tracker", `issues?project=${q.project ?? ""}`, (up) => listIssues(up, q)),
@@ -80,7 +77,7 @@ export const vendorHandlers = {
   },
 
   supportConversations: async (ctx: HandlerContext, cursor: string | undefined) => {
-    const sealer = appSealer();
+    const { sealer } = ctx;
     const vendorCursor = cursor
       ? decodeCursor(sealer, "support", cursor, (v): v is { v: string } => typeof v === "object" && v !== null && typeof (v as { v?: unknown }).v === "string").v
       : undefined;

@@ -1,3 +1,5 @@
+import diagnostics from "node:diagnostics_channel";
+import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { ApiError } from "@/lib/contract/errors";
 
@@ -64,7 +66,7 @@ export function trustedOrigin(request: Request, publicOrigin?: string): string {
 /** Whether the Host names the very address and port the connection was accepted on. */
 function sameAsListening(request: Request, host: { name: string; port: number; v6: boolean }): boolean {
   // Only a stamped header is the server's own word; without the stamp, a client could send it.
-  if (!(globalThis as { __ddPeerStamp?: boolean }).__ddPeerStamp) return false;
+  if (!peerStampInstalled()) return false;
   const local = request.headers.get(LOCAL_ADDRESS_HEADER);
   return local !== null && local === hostOf(host.name, host.port);
 }
@@ -109,4 +111,39 @@ export function safeNextPath(next: string | null | undefined): string {
   if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
   if (/[\u0000-\u001f\u007f]/.test(next)) return "/";
   return next;
+}
+
+/**
+ * The header that carries the TCP peer's address to route handlers. Route handlers cannot see
+ * the socket, so the HTTP server's request-start diagnostics channel, which runs before any
+ * handler, writes it on every request, replacing whatever a client sent under that name.
+ */
+export const PEER_HEADER = "x-dd-peer-address";
+
+// The stamp is a subscription of the whole process (diagnostics channels are per process), made
+// once by the composition root; the instrumentation hook and the route bundles are compiled
+// apart, so whether it is in place is known process-wide.
+// eslint-disable-next-line no-restricted-syntax -- process-wide by nature, see above
+const stampHolder = globalThis as typeof globalThis & { __ddPeerStamp?: boolean };
+
+/** Whether this process stamps its requests: only then is a stamped header the server's own word. */
+export function peerStampInstalled(): boolean {
+  return stampHolder.__ddPeerStamp === true;
+}
+
+/** Stamps every HTTP request this process serves with its peer address and local address. Idempotent. */
+export function installPeerStamp(): void {
+  if (stampHolder.__ddPeerStamp) return;
+  stampHolder.__ddPeerStamp = true;
+  diagnostics.subscribe("http.server.request.start", (message) => {
+    const { request, socket } = message as { request?: IncomingMessage; socket?: net.Socket };
+    if (!request) return;
+    const address = socket?.remoteAddress ?? request.socket?.remoteAddress;
+    if (address) request.headers[PEER_HEADER] = address;
+    else delete request.headers[PEER_HEADER];
+    // The address and port the connection reached: a Host naming exactly these is believed.
+    const local = socket ?? request.socket;
+    if (local?.localAddress && local.localPort) request.headers[LOCAL_ADDRESS_HEADER] = hostOf(local.localAddress, local.localPort);
+    else delete request.headers[LOCAL_ADDRESS_HEADER];
+  });
 }

@@ -1,10 +1,7 @@
-import diagnostics from "node:diagnostics_channel";
-import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { z } from "zod";
-import { config } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { REVISIONS_PAGE_BYTES } from "@/lib/contract/playground";
-import { LOCAL_ADDRESS_HEADER, hostOf } from "@/lib/http/origin";
 
 // Limits against abuse of the public playground, and who a request comes from.
 
@@ -85,11 +82,11 @@ const settingsShape = z
   .partial();
 
 /**
- * The playground's settings: `config().playground` where the configuration carries them, the
+ * The playground's settings: `config.playground` where the configuration carries them, the
  * defaults above otherwise.
  */
-export function playgroundSettings(): PlaygroundSettings {
-  const fromConfig = settingsShape.safeParse(Reflect.get(config(), "playground") ?? {});
+export function playgroundSettingsOf(config: Config): PlaygroundSettings {
+  const fromConfig = settingsShape.safeParse(Reflect.get(config, "playground") ?? {});
   return { ...defaultPlaygroundSettings, ...(fromConfig.success ? fromConfig.data : {}) };
 }
 
@@ -272,31 +269,8 @@ export function releasingBody(bytes: Uint8Array, release: () => void, chunk = 64
 // ---------------------------------------------------------------------------------------------
 // Client address
 
-/**
- * The header that carries the TCP peer's address to route handlers. Route handlers cannot see
- * the socket, so the HTTP server's request-start diagnostics channel, which runs before any
- * handler, writes it on every request, replacing whatever a client sent under that name.
- */
-export const PEER_HEADER = "x-dd-peer-address";
-
-const stampHolder = globalThis as typeof globalThis & { __ddPeerStamp?: boolean };
-
-/** Stamps every HTTP request this process serves with its peer address and local address. Idempotent. */
-export function installPeerStamp(): void {
-  if (stampHolder.__ddPeerStamp) return;
-  stampHolder.__ddPeerStamp = true;
-  diagnostics.subscribe("http.server.request.start", (message) => {
-    const { request, socket } = message as { request?: IncomingMessage; socket?: net.Socket };
-    if (!request) return;
-    const address = socket?.remoteAddress ?? request.socket?.remoteAddress;
-    if (address) request.headers[PEER_HEADER] = address;
-    else delete request.headers[PEER_HEADER];
-    // The address and port the connection reached: a Host naming exactly these is believed.
-    const local = socket ?? request.socket;
-    if (local?.localAddress && local.localPort) request.headers[LOCAL_ADDRESS_HEADER] = hostOf(local.localAddress, local.localPort);
-    else delete request.headers[LOCAL_ADDRESS_HEADER];
-  });
-}
+export { PEER_HEADER, installPeerStamp } from "@/lib/http/origin";
+import { PEER_HEADER, peerStampInstalled } from "@/lib/http/origin";
 
 export type AddressMatcher = (address: string) => boolean;
 
@@ -339,7 +313,7 @@ export function normaliseAddress(address: string): string {
  * request shares one key.
  */
 export function clientAddress(request: Request, trusted: AddressMatcher): string {
-  const stamped = stampHolder.__ddPeerStamp ? request.headers.get(PEER_HEADER) : null;
+  const stamped = peerStampInstalled() ? request.headers.get(PEER_HEADER) : null;
   if (!stamped) return "unknown";
   let client = normaliseAddress(stamped);
   if (trusted(client)) {

@@ -1,6 +1,5 @@
 import { contentType } from "@/lib/http/body";
 import { parseWith, readJsonBody, readTextBody } from "@/lib/http/edge";
-import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { randomBytes } from "node:crypto";
 import {
@@ -46,14 +45,12 @@ import {
   clientAddress,
   defaultPlaygroundSettings,
   installPeerStamp,
-  playgroundSettings,
   releasingBody,
   type AddressMatcher,
   type PlaygroundSettings,
   type Take,
 } from "./limits";
 import { demoApiResponse } from "./demo-answers";
-import { playgroundRoutes } from "./route-modules";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -289,15 +286,16 @@ function demoApiAnswer(request: Request, apiPath: string, limiter: RateLimiter, 
   return json(body, status, { "cache-control": "no-store" });
 }
 
-const demoHolder = globalThis as typeof globalThis & { __ddDemoReads?: { limiter: RateLimiter; trusted: AddressMatcher } };
+/** The demo API's allowance of reads per client address. */
+export interface DemoReads {
+  answer(request: Request, apiPath: string): Response;
+}
 
-/** The app's allowance of demo reads per address, for the demo API's route. */
-export function appDemoApi(request: Request, apiPath: string): Response {
-  if (!demoHolder.__ddDemoReads) {
-    const settings = playgroundSettings();
-    demoHolder.__ddDemoReads = { limiter: new RateLimiter(settings.demoReadsPerMinute), trusted: addressMatcher(settings.trustedProxy) };
-  }
-  return demoApiAnswer(request, apiPath, demoHolder.__ddDemoReads.limiter, demoHolder.__ddDemoReads.trusted);
+/** The demo API's allowance; it needs no storage, so it does not wait for the playground (or the database) to start. */
+export function demoReadsOf(settings: PlaygroundSettings): DemoReads {
+  const limiter = new RateLimiter(settings.demoReadsPerMinute);
+  const trusted = addressMatcher(settings.trustedProxy);
+  return { answer: (request, apiPath) => demoApiAnswer(request, apiPath, limiter, trusted) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,27 +345,4 @@ function draftFieldsFromQuery(search: URLSearchParams): Record<string, unknown> 
     out[key] = key === "baseRevision" && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The application's instance
-
-const holder = globalThis as typeof globalThis & { __ddPlayground?: Promise<Playground> };
-
-/** The app's draft routes, on the process-wide playground. */
-export const appPlaygroundRoutes = playgroundRoutes({ playground: appPlayground, demoApi: appDemoApi });
-
-/** The process-wide playground on the application's storage; built on first use. */
-export function appPlayground(): Promise<Playground> {
-  if (!holder.__ddPlayground) {
-    holder.__ddPlayground = (async () => {
-      const { runtime, appSealer } = await import("@/lib/runtime");
-      const open = await runtime();
-      return createPlayground(open, { settings: playgroundSettings(), publicOrigin: config().publicOrigin, sealer: appSealer() });
-    })().catch((err: unknown) => {
-      holder.__ddPlayground = undefined;
-      throw err;
-    });
-  }
-  return holder.__ddPlayground;
 }

@@ -5,9 +5,10 @@ import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
-import { handleApi, type HandlerMap } from "@/lib/http/api";
+import { handleApi, type HandlerMap } from "@/lib/handlers/api-route";
 import { seedDemo } from "@/lib/seed";
 import { backends, testSeed } from "./support/backends";
+import { testServices } from "./support/api";
 
 /** A concrete path for an endpoint, with a valid value for every path parameter. */
 function concrete(e: EndpointDef): string {
@@ -26,7 +27,7 @@ describe.each(backends)("API over $name", (backend) => {
         headers: { ...(who ? { cookie: `dd_session=${tokens[who]}` } : {}), ...(init.headers ?? {}) },
       }),
       path.split("?")[0]!,
-      { db: async () => h.db, userFor: userForRequest, handlers },
+      { db: async () => h.db, services: testServices, userFor: userForRequest, handlers },
     );
 
   beforeAll(async () => {

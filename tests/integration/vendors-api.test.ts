@@ -2,15 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { vendorCache } from "@/lib/connectors/vendor-cache";
-import { config, parseConfig, setConfigForTests } from "@/lib/config";
+import { parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
-import { crmportalStandIn, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
 import { userIdByEmail } from "@/lib/auth/users";
-import { appSealer } from "@/lib/runtime";
+import { createApp, type App } from "@/lib/app";
 import { seedDemo } from "@/lib/seed";
 import { generateTenant } from "@/demo/tenant";
 import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
@@ -20,15 +18,19 @@ import { backends } from "./support/backends";
 // client → the stand-ins over real loopback HTTP, for each demo user.
 
 let served: Served;
+/** The app under test: built from its own configuration, once the stand-ins' address is known. */
+let testApp: App;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-vendors-"));
 const baseEnv = { DATA_DIR: dataDir, SECRET_KEY: "vendors-api-test-key-vendors-api-test-key", CONNECTOR_TIMEOUT_MS: "2000" };
 
 beforeAll(async () => {
   served = await serveOnLoopback(async (req) => {
     const m = /^\/stand-ins\/([^/]+)(\/.*)?$/.exec(new URL(req.url).pathname);
-    return m ? serveStandIn(req, m[1]!, m[2] ?? "/") : new Response("not found", { status: 404 });
+    return m ? testApp.standIns.serve(req, m[1]!, m[2] ?? "/") : new Response("not found", { status: 404 });
   });
-  setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+  testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+  // The connectors' access rules still read the process's configuration.
+  setConfigForTests(testApp.config);
 });
 afterAll(async () => {
   setConfigForTests(undefined);
@@ -43,15 +45,15 @@ describe.each(backends)("vendor reads over $name", (backend) => {
 
   beforeAll(async () => {
     h = await backend.open();
-    await seedDemo(h.db, { scale: 1, sealer: appSealer(), upstreams: config().upstreams });
-    api = await apiAsDemoUsers(() => h.db);
+    await seedDemo(h.db, { scale: 1, sealer: testApp.sealer(), upstreams: testApp.config.upstreams });
+    api = await apiAsDemoUsers(() => h.db, () => ({ sealer: testApp.sealer(), ...testApp.caches, crmUpstream: testApp.crmUpstream }));
   });
   afterAll(async () => {
     await h.close();
   });
   beforeEach(() => {
-    vendorCache().invalidate("");
-    for (const s of [...Object.values(standIns()), crmportalStandIn()]) s.faults.clear();
+    testApp.caches.vendorReads.invalidate("");
+    for (const s of [...Object.values(testApp.standIns.all()), testApp.standIns.crmportal()]) s.faults.clear();
   });
 
   it("answers the connected user's data in the contract's shapes", async () => {
@@ -140,29 +142,29 @@ describe.each(backends)("vendor reads over $name", (backend) => {
       const check = await get("/connections/calls/check", "csm");
       expect(check.body).toMatchObject({ status: "not-connected", ok: false });
     } finally {
-      await saveDonorToken(h.db, appSealer(), "calls", { accessToken: standIns().calls.oauth.mint("admin@demo.test") }, adminId);
+      await saveDonorToken(h.db, testApp.sealer(), "calls", { accessToken: testApp.standIns.all().calls.oauth.mint("admin@demo.test") }, adminId);
     }
   });
 
   it("answers 502 <slug>_upstream_error when the upstream fails, never a partial list", async () => {
-    standIns().tracker.faults.next({ status: 500 });
+    testApp.standIns.all().tracker.faults.next({ status: 500 });
     const r = await get("/vendors/tracker/issues", "csm");
     expect([r.status, r.body.error]).toEqual([502, "tracker_upstream_error"]);
-    crmportalStandIn().faults.next({ status: 500 });
+    testApp.standIns.crmportal().faults.next({ status: 500 });
     const portal = await get("/vendors/crmportal/contacts", "csm");
     expect([portal.status, portal.body.error]).toEqual([502, "crmportal_upstream_error"]);
-    standIns().coderepo.faults.next({ status: 401 });
+    testApp.standIns.all().coderepo.faults.next({ status: 401 });
     const refused = await get("/vendors/coderepo/repos", "csm");
     expect([refused.status, refused.body.error]).toEqual([401, "coderepo_not_connected"]);
   });
 
   it("caches a user's reads briefly, and never serves them to another user", async () => {
     await get("/vendors/tracker/issues", "csm");
-    const before = standIns().tracker.faults.seen.length;
+    const before = testApp.standIns.all().tracker.faults.seen.length;
     await get("/vendors/tracker/issues", "csm");
-    expect(standIns().tracker.faults.seen.length).toBe(before);
+    expect(testApp.standIns.all().tracker.faults.seen.length).toBe(before);
     const other = await get("/vendors/tracker/issues", "admin");
-    expect(standIns().tracker.faults.seen.length).toBeGreaterThan(before);
+    expect(testApp.standIns.all().tracker.faults.seen.length).toBeGreaterThan(before);
     const mine = await get("/vendors/tracker/issues", "csm");
     expect(other.body).not.toEqual(mine.body);
   });
@@ -173,12 +175,15 @@ describe.each(backends)("vendor reads over $name", (backend) => {
     expect(ok.body.details.length).toBeGreaterThan(0);
     expect((await get("/connections/tracker/check", "member")).body).toMatchObject({ status: "not-connected", ok: false });
     expect((await get("/connections/calls/check", "member")).body).toMatchObject({ status: "not-connected", ok: false });
-    standIns().support.faults.next({ status: 500 });
+    testApp.standIns.all().support.faults.next({ status: 500 });
     expect((await get("/connections/support/check", "csm")).body).toMatchObject({ status: "failed", ok: false });
   });
 
   it("answers not-configured when a connector has no upstream", async () => {
-    setConfigForTests(parseConfig({ ...baseEnv, STAND_INS: "0" }));
+    const off = createApp(parseConfig({ ...baseEnv, STAND_INS: "0" }));
+    setConfigForTests(off.config);
+    const api = await apiAsDemoUsers(() => h.db, () => ({ sealer: off.sealer(), ...off.caches, crmUpstream: off.crmUpstream }));
+    const get = (p: string, who: Who) => api.get(p, who);
     try {
       const r = await get("/vendors/tracker/issues", "csm");
       expect([r.status, r.body.error]).toEqual([503, "tracker_not_configured"]);
@@ -189,7 +194,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
       expect([portal.status, portal.body.error]).toEqual([503, "crmportal_not_configured"]);
       expect((await get("/connections/crmportal/check", "csm")).body).toMatchObject({ status: "not-configured", ok: false });
     } finally {
-      setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+      setConfigForTests(testApp.config);
     }
   });
 });

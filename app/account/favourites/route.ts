@@ -1,6 +1,6 @@
 // POST /account/favourites — star, unstar and reorder (a human action from our own pages)
-import { appSavedRoutes } from "@/lib/saved/deps";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appSavedRoutes.favourites;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.saved.favourites;

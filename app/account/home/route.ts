@@ -1,6 +1,6 @@
 // POST /account/home — set or clear where "/" goes (a human action from our own pages)
-import { appSavedRoutes } from "@/lib/saved/deps";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appSavedRoutes.home;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.saved.home;

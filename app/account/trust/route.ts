@@ -1,6 +1,6 @@
 // POST /account/trust — always run an author's dashboards on one's data, or stop (a human action from our own pages)
-import { appSavedRoutes } from "@/lib/saved/deps";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appSavedRoutes.trust;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.saved.trust;

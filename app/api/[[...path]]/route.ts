@@ -1,9 +1,6 @@
-// /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/http/api and the edge.
-import { apiHandlers } from "@/lib/handlers";
-import { userForRequest } from "@/lib/auth/session";
-import { apiRoute } from "@/lib/http/api";
-import { appDb } from "@/lib/runtime";
+// /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/handlers/api-route and the edge.
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ db: appDb, userFor: userForRequest, handlers: apiHandlers });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.api;

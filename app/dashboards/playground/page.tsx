@@ -5,7 +5,7 @@ import { PlaygroundEditor, type EditorExample } from "@/components/editor/Playgr
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { dashboardExamples } from "@/demo/examples";
 import { checkDraft } from "@/lib/check";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };
 

@@ -1,6 +1,6 @@
 // GET /docs/<section>.md — one section of the API reference as Markdown; /docs/index.md, all of it.
 // (GET /docs with Accept: text/markdown is rewritten here by next.config.mjs.)
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
 import { docsModel, sectionOf } from "@/lib/docs/model";
 import { DOCS_INDEX_MD, DOCS_PATH, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
@@ -18,7 +18,7 @@ const headers = {
 };
 
 function section(request: Request, section: string): Response {
-  const origin = requestOrigin(request, config().publicOrigin);
+  const origin = requestOrigin(request, app().config.publicOrigin);
   const name = section.endsWith(".md") ? section.slice(0, -3) : null;
   if (name === DOCS_INDEX_MD) return new Response(referenceMarkdown(docsModel(), origin), { headers });
   if (name !== null && isSectionSlug(name)) return new Response(sectionMarkdown(sectionOf(docsModel(), name), origin), { headers });

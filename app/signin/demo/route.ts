@@ -1,12 +1,11 @@
 // POST /signin/demo — demo sign-in (only when no identity provider is configured)
-import { config } from "@/lib/config";
 import { demoSignIn } from "@/lib/signin/routes";
 import { defineRoute } from "@/lib/http/edge";
-import { appDb } from "@/lib/runtime";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Sign in with POST from the /signin page.",
-  methods: (on) => ({ POST: on({ handle: ({ request }) => demoSignIn(request, { db: appDb, config: config() }) }) }),
+  methods: (on) => ({ POST: on({ handle: ({ request }) => demoSignIn(request, { db: app().db, config: app().config }) }) }),
 });

@@ -2,11 +2,11 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 import { trustedAuthors } from "@/lib/saved/trust";
 import { segment } from "@/lib/saved/params";
 import { listSpace, ownerByHandle } from "@/lib/saved/store";
-import { appDb } from "@/lib/runtime";
+import { app } from "@/lib/app";
 import styles from "@/components/saved/saved.module.css";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +24,7 @@ export default async function SpacePage({ params }: Props) {
   const session = await currentSession();
   const user = session?.user;
   if (!session || !user) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}`)}`);
-  const db = await appDb();
+  const db = await app().db();
   const owner = await ownerByHandle(db, handle);
   if (!owner) notFound();
   const dashboards = await listSpace(db, owner.id, owner.handle);

@@ -5,16 +5,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
-import { config, parseConfig, setConfigForTests } from "@/lib/config";
+import { parseConfig, setConfigForTests } from "@/lib/config";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { finishConnect, startConnect, type ConnectDeps } from "@/lib/connectors/connect";
 import { connectorFor } from "@/lib/connectors/registry";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { RECENT_REQUESTS_MAX } from "@/lib/connectors/stand-in/faults";
-import { crmportalStandIn, mintForConnect, serveStandIn, standIns } from "@/lib/connectors/stand-ins";
 import { donorToken, userToken } from "@/lib/connectors/store";
-import type { Db } from "@/lib/db";
-import { appSealer } from "@/lib/runtime";
+import { createApp, type App } from "@/lib/app";
 import { demoUsers } from "@/demo/users";
 import { backends } from "../support/backends";
 
@@ -38,16 +36,17 @@ afterAll(() => {
 describe.each(backends)("stand-ins mounted by the app, over $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;
   let served: Served;
+  let testApp: App;
   const cookies = {} as Record<Who, string>;
 
   const deps = async (request: Request, slug: string): Promise<ConnectDeps> => ({
     db: h.db,
-    sealer: appSealer(),
-    config: config(),
+    sealer: testApp.sealer(),
+    config: testApp.config,
     user: await userForRequest(h.db, request),
     connector: connectorFor(slug),
     invalidate: () => {},
-    mintStandIn: mintForConnect,
+    mintStandIn: (slug, email) => testApp.standIns.mintForConnect(slug, email),
   });
 
   beforeAll(async () => {
@@ -60,7 +59,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     served = await serveOnLoopback(async (req) => {
       const url = new URL(req.url);
       const stand = /^\/stand-ins\/([^/]+)(\/.*)?$/.exec(url.pathname);
-      if (stand) return serveStandIn(req, stand[1]!, stand[2] ?? "/", { db: async (): Promise<Db> => h.db });
+      if (stand) return testApp.standIns.serve(req, stand[1]!, stand[2] ?? "/");
       const conn = /^\/connections\/([^/]+)\/(connect|callback|donor\/connect)$/.exec(url.pathname);
       if (conn) {
         const d = await deps(req, conn[1]!);
@@ -69,7 +68,9 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
       }
       return new Response(JSON.stringify({ error: "not_found" }), { status: 404 });
     });
-    setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+    testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }), { storage: h });
+    // The connectors' access rules still read the process's configuration.
+    setConfigForTests(testApp.config);
   });
   afterAll(async () => {
     await served.close();
@@ -157,7 +158,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     const granted = await exchange("tracker", code);
     expect(granted.status).toBe(200);
     const { access_token } = (await granted.json()) as { access_token: string };
-    expect(standIns().tracker.oauth.verify(`Bearer ${access_token}`)).toBe("member@demo.test");
+    expect(testApp.standIns.all().tracker.oauth.verify(`Bearer ${access_token}`)).toBe("member@demo.test");
     await refused(await exchange("tracker", code), 400, "invalid_grant");
   });
 
@@ -187,11 +188,11 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
   });
 
   it("still reads data with a token minted in-process, as the app's own clients do", async () => {
-    const token = standIns().calls.oauth.mint("admin@demo.test");
+    const token = testApp.standIns.all().calls.oauth.mint("admin@demo.test");
     const calls = await get("/stand-ins/calls/v2/calls", undefined, { authorization: `Bearer ${token}` });
     expect(calls.status).toBe(200);
     const portal = await get("/stand-ins/crmportal/account-info/v3/details", undefined, {
-      authorization: `Bearer ${crmportalStandIn().oauth.mint("portal-customers@crmportal.demo.test")}`,
+      authorization: `Bearer ${testApp.standIns.crmportal().oauth.mint("portal-customers@crmportal.demo.test")}`,
     });
     expect(portal.status).toBe(200);
   });
@@ -217,8 +218,8 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     const done = await get(`${back.pathname}${back.search}`, "member");
     expect([done.status, done.headers.get("location")]).toEqual([303, "/connections?connected=tracker"]);
     const memberId = (await userForRequest(h.db, new Request(served.url, { headers: { cookie: cookies.member } })))!.id;
-    const stored = await userToken(h.db, appSealer(), memberId, "tracker");
-    expect(standIns().tracker.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("member@demo.test");
+    const stored = await userToken(h.db, testApp.sealer(), memberId, "tracker");
+    expect(testApp.standIns.all().tracker.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("member@demo.test");
   });
 
   it("connects the shared calls credential in-process for an admin, and for no one else", async () => {
@@ -226,12 +227,14 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     expect(refusedCsm.status).toBe(403);
     const admin = await form("/connections/calls/donor/connect", {}, "admin");
     expect([admin.status, admin.headers.get("location")]).toEqual([303, "/connections?connected=calls"]);
-    const stored = await donorToken(h.db, appSealer(), "calls");
-    expect(standIns().calls.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("admin@demo.test");
+    const stored = await donorToken(h.db, testApp.sealer(), "calls");
+    expect(testApp.standIns.all().calls.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("admin@demo.test");
   });
 
   it("answers 404 with the envelope for a connector that uses the real product", async () => {
-    setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url, TRACKER_CLIENT_ID: "real-client", CRMPORTAL_TOKEN: "pat-real" }));
+    const mounted = testApp;
+    testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url, TRACKER_CLIENT_ID: "real-client", CRMPORTAL_TOKEN: "pat-real" }), { storage: h });
+    setConfigForTests(testApp.config);
     try {
       await refused(await get(`/stand-ins/tracker/oauth/authorize?${new URLSearchParams(consent("tracker"))}`, "member"), 404, "not_found");
       await refused(await approve("tracker", "member"), 404, "not_found");
@@ -241,12 +244,13 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
       // The others are still on their stand-ins.
       expect((await get(`/stand-ins/coderepo/oauth/authorize?${new URLSearchParams(consent("coderepo"))}`, "member")).status).toBe(200);
     } finally {
-      setConfigForTests(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
+      testApp = mounted;
+      setConfigForTests(testApp.config);
     }
   });
 
   it("keeps a bounded record of recent requests, without Authorization or Cookie values", async () => {
-    const support = standIns().support;
+    const support = testApp.standIns.all().support;
     support.faults.clear();
     const total = RECENT_REQUESTS_MAX * 2 + 50;
     for (let i = 0; i < total; i += 50) {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateTenant } from "@/demo/tenant";
 import { serveOnLoopback } from "@/lib/connectors/stand-in/node-server";
-import { startCrmSync, triggerSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
+import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { lastSuccessfulSync } from "@/lib/crm/store";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { backends } from "../support/backends";
@@ -84,7 +84,7 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(await runsOf(h.db, "customers")).toEqual([]);
 
-    await Promise.all([scheduler.runNow(), scheduler.runNow(), scheduler.runNow(), triggerSync()]);
+    await Promise.all([scheduler.runNow(), scheduler.runNow(), scheduler.runNow(), scheduler.runNow()]);
     const runs = await runsOf(h.db, "customers");
     // The first request starts a run; the others share one follow-up run after it.
     expect(runs.map((r) => r.status)).toEqual(["ok", "ok"]);
@@ -108,7 +108,6 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
     const settled = (await runsOf(h.db, "customers")).length;
     await new Promise((r) => setTimeout(r, 500));
     expect(await runsOf(h.db, "customers")).toHaveLength(settled);
-    await expect(triggerSync()).rejects.toThrow("not been started");
     scheduler = undefined;
   });
 });

@@ -2,7 +2,15 @@ import { apiHandlers } from "@/lib/handlers";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";
-import { handleApi } from "@/lib/http/api";
+import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
+import { newAnswerCache } from "@/lib/crm/memo";
+import { testSealer } from "./backends";
+
+/** Handler services of a test's own: fresh caches each call, the test key, no CRM portal. */
+export function testServices(): HandlerServices {
+  return { sealer: testSealer, answers: newAnswerCache(), vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }), crmUpstream: () => null };
+}
 import { demoUsers } from "@/demo/users";
 
 // Calls the API wrapper as each demo user, the way a dashboard's fetch would arrive.
@@ -14,7 +22,7 @@ export interface ApiClient {
 }
 
 /** Signs the three demo users in (creating them with their demo groups if absent). */
-export async function apiAsDemoUsers(db: () => Db): Promise<ApiClient> {
+export async function apiAsDemoUsers(db: () => Db, services: () => HandlerServices = testServices): Promise<ApiClient> {
   const tokens = {} as Record<Who, string>;
   for (const who of ["admin", "csm", "member"] as const) {
     const demo = demoUsers.find((u) => u.email === `${who}@demo.test`)!;
@@ -25,6 +33,7 @@ export async function apiAsDemoUsers(db: () => Db): Promise<ApiClient> {
     async get(path, who) {
       const res = await handleApi(new Request(`http://app.test/api${path}`, { headers: { cookie: `dd_session=${tokens[who]}` } }), path.split("?")[0]!, {
         db: async () => db(),
+        services,
         userFor: userForRequest,
         handlers: apiHandlers,
       });

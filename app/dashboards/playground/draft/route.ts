@@ -1,6 +1,6 @@
 // POST /dashboards/playground/draft — create a draft (answers the capability URLs)
-import { appPlaygroundRoutes } from "@/lib/playground/routes";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appPlaygroundRoutes.create;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.playground.create;

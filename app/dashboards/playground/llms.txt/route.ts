@@ -1,5 +1,5 @@
 // GET /dashboards/playground/llms.txt — the agent protocol, generated from the registry
-import { config } from "@/lib/config";
+import { app } from "@/lib/app";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { llmsText } from "@/lib/docs/llms";
@@ -12,7 +12,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     GET: on({
       // The protocol names this server's URLs, and a cache may keep it: only a believed origin.
       handle: ({ request }) =>
-        new Response(llmsText(trustedOrigin(request, config().publicOrigin)), {
+        new Response(llmsText(trustedOrigin(request, app().config.publicOrigin)), {
           headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", "referrer-policy": "no-referrer" },
         }),
     }),

@@ -4,12 +4,12 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { SavedDashboardView } from "@/components/saved/SavedDashboardView";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { revisionParam, segment } from "@/lib/saved/params";
 import { loadDashboard, revisionsOf } from "@/lib/saved/store";
 import { savedReads, trusts } from "@/lib/saved/trust";
-import { appDb } from "@/lib/runtime";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +30,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   const revision = revisionParam((await searchParams).revision);
   const session = await currentSession();
   if (!session) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}/${slug}`)}`);
-  const db = await appDb();
+  const db = await app().db();
   const dashboard = await loadDashboard(db, handle, slug, revision);
   if (!dashboard) notFound();
   const owner = dashboard.owner;

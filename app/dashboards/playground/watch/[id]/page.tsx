@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { WatchDraft } from "@/components/watch/WatchDraft";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
-import { currentSession } from "@/lib/auth/current";
+import { currentSession } from "@/lib/app/current";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Watch a draft", robots: { index: false, follow: false } };

@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { defineRoute, oneParam } from "@/lib/http/edge";
 import { revisionParam } from "@/lib/saved/params";
 import { loadDashboard } from "@/lib/saved/store";
-import { appDb } from "@/lib/runtime";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
@@ -16,13 +16,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   methods: (on) => ({
     GET: on({
       guard: async (request) => {
-        const user = await userForRequest(await appDb(), request);
+        const user = await userForRequest(await app().db(), request);
         if (!user) throw new ApiError("unauthorized", "Sign in to read saved dashboards.");
         return user;
       },
       query: (search) => revisionParam(search.get("revision")),
       handle: async ({ params: { handle, slug }, query: revision }) => {
-        const dashboard = await loadDashboard(await appDb(), handle, slug, revision);
+        const dashboard = await loadDashboard(await app().db(), handle, slug, revision);
         if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
         return new Response(dashboard.shown.html, {
           headers: {

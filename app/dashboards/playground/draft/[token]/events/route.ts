@@ -1,6 +1,6 @@
 // GET /dashboards/playground/draft/<read_id>/events — the draft's live event stream
-import { appPlaygroundRoutes } from "@/lib/playground/routes";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appPlaygroundRoutes.events;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.playground.events;

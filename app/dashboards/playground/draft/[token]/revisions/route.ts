@@ -1,6 +1,6 @@
 // GET /dashboards/playground/draft/<read_id>/revisions — the draft's kept revisions, newest first
-import { appPlaygroundRoutes } from "@/lib/playground/routes";
+import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = appPlaygroundRoutes.revisions;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.playground.revisions;

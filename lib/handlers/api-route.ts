@@ -4,15 +4,29 @@ import type { Endpoint, EndpointId } from "@/lib/contract/endpoints";
 import { checkPathValues, matchPath, permissionFor } from "@/lib/contract/match";
 import { parseEndpointQuery } from "@/lib/contract/query";
 import type { SessionUser } from "@/lib/auth/session";
+import type { ReadCache } from "@/lib/cache/read-cache";
+import type { Sealer } from "@/lib/crypto/secrets";
+import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { Db } from "@/lib/db";
-import { defineRoute, restPath, type RouteModule } from "./edge";
-import { errorResponse, json } from "./respond";
+import { defineRoute, restPath, type RouteModule } from "@/lib/http/edge";
+import { errorResponse, json } from "@/lib/http/respond";
 
 // /api/*: the edge checks the method; then route → session (401) → path values (404) →
 // permission (403) → query (400) → handler. The demo API answers in the same order with the
 // same shared steps (lib/contract/match.ts, lib/contract/query.ts).
 
-export interface HandlerContext<E extends Endpoint = Endpoint> {
+/** What handlers are handed besides the request: the app's key and caches, never reached for globally. */
+export interface HandlerServices {
+  sealer: Sealer;
+  /** CRM and CX answers by data version (lib/crm/memo.ts). */
+  answers: ReadCache;
+  /** Direct vendor reads per person (lib/connectors/vendor-cache.ts). */
+  vendorReads: ReadCache;
+  /** How to reach a CRM portal (lib/crm/upstream.ts). */
+  crmUpstream: (instance: "customers" | "users") => UpstreamOptions | null;
+}
+
+export interface HandlerContext<E extends Endpoint = Endpoint> extends HandlerServices {
   request: Request;
   db: Db;
   user: SessionUser;
@@ -25,6 +39,7 @@ export type HandlerMap = { [Id in EndpointId]: Handler<Extract<Endpoint, { id: I
 
 export interface ApiDeps {
   db: () => Promise<Db>;
+  services: () => HandlerServices;
   userFor: (db: Db, request: Request) => Promise<SessionUser | null>;
   handlers: HandlerMap;
 }
@@ -65,6 +80,6 @@ async function answer(request: Request, path: string, deps: ApiDeps): Promise<Re
   if (needed && !user.permissions.includes(needed)) throw new ApiError("forbidden", `This needs the ${needed} permission.`);
   const query = parseEndpointQuery(new URL(request.url).searchParams, match.endpoint);
   const handler = deps.handlers[match.endpoint.id as EndpointId] as unknown as (ctx: HandlerContext) => Promise<unknown>;
-  const body = await handler({ request, db, user, params: match.params, query: query as HandlerContext["query"] });
+  const body = await handler({ ...deps.services(), request, db, user, params: match.params, query: query as HandlerContext["query"] });
   return json(body, 200, { vary: "Cookie" });
 }

@@ -1,8 +1,8 @@
 import { cookies } from "next/headers";
 import { cache } from "react";
-import { appDb, appSealer } from "@/lib/runtime";
-import { csrfTokenFor } from "./csrf";
-import { SESSION_COOKIE, userForToken, type SessionUser } from "./session";
+import { csrfTokenFor } from "@/lib/auth/csrf";
+import { SESSION_COOKIE, userForToken, type SessionUser } from "@/lib/auth/session";
+import { app } from "./index";
 
 /**
  * The signed-in person and the CSRF token for their session, for pages that let them act
@@ -11,8 +11,8 @@ import { SESSION_COOKIE, userForToken, type SessionUser } from "./session";
  */
 export const currentSession = cache(async (): Promise<{ user: SessionUser; csrf: string } | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const user = await userForToken(await appDb(), token);
-  return user && token ? { user, csrf: csrfTokenFor(appSealer(), token) } : null;
+  const user = await userForToken(await app().db(), token);
+  return user && token ? { user, csrf: csrfTokenFor(app().sealer(), token) } : null;
 });
 
 /** The signed-in person for a server component, or null. */

@@ -1,0 +1,166 @@
+import { config as processConfig, type Config } from "@/lib/config";
+import type { ReadCache } from "@/lib/cache/read-cache";
+import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
+import { openDb, type Db, type OpenDb } from "@/lib/db";
+import { userForRequest } from "@/lib/auth/session";
+import { connectionAction } from "@/lib/connectors/routes";
+import { createStandIns, type StandIns } from "@/lib/connectors/stand-ins";
+import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
+import { newAnswerCache } from "@/lib/crm/memo";
+import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
+import { crmUpstreamFor, type CrmUpstream } from "@/lib/crm/upstream";
+import { apiHandlers } from "@/lib/handlers";
+import { apiRoute, type HandlerServices } from "@/lib/handlers/api-route";
+import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
+import { installPeerStamp } from "@/lib/http/origin";
+import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
+import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
+import { playgroundSettingsOf } from "@/lib/playground/limits";
+import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
+import type { HumanDeps } from "@/lib/saved/human";
+import { seedDemo } from "@/lib/seed";
+
+// The composition root. Everything the process keeps between requests is built here, once,
+// from one configuration, and handed to the routes that need it: storage, the key that seals
+// secrets, the answer and vendor-read caches, the playground (its hub and fan-out), the demo
+// API's allowance, the stand-ins, and the CRM sync. No other module keeps state on globalThis
+// (ESLint enforces it); tests build an app of their own with `createApp(config)`.
+//
+// Nothing is opened or generated when the app is built: storage opens on first use (the
+// instrumentation hook opens it at start), so building route modules at import costs nothing.
+
+export interface App {
+  readonly config: Config;
+  /** The deployment's sealer for secrets at rest, cursors and stand-in tokens. */
+  sealer(): Sealer;
+  /** Storage, opened, migrated and (in the embedded default) seeded once. */
+  storage(): Promise<OpenDb>;
+  db(): Promise<Db>;
+  readonly caches: { answers: ReadCache; vendorReads: ReadCache };
+  readonly standIns: StandIns;
+  readonly crmUpstream: CrmUpstream;
+  /** The playground on this app's storage; built on first use. */
+  playground(): Promise<Playground>;
+  readonly demoReads: DemoReads;
+  readonly routes: AppRoutes;
+  /** The CRM portal sync at start and on an interval; once per app, and not when the portal is off. */
+  startBackground(): CrmSyncScheduler | null;
+  /** For page components: the human-action dependencies. */
+  humanDeps(): Promise<HumanDeps>;
+}
+
+export interface AppRoutes {
+  api: RouteModule;
+  playground: PlaygroundRoutes;
+  saved: SavedRoutes;
+  connections: RouteModule;
+  standIns: RouteModule;
+}
+
+export interface AppOptions {
+  /** Storage already open (tests hand in theirs); by default the configured storage is opened and seeded on first use. */
+  storage?: OpenDb;
+}
+
+export function createApp(config: Config, options: AppOptions = {}): App {
+  let sealer: Sealer | undefined;
+  const sealerOf = () => (sealer ??= createSealer(loadKeyMaterial(config.secretKey, config.dataDir)));
+
+  let storage: Promise<OpenDb> | undefined = options.storage ? Promise.resolve(options.storage) : undefined;
+  const storageOf = (): Promise<OpenDb> =>
+    (storage ??= (async () => {
+      const open = await openDb(config.storage);
+      if (config.demo.enabled) await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams });
+      return open;
+    })().catch((err: unknown) => {
+      storage = undefined;
+      throw err;
+    }));
+  const db = async () => (await storageOf()).db;
+
+  const caches = { answers: newAnswerCache(), vendorReads: newVendorReadCache(config.connectorCache) };
+  const standIns = createStandIns({ config, sealer: sealerOf, db });
+  const crmUpstream = crmUpstreamFor(config, standIns);
+  const settings = playgroundSettingsOf(config);
+
+  let playground: Promise<Playground> | undefined;
+  const playgroundOf = (): Promise<Playground> =>
+    (playground ??= storageOf()
+      .then((open) => createPlayground(open, { settings, publicOrigin: config.publicOrigin, sealer: sealerOf() }))
+      .catch((err: unknown) => {
+        playground = undefined;
+        throw err;
+      }));
+  const demoReads = demoReadsOf(settings);
+
+  const services = (): HandlerServices => ({ sealer: sealerOf(), ...caches, crmUpstream });
+  const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
+
+  let background: CrmSyncScheduler | null | undefined;
+
+  return {
+    config,
+    sealer: sealerOf,
+    storage: storageOf,
+    db,
+    caches,
+    standIns,
+    crmUpstream,
+    playground: playgroundOf,
+    demoReads,
+    humanDeps,
+    routes: {
+      api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
+      playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
+      saved: savedRoutes(humanDeps),
+      connections: defineRoute({
+        params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
+        refuse: "The vendor returns to …/callback with GET; the buttons on /connections POST the rest.",
+        methods: (on) => {
+          const handle = on({
+            handle: ({ request, params }) =>
+              connectionAction(request, params.slug, params.action, { db, sealer: sealerOf(), config, vendorReads: caches.vendorReads, standIns }),
+          });
+          return { GET: handle, POST: handle };
+        },
+      }),
+      standIns: defineRoute({
+        // The stand-ins match decoded paths, as the vendors' routers do.
+        params: (raw) => ({ slug: oneParam(raw, "slug"), path: `/${[raw.path ?? []].flat().join("/")}` }),
+        refuse: "The stand-ins take GET and POST, as the vendors' APIs do.",
+        methods: (on) => {
+          const handle = on({ handle: ({ request, params }) => standIns.serve(request, params.slug, params.path) });
+          return { GET: handle, POST: handle };
+        },
+      }),
+    },
+    startBackground() {
+      if (background !== undefined) return background;
+      background =
+        config.crmportal.mode === "off"
+          ? null
+          : startCrmSync({
+              db,
+              upstreamFor: crmUpstream,
+              intervalMs: config.crmSync.intervalMs,
+              onStart: config.crmSync.onStart,
+              log: (line) => console.log(`[crm-sync] ${line}`),
+            });
+      return background;
+    },
+  };
+}
+
+// The process's app. The instrumentation hook and the route bundles are compiled apart, and the
+// development server reloads modules, so the one instance is kept on globalThis: this is the
+// only module that does.
+const slot = globalThis as typeof globalThis & { __ddApp?: App };
+
+export function app(): App {
+  if (!slot.__ddApp) {
+    // Requests are stamped with their peer address before any handler runs (rate limits need it).
+    installPeerStamp();
+    slot.__ddApp = createApp(processConfig());
+  }
+  return slot.__ddApp;
+}
