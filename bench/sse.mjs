@@ -3,7 +3,7 @@
 // constant tiny frame handed straight to the hub (no HTTP request, validation or storage).
 // Prints p50/p99 of both and their ratio.
 //
-//   npx tsx bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 120]
+//   npx tsx --conditions=react-server bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 120]
 //
 // Watchers and server share one process (and the machine's cores), so absolute numbers are
 // pessimistic; the ratio is the figure to compare between runs.

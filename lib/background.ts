@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { startCrmSync } from "@/lib/crm/scheduler";
 import { crmUpstream } from "@/lib/crm/upstream";

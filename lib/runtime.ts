@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";

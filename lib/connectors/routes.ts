@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { userForRequest } from "@/lib/auth/session";
 import { errorResponse } from "@/lib/http/respond";

@@ -1,3 +1,4 @@
+import "server-only";
 import { config, connectorSlugs, type ConnectorSlug } from "@/lib/config";
 import { generateTenant } from "@/demo/tenant";
 import { userForRequest } from "@/lib/auth/session";

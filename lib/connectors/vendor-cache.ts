@@ -1,3 +1,4 @@
+import "server-only";
 import { ReadCache } from "@/lib/cache/read-cache";
 import { config, type ConnectorSlug } from "@/lib/config";
 

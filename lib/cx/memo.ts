@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import { dataVersion, memoized } from "@/lib/crm/memo";
 import type { CxAnswer } from "./ready";

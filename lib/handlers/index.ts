@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import type { HandlerMap } from "@/lib/http/api";
 import { favouritesOf, homeOf } from "@/lib/auth/users";

@@ -1,3 +1,4 @@
+import "server-only";
 import net from "node:net";
 import { ApiError } from "@/lib/contract/errors";
 

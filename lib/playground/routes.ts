@@ -1,3 +1,4 @@
+import "server-only";
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { appDb, appSealer } from "@/lib/runtime";
 import type { HumanDeps } from "./human";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import { contentType, readBodyCapped, utf8Charset } from "@/lib/http/body";
