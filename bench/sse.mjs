@@ -40,7 +40,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-bench-sse-"));
 const open = await openDb({ kind: "sqlite", file: path.join(dir, "app.sqlite") });
 const playground = createPlayground(open, {
   log: () => {},
-  settings: { createsPerMinute: 1e6, updatesPerMinute: 1e6, streamsPerDraft: 1e6, streamsPerAddress: 1e6 },
+  settings: { createsPerMinute: 1e6, updatesPerMinute: 1e6, streamsPerDraft: 1e6, streamsPerAddress: 1e6, streamsTotal: 2e6 },
 });
 const server = await serveStreaming(playgroundRouter(playground));
 const base = `${server.url}/dashboards/playground/draft`;
