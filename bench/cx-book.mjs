@@ -1,6 +1,6 @@
 // Times the CX views over the demo tenant loaded into storage, in process (no HTTP):
 //
-//   npx tsx bench/cx-book.mjs [--scale 10] [--runs 200] [--pg]
+//   npx tsx --conditions=react-server bench/cx-book.mjs [--scale 10] [--runs 200] [--pg]
 //
 // Loads the tenant at the given scale into a temporary SQLite file (or a private PostgreSQL
 // schema with --pg), then reports the median and p95 of /cx/book for the largest book, both

@@ -3,7 +3,7 @@
 // constant tiny frame handed straight to the hub (no HTTP request, validation or storage).
 // Prints p50/p99 of both and their ratio.
 //
-//   npx tsx bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 120]
+//   npx tsx --conditions=react-server bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 120]
 //
 // Watchers and server share one process (and the machine's cores), so absolute numbers are
 // pessimistic; the ratio is the figure to compare between runs.
@@ -40,7 +40,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-bench-sse-"));
 const open = await openDb({ kind: "sqlite", file: path.join(dir, "app.sqlite") });
 const playground = createPlayground(open, {
   log: () => {},
-  settings: { createsPerMinute: 1e6, updatesPerMinute: 1e6, streamsPerDraft: 1e6, streamsPerAddress: 1e6 },
+  settings: { createsPerMinute: 1e6, updatesPerMinute: 1e6, streamsPerDraft: 1e6, streamsPerAddress: 1e6, streamsTotal: 2e6 },
 });
 const server = await serveStreaming(playgroundRouter(playground));
 const base = `${server.url}/dashboards/playground/draft`;

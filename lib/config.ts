@@ -1,3 +1,4 @@
+import "server-only";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";

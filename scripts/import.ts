@@ -1,6 +1,8 @@
 // npm run import -- usage FILE | health FILE: loads product usage or health scores into the
 // configured storage. The format follows the file's extension: .csv, or .ndjson / .jsonl with
 // one JSON object per line. A file with any bad line loads nothing and names the lines.
+// lib/ is `server-only`: run under the react-server condition (`tsx --conditions=react-server`,
+// as the npm script does).
 import fs from "node:fs";
 import { config } from "@/lib/config";
 import { openDb, type Db } from "@/lib/db";

@@ -79,6 +79,46 @@ export async function layerList(): Promise<{ libLayers: Layer[]; layerExceptions
   return (await import(configUrl)) as { libLayers: Layer[]; layerExceptions: Record<string, string[]> };
 }
 
+/** The repository file a `@/` or relative specifier names, or null for a package. */
+export function resolveModule(fromFile: string, specifier: string, base = root): string | null {
+  let target: string;
+  if (specifier.startsWith("@/")) target = path.join(base, specifier.slice(2));
+  else if (specifier.startsWith(".")) target = path.resolve(path.dirname(fromFile), specifier);
+  else return null;
+  for (const c of [target, `${target}.ts`, `${target}.tsx`, path.join(target, "index.ts"), path.join(target, "index.tsx")]) {
+    if (fs.statSync(c, { throwIfNoEntry: false })?.isFile()) return c;
+  }
+  return null;
+}
+
+/**
+ * Every module a module loads at run time, itself included (type-only imports are erased, so
+ * they are not followed), with the packages each one imports.
+ */
+export function runtimeClosure(entries: string[], base = root): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const stack = entries.map((e) => path.resolve(base, e));
+  while (stack.length) {
+    const file = stack.pop() as string;
+    if (seen.has(file)) continue;
+    const packages: string[] = [];
+    seen.set(file, packages);
+    for (const m of fs.readFileSync(file, "utf8").matchAll(SPECIFIER)) {
+      if (/^\s*;?\s*(import|export)\s+type\s/.test(m[0])) continue;
+      const specifier = m[1] ?? m[2] ?? m[3] ?? "";
+      const resolved = resolveModule(file, specifier, base);
+      if (resolved) stack.push(resolved);
+      else if (!specifier.startsWith(".") && !specifier.startsWith("@/")) packages.push(specifier);
+    }
+  }
+  return seen;
+}
+
+/** Files under a folder whose source matches a pattern (say, a "use client" directive). */
+export function filesMatching(dir: string, pattern: RegExp, base = root): string[] {
+  return sourcesUnder(path.join(base, dir)).filter((f) => pattern.test(fs.readFileSync(f, "utf8")));
+}
+
 /** Pairs of folders that import each other, each with the imports both ways. */
 export function twoWayPairs(edges: FolderImport[]): { pair: [string, string]; imports: string[] }[] {
   const by = new Map<string, string[]>();

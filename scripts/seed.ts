@@ -1,5 +1,7 @@
 // npm run seed -- [--scale N]: seeds the demo tenant into the configured storage.
 // The server seeds on first start by itself; this is for re-seeding at another scale.
+// lib/ is `server-only`: run under the react-server condition (`tsx --conditions=react-server`,
+// as the npm script does).
 import { parseArgs } from "node:util";
 import { createApp } from "@/lib/app";
 import { config as processConfig } from "@/lib/config";

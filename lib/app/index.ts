@@ -1,3 +1,4 @@
+import "server-only";
 import { config as processConfig, type Config } from "@/lib/config";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";

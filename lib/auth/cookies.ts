@@ -1,3 +1,5 @@
+import "server-only";
+
 // Minimal cookie reading and writing over standard Request/Response headers, so handlers stay
 // plain functions that tests can call without a framework.
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { sha256Hex } from "./tokens";
 

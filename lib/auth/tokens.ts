@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** 256 random bits, URL-safe. Used for session cookies, flow ids and capability tokens. */

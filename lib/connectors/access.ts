@@ -1,3 +1,4 @@
+import "server-only";
 import { config, type ConnectorSlug } from "@/lib/config";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Sealer } from "@/lib/crypto/secrets";

@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import type { ConnectionCheck } from "@/lib/contract/resources";

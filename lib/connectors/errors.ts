@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { ConnectorSlug } from "@/lib/config";
 import { UpstreamError } from "./http";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 
 // The HTTP core every vendor client uses: the vendor's auth header, a time limit, bounded

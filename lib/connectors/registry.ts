@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectorSlug } from "@/lib/config";
 import { callsConnector } from "./calls";
 import { coderepoConnector } from "./coderepo";

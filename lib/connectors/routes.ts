@@ -1,3 +1,4 @@
+import "server-only";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import type { Config } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";

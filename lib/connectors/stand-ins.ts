@@ -1,3 +1,4 @@
+import "server-only";
 import { connectorSlugs, type Config, type ConnectorSlug } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { generateTenant } from "@/demo/tenant";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectorSlug } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import type { Db } from "@/lib/db";

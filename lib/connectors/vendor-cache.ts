@@ -1,3 +1,4 @@
+import "server-only";
 import { ReadCache } from "@/lib/cache/read-cache";
 import type { Config, ConnectorSlug } from "@/lib/config";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import type { CrmCompany, CrmContact, CrmDeal, CrmSource, CrmSummary } from "@/lib/contract/resources";

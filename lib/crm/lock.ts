@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 

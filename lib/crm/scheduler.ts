@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import type { UpstreamFailure, UpstreamOptions } from "@/lib/connectors/http";
 import { syncInstance, type SyncResult } from "./sync";

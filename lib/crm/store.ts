@@ -1,3 +1,4 @@
+import "server-only";
 import type { Selectable } from "kysely";
 import type { Db } from "@/lib/db";
 import type { CrmCompaniesTable, CrmContactsTable, CrmDealsTable, CrmSyncRunsTable } from "@/lib/db/schema";

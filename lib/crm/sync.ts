@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Config } from "@/lib/config";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { standInPortalToken } from "@/lib/connectors/crmportal";

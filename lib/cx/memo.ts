@@ -1,3 +1,4 @@
+import "server-only";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import type { Db } from "@/lib/db";
 import { dataVersion, memoized } from "@/lib/crm/memo";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001_identity";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
 import type { Endpoint, EndpointId } from "@/lib/contract/endpoints";

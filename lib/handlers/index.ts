@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import type { HandlerMap } from "./api-route";
 import { favouritesOf, homeOf } from "@/lib/auth/users";

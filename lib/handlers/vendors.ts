@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectorSlug } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { upstreamFor } from "@/lib/connectors/access";

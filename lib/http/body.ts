@@ -1,3 +1,5 @@
+import "server-only";
+
 // Request bodies for the routes that take one: the media type, and the body read with a ceiling
 // so an oversized upload is refused without being held in memory.
 

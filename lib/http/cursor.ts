@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import type { Sealer } from "@/lib/crypto/secrets";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import { contentType, readBodyCapped, utf8Charset } from "./body";

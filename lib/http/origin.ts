@@ -1,3 +1,4 @@
+import "server-only";
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import net from "node:net";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
 
 // Every answer of the API and the playground goes through these two functions, so headers and

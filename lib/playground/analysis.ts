@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { draftWarning, type DraftWarning } from "@/lib/contract/resources";
 import { analyseDraft, type DraftReads } from "@/lib/check";

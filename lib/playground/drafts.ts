@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { randomToken, sha256Hex, constantTimeEqual } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/contract/errors";

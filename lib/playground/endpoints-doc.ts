@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";

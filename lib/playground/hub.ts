@@ -1,3 +1,4 @@
+import "server-only";
 import { HEARTBEAT_FRAME, openingFrame } from "./sse";
 
 // The in-process registry of everyone watching a draft. The stream carries the latest snapshot,

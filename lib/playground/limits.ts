@@ -1,3 +1,4 @@
+import "server-only";
 import net from "node:net";
 import { z } from "zod";
 import type { Config } from "@/lib/config";

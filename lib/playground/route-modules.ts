@@ -1,3 +1,4 @@
+import "server-only";
 import { defineRoute, oneParam, restPath, type RouteModule } from "@/lib/http/edge";
 import type { Playground } from "./routes";
 

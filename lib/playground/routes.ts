@@ -1,3 +1,4 @@
+import "server-only";
 import { contentType } from "@/lib/http/body";
 import { parseWith, readJsonBody, readTextBody } from "@/lib/http/edge";
 import { ApiError } from "@/lib/contract/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DraftEvent } from "@/lib/contract/playground";
 
 // Server-sent events framing for the draft stream, and a decoder that follows the HTML

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "kysely";
 import type { Db } from "@/lib/db";
 import { favouritesOf } from "@/lib/auth/users";

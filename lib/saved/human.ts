@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import type { Sealer } from "@/lib/crypto/secrets";
 import { readCookie } from "@/lib/auth/cookies";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** A path segment as the person typed it; a malformed escape is kept as given (and finds nothing). */
 export function segment(raw: string): string {
   try {

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import { ApiError } from "@/lib/contract/errors";
 import { analyseDraft, type DraftReads } from "@/lib/check";

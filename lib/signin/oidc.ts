@@ -1,3 +1,4 @@
+import "server-only";
 import * as client from "openid-client";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { demoUsers } from "@/demo/users";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Call, CallDetailed, Transcript } from "@/lib/contract/resources";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef, ProbeResult } from "@/lib/connectors/types";

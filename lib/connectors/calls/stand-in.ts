@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { CallParty, RecordedCall, TranscriptSegment } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";

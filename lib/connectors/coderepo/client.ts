@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { readUpstreamJson, upstreamFetch, UpstreamError, type UpstreamOptions, type UpstreamRequest } from "@/lib/connectors/http";
 

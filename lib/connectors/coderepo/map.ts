@@ -1,3 +1,4 @@
+import "server-only";
 import type { Repository } from "@/lib/contract/resources";
 import type { ProbeResult } from "@/lib/connectors/types";
 import type { GhRepo, GhUser } from "./client";

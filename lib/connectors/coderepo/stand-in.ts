@@ -1,3 +1,4 @@
+import "server-only";
 import { demoUsers } from "@/demo/users";
 import type { Repository, Tenant } from "@/demo/tenant";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";

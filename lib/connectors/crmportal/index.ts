@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ProbeResult } from "@/lib/connectors/types";

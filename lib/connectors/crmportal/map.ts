@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { portalCompany, portalContact, portalDeal } from "@/lib/contract/resources";
 import type { ProbeResult } from "@/lib/connectors/types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { DAY_MS, hashString, isoDateTime, portalIdOf, teamCompanies, type Company, type Contact, type Deal, type Engagement, type Owner, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";

@@ -1,3 +1,5 @@
+import "server-only";
+
 // Faults a stand-in answers on demand, so tests can exercise 401, 429, 5xx and slow upstreams
 // over real HTTP. Each queued fault applies to one request, in order.
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Sealer } from "@/lib/crypto/secrets";
 

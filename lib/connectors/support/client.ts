@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { upstreamJson, UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
 

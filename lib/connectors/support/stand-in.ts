@@ -1,3 +1,4 @@
+import "server-only";
 import { demoUsers } from "@/demo/users";
 import { hashString, type SupportConversation, type Tenant } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";

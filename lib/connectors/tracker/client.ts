@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { UpstreamError, upstreamJson, type UpstreamFailure, type UpstreamOptions } from "@/lib/connectors/http";
 

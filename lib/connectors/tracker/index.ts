@@ -1,3 +1,4 @@
+import "server-only";
 import type { TrackerIssue } from "@/lib/contract/resources";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef } from "@/lib/connectors/types";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // Written once, never edited: later changes get a migration of their own.

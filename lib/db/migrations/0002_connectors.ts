@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // Connector credentials. Every token column holds a sealed value (lib/crypto/secrets.ts).

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // The normalised CRM store, its sync bookkeeping, and the product-usage and health sources.

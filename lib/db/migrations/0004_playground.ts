@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // Playground drafts and their bounded revision history.

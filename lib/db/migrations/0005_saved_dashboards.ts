@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // Dashboards saved into people's spaces, with every revision kept.

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // The static check's result, stored with each draft revision, so a read serves it instead of

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Kysely } from "kysely";
 
 // The authors whose dashboards a person lets run on their live data without asking each time.

@@ -178,7 +178,7 @@ describe("npm run import", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const env = () => ({ ...process.env, DATA_DIR: path.join(dir, "data"), DATABASE_URL: "", DEMO_TENANT: "false" });
-  const script = (...args: string[]) => run(process.execPath, ["--import", "tsx", "scripts/import.ts", ...args], { env: env(), cwd: process.cwd() });
+  const script = (...args: string[]) => run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/import.ts", ...args], { env: env(), cwd: process.cwd() });
 
   it("loads a good file into the configured storage and prints the rows loaded", async () => {
     const file = path.join(dir, "usage.csv");
