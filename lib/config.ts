@@ -214,7 +214,3 @@ export function config(): Config {
   return cached;
 }
 
-/** Tests swap configuration without touching process.env. */
-export function setConfigForTests(next: Config | undefined): void {
-  cached = next;
-}

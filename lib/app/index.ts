@@ -46,6 +46,8 @@ export interface App {
   readonly routes: AppRoutes;
   /** The CRM portal sync at start and on an interval; once per app, and not when the portal is off. */
   startBackground(): CrmSyncScheduler | null;
+  /** What /api handlers are handed besides the request. */
+  services(): HandlerServices;
   /** For page components: the human-action dependencies. */
   humanDeps(): Promise<HumanDeps>;
 }
@@ -94,7 +96,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }));
   const demoReads = demoReadsOf(settings);
 
-  const services = (): HandlerServices => ({ sealer: sealerOf(), ...caches, crmUpstream });
+  const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
   let background: CrmSyncScheduler | null | undefined;
@@ -110,6 +112,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     playground: playgroundOf,
     demoReads,
     humanDeps,
+    services,
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
       playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),

@@ -1,5 +1,5 @@
 import "server-only";
-import { config, type ConnectorSlug } from "@/lib/config";
+import type { Config, ConnectorSlug } from "@/lib/config";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Sealer } from "@/lib/crypto/secrets";
 import type { Db } from "@/lib/db";
@@ -25,17 +25,19 @@ const notConnected: Record<Exclude<ConnectorSlug, "calls">, ErrorCode> = {
 export interface AccessDeps {
   db: Db;
   sealer: Sealer;
+  /** Where each connector's product is, and how long to wait for it. */
+  config: Pick<Config, "upstreams" | "connectorTimeoutMs">;
 }
 
-export function upstreamBase(def: ConnectorDef): UpstreamOptions {
-  const up = config().upstreams[def.slug];
+function upstreamBase(config: AccessDeps["config"], def: ConnectorDef): UpstreamOptions {
+  const up = config.upstreams[def.slug];
   if (up.mode === "off") throw new ApiError(notConfigured[def.slug], `No ${def.product} connection is configured in this deployment.`);
-  return { baseUrl: up.apiUrl, timeoutMs: config().connectorTimeoutMs };
+  return { baseUrl: up.apiUrl, timeoutMs: config.connectorTimeoutMs };
 }
 
 /** Upstream options that read as the viewer (or, for calls, through the shared credential). */
 export async function upstreamFor(deps: AccessDeps, def: ConnectorDef, userId: number): Promise<UpstreamOptions> {
-  const base = upstreamBase(def);
+  const base = upstreamBase(deps.config, def);
   if (def.credential === "donor") {
     if (!(await hasCallsOptIn(deps.db, userId))) throw new ApiError("calls_not_opted_in", "Opt in to call recordings at /connections.");
     const donor = await donorToken(deps.db, deps.sealer, def.slug);

@@ -1,5 +1,4 @@
 import "server-only";
-import { config } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import type { ConnectionCheck } from "@/lib/contract/resources";
 import { upstreamFor, type AccessDeps } from "./access";
@@ -50,7 +49,7 @@ export function checkConnection(deps: AccessDeps, def: ConnectorDef, userId: num
   return runCheck(
     def,
     async () => {
-      if (config().upstreams[def.slug].mode === "off") return { status: "not-configured", summary: `${def.product} is not configured in this deployment.` };
+      if (deps.config.upstreams[def.slug].mode === "off") return { status: "not-configured", summary: `${def.product} is not configured in this deployment.` };
       try {
         return { upstream: await upstreamFor(deps, def, userId) };
       } catch (err) {

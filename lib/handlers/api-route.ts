@@ -6,6 +6,7 @@ import { checkPathValues, matchPath, permissionFor } from "@/lib/contract/match"
 import { parseEndpointQuery } from "@/lib/contract/query";
 import type { SessionUser } from "@/lib/auth/session";
 import type { ReadCache } from "@/lib/cache/read-cache";
+import type { Config } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { Db } from "@/lib/db";
@@ -18,6 +19,8 @@ import { errorResponse, json } from "@/lib/http/respond";
 
 /** What handlers are handed besides the request: the app's key and caches, never reached for globally. */
 export interface HandlerServices {
+  /** The deployment's configuration, as the composition root read it. */
+  config: Config;
   sealer: Sealer;
   /** CRM and CX answers by data version (lib/crm/memo.ts). */
   answers: ReadCache;

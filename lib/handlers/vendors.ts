@@ -20,7 +20,7 @@ import type { HandlerContext } from "@/lib/handlers/api-route";
 // connector and query, so one person's answer never reaches another.
 
 async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
-  const up = await upstreamFor({ db: ctx.db, sealer: ctx.sealer }, connectors[slug], ctx.user.id);
+  const up = await upstreamFor({ db: ctx.db, sealer: ctx.sealer, config: ctx.config }, connectors[slug], ctx.user.id);
   // Calls read through one shared credential, but the opt-in check above is per person, so the
   // cache key still carries the user.
   try {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig, setConfigForTests } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
 import { syncInstance } from "@/lib/crm/sync";
 import { loadHealth } from "@/lib/crm/sources-import";
@@ -16,12 +15,9 @@ const tenant = generateTenant({ referenceDate: today });
 let portal: Portal;
 
 beforeAll(async () => {
-  // Cursors are sealed with the app's key; give the app the tests' key.
-  setConfigForTests(parseConfig({ SECRET_KEY: "integration-test-key-".repeat(2) }));
   portal = await startPortal(tenant);
 });
 afterAll(async () => {
-  setConfigForTests(undefined);
   await portal.close();
 });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig, setConfigForTests } from "@/lib/config";
+import { parseConfig } from "@/lib/config";
 import { endpointById } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
@@ -29,11 +29,8 @@ beforeAll(async () => {
     return m ? testApp.standIns.serve(req, m[1]!, m[2] ?? "/") : new Response("not found", { status: 404 });
   });
   testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }));
-  // The connectors' access rules still read the process's configuration.
-  setConfigForTests(testApp.config);
 });
 afterAll(async () => {
-  setConfigForTests(undefined);
   await served.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -46,7 +43,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
   beforeAll(async () => {
     h = await backend.open();
     await seedDemo(h.db, { scale: 1, sealer: testApp.sealer(), upstreams: testApp.config.upstreams });
-    api = await apiAsDemoUsers(() => h.db, () => ({ sealer: testApp.sealer(), ...testApp.caches, crmUpstream: testApp.crmUpstream }));
+    api = await apiAsDemoUsers(() => h.db, () => testApp.services());
   });
   afterAll(async () => {
     await h.close();
@@ -181,8 +178,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
 
   it("answers not-configured when a connector has no upstream", async () => {
     const off = createApp(parseConfig({ ...baseEnv, STAND_INS: "0" }));
-    setConfigForTests(off.config);
-    const api = await apiAsDemoUsers(() => h.db, () => ({ sealer: off.sealer(), ...off.caches, crmUpstream: off.crmUpstream }));
+    const api = await apiAsDemoUsers(() => h.db, () => off.services());
     const get = (p: string, who: Who) => api.get(p, who);
     try {
       const r = await get("/vendors/tracker/issues", "csm");
@@ -194,7 +190,6 @@ describe.each(backends)("vendor reads over $name", (backend) => {
       expect([portal.status, portal.body.error]).toEqual([503, "crmportal_not_configured"]);
       expect((await get("/connections/crmportal/check", "csm")).body).toMatchObject({ status: "not-configured", ok: false });
     } finally {
-      setConfigForTests(testApp.config);
     }
   });
 });

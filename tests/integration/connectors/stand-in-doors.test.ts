@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
-import { parseConfig, setConfigForTests } from "@/lib/config";
+import { parseConfig } from "@/lib/config";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { finishConnect, startConnect, type ConnectDeps } from "@/lib/connectors/connect";
 import { connectorFor } from "@/lib/connectors/registry";
@@ -29,7 +29,6 @@ const verifier = "v".repeat(43);
 const challenge = createHash("sha256").update(verifier).digest("base64url");
 
 afterAll(() => {
-  setConfigForTests(undefined);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -69,8 +68,6 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
       return new Response(JSON.stringify({ error: "not_found" }), { status: 404 });
     });
     testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url }), { storage: h });
-    // The connectors' access rules still read the process's configuration.
-    setConfigForTests(testApp.config);
   });
   afterAll(async () => {
     await served.close();
@@ -234,7 +231,6 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
   it("answers 404 with the envelope for a connector that uses the real product", async () => {
     const mounted = testApp;
     testApp = createApp(parseConfig({ ...baseEnv, STAND_IN_ORIGIN: served.url, TRACKER_CLIENT_ID: "real-client", CRMPORTAL_TOKEN: "pat-real" }), { storage: h });
-    setConfigForTests(testApp.config);
     try {
       await refused(await get(`/stand-ins/tracker/oauth/authorize?${new URLSearchParams(consent("tracker"))}`, "member"), 404, "not_found");
       await refused(await approve("tracker", "member"), 404, "not_found");
@@ -245,7 +241,6 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
       expect((await get(`/stand-ins/coderepo/oauth/authorize?${new URLSearchParams(consent("coderepo"))}`, "member")).status).toBe(200);
     } finally {
       testApp = mounted;
-      setConfigForTests(testApp.config);
     }
   });
 

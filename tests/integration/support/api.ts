@@ -5,11 +5,14 @@ import type { Db } from "@/lib/db";
 import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
+import { parseConfig } from "@/lib/config";
 import { testSealer } from "./backends";
+
+const testConfig = parseConfig({ SECRET_KEY: "integration-test-key-".repeat(2) });
 
 /** Handler services of a test's own: fresh caches each call, the test key, no CRM portal. */
 export function testServices(): HandlerServices {
-  return { sealer: testSealer, answers: newAnswerCache(), vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }), crmUpstream: () => null };
+  return { config: testConfig, sealer: testSealer, answers: newAnswerCache(), vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }), crmUpstream: () => null };
 }
 import { demoUsers } from "@/demo/users";
 
