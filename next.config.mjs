@@ -7,6 +7,9 @@ const nextConfig = {
   // Native and Node-only drivers stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "pg", "openid-client"],
   typescript: { ignoreBuildErrors: true },
+  // proxy.ts handles trailing slashes itself: a JSON route serves the address without it, a page
+  // redirects there (lib/http/edge.ts).
+  skipTrailingSlashRedirect: true,
   // Agents asking for Markdown get the reference as Markdown at the same address.
   async rewrites() {
     const wantsMarkdown = [{ type: "header", key: "accept", value: ".*text/markdown.*" }];

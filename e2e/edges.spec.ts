@@ -26,3 +26,85 @@ test("a method a playground route does not take answers the envelope with Allow"
   // Nothing was changed by any of them.
   expect((await new DraftAuthor(request).current(draft)).revision).toBe(1);
 });
+
+// What the framework would answer itself, before any route runs, answered as the routes do.
+
+test("a path whose percent-encoding does not decode answers 400 invalid_path, never 500", async ({ request }) => {
+  const cases: [string, string][] = [
+    ["GET", "/api/%E0%A4%A"],
+    ["GET", "/api/crm/%C0%AF/companies"],
+    ["GET", "/dashboards/playground/api/%ED%A0%80"],
+    ["GET", "/dashboards/playground/draft/%E0%A4%A"],
+    ["POST", "/dashboards/playground/draft/%E0%A4%A"],
+    ["GET", "/dashboards/playground/draft/%E0%A4%A/events"],
+    ["GET", "/dashboards/playground/draft/%FF/revisions"],
+    ["GET", "/~/member/%E0%A4%A"],
+    ["POST", "/~/member/%E0%A4%A"],
+    ["GET", "/~/%E0%A4%A/x/source"],
+    ["GET", "/docs/%E0%A4%A"],
+    ["POST", "/connections/%E0%A4%A/connect"],
+    ["GET", "/stand-ins/%E0%A4%A/x"],
+  ];
+  for (const [method, path] of cases) {
+    const res = await request.fetch(path, { method, headers: { connection: "close" }, maxRedirects: 0 });
+    expect(res.status(), `${method} ${path}`).toBe(400);
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    expect(await res.json(), `${method} ${path}`).toEqual({ error: "invalid_path", hint: expect.stringContaining("percent-encoded") });
+  }
+});
+
+test("a JSON route's address spelled with a trailing slash or dot segments is served as the address itself; a page's redirects", async ({ request }) => {
+  // Before, the framework answered a trailing slash with a 308 whose body was the new address as
+  // text, and some dot segments with its HTML not-found page.
+  for (const [method, path] of [
+    ["GET", "/dashboards/playground/draft/.a/./revisions?limit=1"],
+    ["GET", "/~/member/.a/./source?revision=1"],
+    ["GET", "/api/me/"],
+    ["GET", "/api/crm/customers/companies/?limit=1"],
+    ["HEAD", "/dashboards/playground/scenarios/"],
+    ["POST", "/account/home/"],
+    ["POST", "/~/member/x/"],
+    ["GET", "/~/member/x/source/"],
+  ]) {
+    const res = await request.fetch(path!, { method, headers: { connection: "close" }, maxRedirects: 0 });
+    const bare = await request.fetch(path!.replace(/\/(?=\?|$)/, "").replace("/./", "/"), { method, headers: { connection: "close" }, maxRedirects: 0 });
+    expect(res.status(), `${method} ${path}`).toBe(bare.status());
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    if (method !== "HEAD") expect(await res.json(), `${method} ${path}`).toEqual(await bare.json());
+  }
+  const created = await request.post("/dashboards/playground/draft/", { data: { html: "<p>slash</p>" }, headers: { connection: "close" }, maxRedirects: 0 });
+  expect(created.status()).toBe(201);
+  const postPath = new URL((await created.json()).postUrl).pathname;
+  const updated = await request.post(`${postPath}/`, { data: { html: "<p>slash 2</p>" }, headers: { connection: "close" }, maxRedirects: 0 });
+  expect([updated.status(), (await updated.json()).revision]).toEqual([200, 2]);
+
+  // Pages keep the redirect to their one address.
+  const page = await request.get("/signin/?next=%2F", { maxRedirects: 0 });
+  expect([page.status(), page.headers()["location"]]).toEqual([308, "/signin?next=%2F"]);
+  const watch = await request.get("/dashboards/playground/", { maxRedirects: 0 });
+  expect([watch.status(), watch.headers()["location"]]).toEqual([308, "/dashboards/playground"]);
+});
+
+test("an address no route answers under /account or the playground is the 404 envelope, not a page", async ({ request }) => {
+  const cases: [string, string, Record<string, string>][] = [
+    ["GET", "/account", {}],
+    ["POST", "/account/nope", { "content-type": "application/json" }],
+    // A form post to a page is a server action to the framework: 409 text/plain without this.
+    ["POST", "/account/nope", { "content-type": "multipart/form-data; boundary=x" }],
+    ["GET", "/dashboards/playground/nope", {}],
+    ["GET", "/dashboards/playground/draft/x/nope", {}],
+    ["GET", "/dashboards/playground/draft/x/events/more", {}],
+    // The save route is reached only through /~/<handle>/<slug>, whatever the spelling.
+    ["POST", "/dashboards/save", {}],
+    ["POST", "/dashboards/save/member/x/%2e%2e/%2e%2e", {}],
+  ];
+  for (const [method, path, headers] of cases) {
+    const res = await request.fetch(path, { method, headers: { connection: "close", ...headers }, maxRedirects: 0, data: method === "POST" ? "--x--" : undefined });
+    expect(res.status(), `${method} ${path}`).toBe(404);
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    expect(await res.json(), `${method} ${path}`).toEqual({ error: "not_found", hint: expect.any(String) });
+  }
+  // The playground's pages are still pages.
+  expect((await request.get("/dashboards/playground/llms.txt")).status()).toBe(200);
+  expect((await request.get("/dashboards/playground")).headers()["content-type"]).toContain("text/html");
+});
