@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { config as appConfig } from "@/lib/config";
 import { atEdge, isJsonPath } from "@/lib/http/edge";
+import { pagePolicy, setsOwnPolicy } from "@/lib/http/page-policy";
 import { errorResponse } from "@/lib/http/respond";
 
 // Every request but the build's static files passes here first.
@@ -11,6 +13,8 @@ import { errorResponse } from "@/lib/http/respond";
 // 2. `/~/<handle>/<slug>` is a page for GET and the save endpoint for POST; the framework cannot
 //    put a page and a route handler on one path, so writes are rewritten to the save route here.
 //    That route is reachable only this way: asked for directly, it is not found.
+// 3. What passes on gets the page Content-Security-Policy, unless its route sends its own
+//    (lib/http/page-policy.ts).
 
 const SAVE_ROUTE = "/dashboards/save/";
 const SAVE_AREA = /^\/dashboards\/save(?:\/|$)/;
@@ -22,10 +26,17 @@ function rewriteTo(request: NextRequest, pathname: string, search: string): Next
   return NextResponse.rewrite(target);
 }
 
+let policy: string | undefined;
+
 export function proxy(request: NextRequest): Response {
   const edge = atEdge(request.method, request.nextUrl);
   if ("answer" in edge) return edge.answer;
-  return route(request, edge.pathname);
+  const res = route(request, edge.pathname);
+  if (res instanceof NextResponse && !setsOwnPolicy(edge.pathname)) {
+    policy ??= pagePolicy(appConfig().upstreams);
+    res.headers.set("content-security-policy", policy);
+  }
+  return res;
 }
 
 function route(request: NextRequest, pathname: string): Response {

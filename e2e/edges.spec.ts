@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { FRAME_CSP } from "../lib/dashboards/bootstrap";
 import { DraftAuthor } from "./support/watch-page";
 
 // What the production server answers at the playground's edges for methods a route does not
@@ -107,4 +108,33 @@ test("an address no route answers under /account or the playground is the 404 en
   // The playground's pages are still pages.
   expect((await request.get("/dashboards/playground/llms.txt")).status()).toBe(200);
   expect((await request.get("/dashboards/playground")).headers()["content-type"]).toContain("text/html");
+});
+
+test("a route's own Content-Security-Policy survives; our pages get the page policy; framing stays denied", async ({ request }) => {
+  const signedIn = await request.post("/signin/demo", { form: { email: "csm@demo.test" }, maxRedirects: 0, headers: { connection: "close" } });
+  expect(signedIn.status()).toBe(303);
+
+  // Before, next.config.mjs's `frame-ancestors 'none'` replaced each of these.
+  const source = await request.get("/~/csm/my-book/source", { headers: { connection: "close" } });
+  expect(source.status()).toBe(200);
+  expect(source.headers()["content-security-policy"]).toBe("sandbox; default-src 'none'");
+  expect(source.headers()["x-frame-options"]).toBe("DENY");
+
+  const connect = await request.post("/connections/tracker/connect", { maxRedirects: 0, headers: { connection: "close" } });
+  expect(connect.status()).toBe(303);
+  const consent = await request.get(new URL(connect.headers()["location"]!).pathname + new URL(connect.headers()["location"]!).search, { headers: { connection: "close" } });
+  expect(consent.status()).toBe(200);
+  expect(consent.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+
+  const frame = await request.get("/dashboards/frame", { headers: { connection: "close" } });
+  expect(frame.headers()["content-security-policy"]).toBe(FRAME_CSP);
+  expect(frame.headers()["x-frame-options"]).toBeUndefined();
+
+  for (const path of ["/", "/signin", "/docs", "/connections", "/~/csm", "/~/csm/my-book", "/dashboards/playground", "/no-such-page"]) {
+    const page = await request.get(path, { headers: { connection: "close" } });
+    expect(page.headers()["content-type"], path).toContain("text/html");
+    const policy = (page.headers()["content-security-policy"] ?? "").split(/;\s*/);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) expect(policy, path).toContain(directive);
+    expect(page.headers()["x-frame-options"], path).toBe("DENY");
+  }
 });
