@@ -15,14 +15,28 @@ import { HungRequest, send, type RawAnswer, type RawRequest } from "./support/fu
 //   - every non-2xx answer of the JSON routes (/api, the playground's routes, writes to /~,
 //     /~/…/source, /account) is the error envelope {error, hint?} as application/json, with the
 //     status the error catalogue gives its code;
+//   - every HTML answer but the dashboard frame's document carries X-Frame-Options: DENY and
+//     frame-ancestors 'none'; a saved dashboard's source keeps its own sandboxing policy;
 //   - every request is answered completely within FUZZ_REQUEST_TIMEOUT_MS;
 //   - a refused write (any method but GET and HEAD, answered non-2xx) leaves the stored drafts,
 //     saved dashboards, favourites, home pages and trusted authors exactly as they were.
 //
 // Seeded and bounded: FUZZ_SEED (printed) and FUZZ_RUNS replay a run; a failure prints the
-// generated request (fast-check shrinks it to a small one) and the answer.
+// generated request (fast-check shrinks it to a small one) and the answer. FUZZ_SURVEY=1 lists
+// every distinct failing request instead of stopping at the first.
 
-type Check = "5xx" | "envelope";
+const SEED = Number(process.env.FUZZ_SEED ?? 20_251_124);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 5_200);
+const TIMEOUT_MS = Number(process.env.FUZZ_REQUEST_TIMEOUT_MS ?? 10_000);
+/** Survey mode: record every failing request instead of stopping at the first (for triage). */
+const SURVEY = process.env.FUZZ_SURVEY === "1";
+const LANE_USERS = [null, "member@demo.test", "csm@demo.test", "admin@demo.test"] as const;
+const port = ports.fuzz;
+/** Each lane's own seed, from the run's: no two runs' lanes share one. */
+const laneSeed = (lane: number) => (SEED * LANE_USERS.length + lane) | 0;
+const origin = `http://127.0.0.1:${port}`;
+
+type Check = "5xx" | "envelope" | "framing";
 
 const READS = new Set(["GET", "HEAD"]);
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -107,17 +121,6 @@ const FRAMEWORK_LIMITS: Excused[] = [
   },
 ];
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20_251_124);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 5_200);
-const TIMEOUT_MS = Number(process.env.FUZZ_REQUEST_TIMEOUT_MS ?? 10_000);
-/** Survey mode: record every failing request instead of stopping at the first (for triage). */
-const SURVEY = process.env.FUZZ_SURVEY === "1";
-const LANE_USERS = [null, "member@demo.test", "csm@demo.test", "admin@demo.test"] as const;
-const port = ports.fuzz;
-/** Each lane's own seed, from the run's: no two runs' lanes share one. */
-const laneSeed = (lane: number) => (SEED * LANE_USERS.length + lane) | 0;
-const origin = `http://127.0.0.1:${port}`;
-
 // ---------------------------------------------------------------------------------------------
 // The oracle
 
@@ -182,6 +185,17 @@ function problemsOf(method: string, target: string, a: RawAnswer): { check: Chec
         out.push({ check: "envelope", text: `${code} answered ${a.status}; the catalogue gives ${catalogued ? catalogued.status : "no such code"}` });
       }
     }
+  }
+  // Our documents are never framed; the dashboard frame's document is framed by our pages, and a
+  // saved dashboard's source keeps its own sandboxing policy.
+  const csp = String(a.headers["content-security-policy"] ?? "");
+  if (type.startsWith("text/html") && routedPath(p) !== "/dashboards/frame") {
+    if (a.headers["x-frame-options"] !== "DENY" || !csp.split(/;\s*/).includes("frame-ancestors 'none'")) {
+      out.push({ check: "framing", text: `an HTML answer without X-Frame-Options: DENY and frame-ancestors 'none' (CSP: ${csp || "none"})` });
+    }
+  }
+  if (is2xx(a.status) && method === "GET" && /^\/~\/[^/]+\/[^/]+\/source$/.test(routedPath(p)) && csp !== "sandbox; default-src 'none'") {
+    out.push({ check: "framing", text: `a saved dashboard's source lost its own policy (CSP: ${csp || "none"})` });
   }
   return out;
 }
@@ -296,6 +310,8 @@ interface Tally {
   msByFamily: Map<string, number>;
   knownOpen: Map<string, number>;
   slowest: number;
+  /** Accepted writes whose change the state reader saw: proof that it sees writes at all. */
+  writesSeen: number;
   survey: Map<string, string>;
 }
 
@@ -339,6 +355,7 @@ async function exercise(s: Shape, lane: Lane, tally: Tally): Promise<void> {
   });
   const problems = found.map((f) => f.text);
   if (write && !is2xx(answer.status) && changed.length) problems.push(`a refused write changed stored ${changed.join(", ")}`);
+  if (write && is2xx(answer.status) && changed.length) tally.writesSeen++;
   if (problems.length) {
     if (!SURVEY) throw new Error(describe(req, answer, problems));
     const key = `${problems.join("; ")} | ${req.method} ${s.family} ${p.replace(/[^/]{25,}/g, "…")}`;
@@ -355,7 +372,7 @@ test("generated requests: no 5xx, JSON routes refuse with the envelope, nothing 
   const started = Date.now();
   console.log(`[fuzz] seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${RUNS} generated requests over ${LANE_USERS.length} lanes, timeout ${TIMEOUT_MS} ms a request`);
   const all = await lanes();
-  const tally: Tally = { requests: 0, byStatus: new Map(), byFamily: new Map(), msByFamily: new Map(), knownOpen: new Map(), slowest: 0, survey: new Map() };
+  const tally: Tally = { requests: 0, byStatus: new Map(), byFamily: new Map(), msByFamily: new Map(), knownOpen: new Map(), slowest: 0, writesSeen: 0, survey: new Map() };
   const perLane = Math.ceil(RUNS / all.length);
   const results = await Promise.allSettled(
     all.map((lane, i) =>
@@ -367,7 +384,7 @@ test("generated requests: no 5xx, JSON routes refuse with the envelope, nothing 
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const top = (m: Map<string | number, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}`).join(", ");
-  console.log(`[fuzz] ${tally.requests} requests in ${seconds} s; slowest answer ${tally.slowest} ms`);
+  console.log(`[fuzz] ${tally.requests} requests in ${seconds} s; slowest answer ${tally.slowest} ms; ${tally.writesSeen} accepted writes seen in storage`);
   console.log(`[fuzz] statuses: ${top(tally.byStatus)}`);
   console.log(`[fuzz] families (requests, mean ms): ${[...tally.byFamily].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}, ${Math.round((tally.msByFamily.get(k) ?? 0) / n)}`).join("; ")}`);
   if (tally.knownOpen.size) console.log(`[fuzz] excused (KNOWN_OPEN, FRAMEWORK_LIMITS): ${top(tally.knownOpen)}`);
@@ -376,6 +393,7 @@ test("generated requests: no 5xx, JSON routes refuse with the envelope, nothing 
   if (failures.length) throw new Error(failures.join("\n\n"));
   expect(tally.survey.size, "findings in survey mode").toBe(0);
   expect(tally.requests).toBeGreaterThanOrEqual(Math.min(RUNS, 5_000));
+  if (RUNS >= 1_000) expect(tally.writesSeen, "accepted writes the state reader saw").toBeGreaterThan(0);
 });
 
 for (const k of [...KNOWN_OPEN, ...FRAMEWORK_LIMITS]) {
