@@ -7,6 +7,9 @@ const nextConfig = {
   // Native and Node-only drivers stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "pg", "openid-client"],
   typescript: { ignoreBuildErrors: true },
+  // proxy.ts handles trailing slashes itself: a JSON route serves the address without it, a page
+  // redirects there (lib/http/edge.ts).
+  skipTrailingSlashRedirect: true,
   // Agents asking for Markdown get the reference as Markdown at the same address.
   async rewrites() {
     const wantsMarkdown = [{ type: "header", key: "accept", value: ".*text/markdown.*" }];
@@ -28,12 +31,11 @@ const nextConfig = {
       },
       {
         // Our own pages are never framed by anyone (clickjacking); the dashboard frame's document
-        // is the one exception, and it sends its own sandboxing policy.
+        // is the one exception, and it sends its own sandboxing policy. No Content-Security-Policy
+        // here: a header set here replaces the one a route sends itself. proxy.ts sends the page
+        // policy (frame-ancestors 'none' among it) where the route has none of its own.
         source: "/((?!dashboards/frame$).*)",
-        headers: [
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
-          { key: "X-Frame-Options", value: "DENY" },
-        ],
+        headers: [{ key: "X-Frame-Options", value: "DENY" }],
       },
     ];
   },

@@ -5,7 +5,7 @@ import { defineConfig, devices } from "@playwright/test";
 
 // E2E_PORT_BASE moves every server of a run, so two checkouts can run their suites side by side.
 const base = Number(process.env.E2E_PORT_BASE ?? 3100);
-export const ports = { demo: base, oidc: base + 1, provider: base + 99 };
+export const ports = { demo: base, oidc: base + 1, fuzz: base + 2, provider: base + 99 };
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -58,6 +58,26 @@ export default defineConfig({
       timeout: 180_000,
     },
     {
+      // The fuzz suite's own instance: it floods one address with reads and writes, which would
+      // spend the demo instance's per-address allowances that the browser tests share. Its limits
+      // are raised so generated requests reach the routes rather than the limiter; SQLite always,
+      // because the suite reads the stored state to check that refused writes wrote nothing.
+      command: "node e2e/support/serve.mjs",
+      url: `http://127.0.0.1:${ports.fuzz}/signin`,
+      env: {
+        ...serverEnv,
+        PORT: String(ports.fuzz),
+        DATA_DIR: ".data/e2e-fuzz",
+        DATABASE_URL: "",
+        PLAYGROUND_CREATES_PER_MIN: "100000",
+        PLAYGROUND_UPDATES_PER_MIN: "100000",
+        PLAYGROUND_READS_PER_MIN: "100000",
+        PLAYGROUND_DEMO_READS_PER_MIN: "100000",
+      },
+      reuseExistingServer: false,
+      timeout: 180_000,
+    },
+    {
       command: "node e2e/support/oidc-provider.mjs",
       url: `http://127.0.0.1:${ports.provider}/.well-known/openid-configuration`,
       env: { PORT: String(ports.provider), OIDC_REDIRECT_URI: `http://127.0.0.1:${ports.oidc}/signin/callback` },
@@ -90,10 +110,12 @@ export default defineConfig({
     },
     {
       name: "demo",
-      testIgnore: ["**/oidc.spec.ts", "**/frame-escape.spec.ts"],
+      testIgnore: ["**/oidc.spec.ts", "**/frame-escape.spec.ts", "**/fuzz.spec.ts"],
       workers: 1,
       use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
     { name: "oidc", testMatch: "**/oidc.spec.ts", workers: 1, use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
+    // Generated HTTP requests against the production server; no browser.
+    { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
   ],
 });

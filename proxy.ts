@@ -1,25 +1,58 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { config as appConfig } from "@/lib/config";
+import { atEdge, isJsonPath } from "@/lib/http/pre-route";
+import { pagePolicy, setsOwnPolicy } from "@/lib/http/page-policy";
 import { errorResponse } from "@/lib/http/respond";
 
-// `/~/<handle>/<slug>` is a page for GET and the save endpoint for POST; the framework cannot
-// put a page and a route handler on one path, so writes are rewritten to the save route here.
-// That route is reachable only this way: asked for directly, it is not found.
+// Every request but the build's static files passes here first.
+//
+// 1. The edge (lib/http/edge.ts): a path that does not decode and an unknown address under a
+//    JSON area are answered here with the error envelope, before the framework can answer a 500
+//    or an HTML page; a JSON route's address with a trailing slash is served as the address
+//    without it.
+// 2. `/~/<handle>/<slug>` is a page for GET and the save endpoint for POST; the framework cannot
+//    put a page and a route handler on one path, so writes are rewritten to the save route here.
+//    That route is reachable only this way: asked for directly, it is not found.
+// 3. What passes on gets the page Content-Security-Policy, unless its route sends its own
+//    (lib/http/page-policy.ts).
 
 const SAVE_ROUTE = "/dashboards/save/";
+const SAVE_AREA = /^\/dashboards\/save(?:\/|$)/;
+
+function rewriteTo(request: NextRequest, pathname: string, search: string): NextResponse {
+  const target = request.nextUrl.clone();
+  target.pathname = pathname;
+  target.search = search;
+  return NextResponse.rewrite(target);
+}
+
+let policy: string | undefined;
 
 export function proxy(request: NextRequest): Response {
-  const { pathname } = request.nextUrl;
-  if (pathname.startsWith(SAVE_ROUTE)) {
+  const edge = atEdge(request.method, request.nextUrl);
+  if ("answer" in edge) return edge.answer;
+  const res = route(request, edge.pathname);
+  if (res instanceof NextResponse && !setsOwnPolicy(edge.pathname)) {
+    policy ??= pagePolicy(appConfig().upstreams);
+    res.headers.set("content-security-policy", policy);
+  }
+  return res;
+}
+
+function route(request: NextRequest, pathname: string): Response {
+  if (SAVE_AREA.test(pathname)) {
     return errorResponse("not_found", "Save with POST /~/<handle>/<slug>.");
   }
-  const m = /^\/~\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
+  const m = /^\/~\/([^/]+)\/([^/]+)$/.exec(pathname);
   if (m && request.method !== "GET" && request.method !== "HEAD") {
-    const target = request.nextUrl.clone();
-    target.pathname = `${SAVE_ROUTE}${m[1]}/${m[2]}`;
-    target.search = "";
-    return NextResponse.rewrite(target);
+    return rewriteTo(request, `${SAVE_ROUTE}${m[1]}/${m[2]}`, "");
   }
+  // A JSON route is routed to exactly the address checked here: the framework routes some
+  // spellings (a trailing slash; dot segments next to a segment starting with a dot, when there
+  // is a query) otherwise than it parses them, and would answer its HTML not-found page.
+  if (isJsonPath(pathname, request.method)) return rewriteTo(request, pathname, request.nextUrl.search);
   return NextResponse.next();
 }
 
-export const config = { matcher: ["/~/:path*", "/dashboards/save/:path*"] };
+// Everything but the build's static files: a malformed path or a trailing slash can be anywhere.
+export const config = { matcher: ["/((?!_next/static/|_next/image|favicon\\.ico$).*)"] };

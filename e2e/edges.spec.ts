@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { FRAME_CSP } from "../lib/frame/bootstrap";
 import { DraftAuthor } from "./support/watch-page";
 
 // What the production server answers at the playground's edges for methods a route does not
@@ -61,4 +62,115 @@ test("a save path whose segment decodes to a stray percent escape is answered, n
   });
   expect(res.status()).toBe(401);
   expect(await res.json()).toEqual({ error: "unauthorized", hint: expect.any(String) });
+});
+
+// What the framework would answer itself, before any route runs, answered as the routes do.
+
+test("a path whose percent-encoding does not decode answers 400 invalid_path, never 500", async ({ request }) => {
+  const cases: [string, string][] = [
+    ["GET", "/api/%E0%A4%A"],
+    ["GET", "/api/crm/%C0%AF/companies"],
+    ["GET", "/dashboards/playground/api/%ED%A0%80"],
+    ["GET", "/dashboards/playground/draft/%E0%A4%A"],
+    ["POST", "/dashboards/playground/draft/%E0%A4%A"],
+    ["GET", "/dashboards/playground/draft/%E0%A4%A/events"],
+    ["GET", "/dashboards/playground/draft/%FF/revisions"],
+    ["GET", "/~/member/%E0%A4%A"],
+    ["POST", "/~/member/%E0%A4%A"],
+    ["GET", "/~/%E0%A4%A/x/source"],
+    ["GET", "/docs/%E0%A4%A"],
+    ["POST", "/connections/%E0%A4%A/connect"],
+    ["GET", "/stand-ins/%E0%A4%A/x"],
+  ];
+  for (const [method, path] of cases) {
+    const res = await request.fetch(path, { method, headers: { connection: "close" }, maxRedirects: 0 });
+    expect(res.status(), `${method} ${path}`).toBe(400);
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    expect(await res.json(), `${method} ${path}`).toEqual({ error: "invalid_path", hint: expect.stringContaining("percent-encoded") });
+  }
+});
+
+test("a JSON route's address spelled with a trailing slash or dot segments is served as the address itself; a page's redirects", async ({ request }) => {
+  // Before, the framework answered a trailing slash with a 308 whose body was the new address as
+  // text, and some dot segments with its HTML not-found page.
+  for (const [method, path] of [
+    ["GET", "/dashboards/playground/draft/.a/./revisions?limit=1"],
+    ["GET", "/~/member/.a/./source?revision=1"],
+    ["GET", "/api/me/"],
+    ["GET", "/api/crm/customers/companies/?limit=1"],
+    ["HEAD", "/dashboards/playground/scenarios/"],
+    ["POST", "/account/home/"],
+    ["POST", "/~/member/x/"],
+    ["GET", "/~/member/x/source/"],
+  ]) {
+    const res = await request.fetch(path!, { method, headers: { connection: "close" }, maxRedirects: 0 });
+    const bare = await request.fetch(path!.replace(/\/(?=\?|$)/, "").replace("/./", "/"), { method, headers: { connection: "close" }, maxRedirects: 0 });
+    expect(res.status(), `${method} ${path}`).toBe(bare.status());
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    if (method !== "HEAD") expect(await res.json(), `${method} ${path}`).toEqual(await bare.json());
+  }
+  const created = await request.post("/dashboards/playground/draft/", { data: { html: "<p>slash</p>" }, headers: { connection: "close" }, maxRedirects: 0 });
+  expect(created.status()).toBe(201);
+  const postPath = new URL((await created.json()).postUrl).pathname;
+  const updated = await request.post(`${postPath}/`, { data: { html: "<p>slash 2</p>" }, headers: { connection: "close" }, maxRedirects: 0 });
+  expect([updated.status(), (await updated.json()).revision]).toEqual([200, 2]);
+
+  // Pages keep the redirect to their one address.
+  const page = await request.get("/signin/?next=%2F", { maxRedirects: 0 });
+  expect([page.status(), page.headers()["location"]]).toEqual([308, "/signin?next=%2F"]);
+  const watch = await request.get("/dashboards/playground/", { maxRedirects: 0 });
+  expect([watch.status(), watch.headers()["location"]]).toEqual([308, "/dashboards/playground"]);
+});
+
+test("an address no route answers under /account or the playground is the 404 envelope, not a page", async ({ request }) => {
+  const cases: [string, string, Record<string, string>][] = [
+    ["GET", "/account", {}],
+    ["POST", "/account/nope", { "content-type": "application/json" }],
+    // A form post to a page is a server action to the framework: 409 text/plain without this.
+    ["POST", "/account/nope", { "content-type": "multipart/form-data; boundary=x" }],
+    ["GET", "/dashboards/playground/nope", {}],
+    ["GET", "/dashboards/playground/draft/x/nope", {}],
+    ["GET", "/dashboards/playground/draft/x/events/more", {}],
+    // The save route is reached only through /~/<handle>/<slug>, whatever the spelling.
+    ["POST", "/dashboards/save", {}],
+    ["POST", "/dashboards/save/member/x/%2e%2e/%2e%2e", {}],
+  ];
+  for (const [method, path, headers] of cases) {
+    const res = await request.fetch(path, { method, headers: { connection: "close", ...headers }, maxRedirects: 0, data: method === "POST" ? "--x--" : undefined });
+    expect(res.status(), `${method} ${path}`).toBe(404);
+    expect(res.headers()["content-type"], `${method} ${path}`).toContain("application/json");
+    expect(await res.json(), `${method} ${path}`).toEqual({ error: "not_found", hint: expect.any(String) });
+  }
+  // The playground's pages are still pages.
+  expect((await request.get("/dashboards/playground/llms.txt")).status()).toBe(200);
+  expect((await request.get("/dashboards/playground")).headers()["content-type"]).toContain("text/html");
+});
+
+test("a route's own Content-Security-Policy survives; our pages get the page policy; framing stays denied", async ({ request }) => {
+  const signedIn = await request.post("/signin/demo", { form: { email: "csm@demo.test" }, maxRedirects: 0, headers: { connection: "close" } });
+  expect(signedIn.status()).toBe(303);
+
+  // Before, next.config.mjs's `frame-ancestors 'none'` replaced each of these.
+  const source = await request.get("/~/csm/my-book/source", { headers: { connection: "close" } });
+  expect(source.status()).toBe(200);
+  expect(source.headers()["content-security-policy"]).toBe("sandbox; default-src 'none'");
+  expect(source.headers()["x-frame-options"]).toBe("DENY");
+
+  const connect = await request.post("/connections/tracker/connect", { maxRedirects: 0, headers: { connection: "close" } });
+  expect(connect.status()).toBe(303);
+  const consent = await request.get(new URL(connect.headers()["location"]!).pathname + new URL(connect.headers()["location"]!).search, { headers: { connection: "close" } });
+  expect(consent.status()).toBe(200);
+  expect(consent.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+
+  const frame = await request.get("/dashboards/frame", { headers: { connection: "close" } });
+  expect(frame.headers()["content-security-policy"]).toBe(FRAME_CSP);
+  expect(frame.headers()["x-frame-options"]).toBeUndefined();
+
+  for (const path of ["/", "/signin", "/docs", "/connections", "/~/csm", "/~/csm/my-book", "/dashboards/playground", "/no-such-page"]) {
+    const page = await request.get(path, { headers: { connection: "close" } });
+    expect(page.headers()["content-type"], path).toContain("text/html");
+    const policy = (page.headers()["content-security-policy"] ?? "").split(/;\s*/);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) expect(policy, path).toContain(directive);
+    expect(page.headers()["x-frame-options"], path).toBe("DENY");
+  }
 });

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const inputs = ["app", "lib", "components", "demo", "public", "next.config.mjs", "package-lock.json", "tsconfig.json"];
+const inputs = ["app", "lib", "components", "demo", "public", "next.config.mjs", "proxy.ts", "instrumentation.ts", "package-lock.json", "tsconfig.json"];
 
 function walk(p, out) {
   let st;

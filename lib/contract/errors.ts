@@ -6,7 +6,7 @@ export const errorCatalogue = {
   unauthorized: { status: 401, description: "Not signed in, or the session has expired." },
   forbidden: { status: 403, description: "Signed in, but not permitted." },
   not_found: { status: 404, description: "No such path under the API base." },
-  invalid_path: { status: 400, description: "A path segment is not valid percent-encoded UTF-8." },
+  invalid_path: { status: 400, description: "A path segment's percent-encoding does not decode to UTF-8 text (e.g. `%E0%A4%A`)." },
   method_not_allowed: { status: 405, description: "Every API endpoint is GET." },
   invalid_query: { status: 400, description: "A query parameter is malformed; `hint` names it." },
   invalid_cursor: { status: 400, description: "The cursor was not issued by this server." },
