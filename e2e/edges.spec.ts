@@ -174,3 +174,10 @@ test("a route's own Content-Security-Policy survives; our pages get the page pol
     expect(page.headers()["x-frame-options"], path).toBe("DENY");
   }
 });
+
+test("the sign-in page takes a repeated next as its first value", async ({ request }) => {
+  // Given twice, ?next arrived as a list and the page threw (500).
+  const res = await request.get("/signin?next=/docs&next=/b", { headers: { connection: "close" } });
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toContain('name="next" value="/docs"');
+});

@@ -61,42 +61,11 @@ const decodes = (s: string) => {
 };
 
 /**
- * KNOWN_OPEN: findings whose cause is in route code (app/**\/route.ts, lib/), which is being
- * moved onto one route edge elsewhere. Only these exact request shapes are excused, and only
- * from the checks named; each example is run as a test that is expected to fail, so a fix shows
- * up as a test to delete the entry.
+ * KNOWN_OPEN: findings whose cause is in our own code and that are not fixed yet (none now). Only
+ * these exact request shapes are excused, and only from the checks named; each example is run as
+ * a test that is expected to fail, so a fix shows up as a test to delete the entry.
  */
-const KNOWN_OPEN: Excused[] = [
-  {
-    id: "save-decodes-twice",
-    finding:
-      "The save route (app/dashboards/save/[handle]/[slug]/route.ts) decodes its parameters again after the framework has: a segment that decodes to a malformed escape (%25E0 → %E0) throws, 500 with an empty body.",
-    checks: ["5xx", "envelope"],
-    matches: ({ method, path }) => {
-      const m = /^\/~\/([^/]+)\/([^/]+)$/.exec(path);
-      return !READS.has(method) && m !== null && [m[1]!, m[2]!].some((seg) => decodes(seg) && !decodes(decodeURIComponent(seg)));
-    },
-    example: { method: "POST", target: "/~/member/%25E0", headers: {} },
-  },
-  {
-    id: "unexported-methods",
-    finding:
-      "Route files that export no handler for a method get the framework's empty 405 (no body, no content type): PUT, PATCH and DELETE on /~/<handle>/<slug>/source, PATCH on /account/favourites, /account/home and /account/trust.",
-    checks: ["envelope"],
-    matches: ({ method, path }) =>
-      (["PUT", "PATCH", "DELETE"].includes(method) && /^\/~\/[^/]+\/[^/]+\/source$/.test(path)) ||
-      (method === "PATCH" && /^\/account\/(?:favourites|home|trust)$/.test(path)),
-    example: { method: "PATCH", target: "/account/home", headers: {} },
-  },
-  {
-    id: "signin-repeated-next",
-    finding:
-      "The sign-in page (app/signin/page.tsx) passes ?next to safeNextPath as given; given twice it is an array, and next.startsWith throws: 500 (the framework's HTML error page).",
-    checks: ["5xx"],
-    matches: ({ path, target }) => path === "/signin" && new URL(target, origin).searchParams.getAll("next").length > 1,
-    example: { method: "GET", target: "/signin?next=/a&next=/b", headers: {} },
-  },
-];
+const KNOWN_OPEN: Excused[] = [];
 
 /**
  * What the framework answers before proxy.ts or any route runs, which neither proxy.ts nor

@@ -11,10 +11,14 @@ const errors: Record<string, string> = {
   oidc_failed: "Sign-in with your identity provider did not complete. Try again.",
 };
 
-export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+/** A query parameter's first value: one given twice arrives as a list. */
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
-  const next = safeNextPath(sp.next);
-  const error = sp.error ? (errors[sp.error] ?? "Sign-in did not complete. Try again.") : undefined;
+  const next = safeNextPath(first(sp.next));
+  const errorCode = first(sp.error);
+  const error = errorCode ? (Object.hasOwn(errors, errorCode) ? errors[errorCode] : "Sign-in did not complete. Try again.") : undefined;
   if (app().config.oidc) {
     // After a failure, show it rather than sending the browser straight back into the flow.
     if (!error) redirect(`/signin/oidc?next=${encodeURIComponent(next)}`);
