@@ -51,15 +51,6 @@ interface Excused {
   example: RawRequest;
 }
 
-const decodes = (s: string) => {
-  try {
-    decodeURIComponent(s);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * KNOWN_OPEN: findings whose cause is in our own code and that are not fixed yet (none now). Only
  * these exact request shapes are excused, and only from the checks named; each example is run as
