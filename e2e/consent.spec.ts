@@ -174,7 +174,7 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
   }
 }
 
-test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", async ({ page, browser, baseURL }) => {
+test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
   const slug = `staff-${Date.now().toString(36)}`;
   const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
 
