@@ -57,7 +57,7 @@ export default defineConfig({
   forbidOnly: true,
   timeout: 30_000,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
-  use: { trace: "retain-on-failure" },
+  use: { trace: { mode: "retain-on-failure", screenshots: false } },
   webServer: [
     {
       command: "node e2e/support/serve.mjs",
