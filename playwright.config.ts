@@ -36,18 +36,28 @@ const frameEscape = {
   },
 };
 
+// Every demo-server test runs in parallel with the others, but for those that change or rely on
+// what one demo person has on the server, which the other demo server tests leave alone. They
+// carry a tag naming that state and run one at a time, in a project of their own per tag:
+// - @csm-state: csm's favourites, home and the list of their space (and the admin's trust in csm);
+// - @member-state: the member's connections and call opt-in.
+// A test that changes one of these puts it back as it found it. Everything else makes its own
+// drafts and slugs, so it may run beside anything.
+const serialStates = ["@csm-state", "@member-state"] as const;
+const demoTests = { testIgnore: ["**/oidc.spec.ts", "**/frame-escape.spec.ts", "**/fuzz.spec.ts"] };
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results/e2e-artifacts",
-  fullyParallel: false,
-  // One worker per project, but frame-escape's two (see projects).
+  fullyParallel: true,
+  // Two cores: two browsers at a time, each driving a page against the production servers.
   workers: 2,
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
-  use: { trace: "retain-on-failure" },
+  use: { trace: { mode: "retain-on-failure", screenshots: false } },
   webServer: [
     {
       command: "node e2e/support/serve.mjs",
@@ -101,20 +111,27 @@ export default defineConfig({
     },
   ],
   projects: [
+    // The serial chains first, so they start at once and the parallel tests fill around them.
+    ...serialStates.map((tag) => ({
+      name: `demo ${tag.slice(1)}`,
+      ...demoTests,
+      grep: new RegExp(tag),
+      fullyParallel: false,
+      workers: 1,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
+    })),
+    {
+      name: "demo",
+      ...demoTests,
+      grepInvert: serialStates.map((tag) => new RegExp(tag)),
+      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
+    },
     {
       name: "frame-escape",
       testMatch: "**/frame-escape.spec.ts",
-      fullyParallel: true,
-      workers: 2,
       use: { ...frameEscape, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
-    {
-      name: "demo",
-      testIgnore: ["**/oidc.spec.ts", "**/frame-escape.spec.ts", "**/fuzz.spec.ts"],
-      workers: 1,
-      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
-    },
-    { name: "oidc", testMatch: "**/oidc.spec.ts", workers: 1, use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
+    { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
     // Generated HTTP requests against the production server; no browser.
     { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
   ],

@@ -2,8 +2,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { ConnectionsPage, ConsentPage } from "./support/connections-page";
 import { SignInPage } from "./support/pages";
 
-// Tests share one demo database and run in order; each one leaves the demo users' connections
-// as it found them.
+// Tests share one demo database. Those that change the member's connections, or rely on them being
+// as the demo starts, are tagged @member-state and run one at a time (playwright.config.ts); each
+// leaves the demo users' connections as it found them.
 
 async function signInToConnections(page: Page, email: string): Promise<ConnectionsPage> {
   const signIn = new SignInPage(page);
@@ -47,7 +48,7 @@ test("the CSM sees their connectors connected, live checks arriving ok, and call
   await expect(connections.liveStatus("crmportal")).not.toHaveAttribute("data-state", "loading");
 });
 
-test("a member connects the issue tracker through the consent page, reads it, then disconnects", async ({ page }) => {
+test("a member connects the issue tracker through the consent page, reads it, then disconnects", { tag: "@member-state" }, async ({ page }) => {
   const connections = await signInToConnections(page, "member@demo.test");
 
   for (const slug of ["tracker", "coderepo", "support"] as const) {
@@ -85,7 +86,7 @@ test("a member connects the issue tracker through the consent page, reads it, th
   expect(await after.json()).toMatchObject({ error: "tracker_not_connected" });
 });
 
-test("cancelling on the consent page says so and connects nothing", async ({ page }) => {
+test("cancelling on the consent page says so and connects nothing", { tag: "@member-state" }, async ({ page }) => {
   const connections = await signInToConnections(page, "member@demo.test");
 
   await connections.connect("tracker");
@@ -101,7 +102,7 @@ test("cancelling on the consent page says so and connects nothing", async ({ pag
   expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(401);
 });
 
-test("the call-recordings switch opts a member in and out", async ({ page }) => {
+test("the call-recordings switch opts a member in and out", { tag: "@member-state" }, async ({ page }) => {
   const connections = await signInToConnections(page, "member@demo.test");
   const optIn = connections.callsOptInSwitch();
 

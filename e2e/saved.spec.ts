@@ -48,7 +48,7 @@ test("a person's space lists their dashboards and opens one on their live data",
   expect(await source.text()).toContain("<title>CX book</title>");
 });
 
-test("starring and setting home change what the API says, and survive a reload", async ({ page }) => {
+test("starring and setting home change what the API says, and survive a reload", { tag: "@csm-state" }, async ({ page }) => {
   await signIn(page, "csm@demo.test", "/~/csm/my-book");
   const saved = new SavedDashboardPage(page);
   await expect(saved.heading()).toHaveText("CX book");
@@ -84,7 +84,7 @@ test("another person sees the dashboard on their own data, without the owner's r
   await expect(page.getByRole("button", { name: /Restore/ })).toHaveCount(0);
 });
 
-test("until the page is interactive, its actions are disabled rather than dead", async ({ browser, baseURL }) => {
+test("until the page is interactive, its actions are disabled rather than dead", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
   // Server markup as a person sees it before the scripts run: a click there would do nothing.
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   try {
@@ -103,7 +103,7 @@ test("until the page is interactive, its actions are disabled rather than dead",
   }
 });
 
-test("saving from the watch page keeps every revision, and a restore adds one", async ({ page, request }) => {
+test("saving from the watch page keeps every revision, and a restore adds one", { tag: "@csm-state" }, async ({ page, request }) => {
   const author = new DraftAuthor(request);
   const html = (label: string) => `<!doctype html><title>Team health</title><h1 id="label">${label}</h1>`;
   const slug = runSlug("team-health");
@@ -149,7 +149,7 @@ test("saving from the watch page keeps every revision, and a restore adds one", 
   await expect(new SpacePage(page).entries().first()).toContainText("Team health");
 });
 
-test("the editor saves its source into the space, and a saved dashboard opens in the editor as a new draft", async ({ page }) => {
+test("the editor saves its source into the space, and a saved dashboard opens in the editor as a new draft", { tag: "@csm-state" }, async ({ page }) => {
   await signIn(page, "csm@demo.test", "/dashboards/playground?example=crm-pipeline");
   // The preview running means the page is interactive.
   await expect(page.frameLocator('iframe[title="Dashboard preview"]').locator("h1")).toContainText("CRM pipeline");
@@ -199,7 +199,7 @@ async function spaceOf(page: Page): Promise<string[]> {
   return [...html.matchAll(/href="(\/~\/csm\/[a-z0-9-]+)"/g)].map((m) => m[1]!);
 }
 
-test("a dashboard in the frame cannot save, by fetch or by form", async ({ page, request }) => {
+test("a dashboard in the frame cannot save, by fetch or by form", { tag: "@csm-state" }, async ({ page, request }) => {
   await signIn(page, "csm@demo.test", "/~/csm");
   const before = await spaceOf(page);
   const hostile = `<!doctype html><title>hostile</title><p id="done">…</p>
@@ -220,7 +220,7 @@ test("a dashboard in the frame cannot save, by fetch or by form", async ({ page,
   expect(await spaceOf(page)).toEqual(before);
 });
 
-test("another origin on the same site cannot save with the person's cookie", async ({ page, baseURL }) => {
+test("another origin on the same site cannot save with the person's cookie", { tag: "@csm-state" }, async ({ page, baseURL }) => {
   await signIn(page, "csm@demo.test", "/~/csm");
   const before = await spaceOf(page);
   // A page served from another port of 127.0.0.1: same site, other origin, so the browser

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { SignInPage, SiteHeader } from "./support/pages";
 
-test("a demo user signs in in the browser, sees their email and their /api/me, and signs out", async ({ page }) => {
+test("a demo user signs in in the browser, sees their email and their /api/me, and signs out", { tag: "@csm-state" }, async ({ page }) => {
   const signIn = new SignInPage(page);
   const header = new SiteHeader(page);
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useInteractive } from "@/components/interactive";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import type { DraftReads } from "@/lib/check/reads";
 import { ConsentGate, type GateAuthor } from "./ConsentGate";
@@ -41,6 +42,8 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
   const [choice, setChoice] = useState<Choice>({ kind: "undecided" });
   const [trusting, setTrusting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // In server markup a choice would do nothing: the gate's buttons wait for hydration.
+  const interactive = useInteractive();
 
   const covered = choice.kind === "run" && reads.paths.every((p) => choice.agreed.includes(p));
   // Nothing to read means nothing of the viewer's can reach it: no question to ask.
@@ -56,7 +59,7 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
         author={author}
         reads={reads}
         changed={choice.kind === "run"}
-        disabled={trusting}
+        disabled={trusting || !interactive}
         message={message}
         onRun={() => setChoice({ kind: "run", agreed: [...new Set([...(choice.kind === "run" ? choice.agreed : []), ...reads.paths])] })}
         onDecline={() => setChoice({ kind: "demo" })}

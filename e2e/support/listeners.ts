@@ -24,6 +24,13 @@ import net from "node:net";
 //
 // Every target has its own ports, so several attacks can share a page and each count still
 // belongs to one of them.
+//
+// Absence means something only once the listeners are known to hear what the browser sends
+// after the page's attempts. A canary is that positive signal: a request the test has the
+// browser send to a target's tcp port (GET /__canary/<token>), or a STUN binding request to its
+// udp port whose USERNAME starts with CANARY_UFRAG. The listener records it apart, never in the
+// counts, and `canary(name, token)` resolves once it has arrived:
+//   await listeners.canary("webrtc", token);           // pending until the browser's request lands
 
 /** What reached one target's sockets. */
 export interface Counts {
@@ -73,6 +80,11 @@ export interface TargetOptions {
 
 const HOST = "127.0.0.1";
 
+/** Path prefix of a canary request to a tcp listener. */
+export const CANARY_PATH = "/__canary/";
+/** Remote ICE ufrag prefix of a canary peer connection: its STUN USERNAME starts with it. */
+export const CANARY_UFRAG = "e2ecanary";
+
 const emptyCounts = (): Counts => ({
   tcpConnections: 0,
   emptyConnections: 0,
@@ -104,6 +116,9 @@ export function describeCounts(c: Counts): string {
 
 export class LoopbackListeners {
   private readonly counts_ = new Map<string, Counts>();
+  /** Canary tokens heard, by target name, and whoever waits for one. */
+  private readonly canaries = new Map<string, Set<string>>();
+  private readonly canaryWaiters = new Map<string, Map<string, () => void>>();
   private readonly servers: net.Server[] = [];
   private readonly udps: dgram.Socket[] = [];
   private readonly sockets = new Set<net.Socket>();
@@ -113,11 +128,11 @@ export class LoopbackListeners {
     if (this.counts_.has(name)) throw new Error(`listener target "${name}" exists already`);
     const c = emptyCounts();
     this.counts_.set(name, c);
-    const tcpPort = await this.listenTcp(c, "tcp", 0);
-    const tlsPort = await this.listenTcp(c, "tls", 0);
-    const udpPort = await this.listenUdp(c);
+    const tcpPort = await this.listenTcp(name, c, "tcp", 0);
+    const tlsPort = await this.listenTcp(name, c, "tls", 0);
+    const udpPort = await this.listenUdp(name, c);
     const size = options.portRange ?? 0;
-    const rangeBase = size > 0 ? await this.listenRange(c, size) : 0;
+    const rangeBase = size > 0 ? await this.listenRange(name, c, size) : 0;
     return {
       name,
       host: HOST,
@@ -129,6 +144,31 @@ export class LoopbackListeners {
       rangeBase,
       rangeSize: size,
     };
+  }
+
+  /**
+   * Resolves once the canary `token` has reached `name`'s tcp or udp listener (see the header).
+   * Send it after asking for this promise, or at once: a canary heard earlier counts too.
+   */
+  canary(name: string, token: string): Promise<void> {
+    if (!this.counts_.has(name)) throw new Error(`no listener target "${name}"`);
+    if (this.canaries.get(name)?.has(token)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let waiting = this.canaryWaiters.get(name);
+      if (!waiting) this.canaryWaiters.set(name, (waiting = new Map()));
+      waiting.set(token, resolve);
+    });
+  }
+
+  private heard(name: string, token: string): void {
+    let seen = this.canaries.get(name);
+    if (!seen) this.canaries.set(name, (seen = new Set()));
+    seen.add(token);
+    const resolve = this.canaryWaiters.get(name)?.get(token);
+    if (resolve) {
+      this.canaryWaiters.get(name)?.delete(token);
+      resolve();
+    }
   }
 
   /** What reached `name`'s sockets so far (a copy). */
@@ -151,7 +191,7 @@ export class LoopbackListeners {
     this.udps.length = 0;
   }
 
-  private server(c: Counts, kind: "tcp" | "tls" | "range"): net.Server {
+  private server(name: string, c: Counts, kind: "tcp" | "tls" | "range"): net.Server {
     const server = net.createServer((socket) => {
       this.sockets.add(socket);
       c.tcpConnections++;
@@ -159,8 +199,10 @@ export class LoopbackListeners {
       let got = Buffer.alloc(0);
       let settled = false;
       let empty = true;
+      let canary = false;
       c.emptyConnections++;
       socket.on("data", (chunk: Buffer) => {
+        if (canary) return;
         if (empty) {
           empty = false;
           c.emptyConnections--;
@@ -183,6 +225,16 @@ export class LoopbackListeners {
         if (end === -1 && got.length < 8192) return;
         settled = true;
         const line = got.subarray(0, end === -1 ? 200 : end).toString("latin1");
+        const token = kind === "tcp" ? canaryToken(line) : null;
+        if (token !== null) {
+          // The test's own request: taken out of the counts again, whole.
+          canary = true;
+          c.tcpConnections--;
+          c.tcpBytes -= got.length;
+          this.heard(name, token);
+          socket.end("HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n");
+          return;
+        }
         if (/^[A-Z]+ \S+ HTTP\/\d/.test(line)) {
           c.httpRequests.push(line.replace(/ HTTP\/\d(\.\d)?$/, ""));
           if (kind !== "tls") {
@@ -199,8 +251,8 @@ export class LoopbackListeners {
     return server;
   }
 
-  private listenTcp(c: Counts, kind: "tcp" | "tls" | "range", port: number): Promise<number> {
-    const server = this.server(c, kind);
+  private listenTcp(name: string, c: Counts, kind: "tcp" | "tls" | "range", port: number): Promise<number> {
+    const server = this.server(name, c, kind);
     return new Promise<number>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, HOST, () => {
@@ -211,7 +263,7 @@ export class LoopbackListeners {
     });
   }
 
-  private async listenRange(c: Counts, size: number): Promise<number> {
+  private async listenRange(name: string, c: Counts, size: number): Promise<number> {
     // Consecutive free ports: pick a base, give up on it at the first port taken.
     for (let attempt = 0; attempt < 50; attempt++) {
       const base = 20_000 + Math.floor(Math.random() * (40_000 - size));
@@ -219,7 +271,7 @@ export class LoopbackListeners {
       let ok = true;
       for (let p = base; p < base + size; p++) {
         try {
-          await this.listenTcp(c, "range", p);
+          await this.listenTcp(name, c, "range", p);
           const s = this.servers.pop();
           if (s) opened.push(s);
         } catch {
@@ -236,12 +288,17 @@ export class LoopbackListeners {
     throw new Error(`no ${size} consecutive free ports on ${HOST}`);
   }
 
-  private listenUdp(c: Counts): Promise<number> {
+  private listenUdp(name: string, c: Counts): Promise<number> {
     const socket = dgram.createSocket("udp4");
     socket.on("message", (msg) => {
+      const user = stunUsername(msg);
+      if (user?.startsWith(CANARY_UFRAG)) {
+        // The test's own binding request: "<remote ufrag>:<local ufrag>", the remote one ours.
+        this.heard(name, user.slice(CANARY_UFRAG.length).split(":")[0] ?? "");
+        return;
+      }
       c.udpDatagrams++;
       c.udpBytes += msg.length;
-      const user = stunUsername(msg);
       if (user !== null) c.stunUsernames.push(user);
     });
     socket.on("error", () => {});
@@ -252,6 +309,12 @@ export class LoopbackListeners {
       });
     });
   }
+}
+
+/** The token of a canary request line ("GET /__canary/<token> HTTP/1.1"), or null. */
+function canaryToken(line: string): string | null {
+  const m = /^GET (\S+) HTTP\/\d/.exec(line);
+  return m?.[1]?.startsWith(CANARY_PATH) ? m[1].slice(CANARY_PATH.length) : null;
 }
 
 /**
