@@ -1,21 +1,20 @@
-// Draft stream latency: time from an update to its delivery at 1, 100 and 1,000 watchers over
-// loopback HTTP, beside a baseline in the same run: the same number of watchers receiving a
-// constant tiny frame handed straight to the hub (no HTTP request, validation or storage).
-// Prints p50/p99 of both and their ratio.
+// Draft stream latency on the production server, started as users start it (`next start` on
+// the production build): the time from an update POST to its `draft` event arriving at every
+// watcher, at 1, 100 and 1,000 watchers, beside a baseline in the same run: a bare node:http
+// server, in a process of its own, writing a frame of the same size to the same number of
+// watchers. Prints p50/p99 of both and their ratio.
 //
-//   npx tsx --conditions=react-server bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 120]
+//   node bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 1,100,1000] [--html-kb 20] [--time-limit 900] [--port 3400]
 //
-// Watchers and server share one process (and the machine's cores), so absolute numbers are
-// pessimistic; the ratio is the figure to compare between runs.
+// The watchers run in this process and share the machine's cores with the servers, so absolute
+// numbers are pessimistic; the ratio is the figure to compare between runs.
+import { fork, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openDb } from "../lib/db/index.ts";
-import { playgroundRouter, serveStreaming } from "../lib/playground/loopback.ts";
-import { createPlayground } from "../lib/playground/routes.ts";
-import { EventStreamParser } from "../lib/playground/sse.ts";
+import { root, startServer } from "./server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -23,7 +22,8 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     watchers: { type: "string", default: "1,100,1000" },
     "html-kb": { type: "string", default: "20" },
-    "time-limit": { type: "string", default: "120" },
+    "time-limit": { type: "string", default: "900" },
+    port: { type: "string", default: "3400" },
   },
 });
 const rounds = Number(args.rounds);
@@ -36,14 +36,29 @@ const stopTimer = setTimeout(() => {
 }, Number(args["time-limit"]) * 1000);
 stopTimer.unref();
 
+// The production build, made (or found current) as `npm start` makes it.
+const built = spawnSync(process.execPath, [path.join(root, "scripts/start.mjs"), "--build-only"], { cwd: root, stdio: "inherit" });
+if (built.status !== 0) throw new Error("the production build failed");
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-bench-sse-"));
-const open = await openDb({ kind: "sqlite", file: path.join(dir, "app.sqlite") });
-const playground = createPlayground(open, {
-  log: () => {},
-  settings: { createsPerMinute: 1e6, updatesPerMinute: 1e6, streamsPerDraft: 1e6, streamsPerAddress: 1e6, streamsTotal: 2e6 },
+const port = Number(args.port);
+const stopServer = await startServer({
+  port,
+  dataDir: dir,
+  readyPath: "/dashboards/playground/scenarios",
+  // Every watcher comes from this one address: the per-address caps would refuse them.
+  env: {
+    PLAYGROUND_CREATES_PER_MIN: "1000000",
+    PLAYGROUND_UPDATES_PER_MIN: "1000000",
+    PLAYGROUND_STREAMS_PER_DRAFT: "1000000",
+    PLAYGROUND_STREAMS_PER_ADDRESS: "1000000",
+    PLAYGROUND_STREAMS_TOTAL: "2000000",
+    PLAYGROUND_READS_PER_MIN: "1000000",
+  },
 });
-const server = await serveStreaming(playgroundRouter(playground));
-const base = `${server.url}/dashboards/playground/draft`;
+const raw = fork(path.join(root, "bench/raw-sse.mjs"), [String(port + 1)], { stdio: "inherit" });
+const rawPort = await new Promise((resolve) => raw.once("message", (m) => resolve(m.port)));
+const base = `http://127.0.0.1:${port}/dashboards/playground/draft`;
 const html = `<!doctype html><main>${"<p>row of a realistic dashboard</p>\n".repeat(Math.ceil((Number(args["html-kb"]) * 1024) / 36))}</main>`;
 
 async function post(url, body) {
@@ -56,31 +71,62 @@ async function post(url, body) {
 async function watch(eventsUrl, n, onEvent) {
   const sockets = [];
   const firsts = [];
-  for (let i = 0; i < n; i++) {
-    firsts.push(
-      new Promise((resolve, reject) => {
-        const req = http.get(eventsUrl, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-          let first = true;
-          const parser = new EventStreamParser((m) => {
-            if (first) {
-              first = false;
-              resolve();
-              return;
-            }
-            onEvent(Number(m.lastEventId), performance.now());
+  const close = () => sockets.forEach((s) => s.destroy());
+  try {
+    for (let i = 0; i < n; i++) {
+      firsts.push(
+        new Promise((resolve, reject) => {
+          const req = http.get(eventsUrl, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+            let first = true;
+            const parser = new EventStreamParser((m) => {
+              if (first) {
+                first = false;
+                resolve();
+                return;
+              }
+              onEvent(Number(m.lastEventId), performance.now());
+            });
+            res.on("data", (chunk) => parser.push(chunk));
           });
-          res.on("data", (chunk) => parser.push(chunk));
-        });
-        req.on("error", reject);
-        sockets.push(req);
-      }),
-    );
-    // Connect in batches so the listen backlog is not the thing being measured.
-    if (i % 100 === 99) await Promise.all(firsts.slice(-100));
+          req.on("error", reject);
+          sockets.push(req);
+        }),
+      );
+      // Connect in batches so the listen backlog is not the thing being measured.
+      if (i % 100 === 99) await Promise.all(firsts.slice(-100));
+    }
+    await Promise.all(firsts);
+  } catch (err) {
+    // A refused or broken stream ends the run; the others must not hold the server open.
+    close();
+    throw err;
   }
-  await Promise.all(firsts);
-  return () => sockets.forEach((s) => s.destroy());
+  return close;
+}
+
+/** Just enough of an EventSource's parsing: a message is a block with data; its id persists. */
+class EventStreamParser {
+  constructor(onMessage) {
+    this.onMessage = onMessage;
+    this.buffer = "";
+    this.lastEventId = "";
+    this.decoder = new TextDecoder();
+  }
+  push(chunk) {
+    this.buffer += this.decoder.decode(chunk, { stream: true });
+    let at;
+    while ((at = this.buffer.indexOf("\n\n")) >= 0) {
+      const block = this.buffer.slice(0, at);
+      this.buffer = this.buffer.slice(at + 2);
+      let data = false;
+      for (const line of block.split("\n")) {
+        if (line.startsWith("id:")) this.lastEventId = line.slice(3).trim();
+        else if (line.startsWith("data:")) data = true;
+      }
+      if (data) this.onMessage({ lastEventId: this.lastEventId });
+    }
+  }
 }
 
 function percentile(sorted, p) {
@@ -133,27 +179,23 @@ async function updates() {
   };
 }
 
-/** The baseline: a constant tiny frame handed to the hub for the same number of watchers. */
+/** The baseline: the bare server writes a frame of the draft event's size to every watcher. */
 async function baseline() {
-  const created = await post(base, { html: "<p/>" });
   let revision = 1;
-  const tiny = new TextEncoder().encode("data: {}\n\n");
+  const bytes = JSON.stringify({ html }).length;
   return {
-    eventsUrl: created.eventsUrl,
+    eventsUrl: `http://127.0.0.1:${rawPort}/events`,
     sendOne: async (pending) => {
       pending.revision = ++revision;
-      const id = new TextEncoder().encode(`id: ${revision}\n`);
-      const frame = new Uint8Array(id.length + tiny.length);
-      frame.set(id);
-      frame.set(tiny, id.length);
-      playground.hub.publish(created.id, revision, () => frame);
+      const res = await fetch(`http://127.0.0.1:${rawPort}/send?id=${revision}&bytes=${bytes}`, { method: "POST" });
+      if (res.status !== 204) throw new Error(`raw server answered ${res.status}`);
       return revision;
     },
   };
 }
 
 const fmt = (ms) => `${ms.toFixed(2)} ms`.padStart(11);
-console.log(`draft stream latency, ${rounds} rounds after ${warmup} warm-up, html ${Math.round(html.length / 1024)} KiB, loopback HTTP, SQLite`);
+console.log(`draft stream latency on the production server, ${rounds} rounds after ${warmup} warm-up, html ${Math.round(html.length / 1024)} KiB, SQLite; baseline: bare node:http, same frame size`);
 console.log(`${"watchers".padStart(8)} | ${"update p50".padStart(11)} ${"p99".padStart(11)} | ${"base p50".padStart(11)} ${"p99".padStart(11)} | ratio p50  p99`);
 const results = [];
 try {
@@ -166,8 +208,7 @@ try {
     );
   }
 } finally {
-  await playground.close();
-  await server.close();
-  await open.close();
+  raw.kill();
+  await stopServer();
   fs.rmSync(dir, { recursive: true, force: true });
 }
