@@ -2,7 +2,7 @@ import http from "node:http";
 import { expect } from "vitest";
 import { draftCreated, type DraftCreated } from "@/lib/contract/playground";
 import type { OpenDb } from "@/lib/db";
-import { playgroundRouter, serveStreaming, type StreamingServer } from "@/lib/playground/loopback";
+import { playgroundRouter, serveStreaming, type StreamingServer } from "../support/loopback";
 import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { EventStreamParser, type SseMessage } from "@/lib/playground/sse";

@@ -1,14 +1,14 @@
-import "server-only";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorResponse } from "@/lib/http/respond";
 import type { Method } from "@/lib/http/edge";
-import type { Playground } from "./routes";
-import { playgroundRoutes } from "./route-modules";
+import type { Playground } from "@/lib/playground/routes";
+import { playgroundRoutes } from "@/lib/playground/route-modules";
 
-// Serves the draft routes over real loopback HTTP without the framework, for the integration
-// tests and the SSE benchmark. Unlike a buffering adapter it streams response bodies, honours
+// Serves the playground's route modules (the ones the app's route files mount) over real loopback
+// HTTP without the framework, for the integration tests, each on a playground of its own; the
+// URL → module mapping below is the one the framework's file routes make. Unlike a buffering adapter it streams response bodies, honours
 // socket backpressure (it asks the body for more only once the socket has drained), and turns a
 // closed connection into both an aborted request signal and a cancelled body: the same
 // lifecycle the framework gives a route handler.
