@@ -90,6 +90,7 @@ const schema = z
     CRMPORTAL_TOKEN: z.string().optional(),
     CRMPORTAL_USERS_TOKEN: z.string().optional(),
     CRM_SYNC_INTERVAL_MS: z.coerce.number().int().min(10_000).max(86_400_000).default(900_000),
+    CRM_ARCHIVED_EVERY_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(3_600_000),
     CRM_SYNC_ON_START: z
       .enum(["1", "0", "true", "false"])
       .default("true")
@@ -165,7 +166,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
       : standInsOn
         ? { mode: "stand-in", apiUrl: `${standInOrigin}/stand-ins/crmportal` }
         : { mode: "off" }) as CrmPortalConfig,
-    crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START },
+    crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START, archivedEveryMs: e.CRM_ARCHIVED_EVERY_MS },
     playground: {
       trustedProxy: e.TRUSTED_PROXY.split(",").map((x) => x.trim()).filter(Boolean),
       draftIdleDays: e.DRAFT_IDLE_DAYS,

@@ -148,6 +148,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
               upstreamFor: crmUpstream,
               intervalMs: config.crmSync.intervalMs,
               onStart: config.crmSync.onStart,
+              archivedEveryMs: config.crmSync.archivedEveryMs,
               log: (line) => console.log(`[crm-sync] ${line}`),
             });
       return background;

@@ -22,6 +22,8 @@ export interface CrmSyncOptions {
    */
   startBackoffMs?: readonly number[];
   pageSize?: number;
+  /** How often a run reads archived ids in full (see removeArchived). */
+  archivedEveryMs?: number;
 }
 
 export interface CrmSyncScheduler {
@@ -62,7 +64,7 @@ export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
       if (stopped) break;
       const upstream = opts.upstreamFor(instance);
       if (!upstream) continue;
-      results.push(await syncInstance({ db, upstream, instance, log: opts.log, pageSize: opts.pageSize }));
+      results.push(await syncInstance({ db, upstream, instance, log: opts.log, pageSize: opts.pageSize, archivedEveryMs: opts.archivedEveryMs }));
     }
     return { retryable: results.some((r) => r.status === "failed" && r.failure !== undefined && NOT_YET.has(r.failure)) };
   };

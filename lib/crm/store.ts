@@ -266,6 +266,22 @@ export async function setWatermark(db: Db, instance: CrmInstance, object: Synced
     .execute();
 }
 
+/** The watermark row that records when archived ids were last read in full (not an object type). */
+const ARCHIVED_CHECK = "archived-check";
+
+/** When the instance's archived ids were last read in full, or null if never. */
+export async function archivedCheckedAt(db: Db, instance: CrmInstance): Promise<number | null> {
+  return (await watermarks(db, instance)).get(ARCHIVED_CHECK) ?? null;
+}
+
+export async function setArchivedCheckedAt(db: Db, instance: CrmInstance, at: number): Promise<void> {
+  await db
+    .insertInto("crm_sync_state")
+    .values({ instance, object: ARCHIVED_CHECK, watermark: at })
+    .onConflict((oc) => oc.columns(["instance", "object"]).doUpdateSet({ watermark: at }))
+    .execute();
+}
+
 // ── Sync runs ─────────────────────────────────────────────────────────────────────────────
 
 export interface SyncRun {

@@ -4,7 +4,9 @@ import { fetchArchivedIds, fetchChanges, fetchOwners } from "@/lib/connectors/cr
 import type { SyncLease } from "./sync-lease";
 import {
   deactivateOwners,
+  archivedCheckedAt,
   deleteRecords,
+  setArchivedCheckedAt,
   ownerIds,
   setWatermark,
   updateRunProgress,
@@ -38,6 +40,8 @@ export interface Run {
   started: number;
   /** Records written so far (owners included). */
   rows: number;
+  /** How often archived ids are read in full. */
+  archivedEveryMs: number;
 }
 
 export function incrementalObjectsFor(instance: CrmInstance): IncrementalObject[] {
@@ -76,8 +80,14 @@ export async function syncChanges(run: Run, owners: number): Promise<void> {
   for (const p of opened) await p.drain();
 }
 
-/** Deletes the records the portal lists as archived. */
+/**
+ * Deletes the records the portal lists as archived. Listing every archived id costs a request
+ * per hundred ids and object type, and the portal has no feed of deletions, so it runs at most
+ * once per `archivedEveryMs` (a deleted record lingers that long at most), not on every run.
+ */
 export async function removeArchived(run: Run): Promise<void> {
+  const last = await archivedCheckedAt(run.db, run.instance);
+  if (last !== null && run.started - last < run.archivedEveryMs) return;
   for (const object of incrementalObjectsFor(run.instance)) {
     const archived = await fetchArchivedIds(run.upstream, object);
     if (archived.length === 0) continue;
@@ -85,6 +95,7 @@ export async function removeArchived(run: Run): Promise<void> {
     const removed = await deleteRecords(run.db, run.instance, object, archived);
     if (removed > 0) run.log(`crm sync ${run.instance}: removed ${removed} archived ${object}`);
   }
+  await setArchivedCheckedAt(run.db, run.instance, run.started);
 }
 
 // ── changes, page by page ─────────────────────────────────────────────────────────────────

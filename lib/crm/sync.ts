@@ -31,7 +31,12 @@ export interface SyncDeps {
   pageSize?: number;
   log?: (line: string) => void;
   leaseMs?: number;
+  /** How often archived ids are read in full (CRM_ARCHIVED_EVERY_MS); default an hour. */
+  archivedEveryMs?: number;
 }
+
+/** Archived ids are read in full at most this often unless told otherwise. */
+export const ARCHIVED_EVERY_MS_DEFAULT = 3_600_000;
 
 export interface SyncResult {
   status: "ok" | "skipped" | "failed";
@@ -63,7 +68,7 @@ function failureKind(err: unknown): UpstreamFailure | "other" {
 }
 
 /** One sync's settings, with the defaults filled in. */
-interface SyncSettings extends Pick<Run, "db" | "upstream" | "instance" | "now" | "log" | "pageSize"> {
+interface SyncSettings extends Pick<Run, "db" | "upstream" | "instance" | "now" | "log" | "pageSize" | "archivedEveryMs"> {
   leaseMs: number;
   holder: string;
 }
@@ -76,6 +81,7 @@ function settingsOf(deps: SyncDeps): SyncSettings {
     now: deps.now ?? Date.now,
     log: deps.log ?? (() => {}),
     pageSize: deps.pageSize,
+    archivedEveryMs: deps.archivedEveryMs ?? ARCHIVED_EVERY_MS_DEFAULT,
     leaseMs: deps.leaseMs ?? SYNC_LEASE_MS,
     holder: deps.holder ?? defaultHolder(),
   };

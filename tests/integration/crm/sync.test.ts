@@ -296,6 +296,38 @@ describe.each(backends)("CRM sync over $name", (backend) => {
     expect(snap.deals.some((d) => d.id === gone.deal)).toBe(false);
   });
 
+  it("reads archived ids in full at most once an hour, not on every run, counting requests per run", async () => {
+    // Archived ids are the only whole-list GETs a sync makes; changes are searches (POST).
+    const archivedReads = () => portal.standIn.faults.seen.filter((r) => r.method === "GET" && /^\/crm\/v3\/objects\/[a-z]+$/.test(r.path)).length;
+    const runAt = async (at: number, archivedEveryMs?: number) => {
+      portal.standIn.faults.clear();
+      const result = await syncInstance({ db: h.db, upstream: portal.upstream("customers"), instance: "customers", now: () => at, pageSize: 100, archivedEveryMs });
+      expect(result.status).toBe("ok");
+      return { archived: archivedReads(), total: portal.standIn.faults.seen.length };
+    };
+    const first = await runAt(T1);
+    // Companies, contacts, deals, and calls, meetings and emails for engagements: one page each at least.
+    expect(first.archived).toBeGreaterThanOrEqual(6);
+    const soon = await runAt(T1 + 15 * 60_000);
+    expect(soon.archived).toBe(0);
+    // Owners and changes are still read.
+    expect(soon.total).toBeGreaterThan(0);
+    const hourLater = await runAt(T1 + 60 * 60_000);
+    expect(hourLater.archived).toBe(first.archived);
+    // Configured to every run, every run reads them.
+    expect((await runAt(T1 + 61 * 60_000, 0)).archived).toBe(first.archived);
+
+    // A record archived between full reads is gone after the next one.
+    const gone = live(base).deals[4]!.id;
+    portal.change((t) => {
+      t.deals.find((d) => d.id === gone)!.archived = true;
+    });
+    await runAt(T1 + 70 * 60_000);
+    expect((await snapshot(h.db, "customers")).deals.some((d) => d.id === gone)).toBe(true);
+    await runAt(T1 + 122 * 60_000);
+    expect((await snapshot(h.db, "customers")).deals.some((d) => d.id === gone)).toBe(false);
+  });
+
   it("runs once when triggered many times at once, from one connection and from two", async () => {
     const other = await openDb(h.storage);
     try {
