@@ -40,7 +40,36 @@ export interface StandInOAuthOptions {
   /** Redeemed codes remembered at once; see REDEEMED_CODES_MAX. */
   maxRedeemedCodes?: number;
   now?: () => number;
+  /**
+   * How long an access token lives, as the vendors' expiring tokens do. Unset: access tokens do
+   * not expire and no refresh token is issued (the long-lived tokens of Intercom's kind). Set: each
+   * grant comes with `expires_in` and a refresh token that rotates on use; a refresh token used
+   * twice revokes its whole grant (OAuth 2.1's reuse detection), as does /oauth/revoke.
+   */
+  tokenTtlMs?: number;
+  /** How long a refresh token may wait to be used; default 30 days. */
+  refreshTtlMs?: number;
 }
+
+/** An expiring access token's content. */
+interface AccessBody {
+  e: string; // email
+  x: number; // expiry, epoch ms
+  g: string; // the grant it belongs to
+}
+
+/** A refresh token's content. */
+interface RefreshBody {
+  e: string;
+  x: number;
+  g: string;
+  n: string; // nonce: every rotation is a new token
+}
+
+/** What an access token is, for a stand-in's API: whose, or why not. */
+export type TokenState = { ok: true; email: string } | { ok: false; reason: "invalid" | "expired" | "revoked" };
+
+const REFRESH_TTL_MS = 30 * 86_400_000;
 
 interface CodeBody {
   e: string; // email
@@ -85,6 +114,10 @@ function envelope(status: number, error: string, hint: string, headers: Record<s
   });
 }
 
+function tokenAnswer(body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+}
+
 export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, email: string): string {
   const body = b64(email);
   return `${prefix}_${body}.${sealer.mac(body, `stand-in-token:${slug}`)}`;
@@ -93,6 +126,10 @@ export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, e
 export class StandInOAuth {
   /** Redeemed code MAC → its expiry; expired entries are dropped as new ones arrive. */
   private readonly redeemed = new Map<string, number>();
+  /** Used refresh token MAC → its expiry, so a second use is seen as a replay. */
+  private readonly usedRefresh = new Map<string, number>();
+  /** Grants revoked by a replay or /oauth/revoke, with when their last token could expire. */
+  private readonly revokedGrants = new Map<string, number>();
   private readonly now: () => number;
   private readonly maxRedeemed: number;
 
@@ -116,26 +153,55 @@ export class StandInOAuth {
     return this.redeemed.size;
   }
 
+  /**
+   * An access token and a refresh token for a new grant, minted in-process (shared credentials
+   * whose vendor expires tokens). Without a token lifetime, the access token alone.
+   */
+  mintGrant(email: string): { access_token: string; token_type: "Bearer"; expires_in?: number; refresh_token?: string } {
+    return this.issue(email, randomBytes(9).toString("base64url"));
+  }
+
   /** The account behind an access token, or null. Accepts "Bearer x", "token x" or the bare token. */
   verify(authorization: string | null): string | null {
-    if (!authorization) return null;
+    const state = this.inspect(authorization);
+    return state.ok ? state.email : null;
+  }
+
+  /** Whose an access token is, or why it is not accepted: never issued here, expired, or revoked. */
+  inspect(authorization: string | null): TokenState {
+    const invalid: TokenState = { ok: false, reason: "invalid" };
+    if (!authorization) return invalid;
     const token = authorization.replace(/^(Bearer|token)\s+/i, "").trim();
     const prefix = `${this.o.tokenPrefix}_`;
-    if (!token.startsWith(prefix)) return null;
-    const [body, mac] = token.slice(prefix.length).split(".");
-    if (!body || !mac || this.o.sealer.mac(body, `stand-in-token:${this.o.slug}`) !== mac) return null;
-    const email = unb64(body);
-    return email && this.knows(email) ? email : null;
+    if (!token.startsWith(prefix)) return invalid;
+    const [body, mac, extra] = token.slice(prefix.length).split(".");
+    if (!body || !mac || extra !== undefined || this.o.sealer.mac(body, `stand-in-token:${this.o.slug}`) !== mac) return invalid;
+    const text = unb64(body);
+    if (!text) return invalid;
+    if (!text.startsWith("{")) return this.knows(text) ? { ok: true, email: text } : invalid;
+    let access: AccessBody;
+    try {
+      access = JSON.parse(text) as AccessBody;
+    } catch {
+      return invalid;
+    }
+    if (typeof access.e !== "string" || typeof access.x !== "number" || typeof access.g !== "string" || !this.knows(access.e)) return invalid;
+    if (this.revokedGrants.has(access.g)) return { ok: false, reason: "revoked" };
+    if (access.x <= this.now()) return { ok: false, reason: "expired" };
+    return { ok: true, email: access.e };
   }
 
   /** The OAuth endpoints (`/oauth/authorize`, `/oauth/token`), or null for any other path. */
   async serve(request: Request, path: string, caller: StandInCaller | undefined): Promise<Response | null> {
-    if (path !== "/oauth/authorize" && path !== "/oauth/token") return null;
+    if (path !== "/oauth/authorize" && path !== "/oauth/token" && path !== "/oauth/revoke") return null;
     if (!this.o.consent) {
       return envelope(404, "not_found", `${this.o.product}'s credential is issued by this app in-process; nothing over HTTP hands it out.`);
     }
     if (path === "/oauth/token") {
       return request.method === "POST" ? this.token(request) : envelope(405, "method_not_allowed", "POST the code to the token endpoint.", { allow: "POST" });
+    }
+    if (path === "/oauth/revoke") {
+      return request.method === "POST" ? this.revoke(request) : envelope(405, "method_not_allowed", "POST the token to revoke.", { allow: "POST" });
     }
     if (request.method !== "GET" && request.method !== "POST") return envelope(405, "method_not_allowed", "GET shows the consent page; POST answers it.", { allow: "GET, POST" });
     return this.authorize(request, caller);
@@ -194,7 +260,10 @@ export class StandInOAuth {
     const form = await this.form(request);
     if (!form) return envelope(400, "invalid_request", "Send the token request as application/x-www-form-urlencoded.");
     const fail = (hint: string) => envelope(400, "invalid_grant", hint);
-    if (form.get("grant_type") !== "authorization_code") return envelope(400, "unsupported_grant_type", "Only grant_type=authorization_code is served.");
+    if (form.get("grant_type") === "refresh_token") return this.refresh(form);
+    if (form.get("grant_type") !== "authorization_code") {
+      return envelope(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
+    }
     const verifier = form.get("code_verifier") ?? "";
     if (!PKCE_VERIFIER.test(verifier)) return fail("code_verifier is required (43 to 128 characters).");
     const [body, mac, extra] = (form.get("code") ?? "").split(".");
@@ -214,9 +283,89 @@ export class StandInOAuth {
       const wait = Math.max(1, Math.ceil((Math.min(...this.redeemed.values()) - now) / 1000));
       return envelope(429, "rate_limited", "Too many codes redeemed in the last five minutes; try again shortly.", { "retry-after": String(wait) });
     }
-    return new Response(JSON.stringify({ access_token: this.mint(code.e), token_type: "Bearer", scope: form.get("scope") ?? "read" }), {
-      headers: { "content-type": "application/json", "cache-control": "no-store" },
-    });
+    return tokenAnswer({ ...this.issue(code.e, randomBytes(9).toString("base64url")), scope: form.get("scope") ?? "read" });
+  }
+
+  /**
+   * A refresh token for a new pair. Each is good once: the answer carries its successor, and a
+   * second use of the same one means two holders, so the whole grant is revoked.
+   */
+  private refresh(form: URLSearchParams): Response {
+    const fail = (hint: string) => envelope(400, "invalid_grant", hint);
+    if (this.o.tokenTtlMs === undefined) return fail("This product's tokens do not expire; there is nothing to refresh.");
+    const parsed = this.openRefresh(form.get("refresh_token") ?? "");
+    if (!parsed) return fail("The refresh token was not issued here.");
+    const { body, mac } = parsed;
+    const now = this.now();
+    if (this.revokedGrants.has(body.g)) return fail("The grant was revoked; connect again.");
+    if (body.x <= now) return fail("The refresh token has expired; connect again.");
+    if (this.usedRefresh.has(mac)) {
+      this.revokedGrants.set(body.g, now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
+      return fail("The refresh token was already used, so the grant is revoked; connect again.");
+    }
+    this.forgetExpired(now);
+    if (this.usedRefresh.size >= this.maxRedeemed) {
+      return envelope(429, "rate_limited", "Too many refreshes remembered; try again shortly.", { "retry-after": "1" });
+    }
+    this.usedRefresh.set(mac, body.x);
+    return tokenAnswer(this.issue(body.e, body.g));
+  }
+
+  /** RFC 7009: revokes the grant of a refresh or access token issued here; answers 200 whatever it was. */
+  private async revoke(request: Request): Promise<Response> {
+    const form = await this.form(request);
+    if (!form) return envelope(400, "invalid_request", "Send the token as application/x-www-form-urlencoded.");
+    const token = form.get("token") ?? "";
+    const grant = this.openRefresh(token)?.body.g ?? this.grantOfAccess(token);
+    if (grant) this.revokedGrants.set(grant, this.now() + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
+    return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
+  }
+
+  /** A grant's tokens: an expiring access token and its refresh token, or the lasting token alone. */
+  private issue(email: string, grant: string): { access_token: string; token_type: "Bearer"; expires_in?: number; refresh_token?: string } {
+    const ttl = this.o.tokenTtlMs;
+    if (ttl === undefined) return { access_token: this.mint(email), token_type: "Bearer" };
+    const now = this.now();
+    const access = b64(JSON.stringify({ e: email, x: now + ttl, g: grant } satisfies AccessBody));
+    const refresh = b64(JSON.stringify({ e: email, x: now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS), g: grant, n: randomBytes(9).toString("base64url") } satisfies RefreshBody));
+    return {
+      access_token: `${this.o.tokenPrefix}_${access}.${this.o.sealer.mac(access, `stand-in-token:${this.o.slug}`)}`,
+      token_type: "Bearer",
+      expires_in: Math.floor(ttl / 1000),
+      refresh_token: `${this.o.tokenPrefix}_rt_${refresh}.${this.o.sealer.mac(refresh, `stand-in-refresh:${this.o.slug}`)}`,
+    };
+  }
+
+  private openRefresh(token: string): { body: RefreshBody; mac: string } | null {
+    const prefix = `${this.o.tokenPrefix}_rt_`;
+    if (!token.startsWith(prefix) || token.length > FIELD_MAX) return null;
+    const [body, mac, extra] = token.slice(prefix.length).split(".");
+    if (!body || !mac || extra !== undefined || this.o.sealer.mac(body, `stand-in-refresh:${this.o.slug}`) !== mac) return null;
+    try {
+      const parsed = JSON.parse(unb64(body) ?? "") as RefreshBody;
+      return typeof parsed.e === "string" && typeof parsed.x === "number" && typeof parsed.g === "string" ? { body: parsed, mac } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private grantOfAccess(token: string): string | null {
+    const prefix = `${this.o.tokenPrefix}_`;
+    if (!token.startsWith(prefix)) return null;
+    const [body, mac] = token.slice(prefix.length).split(".");
+    if (!body || !mac || this.o.sealer.mac(body, `stand-in-token:${this.o.slug}`) !== mac) return null;
+    try {
+      const parsed = JSON.parse(unb64(body) ?? "") as Partial<AccessBody>;
+      return typeof parsed.g === "string" ? parsed.g : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Drops used refresh tokens and revoked grants that could no longer be presented. */
+  private forgetExpired(now: number): void {
+    for (const [k, x] of this.usedRefresh) if (x <= now) this.usedRefresh.delete(k);
+    for (const [k, x] of this.revokedGrants) if (x <= now) this.revokedGrants.delete(k);
   }
 
   /** Marks a code redeemed, dropping expired ones first; false when the bound is reached. */

@@ -1,0 +1,142 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
+import { createSealer } from "@/lib/crypto/secrets";
+
+// The stand-ins' tokens behave like the vendors' that expire them: an access token lives for its
+// lifetime, a refresh token gives a new pair once and rotates, a refresh token used twice revokes
+// the whole grant, and /oauth/revoke ends a grant. Over real loopback HTTP, with the stand-in's
+// clock in the test's hands.
+
+const sealer = createSealer("stand-in-tokens-test-key-".repeat(2));
+const account = "csm@demo.test";
+const redirectUri = "http://app.test/connections/tracker/callback";
+const verifier = "v".repeat(43);
+const TTL_MS = 60_000;
+
+function server(tokenTtlMs: number | undefined) {
+  let now = 1_900_000_000_000;
+  const oauth = new StandInOAuth({ slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer, accounts: () => [account], consent: true, tokenTtlMs, now: () => now });
+  const caller: StandInCaller = { signedIn: async () => account, callback: redirectUri, sameSite: true };
+  const handler = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const answered = await oauth.serve(request, path, caller);
+    if (answered) return answered;
+    // A data endpoint, as the stand-ins' APIs check a token.
+    const state = oauth.inspect(request.headers.get("authorization"));
+    return state.ok ? Response.json({ email: state.email }) : Response.json({ error: state.reason }, { status: 401 });
+  };
+  return { oauth, handler, advance: (ms: number) => (now += ms) };
+}
+
+describe("stand-in tokens that expire and rotate", () => {
+  let served: Served;
+  let s: ReturnType<typeof server>;
+
+  const form = (path: string, body: Record<string, string>) =>
+    fetch(`${served.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body), redirect: "manual" });
+  const read = (token: string) => fetch(`${served.url}/me`, { headers: { authorization: `Bearer ${token}` } });
+  const refresh = (token: string) => form("/oauth/token", { grant_type: "refresh_token", refresh_token: token, client_id: "dashboards-tracker" });
+
+  async function grant(): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+    const approved = await form("/oauth/authorize", {
+      redirect_uri: redirectUri,
+      response_type: "code",
+      state: "s",
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      decision: "approve",
+    });
+    const code = new URL(approved.headers.get("location") ?? "").searchParams.get("code") ?? "";
+    const res = await form("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(res.status).toBe(200);
+    return res.json();
+  }
+
+  beforeAll(async () => {
+    s = server(TTL_MS);
+    served = await serveOnLoopback(s.handler);
+  });
+  afterAll(async () => {
+    await served.close();
+  });
+
+  it("issues an access token for its lifetime and a refresh token that gives a new pair", async () => {
+    const first = await grant();
+    expect(first.expires_in).toBe(TTL_MS / 1000);
+    expect(first.refresh_token).toMatch(/^lin_oauth_rt_/);
+    expect(await (await read(first.access_token)).json()).toEqual({ email: account });
+
+    s.advance(TTL_MS);
+    const expired = await read(first.access_token);
+    expect([expired.status, await expired.json()]).toEqual([401, { error: "expired" }]);
+
+    const renewed = await refresh(first.refresh_token);
+    expect(renewed.status).toBe(200);
+    const second = await renewed.json();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await (await read(second.access_token)).json()).toEqual({ email: account });
+  });
+
+  it("revokes the whole grant when a refresh token is used twice", async () => {
+    const first = await grant();
+    const second = await (await refresh(first.refresh_token)).json();
+    // The first refresh token again: someone else holds a copy.
+    const replay = await refresh(first.refresh_token);
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).error).toBe("invalid_grant");
+    // Every token of that grant is refused from now on, the newest pair included.
+    expect([(await read(second.access_token)).status, (await refresh(second.refresh_token)).status]).toEqual([401, 400]);
+    expect(await (await read(second.access_token)).json()).toEqual({ error: "revoked" });
+  });
+
+  it("ends a grant at /oauth/revoke, given either of its tokens, and answers 200 for anything", async () => {
+    const a = await grant();
+    expect((await form("/oauth/revoke", { token: a.refresh_token })).status).toBe(200);
+    expect(await (await read(a.access_token)).json()).toEqual({ error: "revoked" });
+    expect((await refresh(a.refresh_token)).status).toBe(400);
+
+    const b = await grant();
+    expect((await form("/oauth/revoke", { token: b.access_token })).status).toBe(200);
+    expect((await refresh(b.refresh_token)).status).toBe(400);
+    expect((await form("/oauth/revoke", { token: "not-a-token" })).status).toBe(200);
+  });
+
+  it("refuses refresh tokens it did not issue, or issued for another product", async () => {
+    const a = await grant();
+    const forged = a.refresh_token.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    expect((await refresh(forged)).status).toBe(400);
+    const other = new StandInOAuth({ slug: "coderepo", product: "GitHub", tokenPrefix: "lin_oauth", sealer, accounts: () => [account], consent: true, tokenTtlMs: TTL_MS });
+    const foreign = other.mintGrant(account).refresh_token ?? "";
+    expect((await refresh(foreign)).status).toBe(400);
+  });
+
+  it("mints a grant in-process for shared credentials, refreshable like any other", async () => {
+    const minted = s.oauth.mintGrant(account);
+    expect(minted.expires_in).toBe(TTL_MS / 1000);
+    expect((await refresh(minted.refresh_token ?? "")).status).toBe(200);
+  });
+});
+
+describe("stand-in tokens of a product whose tokens last", () => {
+  it("issues no lifetime and no refresh token, and refuses a refresh", async () => {
+    const s = server(undefined);
+    const served = await serveOnLoopback(s.handler);
+    try {
+      const minted = s.oauth.mintGrant(account);
+      expect(minted.expires_in).toBeUndefined();
+      expect(minted.refresh_token).toBeUndefined();
+      s.advance(365 * 86_400_000);
+      expect(s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: true, email: account });
+      const res = await fetch(`${served.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "lin_oauth_rt_x.y" }),
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await served.close();
+    }
+  });
+});
