@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { errorCatalogue } from "../lib/contract/errors";
 import { ports } from "../playwright.config";
 import { bodyBytes, fill, shape, type Lane, type Shape } from "./support/fuzz-gen";
-import { HungRequest, send, type RawAnswer, type RawRequest } from "./support/fuzz-http";
+import { HungRequest, send, sendOnce, type RawAnswer, type RawRequest } from "./support/fuzz-http";
 
 // The HTTP edge, fuzzed: thousands of generated requests (paths from the endpoint registry and
 // every route family, malformed percent-encodings, dot segments, odd queries, headers and
@@ -284,13 +284,13 @@ async function exercise(s: Shape, lane: Lane, tally: Tally): Promise<void> {
     if (write) {
       answer = await exclusively(async () => {
         const before = storedState();
-        const a = await send(req, { port, timeoutMs: TIMEOUT_MS });
+        const a = await sendOnce(req, { port, timeoutMs: TIMEOUT_MS });
         const after = storedState();
         changed = Object.keys(before).filter((k) => before[k] !== after[k]);
         return a;
       });
     } else {
-      answer = await send(req, { port, timeoutMs: TIMEOUT_MS });
+      answer = await sendOnce(req, { port, timeoutMs: TIMEOUT_MS });
     }
   } catch (e) {
     tally.requests++;

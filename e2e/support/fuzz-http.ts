@@ -24,6 +24,24 @@ export interface RawAnswer {
 
 export class HungRequest extends Error {}
 
+/**
+ * The server closed the connection while a body was still being written and no answer could be
+ * read. A server may answer a request before reading its body and then close (the router's own
+ * redirects do); the client's write then fails and can lose the answer. `sendOnce` retries such a
+ * request once; a server that closes on it again is reported.
+ */
+export class EarlyClose extends Error {}
+
+/** `send`, once more when the server closed early on a request with a body (see EarlyClose). */
+export async function sendOnce(req: RawRequest, opts: SendOptions): Promise<RawAnswer> {
+  try {
+    return await send(req, opts);
+  } catch (e) {
+    if (!(e instanceof EarlyClose)) throw e;
+    return send(req, opts);
+  }
+}
+
 export interface SendOptions {
   port: number;
   timeoutMs: number;
@@ -77,7 +95,13 @@ export function send(req: RawRequest, opts: SendOptions): Promise<RawAnswer> {
     r.on("error", (e) => {
       // A server that answers before reading a large body may close while it is still being
       // written; the answer already received is what counts.
-      if (!answered) finish(() => reject(e));
+      if (answered) return;
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code === "EPIPE" || code === "ECONNRESET") && req.body !== undefined && req.body.length > 0) {
+        finish(() => reject(new EarlyClose(`the server closed while the body was being written (${code})`)));
+        return;
+      }
+      finish(() => reject(e));
     });
     if (req.body !== undefined && req.body.length > 0) r.end(req.body);
     else r.end();
