@@ -82,6 +82,7 @@ const schema = z
     SECRET_KEY: z.string().min(32, "SECRET_KEY must be at least 32 characters").optional().or(z.literal("").transform(() => undefined)),
     STAND_INS: z.enum(["1", "0", "true", "false"]).optional(),
     STAND_IN_ORIGIN: z.url().optional(),
+    STAND_IN_TOKEN_TTL_MS: z.coerce.number().int().min(1_000).max(30 * 86_400_000).optional().or(z.literal("").transform(() => undefined)),
     ...connectorEnv("TRACKER"),
     ...connectorEnv("CODEREPO"),
     ...connectorEnv("CALLS"),
@@ -157,6 +158,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     connectorTimeoutMs: e.CONNECTOR_TIMEOUT_MS,
     connectorCache: { freshMs: e.CONNECTOR_CACHE_FRESH_MS, staleMs: e.CONNECTOR_CACHE_STALE_MS },
     standIns: standInsOn,
+    /** Overrides the access-token lifetime of the stand-ins whose vendors expire tokens; null keeps the vendors' own. */
+    standInTokenTtlMs: e.STAND_IN_TOKEN_TTL_MS ?? null,
     crmportal: (e.CRMPORTAL_TOKEN
       ? {
           mode: "vendor",

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { upsertUser } from "@/lib/auth/users";
 import type { ConnectorSlug, UpstreamConfig } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
-import { saveDonorToken, saveUserToken, setCallsOptIn } from "@/lib/connectors/store";
+import { saveDonorToken, saveUserToken, setCallsOptIn, type TokenGrant } from "@/lib/connectors/store";
 import { connectors } from "@/lib/connectors/registry";
 import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
 import { generateTenant } from "@/demo/tenant";
@@ -22,6 +22,8 @@ export interface SeedOptions {
   sealer: Sealer;
   /** Connections are seeded only for connectors served by their stand-in. */
   upstreams: Record<ConnectorSlug, UpstreamConfig>;
+  /** The stand-ins' access-token lifetime override (STAND_IN_TOKEN_TTL_MS), so seeded tokens expire as theirs do. */
+  standInTokenTtlMs?: number | null;
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boolean }> {
@@ -33,12 +35,20 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
   // records. (Stand-in tokens verify by their MAC alone; the date does not matter to them.)
   const tenant = generateTenant({ scale: opts.scale, referenceDate: new Date().toISOString().slice(0, 10) });
   const viaStandIn = (slug: ConnectorSlug) => opts.upstreams[slug].mode === "stand-in";
-  const mint = (slug: ConnectorSlug, email: string) => connectors[slug].createStandIn({ tenant, sealer: opts.sealer }).oauth.mint(email);
+  // Seeded connections are grants like the ones connecting gives: where the vendor expires
+  // tokens, an access token with its expiry and a refresh token, which the app renews.
+  const standIns = new Map<ConnectorSlug, ReturnType<(typeof connectors)[ConnectorSlug]["createStandIn"]>>();
+  const mint = (slug: ConnectorSlug, email: string): TokenGrant => {
+    let standIn = standIns.get(slug);
+    if (!standIn) standIns.set(slug, (standIn = connectors[slug].createStandIn({ tenant, sealer: opts.sealer, tokenTtlMs: opts.standInTokenTtlMs ?? undefined })));
+    const g = standIn.oauth.mintGrant(email);
+    return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in !== undefined ? Date.now() + g.expires_in * 1000 : null };
+  };
 
   for (const u of demoUsers) {
     const id = await upsertUser(db, { email: u.email, name: u.name, groups: u.groups });
     for (const slug of u.connectors) {
-      if (viaStandIn(slug)) await saveUserToken(db, opts.sealer, id, slug, { accessToken: mint(slug, u.email), scope: connectors[slug].scope, account: u.email });
+      if (viaStandIn(slug)) await saveUserToken(db, opts.sealer, id, slug, { ...mint(slug, u.email), scope: connectors[slug].scope, account: u.email });
     }
     await setCallsOptIn(db, id, u.callsOptIn);
     // Spaces start with real dashboards; a reseed never adds a revision to one already there.
@@ -51,7 +61,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
       await saveDashboard(db, { ownerId: id, handle, slug, html: example.html, note: `From the ${example.label} example` });
     }
     if (u.groups.includes("admin") && viaStandIn("calls")) {
-      await saveDonorToken(db, opts.sealer, "calls", { accessToken: mint("calls", u.email), account: u.email }, id);
+      await saveDonorToken(db, opts.sealer, "calls", { ...mint("calls", u.email), account: u.email }, id);
     }
   }
 

@@ -5,7 +5,7 @@ import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { currentSession } from "@/lib/app/current";
 import { trustedAuthors } from "@/lib/saved/trust";
 import { connectorFor, connectors } from "@/lib/connectors/registry";
-import { connectedSlugs, donorToken, hasCallsOptIn } from "@/lib/connectors/store";
+import { connectionStates, donorToken, hasCallsOptIn, type StoredToken } from "@/lib/connectors/store";
 import type { ConnectorDef } from "@/lib/connectors/types";
 import { app } from "@/lib/app";
 
@@ -89,12 +89,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const outcome = outcomeFrom(sp);
   const db = await app().db();
   const [mine, optedIn, donor, trusted] = await Promise.all([
-    connectedSlugs(db, user.id),
+    connectionStates(db, user.id),
     hasCallsOptIn(db, user.id),
     donorToken(db, app().sealer(), "calls"),
     trustedAuthors(db, user.id),
   ]);
-  const connected = new Set<string>(mine);
   const canManageDonor = user.permissions.includes("calls.donor.manage");
   const upstreams = app().config.upstreams;
 
@@ -126,10 +125,17 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
               configured={upstreams[def.slug].mode !== "off"}
               optedIn={optedIn}
               donorConnected={donor !== null}
+              donorReconnect={donor?.reconnect ?? null}
               canManage={canManageDonor}
             />
           ) : (
-            <UserCard key={def.slug} def={def} configured={upstreams[def.slug].mode !== "off"} connected={connected.has(def.slug)} />
+            <UserCard
+              key={def.slug}
+              def={def}
+              configured={upstreams[def.slug].mode !== "off"}
+              connected={mine.has(def.slug)}
+              reconnect={mine.get(def.slug) ?? null}
+            />
           ),
         )}
         <li className="card stack" data-testid="connector-crmportal" aria-labelledby="connector-crmportal-title">
@@ -162,17 +168,42 @@ function CardHeader({ def, titleId }: { def: ConnectorDef; titleId: string }) {
   );
 }
 
-function UserCard({ def, configured, connected }: { def: ConnectorDef; configured: boolean; connected: boolean }) {
+type Reconnect = StoredToken["reconnect"];
+
+/** A credential that can no longer be used or renewed: why, and since when. */
+function ReconnectFact({ reconnect, testId }: { reconnect: NonNullable<Reconnect>; testId: string }) {
+  return (
+    <dd className={styles.no} data-testid={testId} data-connected="reconnect">
+      Reconnect needed: {reconnect.reason}{" "}
+      <span className="muted">
+        (since <time dateTime={new Date(reconnect.at).toISOString()}>{new Date(reconnect.at).toISOString().replace("T", " ").slice(0, 16)} UTC</time>)
+      </span>
+    </dd>
+  );
+}
+
+function UserCard({ def, configured, connected, reconnect }: { def: ConnectorDef; configured: boolean; connected: boolean; reconnect: Reconnect }) {
   const titleId = `connector-${def.slug}-title`;
   return (
     <li className="card stack" data-testid={`connector-${def.slug}`} aria-labelledby={titleId}>
       <CardHeader def={def} titleId={titleId} />
       <dl className={styles.facts}>
         <dt>Your connection</dt>
-        <YesNo yes={connected} testId="connection-state" yesText="Connected" noText="Not connected" />
+        {reconnect ? (
+          <ReconnectFact reconnect={reconnect} testId="connection-state" />
+        ) : (
+          <YesNo yes={connected} testId="connection-state" yesText="Connected" noText="Not connected" />
+        )}
       </dl>
       <StatusBadge slug={def.slug} title={def.title} />
       <div className={styles.actions}>
+        {reconnect && configured ? (
+          <form method="post" action={`/connections/${def.slug}/connect`}>
+            <button type="submit" className="primary">
+              Reconnect<span className={styles.srOnly}> {def.title}</span>
+            </button>
+          </form>
+        ) : null}
         {connected ? (
           <form method="post" action={`/connections/${def.slug}/disconnect`}>
             <button type="submit">
@@ -193,8 +224,8 @@ function UserCard({ def, configured, connected }: { def: ConnectorDef; configure
   );
 }
 
-function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boolean; donorConnected: boolean; canManage: boolean }) {
-  const { def, configured, optedIn, donorConnected, canManage } = props;
+function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boolean; donorConnected: boolean; donorReconnect: Reconnect; canManage: boolean }) {
+  const { def, configured, optedIn, donorConnected, donorReconnect, canManage } = props;
   const titleId = `connector-${def.slug}-title`;
   const switchLabelId = `connector-${def.slug}-optin-label`;
   const switchHelpId = `connector-${def.slug}-optin-help`;
@@ -203,7 +234,11 @@ function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boo
       <CardHeader def={def} titleId={titleId} />
       <dl className={styles.facts}>
         <dt>Shared credential</dt>
-        <YesNo yes={donorConnected} testId="donor-state" yesText="Connected" noText="Not connected" />
+        {donorReconnect ? (
+          <ReconnectFact reconnect={donorReconnect} testId="donor-state" />
+        ) : (
+          <YesNo yes={donorConnected} testId="donor-state" yesText="Connected" noText="Not connected" />
+        )}
         <dt>Your opt-in</dt>
         <YesNo yes={optedIn} testId="optin-state" yesText="Opted in" noText="Not opted in" />
       </dl>
@@ -236,6 +271,13 @@ function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boo
         <section className={styles.donor} aria-labelledby="donor-controls-title" data-testid="donor-controls">
           <h3 id="donor-controls-title">Shared credential (admins)</h3>
           <div className={styles.actions}>
+            {donorReconnect && configured ? (
+              <form method="post" action={`/connections/${def.slug}/donor/connect`}>
+                <button type="submit" className="primary">
+                  Reconnect shared credential
+                </button>
+              </form>
+            ) : null}
             {donorConnected ? (
               <form method="post" action={`/connections/${def.slug}/donor/disconnect`}>
                 <button type="submit">Disconnect shared credential</button>

@@ -4,6 +4,7 @@ import type { ReadCache } from "@/lib/cache/read-cache";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
 import { userForRequest } from "@/lib/auth/session";
+import { createCredentials, type Credentials } from "@/lib/connectors/credentials";
 import { connectionAction } from "@/lib/connectors/routes";
 import { createStandIns, type StandIns } from "@/lib/connectors/stand-ins";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
@@ -23,8 +24,9 @@ import { seedDemo } from "@/lib/seed";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
-// secrets, the answer and vendor-read caches, the playground (its hub and fan-out), the demo
-// API's allowance, the stand-ins, and the CRM sync. No other module keeps state on globalThis
+// secrets, the answer and vendor-read caches, connector credentials (with their renewals in
+// flight), the playground (its hub and fan-out), the demo API's allowance, the stand-ins, and
+// the CRM sync. No other module keeps state on globalThis
 // (ESLint enforces it); tests build an app of their own with `createApp(config)`.
 //
 // Nothing is opened or generated when the app is built: storage opens on first use (the
@@ -39,6 +41,8 @@ export interface App {
   db(): Promise<Db>;
   readonly caches: { answers: ReadCache; vendorReads: ReadCache };
   readonly standIns: StandIns;
+  /** Connector credentials and their renewal (one renewal per credential at a time in this process). */
+  readonly credentials: Credentials;
   readonly crmUpstream: CrmUpstream;
   /** The playground on this app's storage; built on first use. */
   playground(): Promise<Playground>;
@@ -73,7 +77,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const storageOf = (): Promise<OpenDb> =>
     (storage ??= (async () => {
       const open = await openDb(config.storage);
-      if (config.demo.enabled) await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams });
+      if (config.demo.enabled) {
+        await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams, standInTokenTtlMs: config.standInTokenTtlMs });
+      }
       return open;
     })().catch((err: unknown) => {
       storage = undefined;
@@ -84,6 +90,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const caches = { answers: newAnswerCache(), vendorReads: newVendorReadCache(config.connectorCache) };
   const standIns = createStandIns({ config, sealer: sealerOf, db });
   const crmUpstream = crmUpstreamFor(config, standIns);
+  const credentials = createCredentials({ config, sealer: sealerOf });
   const settings = playgroundSettingsOf(config);
 
   let playground: Promise<Playground> | undefined;
@@ -96,7 +103,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }));
   const demoReads = demoReadsOf(settings);
 
-  const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, crmUpstream });
+  const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
   let background: CrmSyncScheduler | null | undefined;
@@ -108,6 +115,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     caches,
     standIns,
+    credentials,
     crmUpstream,
     playground: playgroundOf,
     demoReads,

@@ -1,7 +1,9 @@
 import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import type { ConnectionCheck } from "@/lib/contract/resources";
-import { upstreamFor, type AccessDeps } from "./access";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import type { Credentials } from "./credentials";
 import { UpstreamError, type UpstreamOptions } from "./http";
 import type { ConnectorDef, ProbeResult } from "./types";
 
@@ -15,8 +17,13 @@ export interface CheckSubject {
   probeDescription: string;
 }
 
-/** Where the probe may read from, or why it cannot. */
-export type CheckAccess = { upstream: UpstreamOptions } | { status: "not-configured" | "not-connected"; summary: string };
+/**
+ * Where the probe may read from (with `run`, a read that renews a refused credential once), or
+ * why it cannot.
+ */
+export type CheckAccess =
+  | { upstream: UpstreamOptions; run?: <T>(load: (up: UpstreamOptions) => Promise<T>) => Promise<T> }
+  | { status: "not-configured" | "not-connected"; summary: string };
 
 export async function runCheck(
   subject: CheckSubject,
@@ -30,9 +37,11 @@ export async function runCheck(
   const found = await access();
   if (!("upstream" in found)) return { ...base, status: found.status, ok: false, summary: found.summary, details: [], durationMs: elapsed() };
   try {
-    const result = await probe(found.upstream);
+    const result = await (found.run ? found.run(probe) : probe(found.upstream));
     return { ...base, status: "ok", ok: true, summary: result.summary, details: result.details, durationMs: elapsed() };
   } catch (err) {
+    // The credential was refused and could not be renewed: the person reconnects.
+    if (err instanceof ApiError) return { ...base, status: "not-connected", ok: false, summary: err.hint ?? err.message, details: [], durationMs: elapsed() };
     if (!(err instanceof UpstreamError)) throw err;
     const summary =
       err.kind === "unauthorized"
@@ -45,13 +54,19 @@ export async function runCheck(
 }
 
 /** A connector's check, as the calling person (or, for calls, through the shared credential). */
-export function checkConnection(deps: AccessDeps, def: ConnectorDef, userId: number): Promise<ConnectionCheck> {
+export interface CheckDeps {
+  db: Db;
+  credentials: Credentials;
+  config: Pick<Config, "upstreams">;
+}
+
+export function checkConnection(deps: CheckDeps, def: ConnectorDef, userId: number): Promise<ConnectionCheck> {
   return runCheck(
     def,
     async () => {
       if (deps.config.upstreams[def.slug].mode === "off") return { status: "not-configured", summary: `${def.product} is not configured in this deployment.` };
       try {
-        return { upstream: await upstreamFor(deps, def, userId) };
+        return await deps.credentials.open(deps.db, def, userId);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return { status: "not-connected", summary: err.hint ?? `Connect ${def.product} at /connections.` };

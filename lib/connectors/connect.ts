@@ -1,6 +1,5 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import type { Config, ConnectorSlug } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import type { Db } from "@/lib/db";
@@ -8,8 +7,8 @@ import { randomToken, sha256Hex } from "@/lib/auth/tokens";
 import type { SessionUser } from "@/lib/auth/session";
 import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
 import { errorResponse, fromThrown, redirectResponse } from "@/lib/http/respond";
-import { upstreamJson } from "./http";
-import { deleteDonorToken, deleteUserToken, saveDonorToken, saveUserToken, setCallsOptIn } from "./store";
+import { deleteDonorToken, deleteUserToken, saveDonorToken, saveUserToken, setCallsOptIn, type TokenGrant } from "./store";
+import { requestTokens, type IssuedTokens } from "./token-endpoint";
 import type { ConnectorDef } from "./types";
 
 // Connecting an outside system: the OAuth 2.0 authorization-code flow (with PKCE) as the
@@ -28,7 +27,7 @@ export interface ConnectDeps {
    * Mints a stand-in's token in-process, or null when the stand-in has no such account. Shared
    * credentials of stand-ins are issued this way: no stand-in hands them out over HTTP.
    */
-  mintStandIn?(slug: ConnectorSlug, email: string): string | null;
+  mintStandIn?(slug: ConnectorSlug, email: string): TokenGrant | null;
 }
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -92,13 +91,6 @@ export async function startConnect(request: Request, deps: ConnectDeps, purpose:
   return redirectResponse(303, authorize.toString());
 }
 
-const tokenAnswer = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().optional(),
-  expires_in: z.coerce.number().optional(),
-  scope: z.string().optional(),
-});
-
 /** GET /connections/<slug>/callback: exchanges the code and stores the sealed token. */
 export async function finishConnect(request: Request, deps: ConnectDeps): Promise<Response> {
   if (!deps.user) return redirectResponse(303, `/signin?next=${encodeURIComponent("/connections")}`);
@@ -122,33 +114,19 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
   const up = deps.config.upstreams[def.slug];
   if (up.mode === "off") return back(`error=not_configured&slug=${def.slug}`);
 
-  const form: Record<string, string> = {
-    grant_type: "authorization_code",
-    code: q.get("code") ?? "",
-    redirect_uri: redirectUri,
-    code_verifier: flow.code_verifier,
-  };
-  const basic = `Basic ${Buffer.from(`${encodeURIComponent(up.clientId)}:${encodeURIComponent(up.clientSecret)}`).toString("base64")}`;
-  if (def.tokenAuth === "body") Object.assign(form, { client_id: up.clientId, client_secret: up.clientSecret });
-  const tokenUrl = new URL(up.tokenUrl);
-  let grant: z.infer<typeof tokenAnswer>;
+  let stored: IssuedTokens;
   try {
-    grant = await upstreamJson(
-      { baseUrl: tokenUrl.origin, timeoutMs: deps.config.connectorTimeoutMs, maxRetries: 0, ...(def.tokenAuth === "basic" ? { authorization: basic } : {}) },
-      tokenUrl.pathname,
-      tokenAnswer,
-      { method: "POST", form },
-    );
+    stored = await requestTokens(deps.config, def, {
+      grant_type: "authorization_code",
+      code: q.get("code") ?? "",
+      redirect_uri: redirectUri,
+      code_verifier: flow.code_verifier,
+    });
   } catch (err) {
     console.error(`[connect] ${def.slug} token exchange failed: ${(err as Error).message}`);
     return back(`error=token_exchange&slug=${def.slug}`);
   }
-  const stored = {
-    accessToken: grant.access_token,
-    refreshToken: grant.refresh_token ?? null,
-    expiresAt: grant.expires_in ? Date.now() + grant.expires_in * 1000 : null,
-    scope: grant.scope ?? def.scope,
-  };
+  stored.scope ??= def.scope;
   if (flow.purpose === "donor") await saveDonorToken(deps.db, deps.sealer, def.slug, stored, deps.user.id);
   else await saveUserToken(deps.db, deps.sealer, deps.user.id, def.slug, stored);
   deps.invalidate(deps.user.id, def.slug);
@@ -157,10 +135,10 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
 
 /** The shared credential of a stand-in, minted in-process for the admin connecting it. */
 async function connectStandInDonor(deps: ConnectDeps, slug: ConnectorSlug, user: SessionUser): Promise<Response> {
-  const token = deps.mintStandIn?.(slug, user.email) ?? null;
-  if (!token) return back(`error=vendor_error&slug=${slug}`);
+  const grant = deps.mintStandIn?.(slug, user.email) ?? null;
+  if (!grant) return back(`error=vendor_error&slug=${slug}`);
   const def = deps.connector!;
-  await saveDonorToken(deps.db, deps.sealer, slug, { accessToken: token, scope: def.scope, account: user.email }, user.id);
+  await saveDonorToken(deps.db, deps.sealer, slug, { ...grant, scope: def.scope, account: user.email }, user.id);
   deps.invalidate(user.id, slug);
   return back(`connected=${slug}`);
 }

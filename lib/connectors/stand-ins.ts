@@ -12,6 +12,7 @@ import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
 import { connectors } from "./registry";
 import type { StandInCaller } from "./stand-in/oauth";
+import type { TokenGrant } from "./store";
 import type { StandIn } from "./types";
 
 // The stand-ins this app serves under /stand-ins/<slug> in the embedded default: the same
@@ -51,8 +52,11 @@ export interface StandIns {
   all(): Record<ConnectorSlug, StandIn>;
   /** The CRM portal's stand-in, which serves both portals (customers and users). */
   crmportal(): StandIn;
-  /** A stand-in token minted in-process for the connect flow, or null when the stand-in has no such account. */
-  mintForConnect(slug: ConnectorSlug, email: string): string | null;
+  /**
+   * A new grant minted in-process (the shared credentials no stand-in hands out over HTTP), or
+   * null when the stand-in has no such account.
+   */
+  mintForConnect(slug: ConnectorSlug, email: string): TokenGrant | null;
   /** /stand-ins/<slug>/<path>. */
   serve(request: Request, slug: string, path: string): Promise<Response>;
 }
@@ -66,7 +70,9 @@ export function createStandIns(deps: StandInsDeps): StandIns {
       const sealer = deps.sealer();
       current = {
         day,
-        byslug: Object.fromEntries(connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer })])) as Record<ConnectorSlug, StandIn>,
+        byslug: Object.fromEntries(
+          connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer, tokenTtlMs: deps.config.standInTokenTtlMs ?? undefined })]),
+        ) as Record<ConnectorSlug, StandIn>,
         crmportal: createCrmportalStandIn({ tenant, sealer }),
       };
     }
@@ -86,7 +92,9 @@ export function createStandIns(deps: StandInsDeps): StandIns {
     crmportal: () => mounted().crmportal,
     mintForConnect(slug, email) {
       const oauth = mounted().byslug[slug].oauth;
-      return oauth.knows(email) ? oauth.mint(email) : null;
+      if (!oauth.knows(email)) return null;
+      const g = oauth.mintGrant(email);
+      return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in !== undefined ? Date.now() + g.expires_in * 1000 : null };
     },
 
     // Only while that connector uses its stand-in (per slug: a connector configured for the real

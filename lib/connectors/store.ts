@@ -13,6 +13,15 @@ export interface StoredToken {
   scope: string | null;
   account: string | null;
   connectedAt: number;
+  /** When the pair was last renewed; null until the first refresh. */
+  refreshedAt: number | null;
+  /** Why this credential must be connected again, and since when; null while it works. */
+  reconnect: { reason: string; at: number } | null;
+  /**
+   * The stored (sealed) access token as the row holds it: a renewal replaces the pair only while
+   * the row still holds the token it renewed, so two renewals never both land.
+   */
+  sealedAccess: string;
 }
 
 export interface TokenGrant {
@@ -23,17 +32,32 @@ export interface TokenGrant {
   account?: string | null;
 }
 
-const userCtx = (slug: string, userId: number, kind: "access" | "refresh") => `user-token:${slug}:${userId}:${kind}`;
-const donorCtx = (slug: string, kind: "access" | "refresh") => `donor-token:${slug}:${kind}`;
+/** Whose credential: one person's for a connector, or the organisation's shared one. */
+export type CredentialOwner = { kind: "user"; userId: number; slug: ConnectorSlug } | { kind: "donor"; slug: ConnectorSlug };
 
+export const credentialKey = (o: CredentialOwner): string => (o.kind === "user" ? `user:${o.userId}:${o.slug}` : `donor:${o.slug}`);
+
+const contextOf = (o: CredentialOwner, kind: "access" | "refresh") =>
+  o.kind === "user" ? `user-token:${o.slug}:${o.userId}:${kind}` : `donor-token:${o.slug}:${kind}`;
+
+function sealedPair(sealer: Sealer, owner: CredentialOwner, grant: TokenGrant) {
+  return {
+    access_token: sealer.seal(grant.accessToken, contextOf(owner, "access")),
+    refresh_token: grant.refreshToken ? sealer.seal(grant.refreshToken, contextOf(owner, "refresh")) : null,
+    expires_at: grant.expiresAt ?? null,
+  };
+}
+
+/** A new connection: replaces whatever was stored, including a pending "reconnect". */
 export async function saveUserToken(db: Db, sealer: Sealer, userId: number, slug: ConnectorSlug, grant: TokenGrant, now = Date.now()): Promise<void> {
   const row = {
-    access_token: sealer.seal(grant.accessToken, userCtx(slug, userId, "access")),
-    refresh_token: grant.refreshToken ? sealer.seal(grant.refreshToken, userCtx(slug, userId, "refresh")) : null,
-    expires_at: grant.expiresAt ?? null,
+    ...sealedPair(sealer, { kind: "user", userId, slug }, grant),
     scope: grant.scope ?? null,
     account: grant.account ?? null,
     connected_at: now,
+    refreshed_at: null,
+    reconnect_reason: null,
+    reconnect_at: null,
   };
   await db
     .insertInto("connector_tokens")
@@ -42,51 +66,15 @@ export async function saveUserToken(db: Db, sealer: Sealer, userId: number, slug
     .execute();
 }
 
-/**
- * A sealed value that no longer opens (the deployment's key changed) is as good as absent: the
- * person is asked to reconnect rather than shown a failure.
- */
-function openOrNull(open: () => StoredToken, what: string): StoredToken | null {
-  try {
-    return open();
-  } catch {
-    console.warn(`[connectors] a stored ${what} could not be opened with the current key; treating it as not connected`);
-    return null;
-  }
-}
-
-export async function userToken(db: Db, sealer: Sealer, userId: number, slug: ConnectorSlug): Promise<StoredToken | null> {
-  const row = await db.selectFrom("connector_tokens").selectAll().where("user_id", "=", userId).where("slug", "=", slug).executeTakeFirst();
-  if (!row) return null;
-  return openOrNull(() => ({
-    accessToken: sealer.open(row.access_token, userCtx(slug, userId, "access")),
-    refreshToken: row.refresh_token ? sealer.open(row.refresh_token, userCtx(slug, userId, "refresh")) : null,
-    expiresAt: row.expires_at,
-    scope: row.scope,
-    account: row.account,
-    connectedAt: row.connected_at,
-  }), `${slug} token`);
-}
-
-/** Disconnecting deletes the stored token; nothing of it remains. */
-export async function deleteUserToken(db: Db, userId: number, slug: ConnectorSlug): Promise<boolean> {
-  const r = await db.deleteFrom("connector_tokens").where("user_id", "=", userId).where("slug", "=", slug).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
-}
-
-export async function connectedSlugs(db: Db, userId: number): Promise<ConnectorSlug[]> {
-  const rows = await db.selectFrom("connector_tokens").select("slug").where("user_id", "=", userId).execute();
-  return rows.map((r) => r.slug as ConnectorSlug);
-}
-
 export async function saveDonorToken(db: Db, sealer: Sealer, slug: ConnectorSlug, grant: TokenGrant, byUserId: number | null, now = Date.now()): Promise<void> {
   const row = {
-    access_token: sealer.seal(grant.accessToken, donorCtx(slug, "access")),
-    refresh_token: grant.refreshToken ? sealer.seal(grant.refreshToken, donorCtx(slug, "refresh")) : null,
-    expires_at: grant.expiresAt ?? null,
+    ...sealedPair(sealer, { kind: "donor", slug }, grant),
     account: grant.account ?? null,
     connected_by: byUserId,
     connected_at: now,
+    refreshed_at: null,
+    reconnect_reason: null,
+    reconnect_at: null,
   };
   await db
     .insertInto("donor_credentials")
@@ -95,17 +83,94 @@ export async function saveDonorToken(db: Db, sealer: Sealer, slug: ConnectorSlug
     .execute();
 }
 
-export async function donorToken(db: Db, sealer: Sealer, slug: ConnectorSlug): Promise<StoredToken | null> {
-  const row = await db.selectFrom("donor_credentials").selectAll().where("slug", "=", slug).executeTakeFirst();
+interface CredentialRow {
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: number | null;
+  account: string | null;
+  connected_at: number;
+  refreshed_at: number | null;
+  reconnect_reason: string | null;
+  reconnect_at: number | null;
+  scope?: string | null;
+}
+
+/**
+ * A sealed value that no longer opens (the deployment's key changed) is as good as absent: the
+ * person is asked to reconnect rather than shown a failure.
+ */
+function opened(sealer: Sealer, owner: CredentialOwner, row: CredentialRow | undefined): StoredToken | null {
   if (!row) return null;
-  return openOrNull(() => ({
-    accessToken: sealer.open(row.access_token, donorCtx(slug, "access")),
-    refreshToken: row.refresh_token ? sealer.open(row.refresh_token, donorCtx(slug, "refresh")) : null,
-    expiresAt: row.expires_at,
-    scope: null,
-    account: row.account,
-    connectedAt: row.connected_at,
-  }), `shared ${slug} credential`);
+  try {
+    return {
+      accessToken: sealer.open(row.access_token, contextOf(owner, "access")),
+      refreshToken: row.refresh_token ? sealer.open(row.refresh_token, contextOf(owner, "refresh")) : null,
+      expiresAt: row.expires_at,
+      scope: row.scope ?? null,
+      account: row.account,
+      connectedAt: row.connected_at,
+      refreshedAt: row.refreshed_at,
+      reconnect: row.reconnect_reason !== null ? { reason: row.reconnect_reason, at: row.reconnect_at ?? row.connected_at } : null,
+      sealedAccess: row.access_token,
+    };
+  } catch {
+    console.warn(`[connectors] a stored ${owner.kind === "donor" ? "shared " : ""}${owner.slug} credential could not be opened with the current key; treating it as not connected`);
+    return null;
+  }
+}
+
+/**
+ * The stored credential, or null. `lock` (PostgreSQL, inside a transaction) holds the row until
+ * the transaction ends, so instances sharing the database renew it one at a time.
+ */
+export async function readCredential(db: Db, sealer: Sealer, owner: CredentialOwner, lock = false): Promise<StoredToken | null> {
+  if (owner.kind === "user") {
+    const q = db.selectFrom("connector_tokens").selectAll().where("user_id", "=", owner.userId).where("slug", "=", owner.slug);
+    return opened(sealer, owner, await (lock ? q.forUpdate() : q).executeTakeFirst());
+  }
+  const q = db.selectFrom("donor_credentials").selectAll().where("slug", "=", owner.slug);
+  return opened(sealer, owner, await (lock ? q.forUpdate() : q).executeTakeFirst());
+}
+
+export const userToken = (db: Db, sealer: Sealer, userId: number, slug: ConnectorSlug) => readCredential(db, sealer, { kind: "user", userId, slug });
+export const donorToken = (db: Db, sealer: Sealer, slug: ConnectorSlug) => readCredential(db, sealer, { kind: "donor", slug });
+
+/**
+ * Replaces a renewed pair in one statement, only while the row still holds `replacing` (the sealed
+ * access token that was renewed). False when another renewal or a new connection came first.
+ */
+export async function storeRenewal(db: Db, sealer: Sealer, owner: CredentialOwner, grant: TokenGrant, replacing: string, now = Date.now()): Promise<boolean> {
+  const set = { ...sealedPair(sealer, owner, grant), refreshed_at: now, reconnect_reason: null, reconnect_at: null };
+  const r =
+    owner.kind === "user"
+      ? await db.updateTable("connector_tokens").set(set).where("user_id", "=", owner.userId).where("slug", "=", owner.slug).where("access_token", "=", replacing).executeTakeFirst()
+      : await db.updateTable("donor_credentials").set(set).where("slug", "=", owner.slug).where("access_token", "=", replacing).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Marks a credential as needing a new connection, with the reason, while the row still holds
+ * `refused` (a person who reconnected in the meantime is not marked).
+ */
+export async function markReconnect(db: Db, owner: CredentialOwner, reason: string, refused: string, now = Date.now()): Promise<void> {
+  const set = { reconnect_reason: reason.slice(0, 500), reconnect_at: now };
+  if (owner.kind === "user") {
+    await db.updateTable("connector_tokens").set(set).where("user_id", "=", owner.userId).where("slug", "=", owner.slug).where("access_token", "=", refused).execute();
+  } else {
+    await db.updateTable("donor_credentials").set(set).where("slug", "=", owner.slug).where("access_token", "=", refused).execute();
+  }
+}
+
+/** Disconnecting deletes the stored token; nothing of it remains. */
+export async function deleteUserToken(db: Db, userId: number, slug: ConnectorSlug): Promise<boolean> {
+  const r = await db.deleteFrom("connector_tokens").where("user_id", "=", userId).where("slug", "=", slug).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** A person's connections, each with why it must be connected again (null while it works). */
+export async function connectionStates(db: Db, userId: number): Promise<Map<ConnectorSlug, { reason: string; at: number } | null>> {
+  const rows = await db.selectFrom("connector_tokens").select(["slug", "reconnect_reason", "reconnect_at", "connected_at"]).where("user_id", "=", userId).execute();
+  return new Map(rows.map((r) => [r.slug as ConnectorSlug, r.reconnect_reason !== null ? { reason: r.reconnect_reason, at: r.reconnect_at ?? r.connected_at } : null]));
 }
 
 export async function deleteDonorToken(db: Db, slug: ConnectorSlug): Promise<boolean> {

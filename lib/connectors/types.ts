@@ -25,6 +25,12 @@ export interface StandIn {
 export interface StandInDeps {
   tenant: Tenant;
   sealer: Sealer;
+  /**
+   * Access-token lifetime for the stand-ins whose vendor expires tokens, instead of that vendor's
+   * own (STAND_IN_TOKEN_TTL_MS; short in tests and the token benchmark). Intercom's tokens never
+   * expire, so its stand-in ignores this.
+   */
+  tokenTtlMs?: number;
 }
 
 export interface ConnectorDef {

@@ -2,7 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest, type Dialect } from "./migrate";
 import type { Database } from "./schema";
@@ -74,4 +74,13 @@ export async function openDb(storage: Storage): Promise<OpenDb> {
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   await migrateToLatest(db, "postgres", schema);
   return { db, dialect: "postgres", pool, close: () => db.destroy() };
+}
+
+/**
+ * Whether this database holds rows for a transaction (SELECT … FOR UPDATE): PostgreSQL does.
+ * SQLite is one process's file and has no row locks; a write transaction there would hold the
+ * whole database, so callers serialise in-process instead.
+ */
+export function locksRows(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -56,6 +56,10 @@ export interface ConnectorTokensTable {
   /** The person's account name at the vendor, for display. */
   account: string | null;
   connected_at: number;
+  refreshed_at: number | null;
+  /** Why the credential must be connected again, in words; null while it works. */
+  reconnect_reason: string | null;
+  reconnect_at: number | null;
 }
 
 export interface DonorCredentialsTable {
@@ -66,6 +70,10 @@ export interface DonorCredentialsTable {
   account: string | null;
   connected_by: number | null;
   connected_at: number;
+  refreshed_at: number | null;
+  /** Why the credential must be connected again, in words; null while it works. */
+  reconnect_reason: string | null;
+  reconnect_at: number | null;
 }
 
 export interface CallsOptInsTable {

@@ -8,6 +8,7 @@ import type { SessionUser } from "@/lib/auth/session";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import type { Config } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
+import type { Credentials } from "@/lib/connectors/credentials";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { Db } from "@/lib/db";
 import { defineRoute, restPath, type RouteModule } from "@/lib/http/edge";
@@ -26,6 +27,8 @@ export interface HandlerServices {
   answers: ReadCache;
   /** Direct vendor reads per person (lib/connectors/vendor-cache.ts). */
   vendorReads: ReadCache;
+  /** Connector credentials, renewed as they near expiry (lib/connectors/credentials.ts). */
+  credentials: Credentials;
   /** How to reach a CRM portal (lib/crm/upstream.ts). */
   crmUpstream: (instance: "customers" | "users") => UpstreamOptions | null;
 }

@@ -43,7 +43,7 @@ export const apiHandlers: HandlerMap = {
 
   "connections.check": async (ctx) => {
     const def = connectorFor(ctx.params.slug ?? "");
-    if (def) return checkConnection({ db: ctx.db, sealer: ctx.sealer, config: ctx.config }, def, ctx.user.id);
+    if (def) return checkConnection({ db: ctx.db, credentials: ctx.credentials, config: ctx.config }, def, ctx.user.id);
     return crmportalCheck(ctx);
   },
 

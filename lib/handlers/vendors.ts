@@ -1,7 +1,6 @@
 import "server-only";
 import type { ConnectorSlug } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
-import { upstreamFor } from "@/lib/connectors/access";
 import { toApiError } from "@/lib/connectors/errors";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { connectors } from "@/lib/connectors/registry";
@@ -20,11 +19,12 @@ import type { HandlerContext } from "@/lib/handlers/api-route";
 // connector and query, so one person's answer never reaches another.
 
 async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
-  const up = await upstreamFor({ db: ctx.db, sealer: ctx.sealer, config: ctx.config }, connectors[slug], ctx.user.id);
+  // Who may read is settled before the cache, so a disconnected person is never served from it.
+  const access = await ctx.credentials.open(ctx.db, connectors[slug], ctx.user.id);
   // Calls read through one shared credential, but the opt-in check above is per person, so the
   // cache key still carries the user.
   try {
-    return await ctx.vendorReads.get(`${ctx.user.id}:${slug}:${key}`, () => load(up));
+    return await ctx.vendorReads.get(`${ctx.user.id}:${slug}:${key}`, () => access.run(load));
   } catch (err) {
     throw toApiError(slug, err);
   }

@@ -8,7 +8,7 @@ import { favouritesOf, homeOf, upsertUser, userIdByEmail } from "@/lib/auth/user
 import { seedDemo } from "@/lib/seed";
 import { demoUsers } from "@/demo/users";
 import { listSpace } from "@/lib/saved/store";
-import { connectedSlugs, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
+import { connectionStates, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
 import { createSealer } from "@/lib/crypto/secrets";
 import { backends, PG_URL, testSealer, testSeed } from "./support/backends";
 
@@ -106,7 +106,7 @@ describe.each(backends)("storage on $name", (backend) => {
       const id = await userIdByEmail(h.db, d.email);
       expect(id, d.email).not.toBeNull();
       expect((await loadUser(h.db, id!))?.groups).toEqual([...d.groups].sort());
-      expect((await connectedSlugs(h.db, id!)).sort(), d.email).toEqual([...d.connectors].sort());
+      expect([...(await connectionStates(h.db, id!)).keys()].sort(), d.email).toEqual([...d.connectors].sort());
       expect(await hasCallsOptIn(h.db, id!)).toBe(d.callsOptIn);
     }
     const csm = (await userIdByEmail(h.db, "csm@demo.test"))!;

@@ -90,8 +90,10 @@ class GongStandIn implements StandIn {
       tokenPrefix: "gong",
       sealer: deps.sealer,
       accounts: () => this.accounts(),
-      // The shared donor credential: the app mints it in-process for the admin who connects it.
+      // The shared donor credential: the app mints it in-process for the admin who connects it;
+      // its refresh token renews it over HTTP like Gong's, whose access tokens live about a day.
       consent: false,
+      tokenTtlMs: deps.tokenTtlMs ?? 24 * 3_600_000,
     });
   }
 

@@ -83,6 +83,8 @@ class CoderepoStandIn implements StandIn {
       sealer: deps.sealer,
       accounts: () => accounts,
       consent: true,
+      // A GitHub App's user-to-server tokens expire after eight hours, with a rotating refresh token.
+      tokenTtlMs: deps.tokenTtlMs ?? 8 * 3_600_000,
     });
   }
 

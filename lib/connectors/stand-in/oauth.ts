@@ -54,7 +54,7 @@ export interface StandInOAuthOptions {
 /** An expiring access token's content. */
 interface AccessBody {
   e: string; // email
-  x: number; // expiry, epoch ms
+  x?: number; // expiry, epoch ms; absent for a token that does not expire
   g: string; // the grant it belongs to
 }
 
@@ -106,9 +106,12 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The error envelope `{error, hint}`; at the token endpoint `error` is OAuth's code. */
+/**
+ * The error envelope `{error, hint}`; at the token endpoint `error` is OAuth's code, and the hint
+ * is also RFC 6749's `error_description`, which OAuth clients read.
+ */
 function envelope(status: number, error: string, hint: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error, hint }), {
+  return new Response(JSON.stringify({ error, error_description: hint, hint }), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });
@@ -185,20 +188,25 @@ export class StandInOAuth {
     } catch {
       return invalid;
     }
-    if (typeof access.e !== "string" || typeof access.x !== "number" || typeof access.g !== "string" || !this.knows(access.e)) return invalid;
+    if (typeof access.e !== "string" || (access.x !== undefined && typeof access.x !== "number") || typeof access.g !== "string" || !this.knows(access.e)) return invalid;
     if (this.revokedGrants.has(access.g)) return { ok: false, reason: "revoked" };
-    if (access.x <= this.now()) return { ok: false, reason: "expired" };
+    if (access.x !== undefined && access.x <= this.now()) return { ok: false, reason: "expired" };
     return { ok: true, email: access.e };
   }
 
   /** The OAuth endpoints (`/oauth/authorize`, `/oauth/token`), or null for any other path. */
   async serve(request: Request, path: string, caller: StandInCaller | undefined): Promise<Response | null> {
     if (path !== "/oauth/authorize" && path !== "/oauth/token" && path !== "/oauth/revoke") return null;
-    if (!this.o.consent) {
-      return envelope(404, "not_found", `${this.o.product}'s credential is issued by this app in-process; nothing over HTTP hands it out.`);
-    }
+    const inProcess = () => envelope(404, "not_found", `${this.o.product}'s credential is issued by this app in-process; nothing over HTTP hands it out.`);
+    // A shared credential that expires is still renewed over HTTP, as its vendor's is: a refresh
+    // token is only ever issued in-process, so the refresh grant hands nothing to anyone new.
+    const renewsOverHttp = this.o.tokenTtlMs !== undefined && path !== "/oauth/authorize";
+    if (!this.o.consent && !renewsOverHttp) return inProcess();
     if (path === "/oauth/token") {
-      return request.method === "POST" ? this.token(request) : envelope(405, "method_not_allowed", "POST the code to the token endpoint.", { allow: "POST" });
+      if (request.method !== "POST") return envelope(405, "method_not_allowed", "POST the code to the token endpoint.", { allow: "POST" });
+      if (this.o.consent) return this.token(request);
+      const form = await this.form(request);
+      return form?.get("grant_type") === "refresh_token" ? this.refresh(form) : inProcess();
     }
     if (path === "/oauth/revoke") {
       return request.method === "POST" ? this.revoke(request) : envelope(405, "method_not_allowed", "POST the token to revoke.", { allow: "POST" });
@@ -324,7 +332,11 @@ export class StandInOAuth {
   /** A grant's tokens: an expiring access token and its refresh token, or the lasting token alone. */
   private issue(email: string, grant: string): { access_token: string; token_type: "Bearer"; expires_in?: number; refresh_token?: string } {
     const ttl = this.o.tokenTtlMs;
-    if (ttl === undefined) return { access_token: this.mint(email), token_type: "Bearer" };
+    if (ttl === undefined) {
+      // A lasting token, but still of a grant, so the person (or workspace) can revoke it.
+      const lasting = b64(JSON.stringify({ e: email, g: grant } satisfies AccessBody));
+      return { access_token: `${this.o.tokenPrefix}_${lasting}.${this.o.sealer.mac(lasting, `stand-in-token:${this.o.slug}`)}`, token_type: "Bearer" };
+    }
     const now = this.now();
     const access = b64(JSON.stringify({ e: email, x: now + ttl, g: grant } satisfies AccessBody));
     const refresh = b64(JSON.stringify({ e: email, x: now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS), g: grant, n: randomBytes(9).toString("base64url") } satisfies RefreshBody));

@@ -81,9 +81,10 @@ class SupportStandIn implements StandIn {
     if (request.method !== "GET" || (path !== "/me" && path !== "/conversations")) {
       return this.error(404, "not_found", "Resource Not Found");
     }
-    const email = this.oauth.verify(request.headers.get("authorization"));
-    const teammate = email ? this.teammates.get(email) : undefined;
-    if (!teammate) return this.error(401, "unauthorized", "Access Token Invalid");
+    const token = this.oauth.inspect(request.headers.get("authorization"));
+    const teammate = token.ok ? this.teammates.get(token.email) : undefined;
+    // Intercom's tokens do not expire; a workspace admin can revoke one.
+    if (!teammate) return token.ok || token.reason !== "revoked" ? this.error(401, "unauthorized", "Access Token Invalid") : this.error(401, "token_revoked", "Token revoked");
     const version = request.headers.get("intercom-version");
     if (version !== null && !KNOWN_VERSIONS.has(version)) {
       return this.error(400, "intercom_version_invalid", "The requested version could not be found");

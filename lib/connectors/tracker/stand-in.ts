@@ -13,6 +13,9 @@ import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 // variables feed which arguments. Aliases, fragments, directives and object literals in
 // arguments are refused, so a client relying on them fails here rather than in production.
 
+/** Linear's user access tokens live about a day and come with a refresh token that rotates. */
+const LINEAR_TOKEN_TTL_MS = 24 * 3_600_000;
+
 // ── GraphQL errors, in Linear's body shape ────────────────────────────────────────────────
 
 class GraphQLFailure extends Error {
@@ -297,7 +300,15 @@ class TrackerStandIn implements StandIn {
     this.projects = [...deps.tenant.tracker.projects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.issues = [...deps.tenant.tracker.issues].sort(byNewest);
     const accounts = [...this.people.keys()];
-    this.oauth = new StandInOAuth({ slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer: deps.sealer, accounts: () => accounts, consent: true });
+    this.oauth = new StandInOAuth({
+      slug: "tracker",
+      product: "Linear",
+      tokenPrefix: "lin_oauth",
+      sealer: deps.sealer,
+      accounts: () => accounts,
+      consent: true,
+      tokenTtlMs: deps.tokenTtlMs ?? LINEAR_TOKEN_TTL_MS,
+    });
   }
 
   async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
@@ -321,9 +332,12 @@ class TrackerStandIn implements StandIn {
   }
 
   private async graphql(request: Request): Promise<Response> {
-    const email = this.oauth.verify(request.headers.get("authorization"));
-    const viewer = email ? this.people.get(email) : undefined;
-    if (!viewer) throw new GraphQLFailure("Authentication required, not authenticated", "AUTHENTICATION_ERROR", 401);
+    const token = this.oauth.inspect(request.headers.get("authorization"));
+    const viewer = token.ok ? this.people.get(token.email) : undefined;
+    if (!viewer) {
+      const message = token.ok || token.reason === "invalid" ? "Authentication required, not authenticated" : `Authentication failed: the access token ${token.reason === "expired" ? "has expired" : "was revoked"}`;
+      throw new GraphQLFailure(message, "AUTHENTICATION_ERROR", 401);
+    }
 
     let body: unknown;
     try {

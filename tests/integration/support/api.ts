@@ -3,6 +3,7 @@ import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";
 import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { createCredentials } from "@/lib/connectors/credentials";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
 import { parseConfig } from "@/lib/config";
@@ -12,7 +13,14 @@ const testConfig = parseConfig({ SECRET_KEY: "integration-test-key-".repeat(2) }
 
 /** Handler services of a test's own: fresh caches each call, the test key, no CRM portal. */
 export function testServices(): HandlerServices {
-  return { config: testConfig, sealer: testSealer, answers: newAnswerCache(), vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }), crmUpstream: () => null };
+  return {
+    config: testConfig,
+    sealer: testSealer,
+    answers: newAnswerCache(),
+    vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }),
+    credentials: createCredentials({ config: testConfig, sealer: () => testSealer }),
+    crmUpstream: () => null,
+  };
 }
 import { demoUsers } from "@/demo/users";
 

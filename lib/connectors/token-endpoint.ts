@@ -1,0 +1,87 @@
+import "server-only";
+import { z } from "zod";
+import type { Config } from "@/lib/config";
+import { UpstreamError } from "./http";
+import type { ConnectorDef } from "./types";
+
+// A vendor's OAuth token endpoint, as the client: the code exchange when a person connects, and
+// the refresh grant that renews a credential. The client authenticates the way the vendor asks
+// (HTTP Basic or form fields). Nothing here retries: a refresh token may be good only once, so a
+// request that might have reached the vendor is never sent a second time.
+
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().optional(),
+  expires_in: z.coerce.number().positive().optional(),
+  scope: z.string().optional(),
+});
+
+/** RFC 6749 §5.2's error body; the stand-ins add `hint` beside it. */
+const tokenError = z.object({ error: z.string().max(200), error_description: z.string().optional(), hint: z.string().optional() });
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: number | null;
+  scope: string | null;
+}
+
+/** The vendor said no (400 or 401 from the token endpoint): the grant is gone, not the network. */
+export class TokenRefused extends Error {
+  constructor(
+    readonly code: string,
+    readonly description: string | null,
+  ) {
+    super(description ? `${code}: ${description}` : code);
+    this.name = "TokenRefused";
+  }
+}
+
+export async function requestTokens(
+  config: Pick<Config, "upstreams" | "connectorTimeoutMs">,
+  def: Pick<ConnectorDef, "slug" | "tokenAuth">,
+  fields: Record<string, string>,
+  now = Date.now(),
+): Promise<IssuedTokens> {
+  const up = config.upstreams[def.slug];
+  if (up.mode === "off") throw new UpstreamError("not_found", `${def.slug} is not configured`);
+  const form = new URLSearchParams(fields);
+  const headers: Record<string, string> = { accept: "application/json", "content-type": "application/x-www-form-urlencoded", "user-agent": "dashboards-connector/1" };
+  if (def.tokenAuth === "body") {
+    form.set("client_id", up.clientId);
+    form.set("client_secret", up.clientSecret);
+  } else {
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(up.clientId)}:${encodeURIComponent(up.clientSecret)}`).toString("base64")}`;
+  }
+  const url = new URL(up.tokenUrl);
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers, body: form.toString(), signal: AbortSignal.timeout(config.connectorTimeoutMs), redirect: "error" });
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name === "TimeoutError" || name === "AbortError") throw new UpstreamError("timeout", `no answer within ${config.connectorTimeoutMs} ms`);
+    throw new UpstreamError("network", `could not reach ${url.host}`);
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (res.status === 400 || res.status === 401) {
+    const refused = tokenError.safeParse(body);
+    const description = refused.success ? (refused.data.error_description ?? refused.data.hint ?? null) : null;
+    throw new TokenRefused(refused.success ? refused.data.error : `http_${res.status}`, description?.slice(0, 300) ?? null);
+  }
+  if (!res.ok) throw new UpstreamError(res.status === 429 ? "rate_limited" : "server", `POST ${url.pathname} answered ${res.status}`, res.status);
+  const parsed = tokenAnswer.safeParse(body);
+  if (!parsed.success) throw new UpstreamError("bad_response", `POST ${url.pathname} answered an unexpected shape`, res.status);
+  const grant = parsed.data;
+  return {
+    accessToken: grant.access_token,
+    refreshToken: grant.refresh_token ?? null,
+    expiresAt: grant.expires_in ? now + grant.expires_in * 1000 : null,
+    scope: grant.scope ?? null,
+  };
+}
