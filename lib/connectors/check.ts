@@ -34,9 +34,10 @@ export async function runCheck(
   const started = performance.now();
   const base = { slug: subject.slug, title: subject.title, probe: subject.probeDescription };
   const elapsed = () => Math.round(performance.now() - started);
-  const found = await access();
-  if (!("upstream" in found)) return { ...base, status: found.status, ok: false, summary: found.summary, details: [], durationMs: elapsed() };
   try {
+    // Renewing a credential may ask the vendor, so finding access can fail like the probe.
+    const found = await access();
+    if (!("upstream" in found)) return { ...base, status: found.status, ok: false, summary: found.summary, details: [], durationMs: elapsed() };
     const result = await (found.run ? found.run(probe) : probe(found.upstream));
     return { ...base, status: "ok", ok: true, summary: result.summary, details: result.details, durationMs: elapsed() };
   } catch (err) {

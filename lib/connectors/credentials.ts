@@ -92,11 +92,11 @@ export function createCredentials(options: CredentialsOptions): Credentials {
     renewals++;
     let issued;
     try {
-      issued = await requestTokens(options.config, def, { grant_type: "refresh_token", refresh_token: current.refreshToken });
+      issued = await requestTokens(options.config, def, { grant_type: "refresh_token", refresh_token: current.refreshToken }, now());
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
       console.warn(`[connectors] ${credentialKey(owner)}: renewal refused (${err.code})`);
-      const why = err.description ? `${err.code}: ${err.description.replace(/\s+$/, "")}` : err.code;
+      const why = err.description ? `${err.code}: ${err.description.replace(/[\s.;]+$/, "")}` : err.code;
       return { ok: false, reason: await refuse(db, def, owner, current, `${def.product} refused to renew the connection (${why}).`) };
     }
     const grant = { accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? current.refreshToken, expiresAt: issued.expiresAt };

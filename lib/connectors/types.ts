@@ -31,6 +31,8 @@ export interface StandInDeps {
    * expire, so its stand-in ignores this.
    */
   tokenTtlMs?: number;
+  /** The stand-in's clock (tests move it to expire tokens). */
+  now?: () => number;
 }
 
 export interface ConnectorDef {

@@ -19,11 +19,12 @@ import type { HandlerContext } from "@/lib/handlers/api-route";
 // connector and query, so one person's answer never reaches another.
 
 async function read<T>(ctx: HandlerContext, slug: ConnectorSlug, key: string, load: (up: UpstreamOptions) => Promise<T>): Promise<T> {
-  // Who may read is settled before the cache, so a disconnected person is never served from it.
-  const access = await ctx.credentials.open(ctx.db, connectors[slug], ctx.user.id);
-  // Calls read through one shared credential, but the opt-in check above is per person, so the
-  // cache key still carries the user.
   try {
+    // Who may read is settled before the cache, so a disconnected person is never served from it.
+    // Renewing a credential may ask the vendor, so its failures are the upstream's too.
+    const access = await ctx.credentials.open(ctx.db, connectors[slug], ctx.user.id);
+    // Calls read through one shared credential, but the opt-in check above is per person, so the
+    // cache key still carries the user.
     return await ctx.vendorReads.get(`${ctx.user.id}:${slug}:${key}`, () => access.run(load));
   } catch (err) {
     throw toApiError(slug, err);

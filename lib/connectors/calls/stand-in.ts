@@ -94,6 +94,7 @@ class GongStandIn implements StandIn {
       // its refresh token renews it over HTTP like Gong's, whose access tokens live about a day.
       consent: false,
       tokenTtlMs: deps.tokenTtlMs ?? 24 * 3_600_000,
+      now: deps.now,
     });
   }
 

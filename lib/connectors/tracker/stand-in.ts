@@ -308,6 +308,7 @@ class TrackerStandIn implements StandIn {
       accounts: () => accounts,
       consent: true,
       tokenTtlMs: deps.tokenTtlMs ?? LINEAR_TOKEN_TTL_MS,
+      now: deps.now,
     });
   }
 

@@ -135,6 +135,34 @@ describe("stand-in tokens of a product whose tokens last", () => {
         body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "lin_oauth_rt_x.y" }),
       });
       expect(res.status).toBe(400);
+      // A lasting token is still of a grant, so the workspace can revoke it.
+      const revoked = await fetch(`${served.url}/oauth/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: minted.access_token }),
+      });
+      expect(revoked.status).toBe(200);
+      expect(s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: false, reason: "revoked" });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("stand-in tokens of a shared credential that expires", () => {
+  it("renews over HTTP with a refresh token minted in-process, and hands out nothing else", async () => {
+    const oauth = new StandInOAuth({ slug: "calls", product: "Gong", tokenPrefix: "gong", sealer, accounts: () => [account], consent: false, tokenTtlMs: TTL_MS });
+    const served = await serveOnLoopback(async (request) => (await oauth.serve(request, new URL(request.url).pathname, undefined)) ?? new Response(null, { status: 404 }));
+    const post = (path: string, body: Record<string, string>) =>
+      fetch(`${served.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+    try {
+      const minted = oauth.mintGrant(account);
+      const renewed = await post("/oauth/token", { grant_type: "refresh_token", refresh_token: minted.refresh_token ?? "" });
+      expect(renewed.status).toBe(200);
+      expect((await renewed.json()).refresh_token).toMatch(/^gong_rt_/);
+      const code = await post("/oauth/token", { grant_type: "authorization_code", code: "x.y", redirect_uri: "http://app.test/cb", code_verifier: "v".repeat(43) });
+      expect([code.status, (await code.json()).error]).toEqual([404, "not_found"]);
+      expect((await fetch(`${served.url}/oauth/authorize?response_type=code`)).status).toBe(404);
     } finally {
       await served.close();
     }
