@@ -63,7 +63,17 @@ export default defineConfig({
       command: "node e2e/support/serve.mjs",
       url: `http://127.0.0.1:${ports.demo}/signin`,
       // frame-escape creates a draft per case, from two workers: more than the default 30 a minute.
-      env: { ...serverEnv, PORT: String(ports.demo), DATA_DIR: ".data/e2e-demo", PLAYGROUND_CREATES_PER_MIN: "600" },
+      // The stand-ins' tokens live 20 seconds, so every test that reads a vendor does so while the
+      // app renews the demo people's credentials under it. SQLite always: the connections suite
+      // reads and marks stored connections (e2e/support/demo-db.ts).
+      env: {
+        ...serverEnv,
+        PORT: String(ports.demo),
+        DATA_DIR: ".data/e2e-demo",
+        DATABASE_URL: "",
+        PLAYGROUND_CREATES_PER_MIN: "600",
+        STAND_IN_TOKEN_TTL_MS: "20000",
+      },
       reuseExistingServer: false,
       timeout: 180_000,
     },

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ConnectionsPage, ConsentPage } from "./support/connections-page";
+import { markForReconnect, storedConnection } from "./support/demo-db";
 import { SignInPage } from "./support/pages";
 
 // Tests share one demo database. Those that change the member's connections, or rely on them being
@@ -84,6 +85,53 @@ test("a member connects the issue tracker through the consent page, reads it, th
   const after = await page.request.get("/api/vendors/tracker/issues");
   expect(after.status()).toBe(401);
   expect(await after.json()).toMatchObject({ error: "tracker_not_connected" });
+});
+
+test("a credential past its vendor's token lifetime is renewed under the person's reads", async ({ page }) => {
+  // The demo server's stand-in tokens live 20 seconds (playwright.config.ts).
+  test.setTimeout(60_000);
+  await signInToConnections(page, "csm@demo.test");
+  expect((await page.request.get("/api/vendors/coderepo/repos")).status()).toBe(200);
+  const before = storedConnection("csm@demo.test", "coderepo");
+  expect(before?.expires_at).toEqual(expect.any(Number));
+  // Once the token is within a tenth of its lifetime of expiring, the next read renews it first.
+  await expect.poll(() => Date.now(), { timeout: 25_000, intervals: [500] }).toBeGreaterThan(before!.expires_at! - 1_500);
+  const read = await page.request.get("/api/vendors/coderepo/repos");
+  expect(read.status()).toBe(200);
+  const after = storedConnection("csm@demo.test", "coderepo");
+  expect(after?.expires_at).toBeGreaterThan(before!.expires_at!);
+  expect(after?.refreshed_at).toEqual(expect.any(Number));
+  expect(after?.reconnect_reason).toBeNull();
+});
+
+test("a connection that can no longer be renewed asks the person to reconnect, says why, and reconnects", { tag: "@member-state" }, async ({ page }) => {
+  const connections = await signInToConnections(page, "member@demo.test");
+  await connections.connect("tracker");
+  await new ConsentPage(page).authorize();
+  await expect(page).toHaveURL("/connections?connected=tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Connected");
+
+  const reason = "Linear refused to renew the connection (invalid_grant: The refresh token was already used, so the grant is revoked; connect again).";
+  markForReconnect("member@demo.test", "tracker", reason, Date.parse("2026-11-24T08:30:00Z"));
+  await connections.open();
+  await expect(connections.connectionState("tracker")).toHaveText(`Reconnect needed: ${reason} (since 2026-11-24 08:30 UTC)`);
+  await expect(connections.connectionState("tracker")).toHaveAttribute("data-connected", "reconnect");
+  await expect(connections.liveStatus("tracker")).toHaveAttribute("data-state", "not-connected");
+  await expect(connections.liveStatus("tracker").getByTestId("live-summary")).toHaveText(`${reason} Reconnect Linear at /connections.`);
+  const refused = await page.request.get("/api/vendors/tracker/issues");
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toEqual({ error: "tracker_not_connected", hint: `${reason} Reconnect Linear at /connections.` });
+
+  await connections.reconnectButton("tracker").click();
+  await new ConsentPage(page).authorize();
+  await expect(page).toHaveURL("/connections?connected=tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Connected");
+  await expect(connections.liveStatus("tracker")).toHaveAttribute("data-state", "ok");
+  expect(storedConnection("member@demo.test", "tracker")?.reconnect_reason).toBeNull();
+  expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(200);
+
+  await connections.disconnect("tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Not connected");
 });
 
 test("cancelling on the consent page says so and connects nothing", { tag: "@member-state" }, async ({ page }) => {

@@ -41,6 +41,10 @@ export class ConnectionsPage {
     return this.card(slug).getByRole("button", { name: /^Connect\b/ });
   }
 
+  reconnectButton(slug: ConnectorCardSlug) {
+    return this.card(slug).getByRole("button", { name: /^Reconnect\b/ });
+  }
+
   disconnectButton(slug: ConnectorCardSlug) {
     return this.card(slug).getByRole("button", { name: /^Disconnect\b/ });
   }

@@ -1,0 +1,43 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+
+// The demo server's own storage (a SQLite file, see playwright.config.ts), for the few tests that
+// look at or set what the server stores about a demo person's connections, where no page can.
+
+const file = path.resolve(".data/e2e-demo/app.sqlite");
+
+function withDb<T>(run: (db: Database.Database) => T): T {
+  const db = new Database(file, { fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  try {
+    return run(db);
+  } finally {
+    db.close();
+  }
+}
+
+export interface StoredConnection {
+  expires_at: number | null;
+  refreshed_at: number | null;
+  reconnect_reason: string | null;
+}
+
+export function storedConnection(email: string, slug: string): StoredConnection | undefined {
+  return withDb(
+    (db) =>
+      db
+        .prepare(
+          "select t.expires_at, t.refreshed_at, t.reconnect_reason from connector_tokens t join users u on u.id = t.user_id where u.email = ? and t.slug = ?",
+        )
+        .get(email, slug) as StoredConnection | undefined,
+  );
+}
+
+/** Marks a stored connection the way the app does when a vendor refuses to renew it. */
+export function markForReconnect(email: string, slug: string, reason: string, at: number): void {
+  withDb((db) =>
+    db
+      .prepare("update connector_tokens set reconnect_reason = ?, reconnect_at = ? where slug = ? and user_id = (select id from users where email = ?)")
+      .run(reason, at, slug, email),
+  );
+}
