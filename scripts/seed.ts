@@ -22,7 +22,7 @@ const t0 = performance.now();
 const tenant = generateTenant({ scale });
 const open = await openDb(config().storage);
 try {
-  const { seeded } = await seedDemo(open.db, { scale, sealer: app.sealer(), upstreams: config().upstreams });
+  const { seeded } = await seedDemo(open.db, { scale, sealer: app.sealer(), upstreams: config().upstreams, standInTokenTtlMs: config().standInTokenTtlMs });
   console.log(
     `${seeded ? "seeded" : "already seeded"}: demo tenant at scale ${scale} — ${tenant.companies.length} companies, ` +
       `${tenant.contacts.length} contacts, ${tenant.deals.length} deals, ${tenant.engagements.length} engagements ` +
