@@ -11,7 +11,7 @@ import { errorResponse, fromThrown } from "@/lib/http/respond";
 import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
 import { connectors } from "./registry";
-import type { StandInCaller } from "./stand-in/oauth";
+import { newOAuthMemory, type StandInCaller, type StandInOAuthMemory } from "./stand-in/oauth";
 import type { TokenGrant } from "./store";
 import type { StandIn } from "./types";
 
@@ -63,6 +63,8 @@ export interface StandIns {
 
 export function createStandIns(deps: StandInsDeps): StandIns {
   let current: Mounted | undefined;
+  // Kept across the daily remounts: a grant revoked before midnight stays revoked after it.
+  const memory = Object.fromEntries(connectorSlugs.map((s) => [s, newOAuthMemory()])) as Record<ConnectorSlug, StandInOAuthMemory>;
   const mounted = (): Mounted => {
     const day = today();
     if (current?.day !== day) {
@@ -71,7 +73,7 @@ export function createStandIns(deps: StandInsDeps): StandIns {
       current = {
         day,
         byslug: Object.fromEntries(
-          connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer, tokenTtlMs: deps.config.standInTokenTtlMs ?? undefined })]),
+          connectorSlugs.map((s) => [s, connectors[s].createStandIn({ tenant, sealer, tokenTtlMs: deps.config.standInTokenTtlMs ?? undefined, oauthMemory: memory[s] })]),
         ) as Record<ConnectorSlug, StandIn>,
         crmportal: createCrmportalStandIn({ tenant, sealer }),
       };

@@ -3,7 +3,7 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import type { Tenant } from "@/demo/tenant";
 import type { UpstreamOptions } from "./http";
 import type { Faults } from "./stand-in/faults";
-import type { StandInCaller, StandInOAuth } from "./stand-in/oauth";
+import type { StandInCaller, StandInOAuth, StandInOAuthMemory } from "./stand-in/oauth";
 
 /** What a read-only probe found: a one-line summary and facts from the live call. */
 export interface ProbeResult {
@@ -33,6 +33,8 @@ export interface StandInDeps {
   tokenTtlMs?: number;
   /** The stand-in's clock (tests move it to expire tokens). */
   now?: () => number;
+  /** What its OAuth server remembers, kept across the app's daily remounts. */
+  oauthMemory?: StandInOAuthMemory;
 }
 
 export interface ConnectorDef {

@@ -95,6 +95,7 @@ class GongStandIn implements StandIn {
       consent: false,
       tokenTtlMs: deps.tokenTtlMs ?? 24 * 3_600_000,
       now: deps.now,
+      memory: deps.oauthMemory,
     });
   }
 

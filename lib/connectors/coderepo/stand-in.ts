@@ -86,6 +86,7 @@ class CoderepoStandIn implements StandIn {
       // A GitHub App's user-to-server tokens expire after eight hours, with a rotating refresh token.
       tokenTtlMs: deps.tokenTtlMs ?? 8 * 3_600_000,
       now: deps.now,
+      memory: deps.oauthMemory,
     });
   }
 

@@ -49,6 +49,23 @@ export interface StandInOAuthOptions {
   tokenTtlMs?: number;
   /** How long a refresh token may wait to be used; default 30 days. */
   refreshTtlMs?: number;
+  /**
+   * What the server remembers (redeemed codes, used refresh tokens, revoked grants). The app
+   * mounts its stand-ins anew when the day turns; handing the same memory to each mount keeps a
+   * revoked grant revoked and a used refresh token used across it.
+   */
+  memory?: StandInOAuthMemory;
+}
+
+/** Redeemed code MACs, used refresh token MACs and revoked grants, each with when it may be forgotten. */
+export interface StandInOAuthMemory {
+  redeemed: Map<string, number>;
+  usedRefresh: Map<string, number>;
+  revokedGrants: Map<string, number>;
+}
+
+export function newOAuthMemory(): StandInOAuthMemory {
+  return { redeemed: new Map(), usedRefresh: new Map(), revokedGrants: new Map() };
 }
 
 /** An expiring access token's content. */
@@ -128,17 +145,18 @@ export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, e
 
 export class StandInOAuth {
   /** Redeemed code MAC → its expiry; expired entries are dropped as new ones arrive. */
-  private readonly redeemed = new Map<string, number>();
+  private readonly redeemed: Map<string, number>;
   /** Used refresh token MAC → its expiry, so a second use is seen as a replay. */
-  private readonly usedRefresh = new Map<string, number>();
+  private readonly usedRefresh: Map<string, number>;
   /** Grants revoked by a replay or /oauth/revoke, with when their last token could expire. */
-  private readonly revokedGrants = new Map<string, number>();
+  private readonly revokedGrants: Map<string, number>;
   private readonly now: () => number;
   private readonly maxRedeemed: number;
 
   constructor(private readonly o: StandInOAuthOptions) {
     this.now = o.now ?? Date.now;
     this.maxRedeemed = o.maxRedeemedCodes ?? REDEEMED_CODES_MAX;
+    ({ redeemed: this.redeemed, usedRefresh: this.usedRefresh, revokedGrants: this.revokedGrants } = o.memory ?? newOAuthMemory());
   }
 
   /** In-process issue of a token, for the app itself (organisation and shared credentials, seeding). */

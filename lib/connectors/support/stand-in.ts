@@ -66,6 +66,7 @@ class SupportStandIn implements StandIn {
       accounts: () => [...this.teammates.keys()],
       consent: true,
       now: deps.now,
+      memory: deps.oauthMemory,
     });
     this.ordered = [...tenant.conversations].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.positionById = new Map(this.ordered.map((c, i) => [c.id, i]));

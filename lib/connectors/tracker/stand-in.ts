@@ -309,6 +309,7 @@ class TrackerStandIn implements StandIn {
       consent: true,
       tokenTtlMs: deps.tokenTtlMs ?? LINEAR_TOKEN_TTL_MS,
       now: deps.now,
+      memory: deps.oauthMemory,
     });
   }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
-import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
+import { newOAuthMemory, StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 
 // The stand-ins' tokens behave like the vendors' that expire them: an access token lives for its
@@ -166,5 +166,28 @@ describe("stand-in tokens of a shared credential that expires", () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+describe("stand-in OAuth memory", () => {
+  it("keeps a revoked grant revoked and a used refresh token used when the stand-in is mounted anew", async () => {
+    const memory = newOAuthMemory();
+    const options = { slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer, accounts: () => [account], consent: true, tokenTtlMs: TTL_MS, memory };
+    const before = new StandInOAuth(options);
+    const revoked = before.mintGrant(account);
+    const used = before.mintGrant(account);
+    const post = async (oauth: StandInOAuth, path: string, body: Record<string, string>) =>
+      (await oauth.serve(new Request(`http://stand-in.test${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) }), path, undefined))!;
+    expect((await post(before, "/oauth/revoke", { token: revoked.access_token })).status).toBe(200);
+    expect((await post(before, "/oauth/token", { grant_type: "refresh_token", refresh_token: used.refresh_token! })).status).toBe(200);
+
+    // The day turns and the app mounts its stand-ins anew, with the same memory.
+    const after = new StandInOAuth(options);
+    expect(after.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: false, reason: "revoked" });
+    const replay = await post(after, "/oauth/token", { grant_type: "refresh_token", refresh_token: used.refresh_token! });
+    expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
+    // Without it, the new mount would have forgotten both.
+    const forgetful = new StandInOAuth({ ...options, memory: undefined });
+    expect(forgetful.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: true, email: account });
   });
 });
