@@ -115,13 +115,14 @@ describe("the rule list", () => {
 
 describe("empty-document", () => {
   it("fires for empty or blank HTML, at 1:1", () => {
-    for (const html of ["", "   \n\t  "]) {
+    for (const html of ["", "   \n\t  ", "<!-- nothing yet -->", " <!-- a --> \n<!-- b -->", "<!-- never closed <p>x</p>"]) {
       expect(checkDraft(html)).toEqual([expect.objectContaining({ rule: "empty-document", severity: "error", line: 1, column: 1 })]);
     }
   });
   it("does not fire for any content", () => {
     expectNot("<p>hi</p>", "empty-document");
     expectNot("hi", "empty-document");
+    expectNot("<!-- a -->x", "empty-document");
   });
 });
 

@@ -17,14 +17,22 @@ export function checkDraft(html: string): DraftWarning[] {
 }
 
 /** The check's findings and the manifest of API paths the document reads, from one pass. */
+/**
+ * Nothing but whitespace and HTML comments (an unclosed comment runs to the end, as a parser
+ * reads it): a document that shows nothing. The playground refuses such a revision outright.
+ */
+export function isBlankDocument(html: string): boolean {
+  return html.replace(/<!--[\s\S]*?(?:-->|$)/g, "").trim() === "";
+}
+
 export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads } {
   const ctx = new Context(html);
   const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests) });
-  if (html.trim() === "") {
+  if (isBlankDocument(html)) {
     ctx.report(
       "empty-document",
       0,
-      "The draft is empty: there is no HTML to show.",
+      "The draft is empty: there is nothing but whitespace and comments to show.",
       "Send one complete, self-contained HTML document (<!doctype html><html>…</html>) as `html`.",
     );
     return done();

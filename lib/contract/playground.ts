@@ -16,21 +16,47 @@ export const dashSlug = z
   .regex(SLUG_PATTERN, "dash must be a slug: lowercase letters, digits and hyphens, at most 64")
   .meta({ description: "Suggested name of the dashboard when a person saves it" });
 
-/** The body of POST /draft and POST /draft/<write_token> (as JSON). */
+const positiveRevision = "must be a positive integer: the revision you last read (e.g. 3)";
+
+const baseRevision = z
+  .number({ error: positiveRevision })
+  .int(positiveRevision)
+  .min(1, positiveRevision)
+  .meta({ description: "Refuse the update (409 revision_conflict) unless this is the current revision" });
+
+const examplesField = z
+  .record(z.string(), z.string())
+  .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}; forces that variant over the scenario's" });
+
+/** The body of POST /draft (as JSON): a new draft. */
 export const draftInput = z
   .object({
     html: z.string().meta({ description: "The dashboard: one self-contained HTML document" }),
     dataMode: dataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
-    examples: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}" }),
-    scenario: z.string().optional().meta({ description: "Demo scenario name; see /scenarios" }),
+    examples: examplesField.optional(),
+    scenario: z.string().optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
     dash: dashSlug.optional(),
-    baseRevision: z.number().int().min(1).optional().meta({ description: "Refuse the update (409) unless this is the current revision" }),
+    baseRevision: baseRevision.optional(),
   })
   .strict()
   .meta({ id: "DraftInput" });
+
+/**
+ * The body of POST /draft/<write_token> (as JSON): a partial update. A field present replaces its
+ * value, `null` clears it (scenario back to `default`, no forced examples, no dash), and a field
+ * left out keeps its value. At least one of html, scenario, examples and dash is sent.
+ */
+export const draftUpdate = z
+  .object({
+    html: z.string().optional().meta({ description: "The dashboard's new HTML; left out, the current HTML stays" }),
+    dataMode: dataMode.optional().meta({ description: "Fixed at creation: only the draft's own mode is accepted" }),
+    examples: examplesField.nullable().optional(),
+    scenario: z.string().nullable().optional().meta({ description: "Demo scenario name; null returns to `default`" }),
+    dash: dashSlug.nullable().optional(),
+    baseRevision: baseRevision.optional(),
+  })
+  .strict()
+  .meta({ id: "DraftUpdate" });
 
 export const draftCreated = z
   .object({
@@ -66,6 +92,14 @@ export const draftReads = z
     }),
   })
   .meta({ id: "DraftReads" });
+
+/** POST /check: what the static check finds in a draft body, with nothing created. */
+export const draftCheck = z
+  .object({
+    warnings: z.array(draftWarning),
+    reads: draftReads,
+  })
+  .meta({ id: "DraftCheck" });
 
 export const draftView = z
   .object({
@@ -124,10 +158,18 @@ export const draftRevisions = z
 
 /** The `data` of each `draft` event on the stream. */
 export const draftEvent = z
-  .object({ revision: z.number().int(), scenario: z.string(), dash: z.string().nullable(), html: z.string() })
+  .object({
+    revision: z.number().int(),
+    scenario: z.string(),
+    examples: z.record(z.string(), z.string()).meta({ description: "API path → the variant forced over the scenario's" }),
+    dash: z.string().nullable(),
+    html: z.string(),
+  })
   .meta({ id: "DraftEvent" });
 
 export type DraftInput = z.infer<typeof draftInput>;
+export type DraftUpdate = z.infer<typeof draftUpdate>;
+export type DraftCheck = z.infer<typeof draftCheck>;
 export type DraftCreated = z.infer<typeof draftCreated>;
 export type DraftUpdated = z.infer<typeof draftUpdated>;
 export type DraftView = z.infer<typeof draftView>;

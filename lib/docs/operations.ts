@@ -8,8 +8,10 @@ import {
   REVISIONS_PAGE_BYTES,
   dashSlug,
   draftCreated,
+  draftCheck,
   draftEvent,
   draftInput,
+  draftUpdate,
   draftRevisions,
   draftRevisionsQuery,
   draftUpdated,
@@ -147,6 +149,16 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     { contentType: "application/json", description: "The draft; only `html` is required.", schema: input, fields: fieldRows(input, set.components) },
     { contentType: "text/html", description: "The HTML itself; the other fields go in the query string.", schema: { type: "string" }, fields: [] },
   ];
+  const update = set.add(draftUpdate, "input");
+  const updateBodies: BodyDoc[] = [
+    {
+      contentType: "application/json",
+      description: "What changes: every field is optional. A field sent replaces its value, `null` clears it (scenario back to `default`, no examples, no dash), a field left out keeps its value.",
+      schema: update,
+      fields: fieldRows(update, set.components),
+    },
+    { contentType: "text/html", description: "New HTML alone; scenario, examples and dash keep their values (or set them in the query string).", schema: { type: "string" }, fields: [] },
+  ];
   const writeErrors: ErrorCode[] = ["cross_site_write", "untrusted_host", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"];
   const base = PLAYGROUND_BASE;
   return [
@@ -165,6 +177,21 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     }),
     siteOperation({
       method: "POST",
+      path: `${base}/check`,
+      section: "playground",
+      operationId: "playground.checkDraft",
+      summary: "Check a draft without publishing it",
+      description: [
+        p("Takes the same bodies as creating a draft and answers the static check's findings and the API paths the dashboard reads. Nothing is created, stored or sent to any watcher; a blank document is a finding here rather than a refusal. Rate limited like creations, with an allowance of its own."),
+      ],
+      security: "none",
+      params: htmlQuery,
+      requestBodies: bodies,
+      responses: [jsonBody(200, "The findings and the reads", set.add(draftCheck), set)],
+      errors: ["cross_site_write", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"],
+    }),
+    siteOperation({
+      method: "POST",
       path: `${base}/draft/:token`,
       section: "playground",
       operationId: "playground.updateDraft",
@@ -172,7 +199,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       description: [p("Re-checks the draft and pushes it to every watcher at once. `token` is the write token; the read id never authorises a write.")],
       security: "none",
       params: [writeToken, ...htmlQuery],
-      requestBodies: bodies,
+      requestBodies: updateBodies,
       responses: [jsonBody(200, "The accepted revision", set.add(draftUpdated), set)],
       errors: [...writeErrors, "no_such_draft", "data_mode_fixed", "revision_conflict"],
     }),

@@ -2,10 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { randomToken, sha256Hex, constantTimeEqual } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/contract/errors";
-import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftView } from "@/lib/contract/playground";
+import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftUpdate, type DraftView } from "@/lib/contract/playground";
+import { isBlankDocument } from "@/lib/check";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { defaultScenario, isScenario, isVariant } from "@/lib/playground/demo-data";
+import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/playground/demo-data";
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";
@@ -89,21 +90,36 @@ export interface UpdatedDraft {
 }
 
 /** Refuses content the playground cannot serve: too large, unknown scenario or variant. */
-function validateContent(input: DraftInput): void {
-  const bytes = Buffer.byteLength(input.html, "utf8");
+/** Refuses html no revision may hold; `blank` also refuses a document with nothing to show. */
+export function validateHtml(html: string, blank: "refuse" | "allow"): void {
+  const bytes = Buffer.byteLength(html, "utf8");
   if (bytes > DRAFT_HTML_MAX_BYTES) {
     throw new ApiError("draft_too_large", `html is ${bytes} bytes; the limit is ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
   }
   // Storage keeps text as UTF-8, and PostgreSQL cannot hold NUL at all: refusing both keeps a
   // draft byte-identical from the author to every watcher, on either engine.
-  if (input.html.includes("\u0000")) throw new ApiError("invalid_draft", "html: contains NUL (U+0000), which HTML does not allow.");
-  if (!input.html.isWellFormed()) throw new ApiError("invalid_draft", "html: contains an unpaired UTF-16 surrogate; send valid Unicode.");
-  if (input.scenario !== undefined && !isScenario(input.scenario)) {
+  if (html.includes("\u0000")) throw new ApiError("invalid_draft", "html: contains NUL (U+0000), which HTML does not allow.");
+  if (!html.isWellFormed()) throw new ApiError("invalid_draft", "html: contains an unpaired UTF-16 surrogate; send valid Unicode.");
+  // A blank revision would replace what every watcher sees with nothing.
+  if (blank === "refuse" && isBlankDocument(html)) {
+    throw new ApiError("invalid_draft", "html: the document is empty (nothing but whitespace and comments), so nothing was published; send the dashboard's HTML.");
+  }
+}
+
+function validateContent(input: { html?: string; scenario?: string | null; examples?: Record<string, string> | null }): void {
+  if (input.html !== undefined) validateHtml(input.html, "refuse");
+  if (input.scenario != null && !isScenario(input.scenario)) {
     throw new ApiError("unknown_scenario", `No scenario "${clip(input.scenario)}"; GET /dashboards/playground/scenarios lists them.`);
   }
   const examples = Object.entries(input.examples ?? {});
   if (examples.length > MAX_EXAMPLES) throw new ApiError("invalid_draft", `examples: at most ${MAX_EXAMPLES} entries.`);
   for (const [path, variant] of examples) {
+    if (!endpointForPath(path)) {
+      throw new ApiError(
+        "unknown_example",
+        `examples["${clip(path)}"]: no API path "${clip(path)}" takes demo variants; use a path of the API reference (e.g. "/cx/book"), as GET /dashboards/playground/scenarios lists them.`,
+      );
+    }
     if (!isVariant(path, variant)) {
       throw new ApiError(
         "unknown_example",
@@ -126,6 +142,13 @@ function analysisFor(ctx: DraftContext, html: string): DraftAnalysis {
     ctx.log(`static check failed: ${err instanceof Error ? err.message : String(err)}`);
     return UNKNOWN_ANALYSIS;
   }
+}
+
+/** What the check finds in a draft body, with nothing stored or published (a blank document is a finding here). */
+export function checkDraftInput(ctx: DraftContext, input: DraftInput): DraftAnalysis {
+  validateHtml(input.html, "allow");
+  validateContent({ scenario: input.scenario, examples: input.examples });
+  return analysisFor(ctx, input.html);
 }
 
 export async function createDraft(ctx: DraftContext, input: DraftInput): Promise<CreatedDraft> {
@@ -157,19 +180,24 @@ export async function createDraft(ctx: DraftContext, input: DraftInput): Promise
  * An accepted update becomes the next revision and reaches every watcher at once: this
  * instance's directly, other instances' through the fan-out. Fields left out keep their values.
  */
-export async function updateDraft(ctx: DraftContext, writeToken: string, input: DraftInput): Promise<UpdatedDraft> {
+export async function updateDraft(ctx: DraftContext, writeToken: string, input: DraftUpdate): Promise<UpdatedDraft> {
+  if (input.html === undefined && input.scenario === undefined && input.examples === undefined && input.dash === undefined) {
+    throw new ApiError("invalid_draft", "Nothing to update: send at least one of html, scenario, examples and dash (null clears scenario, examples or dash).");
+  }
   validateContent(input);
   const writeHash = sha256Hex(writeToken);
-  // The check runs before the revision is written, so the revision is never stored without it.
-  const analysis = analysisFor(ctx, input.html);
+  // The check runs before the revision is written, so the revision is never stored without it;
+  // a revision that keeps its HTML keeps the check result stored with it.
+  const analysis = input.html === undefined ? null : analysisFor(ctx, input.html);
   const outcome = await store.updateDraftRow(ctx.db, {
     writeHash,
     dataMode: input.dataMode,
     change: {
       html: input.html,
-      checkJson: encodeAnalysis(analysis),
-      scenario: input.scenario,
-      examples: input.examples === undefined ? undefined : JSON.stringify(input.examples),
+      checkJson: analysis ? encodeAnalysis(analysis) : undefined,
+      // null returns a field to where a new draft starts.
+      scenario: input.scenario === null ? defaultScenario : input.scenario,
+      examples: input.examples === undefined ? undefined : JSON.stringify(input.examples ?? {}),
       dash: input.dash,
       baseRevision: input.baseRevision,
       now: ctx.now(),
@@ -191,7 +219,8 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
   // check independent of how the database compares strings.
   if (!constantTimeEqual(row.write_hash, writeHash)) throw noSuchDraft(ctx.settings);
   ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
-  return { id: row.id, revision: row.revision, warnings: analysis.warnings };
+  const warnings = analysis?.warnings ?? (decodeAnalysis(await store.findCheck(ctx.db, row.id, row.revision)) ?? analysisFor(ctx, row.html)).warnings;
+  return { id: row.id, revision: row.revision, warnings };
 }
 
 /** The live draft behind a read id, or undefined (unknown, deleted or expired). */
@@ -358,7 +387,7 @@ function examplesOf(text: string): Record<string, string> {
 }
 
 export function eventOf(row: store.DraftRow): DraftEvent {
-  return { revision: row.revision, scenario: row.scenario, dash: row.dash, html: row.html };
+  return { revision: row.revision, scenario: row.scenario, examples: examplesOf(row.examples), dash: row.dash, html: row.html };
 }
 
 /** Deletes drafts idle past the limit and ends their streams, here and on other instances. */

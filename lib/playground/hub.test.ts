@@ -3,7 +3,7 @@ import { Hub } from "./hub";
 import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
 
 const limits = { perDraftPerAddress: 10, perAddress: 10, total: 100 };
-const frame = (revision: number, html = `<p>${revision}</p>`) => () => draftFrame({ revision, scenario: "s", dash: null, html });
+const frame = (revision: number, html = `<p>${revision}</p>`) => () => draftFrame({ revision, scenario: "s", examples: {}, dash: null, html });
 
 /** Reads a watch's stream in the background, as a connection that keeps up would. */
 function reader(stream: ReadableStream<Uint8Array>) {

@@ -12,6 +12,8 @@ import type { Playground } from "./routes";
 export interface PlaygroundRoutes {
   /** /dashboards/playground/draft */
   create: RouteModule;
+  /** /dashboards/playground/check */
+  check: RouteModule;
   /** /dashboards/playground/draft/<token>: GET with a read id, POST with a write token */
   draft: RouteModule;
   /** /dashboards/playground/draft/<read_id>/events */
@@ -37,6 +39,11 @@ export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource)
       refuse: "POST a draft here to create it; read one at /dashboards/playground/draft/<read_id>.",
       log,
       methods: (on) => ({ POST: on({ handle: async ({ request }) => (await playground()).create(request) }) }),
+    }),
+    check: defineRoute({
+      refuse: "POST a draft body here (as to /draft) to check it without creating or publishing anything.",
+      log,
+      methods: (on) => ({ POST: on({ handle: async ({ request }) => (await playground()).check(request) }) }),
     }),
     draft: defineRoute({
       params: token,

@@ -9,10 +9,14 @@ import {
   REVISIONS_LIMIT_DEFAULT,
   draftInput,
   draftRevisionsQuery,
+  draftUpdate,
+  type DraftCheck,
   type DraftCreated,
   type DraftInput,
+  type DraftUpdate,
   type DraftUpdated,
 } from "@/lib/contract/playground";
+import type { z } from "zod";
 import { sha256Hex } from "@/lib/auth/tokens";
 import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
@@ -20,6 +24,7 @@ import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
 import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
 import { json, jsonText } from "@/lib/http/respond";
 import {
+  checkDraftInput,
   createDraft,
   draftExists,
   draftHistoryPage,
@@ -78,6 +83,8 @@ export interface PlaygroundOptions {
 export interface Playground {
   /** POST /draft */
   create(request: Request): Promise<Response>;
+  /** POST /check: the static check of a draft body; nothing is created or published */
+  check(request: Request): Promise<Response>;
   /** POST /draft/<write_token> */
   update(request: Request, writeToken: string): Promise<Response>;
   /** GET /draft/<read_id> */
@@ -123,6 +130,8 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
   const creates = new RateLimiter(settings.createsPerMinute, now);
+  // A check costs what checking a creation costs, and creates nothing: the same allowance, apart.
+  const checks = new RateLimiter(settings.createsPerMinute, now);
   const updates = new RateLimiter(settings.updatesPerMinute, now);
   // Anonymous reads cost little each, but nothing else stops one address from asking without end.
   const reads = new RateLimiter(settings.readsPerMinute, now);
@@ -181,12 +190,19 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       return json(body, 201);
     },
 
+    async check(request) {
+      guardWrite(request);
+      limited(checks.take(clientAddress(request, trusted)), "checks from your address");
+      const body: DraftCheck = checkDraftInput(ctx, await readDraftInput(request));
+      return json(body);
+    },
+
     async update(request, writeToken) {
       guardWrite(request);
       const origin = trustedOrigin(request, options.publicOrigin);
       if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
       limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
-      const input = await readDraftInput(request);
+      const input = await readDraftUpdate(request);
       const updated = await updateDraft(ctx, writeToken, input);
       const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
       return json(body);
@@ -307,9 +323,18 @@ export function demoReadsOf(settings: PlaygroundSettings): DemoReads {
  * itself, with scenario, dash, dataMode and baseRevision in the query string).
  */
 export async function readDraftInput(request: Request): Promise<DraftInput> {
+  return readDraftBody(request, draftInput);
+}
+
+/** An update: the same two forms, every field optional (see draftUpdate). */
+export async function readDraftUpdate(request: Request): Promise<DraftUpdate> {
+  return readDraftBody(request, draftUpdate);
+}
+
+async function readDraftBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
   const { essence } = contentType(request);
   if (essence === "application/json") {
-    return readJsonBody(request, draftInput, { max: JSON_BODY_MAX, tooLarge: tooLarge(JSON_BODY_MAX), invalid: "invalid_draft" });
+    return readJsonBody(request, schema, { max: JSON_BODY_MAX, tooLarge: tooLarge(JSON_BODY_MAX), invalid: "invalid_draft" });
   }
   const html = await readTextBody(
     request,
@@ -322,7 +347,7 @@ export async function readDraftInput(request: Request): Promise<DraftInput> {
     },
     true,
   );
-  return parseWith(draftInput, { ...draftFieldsFromQuery(new URL(request.url).searchParams), html }, "invalid_draft");
+  return parseWith(schema, { ...draftFieldsFromQuery(new URL(request.url).searchParams), html }, "invalid_draft");
 }
 
 const tooLarge = (max: number) => ({
@@ -341,9 +366,12 @@ function draftFieldsFromQuery(search: URLSearchParams): Record<string, unknown> 
     if (!queryFields.has(key)) throw new ApiError("invalid_draft", `Unrecognized query parameter "${key.slice(0, 40)}".`);
     if (values.length > 1) throw new ApiError("invalid_draft", `${key}: given ${values.length} times; give it once.`);
     const value = values[0] ?? "";
-    // Numbers in a query string are text; a plain integer becomes a number, anything else stays
-    // text so the schema names the field.
-    out[key] = key === "baseRevision" && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+    // Numbers in a query string are text: a plain integer becomes a number, anything else is
+    // refused here in words about the query, not about JSON types.
+    if (key === "baseRevision" && !/^[0-9]{1,15}$/.test(value)) {
+      throw new ApiError("invalid_draft", `baseRevision: must be a positive integer: the revision you last read (e.g. ?baseRevision=3), not "${value.slice(0, 20)}".`);
+    }
+    out[key] = key === "baseRevision" ? Number(value) : value;
   }
   return out;
 }

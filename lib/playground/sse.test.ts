@@ -27,26 +27,26 @@ function parseAll(chunks: (Uint8Array | string)[]): { messages: SseMessage[]; pa
 
 describe("draft framing", () => {
   it("carries any HTML byte-identically in one event", () => {
-    const frame = draftFrame({ revision: 7, scenario: "default", dash: "my-dash", html: TRICKY });
+    const frame = draftFrame({ revision: 7, scenario: "default", examples: {}, dash: "my-dash", html: TRICKY });
     const { messages } = parseAll([frame]);
     expect(messages).toHaveLength(1);
     const [m] = messages;
     expect(m?.type).toBe("draft");
     expect(m?.lastEventId).toBe("7");
     const data = draftEvent.parse(JSON.parse(m!.data));
-    expect(data).toEqual({ revision: 7, scenario: "default", dash: "my-dash", html: TRICKY });
+    expect(data).toEqual({ revision: 7, scenario: "default", examples: {}, dash: "my-dash", html: TRICKY });
     expect(Buffer.from(data.html, "utf8").equals(Buffer.from(TRICKY, "utf8"))).toBe(true);
   });
 
   it("puts no line terminator inside the data line", () => {
-    const text = new TextDecoder().decode(draftFrame({ revision: 1, scenario: "s", dash: null, html: TRICKY }));
+    const text = new TextDecoder().decode(draftFrame({ revision: 1, scenario: "s", examples: {}, dash: null, html: TRICKY }));
     const lines = text.split("\n");
     expect(lines).toEqual([expect.stringMatching(/^id: 1$/), "event: draft", expect.stringMatching(/^data: \{/), "", ""]);
     expect(text.includes("\r")).toBe(false);
   });
 
   it("survives being split at every byte boundary", () => {
-    const frame = draftFrame({ revision: 3, scenario: "s", dash: null, html: TRICKY });
+    const frame = draftFrame({ revision: 3, scenario: "s", examples: {}, dash: null, html: TRICKY });
     const bytes = Array.from(frame, (b) => Uint8Array.of(b));
     const { messages } = parseAll([openingFrame(1000), ...bytes, commentFrame("hb"), frame]);
     expect(messages).toHaveLength(2);

@@ -24,7 +24,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 
 /** One `draft` event; `id:` is the revision, so a reconnecting client reports what it has. */
 export function draftFrame(event: DraftEvent): Uint8Array {
-  const data = JSON.stringify({ revision: event.revision, scenario: event.scenario, dash: event.dash, html: event.html });
+  const data = JSON.stringify({ revision: event.revision, scenario: event.scenario, examples: event.examples, dash: event.dash, html: event.html });
   return encoder.encode(`id: ${event.revision}\nevent: draft\ndata: ${data}\n\n`);
 }
 

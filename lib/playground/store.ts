@@ -21,11 +21,12 @@ export interface NewDraft {
 }
 
 export interface DraftChange {
-  html: string;
-  checkJson: string;
+  /** Absent: the HTML stays, and so does its stored check result. */
+  html?: string;
+  checkJson?: string;
   scenario?: string;
   examples?: string;
-  dash?: string;
+  dash?: string | null;
   baseRevision?: number;
   now: number;
 }
@@ -140,7 +141,7 @@ export async function updateDraftRow(db: Db, { writeHash, dataMode, change, cuto
       .updateTable("playground_drafts")
       .set((eb) => ({
         revision: eb("revision", "+", 1),
-        html: change.html,
+        ...(change.html !== undefined ? { html: change.html } : {}),
         updated_at: change.now,
         ...(change.scenario !== undefined ? { scenario: change.scenario } : {}),
         ...(change.examples !== undefined ? { examples: change.examples } : {}),
@@ -154,6 +155,12 @@ export async function updateDraftRow(db: Db, { writeHash, dataMode, change, cuto
       return now ? { kind: "conflict", revision: now.revision } : { kind: "missing" };
     }
 
+    // Without new HTML the revision keeps the previous one's check result (null when that had none).
+    const checkJson =
+      change.checkJson ??
+      (await trx.selectFrom("playground_draft_revisions").select("check_json").where("draft_id", "=", row.id).where("revision", "=", row.revision - 1).executeTakeFirst())
+        ?.check_json ??
+      null;
     await trx
       .insertInto("playground_draft_revisions")
       .values({
@@ -164,7 +171,7 @@ export async function updateDraftRow(db: Db, { writeHash, dataMode, change, cuto
         examples: row.examples,
         dash: row.dash,
         created_at: change.now,
-        check_json: change.checkJson,
+        check_json: checkJson,
       })
       .execute();
     await trx

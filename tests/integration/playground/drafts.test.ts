@@ -113,7 +113,12 @@ describe.each(backends)("drafts on $name", (backend) => {
       const cases: [body: string, status: number, error: string, hint?: RegExp][] = [
         ["{not json", 400, "invalid_draft", /not JSON/],
         [JSON.stringify({ html: 5 }), 400, "invalid_draft", /^html/],
-        [JSON.stringify({}), 400, "invalid_draft", /^html/],
+        // A creation needs html; an update needs something to change.
+        [JSON.stringify({}), 400, "invalid_draft", target === created.postUrl ? /^Nothing to update: send at least one of html/ : /^html/],
+        [JSON.stringify({ baseRevision: 1 }), 400, "invalid_draft", target === created.postUrl ? /^Nothing to update/ : /^html/],
+        [JSON.stringify({ html: "  <!-- soon -->\n" }), 400, "invalid_draft", /^html: the document is empty/],
+        [JSON.stringify({ html: "<p/>", baseRevision: "abc" }), 400, "invalid_draft", /^baseRevision: must be a positive integer/],
+        [JSON.stringify({ html: "<p/>", examples: { "/cx/nope": "empty" } }), 400, "unknown_example", /no API path "\/cx\/nope" takes demo variants/],
         [JSON.stringify([1]), 400, "invalid_draft"],
         [JSON.stringify({ html: "<p/>", colour: "red" }), 400, "invalid_draft", /colour/],
         [JSON.stringify({ html: "<p/>", dash: "Not A Slug" }), 400, "invalid_draft", /^dash/],

@@ -37,7 +37,7 @@ describe.each(backends)("draft events on $name", (backend) => {
     const first = await stream.next();
     expect(first.type).toBe("draft");
     expect(first.lastEventId).toBe("1");
-    expect(draftEvent.parse(JSON.parse(first.data))).toEqual({ revision: 1, scenario: "outage", dash: "loop", html: TRICKY_HTML });
+    expect(draftEvent.parse(JSON.parse(first.data))).toEqual({ revision: 1, scenario: "outage", examples: {}, dash: "loop", html: TRICKY_HTML });
 
     const sent: string[] = [];
     for (let i = 1; i <= 10; i++) {

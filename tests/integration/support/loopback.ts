@@ -142,6 +142,7 @@ export function playgroundRouter(playground: Playground): FetchHandler {
       return routes.demoApi[method](request, { params: { path: segments.slice(3) } });
     }
     if (pathname === draftBase) return routes.create[method](request);
+    if (pathname === `${PLAYGROUND_BASE}/check`) return routes.check[method](request);
     if (pathname.startsWith(`${draftBase}/`)) {
       const [token = "", sub, extra] = segments.slice(3);
       if (extra !== undefined) return errorResponse("not_found");
