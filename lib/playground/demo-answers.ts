@@ -81,7 +81,7 @@ function single(search: URLSearchParams, key: string): string | undefined {
 
 function scenarioOrFail(name: string): Scenario {
   const s = scenarioNamed(name);
-  if (!s) throw new ApiError("unknown_scenario", `Scenarios: ${scenarios.map((x) => x.name).join(", ")}.`);
+  if (!s) throw new ApiError("unknown_scenario", `scenario: no scenario "${name.slice(0, 40)}"; it is one of ${scenarios.map((x) => x.name).join(", ")}.`);
   return s;
 }
 

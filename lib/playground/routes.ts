@@ -363,7 +363,9 @@ function draftFieldsFromQuery(search: URLSearchParams): Record<string, unknown> 
     const values = search.getAll(key);
     if (key === "html") throw new ApiError("invalid_draft", "html: with Content-Type text/html the body is the html.");
     if (key === "examples") throw new ApiError("invalid_draft", "examples: send a JSON body to choose examples.");
-    if (!queryFields.has(key)) throw new ApiError("invalid_draft", `Unrecognized query parameter "${key.slice(0, 40)}".`);
+    if (!queryFields.has(key)) {
+      throw new ApiError("invalid_draft", `Unrecognized query parameter "${key.slice(0, 40)}"; with a text/html body the query string takes scenario, dash, dataMode and baseRevision.`);
+    }
     if (values.length > 1) throw new ApiError("invalid_draft", `${key}: given ${values.length} times; give it once.`);
     const value = values[0] ?? "";
     // Numbers in a query string are text: a plain integer becomes a number, anything else is

@@ -93,6 +93,8 @@ describe("scenarios and variants", () => {
     const res = await get("/me?scenario=nope");
     expect(res.status).toBe(400);
     expect(errorEnvelope.parse(res.body).error).toBe("unknown_scenario");
+    // The hint names the parameter, the value and the accepted ones.
+    expect(errorEnvelope.parse(res.body).hint).toMatch(/^scenario: no scenario "nope"; it is one of default, .*outage/);
     expect(direct("/me", "", { scenario: "nope" })).toMatchObject({ status: 400, body: { error: "unknown_scenario" } });
   });
 
