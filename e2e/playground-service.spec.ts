@@ -55,3 +55,36 @@ test("the demo API, scenarios, endpoints and llms.txt answer", async ({ request 
   expect(llms.headers()["content-type"]).toContain("text/plain");
   expect(await llms.text()).toMatch(/^# Dashboards playground\n/);
 });
+
+test("an agent checks without publishing, then changes only the scenario, and a blank document publishes nothing", async ({ request }) => {
+  const html = '<!doctype html><html><head><title>Book</title></head><body><script>fetch(window.DASHBOARD_API_BASE + "/cx/owners").then((r) => r.json())</script></body></html>';
+  const checked = await request.post("/dashboards/playground/check", { data: { html } });
+  expect(checked.status()).toBe(200);
+  const check = await checked.json();
+  expect(check.reads.paths).toEqual(["/cx/owners"]);
+  expect(Array.isArray(check.warnings)).toBe(true);
+  const brokenCheck = await (await request.post("/dashboards/playground/check", { headers: { "content-type": "text/html" }, data: "<script>if (</script>" })).json();
+  expect(brokenCheck.warnings.map((w: { rule: string }) => w.rule)).toContain("js-syntax");
+
+  const draft = await (await request.post("/dashboards/playground/draft", { data: { html, examples: { "/cx/owners": "empty" } } })).json();
+  const postPath = new URL(draft.postUrl).pathname;
+  const switched = await request.post(postPath, { data: { scenario: "outage" } });
+  expect(switched.status()).toBe(200);
+  expect((await switched.json()).revision).toBe(2);
+  expect(await (await request.get(`/dashboards/playground/draft/${draft.id}`)).json()).toMatchObject({
+    revision: 2,
+    html,
+    scenario: "outage",
+    examples: { "/cx/owners": "empty" },
+  });
+
+  const blank = await request.post(postPath, { data: { html: "<!-- later -->" } });
+  expect(blank.status()).toBe(400);
+  expect(await blank.json()).toEqual({
+    error: "invalid_draft",
+    hint: "html: the document is empty (nothing but whitespace and comments), so nothing was published; send the dashboard's HTML.",
+  });
+  const bad = await request.post(`${postPath}?baseRevision=abc`, { headers: { "content-type": "text/html" }, data: "<p>x</p>" });
+  expect((await bad.json()).hint).toMatch(/^baseRevision: must be a positive integer/);
+  expect((await (await request.get(`/dashboards/playground/draft/${draft.id}`)).json()).revision).toBe(2);
+});
