@@ -115,3 +115,74 @@ test("llms.txt shows the CX book row field by field, and where the draft's URLs 
   expect(me).toMatch(/^\s*email: string;$/m);
   expect(me).toMatch(/^\s*groups\?: string\[\];$/m);
 });
+
+/** The fenced blocks of a language within one H2 section of the text. */
+function sectionBlocks(text: string, title: string, lang: string): string[] {
+  const start = text.indexOf(`\n## ${title}\n`);
+  expect(start, title).toBeGreaterThan(-1);
+  const end = text.indexOf("\n## ", start + 1);
+  return [...text.slice(start, end).matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```", "g"))].map((m) => m[1] ?? "");
+}
+
+/** Reads a draft's event stream until `until` is in it, then stops reading. */
+async function streamUntil(url: string, until: string): Promise<string> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), 15_000);
+  const res = await fetch(url, { signal: ac.signal });
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  try {
+    while (!seen.includes(until)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+  }
+  return seen;
+}
+
+test("the worked example does what llms.txt says: its bodies, answers and the event a watcher receives", async ({ request, baseURL }) => {
+  const text = await llms(request);
+  const [createBody, shownCreated, updateBody, shownUpdated] = sectionBlocks(text, "Worked example: create, update, watch", "json").map((b) => JSON.parse(b) as Json);
+  const [shownFrame] = sectionBlocks(text, "Worked example: create, update, watch", "text");
+
+  const createRes = await request.post("/dashboards/playground/draft", { data: createBody });
+  expect(createRes.status()).toBe(201);
+  const created = (await createRes.json()) as Record<string, string | number | unknown[]>;
+  // Same fields and findings; only the ids and the URLs that carry them differ.
+  const withIds = (body: Json, id: string, token?: string) =>
+    JSON.parse(JSON.stringify(body).replaceAll(String(shownCreated?.id), id).replaceAll(String(shownCreated?.postUrl).split("/").pop() ?? "", token ?? "")) as Json;
+  const token = String(created.postUrl).split("/").pop() ?? "";
+  expect(created).toEqual(withIds(shownCreated ?? {}, String(created.id), token));
+  expect(String(created.postUrl).startsWith(String(baseURL))).toBe(true);
+
+  const watching = streamUntil(String(created.eventsUrl), "\nid: 2\n");
+  const updateRes = await request.post(new URL(String(created.postUrl)).pathname, { data: updateBody });
+  expect(updateRes.status()).toBe(200);
+  expect(await updateRes.json()).toEqual(withIds(shownUpdated ?? {}, String(created.id)));
+
+  const stream = await watching;
+  expect(stream).toContain(`${shownFrame}\n\n`);
+});
+
+test("the CSM book recipe finds the viewer's own book on the demo API", async ({ request }) => {
+  const get = async (path: string) => {
+    const res = await request.get(`/dashboards/playground/api${path}`);
+    expect(res.status(), path).toBe(200);
+    return res.json();
+  };
+  const me = await get("/me");
+  const owners = await get("/cx/owners");
+  expect(owners.ok).toBe(true);
+  const mine = (owners.data.owners as { ownerId: string; email: string }[]).find((o) => o.email.toLowerCase() === String(me.email).toLowerCase());
+  expect(mine, `an owner with ${me.email}`).toBeDefined();
+  const book = await get(`/cx/book?owner=${encodeURIComponent(mine?.ownerId ?? "")}`);
+  expect(book.ok).toBe(true);
+  expect(book.data.ownerId).toBe(mine?.ownerId);
+  expect(book.data.rows.length).toBeGreaterThan(0);
+});
