@@ -201,7 +201,7 @@ export function recipesSection(doc: Doc, origin: string): void {
 
   doc.push(`### Demo data or live data`, "");
   doc.push(
-    `No answer says which it is: demo answers have the same shapes, status codes and headers as live ones, and the frame hands the dashboard only an answer's status, content type and body. What differs is the API base the page gives the dashboard. \`window.DASHBOARD_API_BASE\` is \`${PLAYGROUND_API_BASE}\` (the demo API; \`GET ${base}/scenarios\` answers it as \`apiBase\`) whenever the dashboard runs on demo data: a demo-mode draft, the editor's preview, or a live draft or saved dashboard whose viewer chose demo data. It is \`/api\` when the dashboard reads the viewer's own data. So:`,
+    `No answer says which it is: demo answers have the same shapes and status codes as live ones, and the frame hands the dashboard only an answer's status, content type and body, so no field or header tells them apart. What differs is the API base the page gives the dashboard. \`window.DASHBOARD_API_BASE\` is \`${PLAYGROUND_API_BASE}\` (the demo API; \`GET ${base}/scenarios\` answers it as \`apiBase\`) whenever the dashboard runs on demo data: a demo-mode draft, the editor's preview, or a live draft or saved dashboard whose viewer chose demo data. It is \`/api\` when the dashboard reads the viewer's own data. So:`,
     "",
   );
   doc.code("js", `const API = window.DASHBOARD_API_BASE || "/api";\nconst onDemoData = API === "${PLAYGROUND_API_BASE}";`);

@@ -41,9 +41,9 @@ function parameterLines(e: EndpointDef): string[] {
 
 export function llmsText(origin: string): string {
   const base = `${origin}${PLAYGROUND_BASE}`;
-  const doc = new Doc();
-  const out = doc;
-  const code = (lang: string, text: string) => doc.code(lang, text);
+  const out = new Doc();
+  const doc = out;
+  const code = (lang: string, text: string) => out.code(lang, text);
 
   out.push(`# Dashboards playground`, "");
   out.push(
