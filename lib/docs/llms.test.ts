@@ -1,11 +1,28 @@
 import { describe, expect, it } from "vitest";
+import { analyseDraft, checkRules } from "@/lib/check";
+import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
-import { checkRules } from "@/lib/check";
-import { docsSections } from "./sections";
+import { PLAYGROUND_API_BASE, draftCreated, draftEvent, draftInput, draftUpdate, draftUpdated } from "@/lib/contract/playground";
+import { scenariosBody } from "@/lib/playground/demo-answers";
 import { scenarios, variantsFor } from "@/lib/playground/demo-data";
+import { docsSections } from "./sections";
+import { exampleHtml, pagedEndpoints, recipeScripts, workedExample } from "./llms-guide";
+import { renderAdvice, variantNames } from "./llms-states";
 import { llmsText } from "./llms";
 
-const text = llmsText("https://dash.example.test");
+const origin = "https://dash.example.test";
+const text = llmsText(origin);
+
+/** The text of one H2 section, up to the next H2. */
+function section(title: string): string {
+  const start = text.indexOf(`\n## ${title}\n`);
+  expect(start, title).toBeGreaterThan(-1);
+  const end = text.indexOf("\n## ", start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
+/** The fenced blocks of a language, in order. */
+const blocks = (lang: string, within = text) => [...within.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```", "g"))].map((m) => m[1] ?? "");
 
 describe("llms.txt", () => {
   it("has the llms.txt form: one H1, a summary blockquote, then H2 sections", () => {
@@ -13,9 +30,23 @@ describe("llms.txt", () => {
     expect(lines[0]).toBe("# Dashboards playground");
     expect(lines.filter((l) => /^# /.test(l))).toHaveLength(1);
     expect(lines.find((l) => l.trim() !== "" && !l.startsWith("# "))).toMatch(/^> /);
-    for (const h of ["## Protocol", "## Writing the dashboard", "## Scenarios and variants", "## Endpoints", "## Static check rules", "## Limits", "## API reference"]) {
-      expect(text).toContain(`\n${h}\n`);
-    }
+    const h2 = lines.filter((l) => l.startsWith("## "));
+    expect(h2).toEqual([
+      "## Protocol",
+      "## Worked example: create, update, watch",
+      "## Update semantics",
+      "## Writing the dashboard",
+      "## Snapshot fallback",
+      "## Task recipes",
+      "## A screenshot of a draft",
+      "## Scenarios and variants",
+      "## States to render",
+      "## Endpoints",
+      "## Static check rules",
+      "## Limits",
+      "## API reference",
+      "## Optional",
+    ]);
   });
 
   it("names every endpoint with its errors, every scenario and variant, and every check rule", () => {
@@ -26,6 +57,128 @@ describe("llms.txt", () => {
     }
     for (const s of scenarios) expect(text).toContain(`\`${s.name}\``);
     for (const r of checkRules) expect(text).toContain(`\`${r.id}\``);
+  });
+
+  it("prints every shape from the contract, with no unknown where the contract has a shape", () => {
+    for (const ts of blocks("ts")) expect(ts.replace(/ \/\/ .*$/gm, "")).not.toMatch(/\bunknown\b/);
+    const endpointsPart = section("Endpoints");
+    for (const e of endpoints) {
+      const at = endpointsPart.indexOf(`### GET ${e.path}\n`);
+      expect(blocks("ts", endpointsPart.slice(at))[0], e.path).toBe(describeShape(e.response));
+    }
+    const protocol = section("Protocol");
+    for (const shape of [describeShape(draftInput, "input"), describeShape(draftCreated), describeShape(draftUpdated), describeShape(draftEvent)]) {
+      expect(blocks("ts", protocol)).toContain(shape);
+    }
+  });
+
+  it("names a draft's path values read_id and write_token, never a bare id or token", () => {
+    expect(text).toContain("/draft/<read_id>/events");
+    expect(text).toContain("/draft/<write_token>");
+    expect(text).not.toMatch(/<id>|<token>|:token\b/);
+  });
+
+  it("walks one draft from creation to the event a watcher receives, with bodies the contract accepts", () => {
+    const part = section("Worked example: create, update, watch");
+    const ex = workedExample(origin);
+    const [createBody, created, updateBody, updated] = blocks("json", part).map((b) => JSON.parse(b) as unknown);
+    expect(createBody).toEqual(ex.createBody);
+    expect(draftInput.parse(createBody)).toEqual(ex.createBody);
+    expect(draftCreated.parse(created)).toEqual(ex.created);
+    expect(draftUpdate.parse(updateBody)).toEqual(ex.updateBody);
+    expect(draftUpdated.parse(updated)).toEqual(ex.updated);
+    // The example's documents are clean, so the answers' empty warnings are the check's own.
+    for (const html of Object.values(exampleHtml)) expect(analyseDraft(html).warnings).toEqual([]);
+    const frame = blocks("text", part)[0] ?? "";
+    expect(frame).toMatch(/^id: 2\nevent: draft\ndata: \{.*\}$/);
+    expect(draftEvent.parse(JSON.parse(frame.split("\ndata: ")[1] ?? ""))).toEqual({ revision: 2, scenario: "default", examples: {}, dash: "my-book", html: exampleHtml.updated });
+    expect(ex.created.postUrl).toMatch(/^https:\/\/dash\.example\.test\/dashboards\/playground\/draft\/[A-Za-z0-9_-]{43}$/);
+    expect(ex.created.watchUrl).toBe(`${origin}/dashboards/playground/watch/${ex.created.id}`);
+  });
+
+  it("states the update semantics in one section", () => {
+    const part = section("Update semantics");
+    for (const phrase of [
+      "Every field is optional, `html` included.",
+      "A field present replaces its value.",
+      "`examples: null`",
+      "`scenario: null` goes back to `default`",
+      "`dash: null`",
+      "A field left out keeps its current value.",
+      "`dataMode` is fixed at creation",
+      "only whitespace and comments, is refused with 400 `invalid_draft` and publishes nothing",
+      "`{\"scenario\": \"outage\"}` switches the demo state and keeps the HTML",
+      "type DraftUpdate = {",
+      "409 `revision_conflict` unless it is the current revision",
+    ]) {
+      expect(part).toContain(phrase);
+    }
+  });
+
+  it("gives recipes that pass the static check and read the paths they name", () => {
+    const part = section("Task recipes");
+    expect(blocks("js", part)).toEqual(expect.arrayContaining([recipeScripts.myBook, recipeScripts.everyPage]));
+    const book = analyseDraft(`<!doctype html><title>t</title><script>${recipeScripts.myBook}\nmyBook();</script>`);
+    expect(book.warnings).toEqual([]);
+    expect(book.reads).toEqual({ paths: ["/cx/book", "/cx/owners", "/me"], complete: true });
+    const pages = analyseDraft(`<!doctype html><title>t</title><script>${recipeScripts.everyPage}</script>`);
+    expect(pages.warnings).toEqual([]);
+    expect(pages.reads).toEqual({ paths: ["/crm/customers/companies", "/vendors/support/conversations"], complete: true });
+    const paged = endpoints.filter((e) => "pagedList" in e);
+    expect(pagedEndpoints().map((p) => p.path)).toEqual(paged.map((e) => e.path));
+    for (const e of paged) expect(part).toContain(`- \`${e.path}\`: list \`${e.pagedList}\``);
+  });
+
+  it("tells demo data from live by the API base the demo API itself answers", () => {
+    const part = section("Task recipes");
+    expect(scenariosBody().apiBase).toBe(PLAYGROUND_API_BASE);
+    expect(part).toContain(`const onDemoData = API === "${PLAYGROUND_API_BASE}";`);
+    expect(part).toContain("No answer says which it is");
+  });
+
+  it("shows how to screenshot a draft: the static watch page and the attribute to wait for", () => {
+    const part = section("A screenshot of a draft");
+    expect(part).toContain("/dashboards/playground/watch/<read_id>?static=1");
+    expect(part).toContain('data-rendered="true"');
+    expect(part).toContain(`chromium --headless --screenshot=draft.png --window-size=1440,900`);
+    expect(part).toContain(`await page.waitForSelector('html[data-rendered="true"]');`);
+  });
+
+  it("has a row of the states table for every demo variant, with what it answers and what to render", () => {
+    const part = section("States to render");
+    const names = variantNames();
+    expect(Object.keys(renderAdvice).sort()).toEqual([...names].sort());
+    const rows = part.split("\n").filter((l) => /^\| [^-|]/.test(l)).slice(1);
+    expect(rows.map((r) => /^\| [^|]+ \| `([^`]+)` \|/.exec(r)?.[1])).toEqual(Object.keys(renderAdvice));
+    const row = (v: string) => rows.find((r) => r.includes(`| \`${v}\` |`)) ?? "";
+    expect(row("signed_out")).toContain("| every path | 401 `unauthorized` | `signed-out` |");
+    expect(row("not_connected")).toContain("401 `<slug>_not_connected`");
+    expect(row("waiting")).toContain("200 `{ok: false, waitingOn}`");
+    expect(row("server_error")).toContain("500 `internal_error`");
+  });
+
+  it("falls back to the snapshot only on a network failure or 5xx; 401 and 403 are states", () => {
+    const part = section("Snapshot fallback");
+    expect(part).not.toMatch(/any non-200/);
+    expect(part).toContain("only when live data cannot be had for now: the request failed on the network, or the answer is 5xx");
+    expect(part).toContain("401 and 403 mean this viewer may not see the data");
+    const [html] = blocks("html", part);
+    expect(html).toContain('<script type="application/json" id="dashboard-snapshot" data-taken-at="2026-11-20T06:00:00Z">');
+    expect(html).toContain("window.dashboardSnapshot()");
+    // In the example, the 5xx branch comes before the one that turns every other refusal into a state.
+    const code = html ?? "";
+    expect(code.indexOf("if (res.status >= 500) return fallBack(")).toBeGreaterThan(-1);
+    expect(code.indexOf("if (res.status >= 500) return fallBack(")).toBeLessThan(code.indexOf("if (!res.ok) return showState("));
+    expect(code).toContain('}, () => fallBack("The API could not be reached."));');
+    expect(part).toContain("Showing snapshot data from <time>");
+  });
+
+  it("mentions both ?scenario= and ?variant= where it describes the demo API", () => {
+    const part = section("Scenarios and variants");
+    expect(part).toContain(`${origin}/dashboards/playground/api/<api path>`);
+    expect(part).toContain("`?scenario=<name>`");
+    expect(part).toContain("`?variant=<name>`");
+    expect(part).toContain(scenariosBody().usage.precedence);
   });
 
   it("states the rules that trip authors up, and that saving is a human action", () => {
@@ -42,12 +195,5 @@ describe("llms.txt", () => {
     expect(links).toContain("https://dash.example.test/openapi.json");
     // The llms.txt convention: "Optional" is the last section.
     expect(text.lastIndexOf("\n## ")).toBe(text.indexOf("\n## Optional\n"));
-  });
-
-  it("documents the snapshot fallback: the element, its time and the helper", () => {
-    expect(text).toContain("\n## Snapshot fallback\n");
-    expect(text).toContain('<script type="application/json" id="dashboard-snapshot" data-taken-at="2026-11-20T06:00:00Z">');
-    expect(text).toContain("window.dashboardSnapshot()");
-    expect(text).toContain("Showing snapshot data from <time>");
   });
 });

@@ -1,67 +1,103 @@
-import { describeShape } from "@/lib/contract/describe";
-import { endpoints, errorsOf } from "@/lib/contract/endpoints";
-import { errorCatalogue } from "@/lib/contract/errors";
-import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftInput } from "@/lib/contract/playground";
+import { z } from "zod";
 import { checkRules } from "@/lib/check";
+import { describeShape } from "@/lib/contract/describe";
+import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
+import { errorCatalogue } from "@/lib/contract/errors";
+import { errorEnvelope } from "@/lib/contract/resources";
+import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
+import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
+import { Doc, recipesSection, screenshotSection, updateSemanticsSection, workedExampleSection } from "./llms-guide";
+import { statesSection } from "./llms-states";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./sections";
 
 // /dashboards/playground/llms.txt: the agent protocol, in the llms.txt format (an H1, a
-// summary blockquote, then sections). Everything about endpoints, scenarios, variants and check
-// rules is generated from the same registry as /endpoints, so the text cannot drift from the
-// service.
+// summary blockquote, then sections). Shapes, endpoints, scenarios, variants and check rules are
+// generated from the same registry as /endpoints, so the text cannot drift from the service.
 
-function queryLine(path: string): string {
-  const e = endpoints.find((x) => x.path === path);
-  const shape = (e?.query as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  const keys = Object.keys(shape);
-  return keys.length ? `query: ${keys.join(", ")}` : "no query";
+type Json = { [k: string]: unknown };
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Path values and query parameters of an endpoint, one line each, from the registry. */
+function parameterLines(e: EndpointDef): string[] {
+  const lines = Object.entries(e.params ?? {}).map(([name, rule]) => {
+    const unknown = rule.unknown ? ` Any other value: ${errorCatalogue[rule.unknown].status} \`${rule.unknown}\`.` : "";
+    return `- \`:${name}\` (path): ${rule.description}.${unknown}`;
+  });
+  const query = z.toJSONSchema(e.query, { io: "input", unrepresentable: "any" }) as Json;
+  const props = isObj(query.properties) ? query.properties : {};
+  const required = new Set(Array.isArray(query.required) ? (query.required as string[]) : []);
+  for (const [name, s] of Object.entries(props)) {
+    if (!isObj(s)) continue;
+    const values = Array.isArray(s.enum) ? `; ${s.enum.map((v) => `\`${String(v)}\``).join(" or ")}` : "";
+    const about = typeof s.description === "string" ? `: ${s.description}` : "";
+    const missing = e.missingQuery?.[name];
+    const whenMissing = missing ? ` Missing: ${errorCatalogue[missing].status} \`${missing}\`.` : "";
+    lines.push(`- \`${name}\` (query, ${required.has(name) ? "required" : "optional"}${values})${about}${whenMissing}`);
+  }
+  return lines;
 }
 
 export function llmsText(origin: string): string {
   const base = `${origin}${PLAYGROUND_BASE}`;
-  const out: string[] = [];
-  const code = (lang: string, text: string) => out.push("```" + lang, text, "```", "");
-  out.push(`# Dashboards playground`, "");
-  out.push(
+  const doc = new Doc();
+  const code = (lang: string, text: string) => doc.code(lang, text);
+
+  doc.push(`# Dashboards playground`, "");
+  doc.push(
     `> Draft a data dashboard as ONE self-contained HTML document, let a human watch it render live against realistic demo data (or their own data), and keep improving it. No credentials are needed. You hold a secret write URL; the human gets a read-only watch URL. Saving a dashboard into someone's space is their own signed-in action: you cannot do it for them.`,
     "",
   );
-  out.push(`## Protocol`, "");
-  out.push(`1. Create a draft: \`POST ${base}/draft\` with \`Content-Type: application/json\` and a body of this shape (only \`html\` is required):`, "");
-  code("ts", describeShape(draftInput));
-  out.push(`   Or send the HTML itself with \`Content-Type: text/html\` (other fields as query parameters: \`scenario\`, \`dash\`, \`dataMode\`, \`baseRevision\`):`, "");
+  doc.push(
+    `Shapes below are TypeScript-like: \`field?:\` may be absent, \`| null\` may be null, \`integer\` is a number without a fraction, \`Record<K, V>\` is an object whose keys are K, and \`// …\` is the contract's description of the field.`,
+    "",
+  );
+
+  doc.push(`## Protocol`, "");
+  doc.push(`Two names recur: \`read_id\` (the draft's \`id\`, the last segment of \`watchUrl\`; it only reads) and \`write_token\` (the last segment of \`postUrl\`; whoever holds it can update the draft).`, "");
+  doc.push(`1. Create a draft: \`POST ${base}/draft\` with \`Content-Type: application/json\` and a body of this shape (only \`html\` is required):`, "");
+  code("ts", describeShape(draftInput, "input"));
+  doc.push(`   Or send the HTML itself with \`Content-Type: text/html\` (other fields as query parameters: \`scenario\`, \`dash\`, \`dataMode\`, \`baseRevision\`):`, "");
   code("sh", `curl -sS -X POST '${base}/draft?scenario=${defaultScenario}&dash=my-dashboard' -H 'Content-Type: text/html' --data-binary @dashboard.html`);
-  out.push(`2. The answer (201):`, "");
+  doc.push(`2. The answer (201):`, "");
   code("ts", describeShape(draftCreated));
-  out.push(`   Keep \`postUrl\` to yourself: it carries the write token. Give the human \`watchUrl\`; it can only read.`);
-  out.push(
-    `3. Update: \`POST\` the same kind of body to \`postUrl\`. Each accepted update gets the next \`revision\` (1 at creation, then +1) and reaches every watcher at once. Send \`baseRevision\` to refuse the update when someone else updated first (409 \`revision_conflict\`, current revision in \`hint\`). \`dataMode\` is fixed at creation (409 \`data_mode_fixed\`).`,
+  doc.push(`   Keep \`postUrl\` to yourself: it carries the write token. Give the human \`watchUrl\`; it can only read.`);
+  doc.push(`3. Update: \`POST\` to \`postUrl\` (\`${PLAYGROUND_BASE}/draft/<write_token>\`); see "Update semantics" for what each field does. The answer (200):`, "");
+  code("ts", describeShape(draftUpdated));
+  doc.push(`4. Read \`warnings\` in every answer: the same static check the editor runs. Fix \`error\` and \`warning\` findings; \`info\` is advice.`);
+  doc.push(
+    `5. Watch like the human does: \`GET ${base}/draft/<read_id>/events\` is a server-sent event stream. On connect it sends the current revision, then each new one, as a \`draft\` event whose \`id:\` is the revision and whose \`data\` is:`,
+    "",
   );
-  out.push(`4. Read \`warnings\` in every answer: the same static check the editor runs. Fix \`error\` and \`warning\` findings; \`info\` is advice.`);
-  out.push(
-    `5. Watch like the human does: \`GET ${base}/draft/<id>/events\` is a server-sent event stream; each \`draft\` event's data is \`{revision, scenario, dash, html}\` and its \`id:\` is the revision. \`GET ${base}/draft/<id>\` answers the current draft as JSON, and \`GET ${base}/draft/<id>/revisions\` the kept revisions, newest first, a page at a time (\`?limit=\` 1 to 50, default 10; a page also stops before 8 MiB of JSON): follow \`nextCursor\` as \`?cursor=\` until it is null.`,
+  code("ts", describeShape(draftEvent));
+  doc.push(
+    `   \`GET ${base}/draft/<read_id>\` answers the current draft as JSON, and \`GET ${base}/draft/<read_id>/revisions\` the kept revisions, newest first, a page at a time (\`?limit=\` 1 to 50, default 10; a page also stops before 8 MiB of JSON): follow \`nextCursor\` as \`?cursor=\` until it is null.`,
   );
-  out.push(`6. When the human likes it, they press "Save to my space" on the watch page. Nothing you hold can save.`, "");
-  out.push(`## Writing the dashboard`, "");
-  out.push(
-    `- Read the API base from the page: \`const API = window.DASHBOARD_API_BASE || "/api";\` and fetch \`API + "/me"\`, never a hard-coded \`/api\` or playground URL. In the playground it is \`${PLAYGROUND_API_BASE}\`; in a saved dashboard it is \`/api\`.`,
+  doc.push(`6. When the human likes it, they press "Save to my space" on the watch page. Nothing you hold can save.`, "");
+
+  workedExampleSection(doc, origin);
+  updateSemanticsSection(doc);
+
+  doc.push(`## Writing the dashboard`, "");
+  doc.push(
+    `- Read the API base from the page: \`const API = window.DASHBOARD_API_BASE || "/api";\` and fetch \`API + "/me"\`, never a hard-coded \`/api\` or playground URL. On demo data it is \`${PLAYGROUND_API_BASE}\`; on the viewer's own data (a live draft, a saved dashboard) it is \`/api\`.`,
     `- Only GET requests reach the API. Nothing else leaves the dashboard's frame: no external scripts, styles, fonts or images (inline everything), no cookies or storage, no navigation of the top page.`,
-    `- Every non-2xx answer is \`{error, hint?}\`. Check \`res.ok\` before reading data, and show the human the \`hint\`. Not connected (401 \`<vendor>_not_connected\`), not configured (503) and not opted in (403) are normal states: render them as such.`,
-    `- Paged endpoints answer \`nextCursor\`; pass it back as \`cursor\` until it is null.`,
+    `- Every non-2xx answer is \`{error, hint?}\`. Check \`res.ok\` before reading data, and show the human the \`hint\`. Signed out (401 \`unauthorized\`), no permission (403 \`forbidden\`), not connected (401 \`<vendor>_not_connected\`), not opted in (403) and not configured (503) are normal states: render them as such (see "States to render").`,
+    `- Paged endpoints answer \`nextCursor\`; pass it back as \`cursor\` until it is null (see "Task recipes").`,
     `- The CX endpoints answer \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: when \`ok\` is false, show the \`waitingOn\` text, not zeroes.`,
     `- \`arr\` in CX book rows is DISTRICT grain: the same figure is carried on each school of a district. Never sum it across schools; take one value per \`districtName\`.`,
     `- \`basis=activity\` is a derived stand-in (grouped by who logged a touch): label it "derived" on the page.`,
     `- \`priority\` is a heuristic triage rank, not an SLA, target, guarantee or earned score: show its \`reasons\`.`,
     `- \`daysSinceContact: null\` means no touch within the window, not "never touched".`,
     `- Embedding a data snapshot is allowed, and useful as a fallback beside live fetching: see "Snapshot fallback" below.`,
-    `- Never put \`scenario\` in dashboard code: it is a playground control.`,
+    `- Never put \`${SCENARIO_PARAM}\` or \`${VARIANT_PARAM}\` in dashboard code: they are playground controls.`,
     "",
   );
-  out.push(`## Snapshot fallback`, "");
-  out.push(
-    `Embed the data in a JSON block with the time it was taken (\`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}\`: an ISO-8601 date, or a date and time with \`Z\` or an offset). A dashboard with only a snapshot needs no API at all. One that fetches falls back to its snapshot when a fetch fails (network error, any non-200, or \`waitingOn\`): it calls \`window.${SNAPSHOT_HELPER}()\`, which answers \`{data, takenAt}\` (null when there is no snapshot or it is not JSON; \`takenAt\` null when the time is missing or not ISO-8601) and makes the page around the dashboard say "Showing snapshot data from <time>". Say on the page why live data is missing, too. Outside the dashboard frame the function does not exist; read the element directly there.`,
+
+  doc.push(`## Snapshot fallback`, "");
+  doc.push(
+    `Embed the data in a JSON block with the time it was taken (\`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}\`: an ISO-8601 date, or a date and time with \`Z\` or an offset). A dashboard with only a snapshot needs no API at all. One that fetches falls back to its snapshot only when live data cannot be had for now: the request failed on the network, or the answer is 5xx (500 \`internal_error\`, 502 \`<vendor>_upstream_error\`, 503 not configured or not synced). Everything else is a state to render, not a failure: 401 and 403 mean this viewer may not see the data (signed out, no permission, not connected, not opted in), and showing them the snapshot instead would show them data they may not read; other 4xx answers and \`waitingOn\` are states too. To fall back, call \`window.${SNAPSHOT_HELPER}()\`, which answers \`{data, takenAt}\` (null when there is no snapshot or it is not JSON; \`takenAt\` null when the time is missing or not ISO-8601) and makes the page around the dashboard say "Showing snapshot data from <time>". Say on the page why live data is missing, too. Outside the dashboard frame the function does not exist; read the element directly there.`,
     "",
   );
   code(
@@ -72,54 +108,74 @@ export function llmsText(origin: string): string {
       `  const API = window.DASHBOARD_API_BASE || "/api";`,
       `  function fallBack(reason) {`,
       `    const snap = typeof window.${SNAPSHOT_HELPER} === "function" ? window.${SNAPSHOT_HELPER}() : null;`,
-      `    if (!snap) return showError(reason);`,
+      `    if (!snap) return showState(reason);`,
       `    showNotice(reason + " Showing the snapshot taken " + snap.takenAt + ".");`,
       `    render(snap.data.rows);`,
       `  }`,
       `  fetch(API + "/cx/districts").then(async (res) => {`,
-      `    if (!res.ok) return fallBack((await res.json().catch(() => ({}))).error || "HTTP " + res.status);`,
-      `    const body = await res.json();`,
-      `    if (!body.ok) return fallBack(body.waitingOn);`,
+      `    const body = await res.json().catch(() => ({}));`,
+      `    if (res.status >= 500) return fallBack(body.hint || "HTTP " + res.status);`,
+      `    // 401, 403 and every other refusal: a state for this viewer, never the snapshot.`,
+      `    if (!res.ok) return showState(body.hint || body.error);`,
+      `    if (!body.ok) return showState(body.waitingOn);`,
       `    render(body.data.rows);`,
       `  }, () => fallBack("The API could not be reached."));`,
       `</script>`,
     ].join("\n"),
   );
-  out.push(`## Scenarios and variants`, "");
-  out.push(
-    `Demo mode (the default) answers canned responses. Pick a scenario per draft (\`scenario\`), and a variant per API path (\`examples\`: path → variant); variants mix freely. Default scenario: \`${defaultScenario}\` (every endpoint at its richest variant). A path with no example answers 404 \`no_example\`. To try one variant on a single request, add \`?variant=<name>\` to that request (playground only; it never belongs in dashboard code). Full list as JSON: ${base}/scenarios`,
+
+  recipesSection(doc, origin);
+  screenshotSection(doc, origin);
+
+  const usage = scenariosBody().usage;
+  doc.push(`## Scenarios and variants`, "");
+  doc.push(
+    `Demo mode (the default) answers canned responses. Pick a scenario per draft (\`scenario\`), and a variant per API path (\`examples\`: path → variant); variants mix freely. Default scenario: \`${defaultScenario}\` (every endpoint at its richest variant). A path with no example answers 404 \`no_example\`. Full list as JSON: ${base}/scenarios`,
+    "",
+    `The demo API is \`${base}/api/<api path>\`: the API's paths and query rules, no sign-in. To try a scenario or a variant on a single request, add \`?${SCENARIO_PARAM}=<name>\` or \`?${VARIANT_PARAM}=<name>\` (e.g. \`${base}/api/cx/districts?${SCENARIO_PARAM}=first-sync\`, \`${base}/api/me?${VARIANT_PARAM}=signed_out\`). Which answer wins: ${usage.precedence} Both are for the playground only and never belong in dashboard code.`,
     "",
   );
-  for (const s of scenarios) out.push(`- \`${s.name}\`: ${s.description}`);
-  out.push("", `Variants by path:`, "");
-  for (const e of endpoints) out.push(`- \`${e.path}\`: ${variantsFor(e.path).map((v) => `\`${v}\``).join(", ")}`);
-  out.push(
+  for (const s of scenarios) doc.push(`- \`${s.name}\`: ${s.description}`);
+  doc.push("", `Variants by path:`, "");
+  for (const e of endpoints) doc.push(`- \`${e.path}\`: ${variantsFor(e.path).map((v) => `\`${v}\``).join(", ")}`);
+  doc.push(
     "",
     `\`live\` data mode reads the watching human's own API as them, GET only; a signed-out watcher sees their own 401s. Only demo mode can show empty, not-connected and outage states.`,
     "",
     `Before a live draft (or someone else's saved dashboard) runs on a signed-in human's data, they are asked, and shown the API paths your code reads; nothing runs until they agree, and they may choose demo data instead. After they agree, only those paths are answered: any other read gets 403 \`read_not_agreed\`. The paths are read from your code, so write every API path literally (\`API + "/crm/customers/companies"\`, or \`"/cx/book"\` handed to a helper); a path built at run time (from data, atob, arrays joined) cannot be shown and is refused. \`GET ${base}/draft/<read_id>\` answers the list as \`reads\` (\`paths\`, and \`complete: false\` when some request's path cannot be read ahead). A revision that reads more than was agreed asks again. WebRTC is removed from the frame.`,
     "",
   );
-  out.push(`## Endpoints`, "", `All GET, relative to the API base. Full JSON Schemas: ${base}/endpoints`);
-  for (const e of endpoints) {
-    out.push("", `### GET ${e.path}`, "", `${e.summary}. ${queryLine(e.path)}.`, "");
+
+  statesSection(doc);
+
+  doc.push(`## Endpoints`, "", `All GET, relative to the API base. Full JSON Schemas: ${base}/endpoints`);
+  for (const e of endpoints as readonly EndpointDef[]) {
+    doc.push("", `### GET ${e.path}`, "", `${e.summary}.`);
+    const params = parameterLines(e);
+    if (params.length) doc.push("", ...params);
+    if (e.permission) doc.push("", `Needs the permission \`${e.permission}\`; without it, 403 \`forbidden\`.`);
+    if (e.pagedList) doc.push("", `Paged: follow \`nextCursor\` as \`cursor\` until it is null.`);
+    doc.push("");
     code("ts", describeShape(e.response));
-    out.push(`Errors: ${errorsOf(e).map((c) => `${errorCatalogue[c].status} \`${c}\``).join(", ")}.`);
+    doc.push(`Errors: ${errorsOf(e).map((c) => `${errorCatalogue[c].status} \`${c}\``).join(", ")}.`);
   }
-  out.push("", `## Static check rules`, "");
-  for (const r of checkRules) out.push(`- \`${r.id}\` (${r.severity}): ${r.description}`);
-  out.push("", `## Limits`, "");
-  out.push(
+  doc.push("", `The error envelope of every non-2xx answer:`, "");
+  code("ts", describeShape(errorEnvelope));
+
+  doc.push(`## Static check rules`, "");
+  for (const r of checkRules) doc.push(`- \`${r.id}\` (${r.severity}): ${r.description}`);
+  doc.push("", `## Limits`, "");
+  doc.push(
     `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`). JSON or text/html only (415 \`unsupported_media_type\`).`,
     `- Creations per client address, updates per draft and open event streams are rate-limited: 429 \`rate_limited\` with \`Retry-After\`.`,
     `- Drafts expire after a period without updates; an expired draft answers 404 \`no_such_draft\`, like an unknown one.`,
     `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
     "",
   );
-  out.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
-  for (const s of docsSections) out.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
-  out.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
-  out.push(
+  doc.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
+  for (const s of docsSections) doc.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
+  doc.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
+  doc.push(
     `## Optional`,
     "",
     `- [Scenarios as JSON](${base}/scenarios)`,
@@ -127,5 +183,5 @@ export function llmsText(origin: string): string {
     `- [OpenAPI 3.1 document](${origin}${OPENAPI_PATH})`,
     "",
   );
-  return out.join("\n");
+  return doc.lines.join("\n");
 }

@@ -128,4 +128,18 @@ describe("the docs model", () => {
     expect(save?.curl).toBe(false);
     expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home", "POST /account/trust"]);
   });
+
+  it("names a draft's path value by what it is: read_id where it reads, write_token where it writes", () => {
+    const drafts = ops.filter((o) => o.path.startsWith("/dashboards/playground/draft/"));
+    expect(drafts.map((o) => `${o.method} ${o.path}`)).toEqual([
+      "POST /dashboards/playground/draft/:write_token",
+      "GET /dashboards/playground/draft/:read_id",
+      "GET /dashboards/playground/draft/:read_id/revisions",
+      "GET /dashboards/playground/draft/:read_id/events",
+    ]);
+    for (const o of drafts) {
+      const named = o.params.filter((p) => p.in === "path").map((p) => p.name);
+      expect(named, o.path).toEqual([o.method === "POST" ? "write_token" : "read_id"]);
+    }
+  });
 });

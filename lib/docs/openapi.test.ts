@@ -76,11 +76,28 @@ describe("the OpenAPI document", () => {
     expect((doc.components.securitySchemes as Obj).session).toMatchObject({ type: "apiKey", in: "cookie", name: "dd_session" });
   });
 
+  it("keys each path once, however its operations name their path values", () => {
+    const shapes = Object.keys(doc.paths).map((k) => k.replace(/\{[^}]+\}/g, "{}"));
+    expect(new Set(shapes).size).toBe(shapes.length);
+    for (const [key, item] of Object.entries(doc.paths)) {
+      const inKey = [...key.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      for (const method of ["get", "post"]) {
+        const op = item[method] as { parameters: { name: string; in: string }[] } | undefined;
+        if (op) expect(op.parameters.filter((p) => p.in === "path").map((p) => p.name).sort(), `${method} ${key}`).toEqual(inKey);
+      }
+    }
+    // Reading and updating a draft share a path; each still says which value it takes.
+    const draft = doc.paths["/dashboards/playground/draft/{read_id_or_write_token}"] as Record<string, { parameters: { name: string; description?: string }[] }>;
+    expect(draft.post?.parameters[0]?.description).toContain("write token");
+    expect(draft.get?.parameters[0]?.description).toContain("read id");
+  });
+
   it("puts the playground and saving under their own tags, on the service's root", () => {
     const tagOf = (path: string, method: string) => ((doc.paths[path]?.[method] as Obj | undefined)?.tags as string[] | undefined)?.[0];
     expect(tagOf("/dashboards/playground/draft", "post")).toBe("Playground");
-    expect(tagOf("/dashboards/playground/draft/{token}", "post")).toBe("Playground");
-    expect(tagOf("/dashboards/playground/draft/{token}/events", "get")).toBe("Events");
+    expect(tagOf("/dashboards/playground/draft/{read_id_or_write_token}", "post")).toBe("Playground");
+    expect(tagOf("/dashboards/playground/draft/{read_id_or_write_token}", "get")).toBe("Playground");
+    expect(tagOf("/dashboards/playground/draft/{read_id}/events", "get")).toBe("Events");
     expect(tagOf("/~/{handle}/{slug}", "post")).toBe("Saving a dashboard");
     expect(doc.paths["/~/{handle}/{slug}"]?.servers).toEqual([{ url: "/", description: expect.any(String) }]);
     expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(["Playground", "Events", "Saving a dashboard", "CRM"]));

@@ -43,7 +43,31 @@ function errorResponses(errors: ErrorDoc[]): Record<string, Obj> {
   return out;
 }
 
-function operationObject(op: OperationDoc, origin: string, tag: string): Obj {
+/**
+ * OpenAPI keys paths by template, and templates that differ only in their parameters' names
+ * are one path (`/draft/{read_id}` for reading and `/draft/{write_token}` for updating). Such
+ * operations share one key whose parameter names each name it is known by; each operation's
+ * parameter is renamed to match and keeps its own description.
+ */
+export function openApiPathKeys(ops: readonly OperationDoc[]): Map<OperationDoc, { key: string; renames: ReadonlyMap<string, string> }> {
+  const shape = (path: string) => path.replace(/:\w+/g, ":");
+  const names = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? "");
+  const merged = new Map<string, Set<string>[]>();
+  for (const op of ops) {
+    const slots = merged.get(shape(op.path)) ?? [];
+    names(op.path).forEach((n, i) => (slots[i] ??= new Set()).add(n));
+    merged.set(shape(op.path), slots);
+  }
+  const out = new Map<OperationDoc, { key: string; renames: ReadonlyMap<string, string> }>();
+  for (const op of ops) {
+    const slots = merged.get(shape(op.path)) ?? [];
+    const renames = new Map(names(op.path).map((n, i) => [n, [...(slots[i] ?? [n])].sort().join("_or_")] as const));
+    out.set(op, { key: openApiPath(op.path.replace(/:(\w+)/g, (_, n: string) => `:${renames.get(n) ?? n}`)), renames });
+  }
+  return out;
+}
+
+function operationObject(op: OperationDoc, origin: string, tag: string, renames: ReadonlyMap<string, string>): Obj {
   const description = [blocksMarkdown(op.description, origin, 3)];
   if (op.security === "session-same-origin") {
     description.push(
@@ -67,7 +91,7 @@ function operationObject(op: OperationDoc, origin: string, tag: string): Obj {
     summary: op.summary,
     description: description.filter(Boolean).join("\n\n"),
     parameters: op.params.map((p) => ({
-      name: p.name,
+      name: p.in === "path" ? (renames.get(p.name) ?? p.name) : p.name,
       in: p.in,
       required: p.required,
       ...(p.notes ? { description: p.notes } : {}),
@@ -100,13 +124,14 @@ export function openApiDocument(origin: string, model: DocsModel = docsModel()):
 function build(origin: string, model: DocsModel): Obj {
   const paths: Record<string, Obj> = {};
   const tags: Obj[] = [];
+  const keys = openApiPathKeys(model.sections.flatMap((s) => s.operations));
   for (const section of model.sections) {
     if (section.operations.length === 0) continue;
     tags.push({ name: section.title, description: `${section.summary}.`, externalDocs: { url: `${DOCS_PATH}#${section.slug}` } });
     for (const op of section.operations) {
-      const key = openApiPath(op.path);
+      const { key, renames } = keys.get(op) ?? { key: openApiPath(op.path), renames: new Map<string, string>() };
       const item = (paths[key] ??= op.base === "origin" ? { servers: [{ url: "/", description: "The service's own address" }] } : {});
-      item[op.method.toLowerCase()] = operationObject(op, origin, section.title);
+      item[op.method.toLowerCase()] = operationObject(op, origin, section.title, renames);
     }
   }
   return {

@@ -137,9 +137,8 @@ function siteOperation(s: SiteSpec): OperationDoc {
 }
 
 function playgroundOperations(set: SchemaSet): OperationDoc[] {
-  const token = (what: string) => pathParam("token", what, { type: "string" }, set);
-  const writeToken = token("The draft's write token: the last segment of `postUrl`.");
-  const readId = token("The draft's read id: `id` of the creation answer, and the last segment of `watchUrl`.");
+  const writeToken = pathParam("write_token", "The draft's write token: the last segment of `postUrl`. Whoever holds it can update the draft.", { type: "string" }, set);
+  const readId = pathParam("read_id", "The draft's read id: `id` of the creation answer, and the last segment of `watchUrl`. It only reads.", { type: "string" }, set);
   const input = set.add(draftInput, "input");
   const htmlQuery = queryParams(
     z.object({ scenario: draftInput.shape.scenario, dash: draftInput.shape.dash, dataMode: draftInput.shape.dataMode, baseRevision: draftInput.shape.baseRevision }),
@@ -192,11 +191,11 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     }),
     siteOperation({
       method: "POST",
-      path: `${base}/draft/:token`,
+      path: `${base}/draft/:write_token`,
       section: "playground",
       operationId: "playground.updateDraft",
       summary: "Update a draft (POST to `postUrl`)",
-      description: [p("Re-checks the draft and pushes it to every watcher at once. `token` is the write token; the read id never authorises a write.")],
+      description: [p("Re-checks the draft and pushes it to every watcher at once. `write_token` is the last segment of `postUrl`; the read id never authorises a write.")],
       security: "none",
       params: [writeToken, ...htmlQuery],
       requestBodies: updateBodies,
@@ -205,7 +204,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     }),
     siteOperation({
       method: "GET",
-      path: `${base}/draft/:token`,
+      path: `${base}/draft/:read_id`,
       section: "playground",
       operationId: "playground.readDraft",
       summary: "The current draft, read-only, by its read id",
@@ -216,7 +215,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     }),
     siteOperation({
       method: "GET",
-      path: `${base}/draft/:token/revisions`,
+      path: `${base}/draft/:read_id/revisions`,
       section: "playground",
       operationId: "playground.draftRevisions",
       summary: "The draft's kept revisions, newest first, a page at a time",
@@ -287,7 +286,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     }),
     siteOperation({
       method: "GET",
-      path: `${base}/draft/:token/events`,
+      path: `${base}/draft/:read_id/events`,
       section: "events",
       operationId: "playground.draftEvents",
       summary: "The draft's live stream of revisions",

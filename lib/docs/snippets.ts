@@ -69,7 +69,7 @@ export function curlSnippet(op: OperationDoc, origin: string): string | null {
     case "playground.draftEvents":
       return `curl -sS -N ${at(`${PLAYGROUND_BASE}/draft/<read_id>/events`)}`;
     default:
-      return `curl -sS ${at(op.path.replace(/:token/, "<read_id>"))}`;
+      return `curl -sS ${at(op.path.replace(/:read_id/, "<read_id>"))}`;
   }
 }
 
