@@ -96,6 +96,12 @@ describe("llms.txt", () => {
     expect(ex.created.watchUrl).toBe(`${origin}/dashboards/playground/watch/${ex.created.id}`);
   });
 
+  it("offers the check without publishing, with its answer's shape", () => {
+    const part = section("Protocol");
+    expect(part).toContain("POST https://dash.example.test/dashboards/playground/check");
+    expect(part).toMatch(/warnings: \{[\s\S]*rule: [\s\S]*reads: \{[\s\S]*paths: string\[\]/);
+  });
+
   it("states the update semantics in one section", () => {
     const part = section("Update semantics");
     for (const phrase of [

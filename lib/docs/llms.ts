@@ -4,7 +4,7 @@ import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
+import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
@@ -66,6 +66,11 @@ export function llmsText(origin: string): string {
   doc.push(`3. Update: \`POST\` to \`postUrl\` (\`${PLAYGROUND_BASE}/draft/<write_token>\`); see "Update semantics" for what each field does. The answer (200):`, "");
   code("ts", describeShape(draftUpdated));
   doc.push(`4. Read \`warnings\` in every answer: the same static check the editor runs. Fix \`error\` and \`warning\` findings; \`info\` is advice.`);
+  doc.push(
+    `   To try a change without publishing it, \`POST ${base}/check\` with the same body as a creation (JSON or \`text/html\`): nothing is created and no watcher sees it. The answer (200) holds the findings and the API paths the dashboard reads (on a viewer's live data only those are answered):`,
+    "",
+  );
+  code("ts", describeShape(draftCheck));
   doc.push(
     `5. Watch like the human does: \`GET ${base}/draft/<read_id>/events\` is a server-sent event stream. On connect it sends the current revision, then each new one, as a \`draft\` event whose \`id:\` is the revision and whose \`data\` is:`,
     "",
@@ -167,7 +172,7 @@ export function llmsText(origin: string): string {
   doc.push("", `## Limits`, "");
   doc.push(
     `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`). JSON or text/html only (415 \`unsupported_media_type\`).`,
-    `- Creations per client address, updates per draft and open event streams are rate-limited: 429 \`rate_limited\` with \`Retry-After\`.`,
+    `- Creations and checks per client address (each its own allowance), updates per draft and open event streams are rate-limited: 429 \`rate_limited\` with \`Retry-After\`.`,
     `- Drafts expire after a period without updates; an expired draft answers 404 \`no_such_draft\`, like an unknown one.`,
     `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
     "",
