@@ -9,16 +9,20 @@ function isObj(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function render(s: unknown, depth: number): string {
+function render(s: unknown, depth: number, defs: Json): string {
   if (!isObj(s)) return "unknown";
+  // A schema the contract names (meta id) is written once under $defs and referred to by $ref.
+  if (typeof s.$ref === "string" && s.$ref.startsWith("#/$defs/")) {
+    return depth > 6 ? "{ … }" : render(defs[s.$ref.slice("#/$defs/".length)], depth, defs);
+  }
   if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
-    const parts = ((s.anyOf ?? s.oneOf) as unknown[]).map((x) => render(x, depth));
+    const parts = ((s.anyOf ?? s.oneOf) as unknown[]).map((x) => render(x, depth, defs));
     return [...new Set(parts)].join(" | ");
   }
   if (Array.isArray(s.enum)) return (s.enum as unknown[]).map((v) => JSON.stringify(v)).join(" | ");
   if ("const" in s) return JSON.stringify(s.const);
   const type = s.type;
-  if (Array.isArray(type)) return type.map((t) => render({ ...s, type: t }, depth)).join(" | ");
+  if (Array.isArray(type)) return type.map((t) => render({ ...s, type: t }, depth, defs)).join(" | ");
   switch (type) {
     case "string":
       return "string";
@@ -31,17 +35,17 @@ function render(s: unknown, depth: number): string {
     case "null":
       return "null";
     case "array":
-      return `${wrap(render(s.items, depth))}[]`;
+      return `${wrap(render(s.items, depth, defs))}[]`;
     case "object": {
       const props = isObj(s.properties) ? s.properties : {};
       const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       const keys = Object.keys(props);
       if (keys.length === 0) {
-        return isObj(s.additionalProperties) ? `{ [key: string]: ${render(s.additionalProperties, depth)} }` : "{}";
+        return isObj(s.additionalProperties) ? `{ [key: string]: ${render(s.additionalProperties, depth, defs)} }` : "{}";
       }
       if (depth > 6) return "{ … }";
       const pad = "  ".repeat(depth + 1);
-      const lines = keys.map((k) => `${pad}${k}${required.has(k) ? "" : "?"}: ${render(props[k], depth + 1)}`);
+      const lines = keys.map((k) => `${pad}${k}${required.has(k) ? "" : "?"}: ${render(props[k], depth + 1, defs)}`);
       return `{\n${lines.join(";\n")};\n${"  ".repeat(depth)}}`;
     }
     default:
@@ -55,5 +59,6 @@ function wrap(t: string): string {
 
 /** The shape of a schema's output (what a client receives), e.g. `{ id: string; arr?: number | null }`. */
 export function describeShape(schema: z.ZodType): string {
-  return render(z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }), 0);
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return render(json, 0, isObj(json.$defs) ? json.$defs : {});
 }
