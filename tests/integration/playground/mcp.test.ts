@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
+import { allOperations, docsModel } from "@/lib/docs/model";
 import { scenariosBody } from "@/lib/playground/demo-answers";
 import { backends } from "../support/backends";
 import { DRAFT, postJson, startApp, type App } from "./support";
@@ -200,6 +201,12 @@ describe("the playground's MCP endpoint", () => {
     expect(listed.headers.get("mcp-session-id")).toBeNull();
     expect(listed.headers.get("cache-control")).toBe("no-store");
     expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(6);
+  });
+
+  it("is documented in the reference with every refusal it answers over HTTP", () => {
+    const op = allOperations(docsModel()).find((o) => o.path === MCP);
+    expect(op?.method).toBe("POST");
+    expect(op?.errors.map((e) => e.code).sort()).toEqual([...HTTP_REFUSALS, "internal_error"].sort());
   });
 });
 
