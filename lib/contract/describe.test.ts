@@ -11,6 +11,13 @@ describe("describeShape", () => {
     expect(describeShape(s)).toBe('{\n  id: string;\n  arr?: number | null;\n  tags: ("a" | "b")[];\n  owner: {\n    n: number;\n  };\n}');
   });
 
+  it("renders named schemas (written once under $defs) by their fields, at the root and nested", () => {
+    const item = z.object({ n: z.number() }).meta({ id: "DescribeItem" });
+    const named = z.object({ id: z.string(), items: z.array(item), first: item.nullable() }).meta({ id: "DescribeNamed" });
+    expect(describeShape(named)).toBe("{\n  id: string;\n  items: {\n    n: number;\n  }[];\n  first: {\n    n: number;\n  } | null;\n}");
+    expect(describeShape(endpointById("me").response)).toContain("email: string");
+  });
+
   it("renders the CX wrapper's two forms", () => {
     const text = describeShape(endpointById("cx.owners").response);
     expect(text).toContain("ok: true");

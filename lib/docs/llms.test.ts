@@ -44,6 +44,7 @@ describe("llms.txt", () => {
       "## Endpoints",
       "## Static check rules",
       "## Limits",
+      "## MCP",
       "## API reference",
       "## Optional",
     ]);

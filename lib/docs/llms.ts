@@ -177,6 +177,7 @@ export function llmsText(origin: string): string {
     `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
     "",
   );
+  mcpSection(doc, base);
   doc.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
   for (const s of docsSections) doc.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
   doc.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
@@ -189,4 +190,27 @@ export function llmsText(origin: string): string {
     "",
   );
   return doc.lines.join("\n");
+}
+
+/** The same loop over the Model Context Protocol (lib/playground/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
+function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string, text: string): unknown }, base: string): void {
+  doc.push(
+    `## MCP`,
+    "",
+    `The same loop is a Model Context Protocol server at \`${base}/mcp\` (Streamable HTTP, no sessions: POST JSON-RPC, JSON answers; GET and DELETE answer 405). Tools:`,
+    "",
+    `- \`check_html\` (html, scenario?, examples?, dash?, dataMode?): the static check's \`warnings\` and the \`reads\` (API paths your code fetches); publishes nothing.`,
+    `- \`create_draft\` (the same fields): creates the draft; answers id, postUrl, watchUrl, eventsUrl, revision, warnings. Keep postUrl; give the human watchUrl.`,
+    `- \`update_draft\` (postUrl or the write token; html?, scenario?, examples?, dash?, baseRevision?): partial, as in "Update semantics". Answers the new revision and warnings.`,
+    `- \`read_draft\` (watchUrl or read id): the current draft, as watchers see it.`,
+    `- \`list_scenarios\`: the scenarios, the default, and every path's variants.`,
+    `- \`describe_endpoint\` (path, e.g. \`/cx/book\`): that endpoint's query parameters, response schema, errors and demo variants.`,
+    "",
+    `Each tool is the HTTP route it names, called as you: the same validation, rate limits and refusals. A refusal is a tool result with \`isError\` whose text is \`<code>: <hint>\` (e.g. \`invalid_draft: html: the document is empty…\`): fix what the hint says and call again.`,
+    "",
+    `Connect a client by URL; no credentials or headers are needed. Claude Code: \`claude mcp add --transport http dashboards-playground ${base}/mcp\`. Clients configured by JSON:`,
+    "",
+  );
+  doc.code("json", JSON.stringify({ mcpServers: { "dashboards-playground": { type: "http", url: `${base}/mcp` } } }, null, 2));
+  doc.push(`(VS Code names the key \`servers\`; some clients take \`url\` alone, without \`type\`.)`, "");
 }

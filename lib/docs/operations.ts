@@ -285,6 +285,33 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: [],
     }),
     siteOperation({
+      method: "POST",
+      path: `${base}/mcp`,
+      section: "playground",
+      operationId: "playground.mcp",
+      summary: "The playground's agent loop as Model Context Protocol tools",
+      description: [
+        p(
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`; their input schemas are the draft bodies above.",
+        ),
+        p(
+          "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",
+        ),
+        { kind: "code", lang: "json", label: "An MCP client's configuration", text: `{\n  "mcpServers": {\n    "dashboards-playground": { "type": "http", "url": "{origin}${base}/mcp" }\n  }\n}` },
+        {
+          kind: "code",
+          lang: "sh",
+          label: "The tool list with curl",
+          text: `curl -sS -X POST '{origin}${base}/mcp' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  --data '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'`,
+        },
+      ],
+      security: "none",
+      requestBodies: [{ contentType: "application/json", description: "A JSON-RPC 2.0 message of MCP, or a batch of them.", schema: { type: "object" }, fields: [] }],
+      responses: [{ status: 200, contentType: "application/json", description: "The JSON-RPC answer: a tool's result, the tool list, the server's capabilities", schema: { type: "object" }, fields: [] }],
+      errors: ["unsupported_media_type", "invalid_request", "draft_too_large", "method_not_allowed", "internal_error"],
+      curl: false,
+    }),
+    siteOperation({
       method: "GET",
       path: `${base}/draft/:read_id/events`,
       section: "events",

@@ -32,7 +32,7 @@ const CLOSED_AREAS = [/^\/account(?:\/.*)?$/, /^\/dashboards\/playground\/.+$/];
 const JSON_ROUTES = [
   /^\/account\/(?:favourites|home|trust)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
-  /^\/dashboards\/playground\/(?:endpoints|scenarios)$/,
+  /^\/dashboards\/playground\/(?:check|endpoints|mcp|scenarios)$/,
   /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions))?)?$/,
 ];
 

@@ -104,7 +104,7 @@ export interface Playground {
 /** Read ids and write tokens are base64url; anything else cannot be one and answers 404 at once. */
 const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 /** JSON escaping can take up to six bytes per byte of html; a body past this cannot hold a draft within the limit. */
-const JSON_BODY_MAX = DRAFT_HTML_MAX_BYTES * 6 + 64 * 1024;
+export const JSON_BODY_MAX = DRAFT_HTML_MAX_BYTES * 6 + 64 * 1024;
 const STREAM_RETRY_AFTER_S = 10;
 const STREAMS_REFUSED_HINT = `No more event streams can be opened for you now; close one you have open, or retry in ${STREAM_RETRY_AFTER_S} s.`;
 

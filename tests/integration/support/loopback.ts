@@ -143,6 +143,7 @@ export function playgroundRouter(playground: Playground): FetchHandler {
     }
     if (pathname === draftBase) return routes.create[method](request);
     if (pathname === `${PLAYGROUND_BASE}/check`) return routes.check[method](request);
+    if (pathname === `${PLAYGROUND_BASE}/mcp`) return routes.mcp[method](request);
     if (pathname.startsWith(`${draftBase}/`)) {
       const [token = "", sub, extra] = segments.slice(3);
       if (extra !== undefined) return errorResponse("not_found");

@@ -1,0 +1,328 @@
+import "server-only";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { JSONRPCMessageSchema, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { describeShape } from "@/lib/contract/describe";
+import { endpoints } from "@/lib/contract/endpoints";
+import { ApiError } from "@/lib/contract/errors";
+import { matchPath } from "@/lib/contract/match";
+import {
+  DRAFT_HTML_MAX_BYTES,
+  PLAYGROUND_API_BASE,
+  PLAYGROUND_BASE,
+  draftCheck,
+  draftCreated,
+  draftInput,
+  draftUpdate,
+  draftUpdated,
+  draftView,
+} from "@/lib/contract/playground";
+import { readTextBody } from "@/lib/http/edge";
+import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
+import { fromThrown, json } from "@/lib/http/respond";
+import { scenariosBody } from "./demo-answers";
+import { endpointsBody } from "./endpoints-doc";
+import { JSON_BODY_MAX, type Playground } from "./routes";
+
+// POST /dashboards/playground/mcp: the playground's agent loop as Model Context Protocol tools,
+// over Streamable HTTP without sessions (a server and a transport per request, JSON answers).
+//
+// A tool is not a second implementation of the playground: each one builds the Request the
+// matching HTTP route would have received, with the caller's own address, Host and browser
+// headers, and hands it to the same Playground function. So an MCP caller spends the same
+// per-address allowances, meets the same origin checks and gets the same refusals as an HTTP
+// caller; a refusal comes back as a tool result with `isError` and the envelope's code and hint
+// as its text, which an agent reads and acts on, rather than as a protocol error it cannot.
+
+export interface McpSource {
+  playground: () => Promise<Playground>;
+  log?: (line: string) => void;
+}
+
+/**
+ * The headers the playground decides by: who is asking (the stamped peer address, and
+ * X-Forwarded-For, which counts only from a trusted proxy), where the answer's URLs may point
+ * (Host, the stamped local address) and whether a browser sent it from another site (Origin,
+ * Sec-Fetch-Site). Nothing else of the caller's request reaches it.
+ */
+const CALLER_HEADERS = ["host", "origin", "sec-fetch-site", "x-forwarded-for", PEER_HEADER, LOCAL_ADDRESS_HEADER] as const;
+
+const SERVER_INFO = { name: "dashboards-playground", version: "1.0.0" };
+
+const INSTRUCTIONS = [
+  "Draft a data dashboard as ONE self-contained HTML document and let a human watch it render live against demo data.",
+  "The loop: check_html until its error and warning findings are gone; create_draft; give the human watchUrl (never postUrl, which carries your write token);",
+  "update_draft with only what changes; read_draft to see what the watchers see. list_scenarios and describe_endpoint say what data there is.",
+  'In the dashboard, read the API base from the page (const API = window.DASHBOARD_API_BASE || "/api"), make GET requests only, check res.ok and show {error, hint},',
+  "and render {ok: false, waitingOn} from /cx/* as text, never zeroes.",
+  `The whole protocol and the writing rules: GET ${PLAYGROUND_BASE}/llms.txt on this server.`,
+  "Saving a dashboard into a person's space is their own signed-in action; nothing here can do it.",
+].join(" ");
+
+/** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
+export async function mcpAnswer(request: Request, source: McpSource): Promise<Response> {
+  const parsedBody = await readJsonRpc(request);
+  const server = mcpServer(request, source);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody });
+  } finally {
+    // JSON answers are complete once handleRequest settles; nothing outlives the request.
+    await server.close();
+  }
+}
+
+const NOT_JSON_RPC =
+  `This is a Model Context Protocol server (Streamable HTTP, no sessions): POST JSON-RPC 2.0 messages as application/json, ` +
+  `accepting application/json and text/event-stream, as an MCP client does. The protocol without MCP: ${PLAYGROUND_BASE}/llms.txt.`;
+
+async function readJsonRpc(request: Request): Promise<unknown> {
+  const text = await readTextBody(request, {
+    type: "application/json",
+    typeHint: NOT_JSON_RPC,
+    // A tool call carries at most a draft, escaped as JSON: the bound of a draft's JSON body.
+    max: JSON_BODY_MAX,
+    tooLarge: { code: "draft_too_large", hint: `The body is over ${JSON_BODY_MAX} bytes; a draft's html may be at most ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).` },
+    invalid: "invalid_request",
+  });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_request", `The body is not JSON. ${NOT_JSON_RPC}`);
+  }
+  const messages = Array.isArray(value) ? value : [value];
+  if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+    throw new ApiError("invalid_request", `The body is JSON but not a JSON-RPC 2.0 message. ${NOT_JSON_RPC}`);
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+/**
+ * MCP wants an object schema at the root of a tool's input and output; a schema the contract
+ * names (meta id) is written as a bare $ref, so the tools use an unnamed copy of it.
+ */
+const unnamed = <S extends z.ZodObject>(schema: S) => schema.extend({});
+
+/** create_draft and check_html take what POST /draft takes; baseRevision has nothing to guard before a draft exists. */
+const draftFields = draftInput.omit({ baseRevision: true });
+
+const updateFields = draftUpdate
+  // Fixed at creation: an update may only repeat it, which a tool caller has no reason to do.
+  .omit({ dataMode: true })
+  .extend({ postUrl: draftCreated.shape.postUrl.meta({ description: "The postUrl create_draft answered (or the write token, its last segment). Never the watchUrl: a read id never writes." }) });
+
+const readFields = z
+  .object({ watchUrl: draftCreated.shape.watchUrl.meta({ description: "The watchUrl create_draft answered, or the read id (`id`)" }) })
+  .strict();
+
+const endpointFields = z
+  .object({
+    path: z.string().meta({
+      description: "An API path relative to the API base, as listed (`/cx/book`, `/crm/:instance/companies`) or concrete (`/crm/customers/companies`); a query string is ignored",
+    }),
+  })
+  .strict();
+
+const reading: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const writing: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+const answers = (schema: z.ZodType) => `Answers:\n${describeShape(schema)}`;
+
+function mcpServer(request: Request, { playground, log }: McpSource): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const say = log ?? ((line: string) => console.error(`[mcp] ${line}`));
+  const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say);
+  const caller = (path: string, body?: unknown) => callerRequest(request, path, body);
+
+  server.registerTool(
+    "check_html",
+    {
+      title: "Check a dashboard without publishing it",
+      description: [
+        "The static check of a draft, creating and publishing nothing: the same fields, validation and findings as create_draft (POST /dashboards/playground/check).",
+        "Fix `error` and `warning` findings; `info` is advice. `reads` are the API paths the code fetches: on a viewer's live data only these are answered, so write every path literally.",
+        "A blank document is a finding here rather than a refusal.",
+        answers(draftCheck),
+      ].join(" "),
+      inputSchema: draftFields,
+      outputSchema: unnamed(draftCheck),
+      annotations: reading,
+    },
+    (input) => run(async () => (await playground()).check(caller(`${PLAYGROUND_BASE}/check`, input))),
+  );
+
+  server.registerTool(
+    "create_draft",
+    {
+      title: "Create a draft dashboard",
+      description: [
+        "Publish a new draft: `html` is ONE self-contained HTML document (inline scripts and styles; data from the API base the page gives it).",
+        "It renders live, on demo data unless dataMode is `live`, for whoever opens watchUrl (POST /dashboards/playground/draft).",
+        "Keep postUrl to yourself: it carries the write token. Give the human watchUrl: it can only read.",
+        "`warnings` are check_html's findings; revision is 1.",
+        answers(draftCreated),
+      ].join(" "),
+      inputSchema: draftFields,
+      outputSchema: unnamed(draftCreated),
+      annotations: writing,
+    },
+    (input) => run(async () => (await playground()).create(caller(`${PLAYGROUND_BASE}/draft`, input))),
+  );
+
+  server.registerTool(
+    "update_draft",
+    {
+      title: "Update a draft",
+      description: [
+        "Change a draft through its postUrl; every watcher sees the new revision at once (POST to postUrl).",
+        "Partial: a field sent replaces its value, null clears it (scenario back to `default`, no forced examples, no dash), a field left out keeps its value; send at least one of html, scenario, examples and dash.",
+        "Each accepted update is the next revision. A blank document is refused and publishes nothing.",
+        "baseRevision refuses the update when someone else updated first (revision_conflict, the current revision in the hint).",
+        answers(draftUpdated),
+      ].join(" "),
+      inputSchema: updateFields,
+      outputSchema: unnamed(draftUpdated),
+      annotations: writing,
+    },
+    ({ postUrl, ...update }) =>
+      run(async () => {
+        const token = capabilityOf(postUrl, WRITE_URL, "postUrl: pass the postUrl create_draft answered, or its last segment (the write token). A watchUrl carries only the read id, which never writes.");
+        return (await playground()).update(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(token)}`, update), token);
+      }),
+  );
+
+  server.registerTool(
+    "read_draft",
+    {
+      title: "Read a draft as its watchers see it",
+      description: ["The current revision of a draft by its watchUrl or read id, with its stored findings and reads (GET /dashboards/playground/draft/<read_id>).", answers(draftView)].join(" "),
+      inputSchema: readFields,
+      outputSchema: unnamed(draftView),
+      annotations: reading,
+    },
+    ({ watchUrl }) =>
+      run(async () => {
+        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        return (await playground()).read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+      }),
+  );
+
+  // The render reports of a revision (GET /draft/<read_id>/reports) join the loop here, read
+  // through the playground like read_draft.
+
+  server.registerTool(
+    "list_scenarios",
+    {
+      title: "List the demo scenarios and variants",
+      description:
+        "The demo scenarios (choose one per draft with `scenario`), the default, and every API path with its demo variants (force one per path with `examples`), as GET /dashboards/playground/scenarios answers them.",
+      annotations: reading,
+    },
+    () => run(() => json(scenariosBody())),
+  );
+
+  server.registerTool(
+    "describe_endpoint",
+    {
+      title: "Describe one API endpoint",
+      description: [
+        "One API endpoint as GET /dashboards/playground/endpoints describes it: path values, query parameters (JSON Schema; values are sent as strings), the 200 body's JSON Schema, its errors and permission,",
+        "with its demo variants, the error envelope and the conventions that apply to it (the CX wrapper, cursor paging).",
+        `Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
+      ].join(" "),
+      inputSchema: endpointFields,
+      annotations: reading,
+    },
+    ({ path }) => run(() => json(describeEndpoint(path))),
+  );
+
+  return server;
+}
+
+/** A route's answer as a tool result: the body as JSON text and structured content, or the envelope as `code: hint`. */
+async function toolResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
+  let response: Response;
+  try {
+    response = await answer();
+  } catch (err) {
+    response = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  }
+  // Read to the end: a large read holds one of the caller's read slots until its last byte.
+  const text = await response.text();
+  if (!response.ok) {
+    const envelope = JSON.parse(text) as { error: string; hint?: string };
+    return { content: [{ type: "text", text: envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error }], isError: true };
+  }
+  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+}
+
+/** The Request the playground's route would have received from this caller. */
+function callerRequest(request: Request, path: string, body?: unknown): Request {
+  const headers = new Headers();
+  for (const name of CALLER_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  if (body === undefined) return new Request(new URL(path, request.url), { method: "GET", headers });
+  headers.set("content-type", "application/json");
+  return new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+const WRITE_URL = new RegExp(`^${PLAYGROUND_BASE}/draft/([^/]+)$`);
+const READ_URL = new RegExp(`^${PLAYGROUND_BASE}/(?:watch/([^/]+)|draft/([^/]+)(?:/events|/revisions)?)$`);
+
+/**
+ * The capability a URL the playground handed out carries (its path's token segment), or the
+ * value itself when it is not a URL. The playground then decides, as for any request, whether
+ * the draft exists; no origin is checked, since the address an agent was given may be a proxy's.
+ */
+function capabilityOf(value: string, shape: RegExp, hint: string): string {
+  const trimmed = value.trim();
+  if (!trimmed.includes("/")) return trimmed;
+  const match = shape.exec(new URL(trimmed, "http://localhost").pathname);
+  const segment = match?.slice(1).find((s) => s !== undefined);
+  if (segment === undefined) throw new ApiError("invalid_request", hint);
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// describe_endpoint
+
+function describeEndpoint(raw: string) {
+  let path = new URL(raw.trim(), "http://localhost/").pathname;
+  for (const base of [PLAYGROUND_API_BASE, "/api"]) {
+    if (path.startsWith(`${base}/`)) {
+      path = path.slice(base.length);
+      break;
+    }
+  }
+  const body = endpointsBody();
+  const id = endpoints.find((e) => e.path === path)?.id ?? matchPath(path)?.endpoint.id;
+  const endpoint = body.endpoints.find((e) => e.id === id);
+  if (!endpoint) {
+    throw new ApiError("not_found", `No API endpoint at ${JSON.stringify(raw.slice(0, 200))}. The endpoints: ${endpoints.map((e) => e.path).join(", ")}.`);
+  }
+  const notes = [
+    ...(endpoint.tag === "cx" ? [body.cxWrapper] : []),
+    ...(endpoint.pagedList !== undefined ? [body.paging] : []),
+    body.snapshot,
+  ];
+  return {
+    apiBase: body.apiBase,
+    liveApiBase: body.liveApiBase,
+    endpoint,
+    demoVariants: scenariosBody().paths.find((p) => p.path === endpoint.path)?.variants ?? [],
+    errorEnvelope: body.errorEnvelope,
+    notes,
+  };
+}

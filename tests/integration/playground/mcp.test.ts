@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
+import { llmsText } from "@/lib/docs/llms";
+import { allOperations, docsModel } from "@/lib/docs/model";
+import { scenariosBody } from "@/lib/playground/demo-answers";
+import { backends } from "../support/backends";
+import { DRAFT, postJson, startApp, type App } from "./support";
+
+// The MCP endpoint over real loopback HTTP, driven by the official MCP client: the tools an
+// agent is shown, the whole loop through them, and that a tool call is the playground's own
+// operation for the caller (the same allowance per address, the same refusals, the same
+// cross-site rule), with the HTTP refusals of anything that is not an MCP request.
+
+const MCP = "/dashboards/playground/mcp";
+const BOOK =
+  '<!doctype html><html><head><meta charset="utf-8"><title>My book</title></head><body><h1>My book</h1><p id="out">Loading…</p>\n<script>\n' +
+  'const API = window.DASHBOARD_API_BASE || "/api";\n' +
+  "async function load() {\n" +
+  '  const out = document.getElementById("out");\n' +
+  '  const res = await fetch(API + "/cx/book?owner=1");\n' +
+  "  if (!res.ok) {\n    const { error, hint } = await res.json();\n    out.textContent = hint || error;\n    return;\n  }\n" +
+  "  const body = await res.json();\n" +
+  "  if (!body.ok) {\n    out.textContent = body.waitingOn;\n    return;\n  }\n" +
+  '  out.textContent = body.data.rows.length + " schools";\n' +
+  "}\nload();\n</script></body></html>";
+
+/** What the endpoint answers with the envelope, each one exercised below; everything else is JSON-RPC. */
+const HTTP_REFUSALS = ["method_not_allowed", "unsupported_media_type", "invalid_request", "draft_too_large"];
+
+const sqlite = backends.find((b) => b.name === "sqlite")!;
+
+async function connect(app: App, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "mcp-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}${MCP}`), { requestInit: { headers } }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+
+/** A refusal: isError, the envelope as `code: hint`, and no structured content to mistake for an answer. */
+function refusal(result: CallToolResult): string {
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return textOf(result);
+}
+
+/** An answer: structured content, and the same JSON as text for clients that read text. */
+function answer(result: CallToolResult): Record<string, unknown> {
+  expect(result.isError ?? false, textOf(result)).toBe(false);
+  expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+describe("the playground's MCP endpoint", () => {
+  let open: Awaited<ReturnType<typeof sqlite.open>>;
+  let app: App;
+  let client: Client;
+
+  beforeAll(async () => {
+    open = await sqlite.open();
+    app = await startApp(open, { settings: { createsPerMinute: 10_000, updatesPerMinute: 10_000 } });
+    client = await connect(app);
+  });
+  afterAll(async () => {
+    await client.close();
+    await app.close();
+    await open.close();
+  });
+
+  it("lists the loop's tools with input schemas from the draft contract", async () => {
+    expect(client.getInstructions()).toContain("watchUrl");
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "update_draft"]);
+
+    const create = byName.create_draft!;
+    expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
+    expect(Object.keys(create.inputSchema.properties ?? {}).sort()).toEqual(["dash", "dataMode", "examples", "html", "scenario"]);
+    expect(create.inputSchema.properties?.dash).toMatchObject({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" });
+    expect(create.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["id", "postUrl", "watchUrl", "eventsUrl", "revision", "warnings"]) });
+    expect(create.description).toContain("postUrl: string");
+    expect(byName.check_html!.inputSchema).toEqual(create.inputSchema);
+
+    const update = byName.update_draft!;
+    expect(update.inputSchema).toMatchObject({ type: "object", required: ["postUrl"], additionalProperties: false });
+    expect(Object.keys(update.inputSchema.properties ?? {}).sort()).toEqual(["baseRevision", "dash", "examples", "html", "postUrl", "scenario"]);
+    // null clears: the schema says so, as the contract does.
+    expect(update.inputSchema.properties?.scenario).toMatchObject({ type: ["string", "null"] });
+
+    expect(byName.read_draft!.inputSchema).toMatchObject({ required: ["watchUrl"] });
+    expect(byName.describe_endpoint!.inputSchema).toMatchObject({ required: ["path"] });
+    expect(byName.describe_endpoint!.description).toContain("/cx/book");
+    for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ["create_draft", "update_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
+    // llms.txt names every tool the server lists, and no other.
+    const mcpPart = llmsText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
+    expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
+    expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+  });
+
+  it("runs the loop: check, create, a partial update, a refused blank update, read", async () => {
+    const checked = draftCheck.parse(answer(await call(client, "check_html", { html: BOOK })));
+    expect(checked).toEqual({ warnings: [], reads: { paths: ["/cx/book"], complete: true } });
+
+    const created = draftCreated.parse(answer(await call(client, "create_draft", { html: BOOK, dash: "my-book" })));
+    expect(created).toMatchObject({ revision: 1, warnings: [] });
+    expect(created.postUrl.startsWith(`${app.url}${DRAFT}/`)).toBe(true);
+    expect(created.watchUrl).toBe(`${app.url}/dashboards/playground/watch/${created.id}`);
+
+    // Only the scenario: the HTML stays.
+    const updated = draftUpdated.parse(answer(await call(client, "update_draft", { postUrl: created.postUrl, scenario: "outage" })));
+    expect(updated).toMatchObject({ id: created.id, revision: 2, warnings: [] });
+    const read = draftView.parse(answer(await call(client, "read_draft", { watchUrl: created.watchUrl })));
+    expect(read).toMatchObject({ id: created.id, revision: 2, html: BOOK, scenario: "outage", dash: "my-book", reads: { paths: ["/cx/book"], complete: true } });
+
+    const blank = refusal(await call(client, "update_draft", { postUrl: created.postUrl, html: "  <!-- soon -->\n" }));
+    expect(blank).toMatch(/^invalid_draft: html: the document is empty/);
+    expect(draftView.parse(answer(await call(client, "read_draft", { watchUrl: created.id }))).revision).toBe(2);
+
+    // The write token alone works as postUrl; null clears; the draft as HTTP readers see it agrees.
+    const token = new URL(created.postUrl).pathname.split("/").pop()!;
+    expect(draftUpdated.parse(answer(await call(client, "update_draft", { postUrl: token, scenario: null, dash: null }))).revision).toBe(3);
+    const overHttp = draftView.parse(await (await fetch(`${app.url}${DRAFT}/${created.id}`)).json());
+    expect(overHttp).toMatchObject({ revision: 3, html: BOOK, scenario: "default", dash: null });
+  });
+
+  it("answers the playground's refusals as tool errors with their codes and hints", async () => {
+    const created = draftCreated.parse(answer(await call(client, "create_draft", { html: "<p>one</p>" })));
+    expect(refusal(await call(client, "update_draft", { postUrl: created.postUrl, html: "<p>two</p>", baseRevision: 5 }))).toMatch(/^revision_conflict: .*\b1\b/);
+    expect(refusal(await call(client, "update_draft", { postUrl: created.postUrl, scenario: "no-such-scenario" }))).toMatch(/^unknown_scenario: /);
+    expect(refusal(await call(client, "create_draft", { html: "<p>x</p>", examples: { "/cx/book": "no-such-variant" } }))).toMatch(/^unknown_example: /);
+    // A read id never writes, whether sent as a bare token or as the watch URL.
+    expect(refusal(await call(client, "update_draft", { postUrl: created.id, html: "<p>x</p>" }))).toMatch(/^no_such_draft/);
+    expect(refusal(await call(client, "update_draft", { postUrl: created.watchUrl, html: "<p>x</p>" }))).toMatch(/^invalid_request: postUrl: /);
+    expect(refusal(await call(client, "read_draft", { watchUrl: "A".repeat(43) }))).toMatch(/^no_such_draft/);
+    expect(draftView.parse(answer(await call(client, "read_draft", { watchUrl: created.watchUrl }))).revision).toBe(1);
+    // Arguments outside the contract's schema are refused before anything is written.
+    const bad = await call(client, "create_draft", { html: "<p>x</p>", dash: "Not A Slug" });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain("dash");
+  });
+
+  it("describes an API endpoint from the endpoints document, by template or concrete path", async () => {
+    const book = answer(await call(client, "describe_endpoint", { path: "/cx/book" })) as {
+      apiBase: string;
+      endpoint: { path: string; query: { properties: Record<string, unknown>; required?: string[] }; response: unknown; errors: { error: string; status: number }[] };
+      demoVariants: string[];
+      errorEnvelope: unknown;
+      notes: string[];
+    };
+    expect(book.apiBase).toBe("/dashboards/playground/api");
+    expect(book.endpoint.path).toBe("/cx/book");
+    expect(Object.keys(book.endpoint.query.properties)).toEqual(expect.arrayContaining(["owner", "days", "from", "to", "basis"]));
+    expect(book.endpoint.errors).toEqual(expect.arrayContaining([{ status: 400, error: "owner_required", description: expect.any(String) }]));
+    expect(book.endpoint.response).toMatchObject({ anyOf: expect.any(Array) });
+    expect(book.demoVariants).toEqual(expect.arrayContaining(["rich", "empty"]));
+    expect(book.notes.join(" ")).toContain("waitingOn");
+
+    const companies = answer(await call(client, "describe_endpoint", { path: "/dashboards/playground/api/crm/customers/companies?limit=3" })) as { endpoint: { path: string; pagedList?: string }; notes: string[] };
+    expect(companies.endpoint).toMatchObject({ path: "/crm/:instance/companies", pagedList: "companies" });
+    expect(companies.notes.join(" ")).toContain("nextCursor");
+
+    expect(refusal(await call(client, "describe_endpoint", { path: "/no/such/thing" }))).toMatch(/^not_found: .*\/cx\/book/);
+  });
+
+  it("lists the scenarios as GET /scenarios answers them", async () => {
+    const listed = answer(await call(client, "list_scenarios"));
+    expect(listed).toEqual(JSON.parse(JSON.stringify(scenariosBody())));
+    expect(listed).toMatchObject({ default: "default" });
+  });
+
+  it("refuses what is not an MCP request with the error envelope; GET and DELETE are not taken", async () => {
+    const url = `${app.url}${MCP}`;
+    const seen = new Set<string>();
+    const envelope = async (res: Response) => {
+      const { error } = (await res.json()) as { error: string };
+      seen.add(error);
+      return [res.status, error];
+    };
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(url, { method, headers: { accept: "text/event-stream" } });
+      expect(res.headers.get("allow"), method).toBe("POST");
+      expect(await envelope(res)).toEqual([405, "method_not_allowed"]);
+    }
+    expect(await envelope(await fetch(url, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" }))).toEqual([415, "unsupported_media_type"]);
+    expect(await envelope(await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" }))).toEqual([400, "invalid_request"]);
+    expect(await envelope(await postJson(url, { hello: "world" }))).toEqual([400, "invalid_request"]);
+    expect(await envelope(await postJson(url, []))).toEqual([400, "invalid_request"]);
+    // Over the bound of a 2 MiB draft as JSON: refused while reading.
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "check_html", arguments: { html: "\u0001".repeat(2_200_000) } } });
+    expect(await envelope(await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: huge }))).toEqual([413, "draft_too_large"]);
+
+    expect([...seen].sort()).toEqual([...HTTP_REFUSALS].sort());
+
+    // JSON-RPC without a session: tools/list answers in one JSON answer, with no session id and no cache.
+    const listed = await postJson(url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { accept: "application/json, text/event-stream" });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("content-type")).toContain("application/json");
+    expect(listed.headers.get("mcp-session-id")).toBeNull();
+    expect(listed.headers.get("cache-control")).toBe("no-store");
+    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(6);
+  });
+
+  it("is documented in the reference with every refusal it answers over HTTP", () => {
+    const op = allOperations(docsModel()).find((o) => o.path === MCP);
+    expect(op?.method).toBe("POST");
+    expect(op?.errors.map((e) => e.code).sort()).toEqual([...HTTP_REFUSALS, "internal_error"].sort());
+  });
+});
+
+describe("an MCP caller is the same caller to the playground", () => {
+  let open: Awaited<ReturnType<typeof sqlite.open>>;
+  let app: App;
+
+  beforeAll(async () => {
+    open = await sqlite.open();
+    app = await startApp(open, { settings: { createsPerMinute: 3 } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await open.close();
+  });
+
+  it("spends the address's creations with HTTP callers, and meets the cross-site rule", async () => {
+    const client = await connect(app);
+    const crossSite = await connect(app, { "sec-fetch-site": "cross-site" });
+    try {
+      expect(refusal(await call(crossSite, "create_draft", { html: "<p>stolen</p>" }))).toMatch(/^cross_site_write: /);
+      // The refusal above spent nothing: three creations remain, two over HTTP and one over MCP.
+      for (let i = 0; i < 2; i++) expect((await postJson(`${app.url}${DRAFT}`, { html: "<p>http</p>" })).status).toBe(201);
+      draftCreated.parse(answer(await call(client, "create_draft", { html: "<p>mcp</p>" })));
+      expect(refusal(await call(client, "create_draft", { html: "<p>one too many</p>" }))).toMatch(/^rate_limited: Too many draft creations from your address; retry in \d+ s\.$/);
+      const overHttp = await postJson(`${app.url}${DRAFT}`, { html: "<p>http</p>" });
+      expect([overHttp.status, ((await overHttp.json()) as { error: string }).error]).toEqual([429, "rate_limited"]);
+      // Checks have an allowance of their own, as over HTTP.
+      expect(answer(await call(client, "check_html", { html: "<p>still checked</p>" }))).toMatchObject({ reads: { paths: [] } });
+    } finally {
+      await client.close();
+      await crossSite.close();
+    }
+  });
+});
