@@ -4,6 +4,7 @@ import {
   REPORTS_PER_REVISION,
   REPORT_BODY_MAX_BYTES,
   REPORT_REVISIONS,
+  REPORT_TEXT_MAX,
   renderReport,
   renderReportInput,
   renderReportsQuery,
@@ -78,7 +79,7 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead }
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
       const input = await readJsonBody(request, renderReportInput, {
         max: REPORT_BODY_MAX_BYTES,
-        tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most 12000 characters together.` },
+        tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most ${REPORT_TEXT_MAX} characters together.` },
         invalid: "invalid_report",
       });
       const { revision, ...fields } = input;
