@@ -137,6 +137,12 @@ test("?static=1 renders the current revision once, opens no stream, and marks th
   await author.update(draft, clean("Static, revision 2"));
   const watch = new WatchPage(page);
   const made = requestsOf(page);
+  // The render latch and the page's own markup hydrate without a complaint.
+  const complaints: string[] = [];
+  page.on("pageerror", (e) => complaints.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") complaints.push(m.text());
+  });
   await watch.openStatic(draft.watchUrl);
   // goto waits for the load event, which the page holds until the dashboard has settled.
   expect(await page.locator("html").getAttribute("data-rendered")).toBe("true");
@@ -145,6 +151,7 @@ test("?static=1 renders the current revision once, opens no stream, and marks th
   await expect(watch.dashboard().locator("#who")).toHaveText(/@demo\.test$/);
   await expect(watch.connectionState()).toHaveText("rendered once, not following updates");
   expect(made.filter((r) => r.includes("/events"))).toEqual([]);
+  expect(complaints).toEqual([]);
   expect(await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/events")).length)).toBe(0);
 
   // A new revision does not reach a static render.
