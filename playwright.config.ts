@@ -72,6 +72,8 @@ export default defineConfig({
         DATA_DIR: ".data/e2e-demo",
         DATABASE_URL: "",
         PLAYGROUND_CREATES_PER_MIN: "600",
+        // Every watch page in every suite sends a render report from the one loopback address.
+        PLAYGROUND_REPORTS_PER_MIN: "6000",
         STAND_IN_TOKEN_TTL_MS: "20000",
       },
       reuseExistingServer: false,

@@ -110,6 +110,7 @@ const schema = z
     PLAYGROUND_READS_PER_MIN: z.coerce.number().int().min(1).default(300),
     PLAYGROUND_DEMO_READS_PER_MIN: z.coerce.number().int().min(1).default(1200),
     PLAYGROUND_READ_MIB_PER_SEC: z.coerce.number().int().min(1).default(16),
+    PLAYGROUND_REPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
@@ -182,6 +183,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
       readsPerMinute: e.PLAYGROUND_READS_PER_MIN,
       demoReadsPerMinute: e.PLAYGROUND_DEMO_READS_PER_MIN,
       readBytesPerSecond: e.PLAYGROUND_READ_MIB_PER_SEC * 1024 * 1024,
+      reportsPerMinute: e.PLAYGROUND_REPORTS_PER_MIN,
     },
     upstreams: Object.fromEntries(
       connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),

@@ -5,7 +5,7 @@ import { useInteractive } from "@/components/interactive";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import type { DraftReads } from "@/lib/check/reads";
 import { ConsentGate, type GateAuthor } from "./ConsentGate";
-import { DashboardFrame, type RequestLogEntry } from "./DashboardFrame";
+import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "./DashboardFrame";
 import styles from "./ConsentGate.module.css";
 
 // A dashboard on the viewer's live data, behind their consent when someone else wrote it.
@@ -33,12 +33,18 @@ export interface ConsentedFrameProps {
   demo?: { scenario?: string; examples?: Record<string, string> };
   onRequest?: (entry: RequestLogEntry) => void;
   onDataChange?: (data: "live" | "demo" | "waiting") => void;
+  /** Passed to the frame: each settled render, with the key it was started with. */
+  onReport?: (report: RenderReportBody, renderKey: string | number | undefined) => void;
+  renderKey?: string | number;
+  /** Passed to the frame (default true). */
+  standby?: boolean;
 }
 
 type Choice = { kind: "undecided" } | { kind: "run"; agreed: readonly string[] } | { kind: "demo" };
 
 export function ConsentedFrame(props: ConsentedFrameProps) {
-  const { html, title, author, reads, ask, own, onTrust, demo, onRequest, onDataChange } = props;
+  const { html, title, author, reads, ask, own, onTrust, demo, onRequest, onDataChange, onReport, renderKey, standby } = props;
+  const reporting = { onReport, renderKey, standby };
   const [choice, setChoice] = useState<Choice>({ kind: "undecided" });
   const [trusting, setTrusting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -96,12 +102,13 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
           examples={demo?.examples}
           onRequest={onRequest}
           title={title}
+          {...reporting}
         />
       </>
     );
   }
 
   return (
-    <DashboardFrame html={html} apiBase="/api" mode="live" allowedPaths={own ? undefined : reads.paths} onRequest={onRequest} title={title} />
+    <DashboardFrame html={html} apiBase="/api" mode="live" allowedPaths={own ? undefined : reads.paths} onRequest={onRequest} title={title} {...reporting} />
   );
 }

@@ -3,11 +3,13 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
-import type { InitMessage, ScrollNotice, SnapshotNotice } from "@/lib/frame/protocol";
+import type { InitMessage, PaintRequest, ScrollNotice, SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
+import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
 
 export type { DataMode, RequestLogEntry } from "./broker";
+export type { RenderReportBody } from "./render-report";
 
 export interface DashboardFrameProps {
   html: string;
@@ -27,6 +29,16 @@ export interface DashboardFrameProps {
    * round trip for the frame's document. Off where many frames share a page.
    */
   standby?: boolean;
+  /**
+   * Called once per dashboard document that settles (see render-report.ts) with what happened
+   * as it rendered, and the `renderKey` it was started with. A document replaced before it
+   * settled reports nothing.
+   */
+  onReport?: (report: RenderReportBody, renderKey: string | number | undefined) => void;
+  /** Where the frame is, for its reports. */
+  reportPage?: RenderReportBody["page"];
+  /** What is rendered (a revision): a new key starts the dashboard again even with the same HTML. */
+  renderKey?: string | number;
 }
 
 /** What the frame says while the dashboard shows its embedded snapshot. */
@@ -55,8 +67,10 @@ const SELF_RELOADS_MAX = 3;
 
 /** What the host knows of one of its frames. */
 interface Slot {
-  /** Stops the broker answering this frame's current document. */
+  /** Stops the broker answering this frame's current document (and its render report). */
   close: (() => void) | null;
+  /** The render report of the current document, while it has not settled. */
+  recorder: RenderRecorder | null;
   selfLoads: number;
   /** The next load is one the host asked for. */
   ownReload: boolean;
@@ -66,7 +80,7 @@ interface Slot {
   ready: boolean;
 }
 
-const freshSlot = (): Slot => ({ close: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
+const freshSlot = (): Slot => ({ close: null, recorder: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
 
 /** The frames on the page, by React key: the visible one and the standby, if any. */
 interface Frames {
@@ -85,7 +99,7 @@ interface Frames {
  * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, apiBase, mode, scenario, examples, title, compact } = props;
+  const { html, apiBase, mode, scenario, examples, title, compact, renderKey } = props;
   const examplesKey = JSON.stringify(examples ?? {});
   // Fixed for the component's life: a standby appearing or vanishing later would move frames.
   const [standby] = useState(props.standby ?? true);
@@ -140,19 +154,42 @@ export function DashboardFrame(props: DashboardFrameProps) {
       const c = latest.current;
       return { apiBase: c.apiBase, mode: c.mode, scenario: c.scenario, examples: c.examples, allowedPaths: c.allowedPaths };
     };
-    slot.close = openBroker(channel.port1, {
+    const startedKey = p.renderKey;
+    const recorder = p.onReport
+      ? new RenderRecorder({
+          page: p.reportPage ?? "watch",
+          requestPaint: (id) => channel.port1.postMessage({ type: "paint", id } satisfies PaintRequest),
+          onDone: (report) => {
+            slot.recorder = null;
+            latest.current.onReport?.(report, startedKey);
+          },
+        })
+      : null;
+    const closeBroker = openBroker(channel.port1, {
       config,
       limiter: limiter.current,
-      onRequest: (entry) => latest.current.onRequest?.(entry),
+      onRequestStart: () => recorder?.requestStarted(),
+      onRequest: (entry) => {
+        recorder?.requestAnswered(entry);
+        latest.current.onRequest?.(entry);
+      },
       onNotice: (notice) => {
         if (notice.type === "scroll") scrollY.current = notice.y;
-        else {
+        else if (notice.type === "snapshot") {
           const takenAt = notice.takenAt ?? null;
           setSnapshot((cur) => (cur?.takenAt === takenAt ? cur : { takenAt }));
+        } else {
+          recorder?.notice(notice);
+          return;
         }
         latest.current.onNotice?.(notice);
       },
     });
+    slot.recorder = recorder;
+    slot.close = () => {
+      recorder?.cancel();
+      closeBroker();
+    };
     const init: InitMessage = { type: "init", html: p.html, apiBase: p.apiBase, scroll: scrollY.current };
     // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
     // holds nothing but this dashboard, which is what the message carries.
@@ -200,7 +237,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       return;
     }
     restart();
-  }, [html, apiBase, mode, scenario, examplesKey]);
+  }, [html, apiBase, mode, scenario, examplesKey, renderKey]);
 
   const onLoad = (key: number) => {
     // The empty document a frame holds before it has an address is not the bootstrap, and a
@@ -218,6 +255,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     // is the dashboard appearing, not a navigation.
     if (slot.awaitingWrite) {
       slot.awaitingWrite = false;
+      slot.recorder?.documentLoaded();
       return;
     }
     slot.close?.();

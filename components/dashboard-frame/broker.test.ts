@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { BROKER_BODY_MAX, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { BROKER_BODY_MAX, type RenderNotice, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type RequestLogEntry } from "./broker";
 
 const P = PLAYGROUND_API_BASE;
@@ -30,7 +30,7 @@ function setup(options: { config?: Partial<BrokerConfig>; fetchImpl?: typeof fet
   let config: BrokerConfig = { apiBase: P, mode: "demo", ...options.config };
   const channel = new MessageChannel();
   const log: RequestLogEntry[] = [];
-  const notices: (ScrollNotice | SnapshotNotice)[] = [];
+  const notices: (ScrollNotice | SnapshotNotice | RenderNotice)[] = [];
   const waiting = new Map<number, (m: ResponseMessage) => void>();
   const received: ResponseMessage[] = [];
   channel.port2.onmessage = (e: MessageEvent<ResponseMessage>) => {
@@ -288,11 +288,46 @@ describe("openBroker: answers", () => {
     });
     const b = setup({ fetchImpl: f.impl, now: () => t });
     await b.ask(`${P}/connections/tracker/check`);
-    expect(b.log).toEqual([{ path: "/connections/tracker/check", status: 404, ms: 42, mode: "demo", at: 1_042 }]);
+    expect(b.log).toEqual([{ path: "/connections/tracker/check", status: 404, ms: 42, mode: "demo", at: 1_042, method: "GET" }]);
+  });
+
+  it("says which answers the broker gave itself, so a render report can tell a refusal from the API's own 4xx", async () => {
+    const f = fakeFetch(() => Response.json({ error: "tracker_not_connected" }, { status: 401 }));
+    const b = setup({ fetchImpl: f.impl });
+    await b.ask(`${P}/vendors/tracker/issues`);
+    await b.ask(`${P}/../me`);
+    await b.ask("https://elsewhere.example/x");
+    await b.ask(`${P}/me`, "delete");
+    expect(b.log[0]).toEqual(expect.objectContaining({ path: "/vendors/tracker/issues", status: 401, method: "GET" }));
+    expect(b.log[0]?.refused).toBeUndefined();
+    expect(b.log.slice(1).map((e) => [e.method, e.path, e.status, e.refused?.error])).toEqual([
+      ["GET", `${P}/../me`, 400, "invalid_path"],
+      ["GET", "https://elsewhere.example/x", 400, "invalid_path"],
+      ["DELETE", `${P}/me`, 405, "method_not_allowed"],
+    ]);
+    expect(b.log[1]?.refused?.reason).toMatch(/segments/);
+    expect(f.calls).toHaveLength(1);
   });
 });
 
 describe("openBroker: the port", () => {
+  it("passes a render's notices on as the protocol shapes them", async () => {
+    const b = setup();
+    b.post({ type: "error", kind: "error", message: "Uncaught TypeError: x", line: 12, column: 3 });
+    b.post({ type: "console", message: "a\u0000b" });
+    b.post({ type: "refusal", method: "POST", path: `${P}/me`, error: "method_not_allowed", reason: "no" });
+    b.post({ type: "painted", id: 2 });
+    b.post({ type: "error", kind: "error", message: "m", line: 0, column: 3 });
+    b.post({ type: "refusal", method: "post", path: "/x", error: "method_not_allowed", reason: "no" });
+    await settle();
+    expect(b.notices).toEqual([
+      { type: "error", kind: "error", message: "Uncaught TypeError: x", line: 12, column: 3 },
+      { type: "console", message: "a b" },
+      { type: "refusal", method: "POST", path: `${P}/me`, error: "method_not_allowed", reason: "no" },
+      { type: "painted", id: 2 },
+    ]);
+  });
+
   it("passes scroll and snapshot notices on, and drops what the protocol does not know", async () => {
     const b = setup();
     b.post({ type: "scroll", y: 320 });

@@ -6,6 +6,7 @@ import {
   parseFrameMessage,
   refusalResponse,
   type FetchMessage,
+  type RenderNotice,
   type ResponseMessage,
   type ScrollNotice,
   type SnapshotNotice,
@@ -25,6 +26,10 @@ export interface RequestLogEntry {
   mode: DataMode;
   /** Epoch ms at which the answer was sent. */
   at: number;
+  /** The request's method, upper case (at most 16 letters). */
+  method: string;
+  /** Set when the broker refused the request itself, so it never reached the API: why. */
+  refused?: { error: string; reason: string };
 }
 
 export interface BrokerConfig {
@@ -44,7 +49,9 @@ export interface BrokerOptions {
   config: () => BrokerConfig;
   limiter: RequestLimiter;
   onRequest?: (entry: RequestLogEntry) => void;
-  onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
+  /** A read arrived from the frame; `onRequest` follows once it is answered or refused. */
+  onRequestStart?: () => void;
+  onNotice?: (notice: ScrollNotice | SnapshotNotice | RenderNotice) => void;
   fetchImpl?: typeof fetch;
   now?: () => number;
 }
@@ -136,17 +143,25 @@ async function relay(cfg: BrokerConfig, msg: FetchMessage, pathname: string, sea
   }
 }
 
+/** A method as the request log names it: upper-case letters, else OTHER. */
+function methodName(method: string): string {
+  const m = method.toUpperCase();
+  return /^[A-Z]{1,16}$/.test(m) ? m : "OTHER";
+}
+
 /** Starts answering on `port`; returns the function that stops it and closes the port. */
 export function openBroker(port: MessagePort, options: BrokerOptions): () => void {
   const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const now = options.now ?? (() => Date.now());
   let closed = false;
 
-  const answer = (msg: ResponseMessage, logged: string, started: number, mode: DataMode) => {
+  const answer = (msg: ResponseMessage, logged: string, started: number, mode: DataMode, method: string, refused?: { error: string; hint: string }) => {
     if (closed) return;
     port.postMessage(msg);
     const at = now();
-    options.onRequest?.({ path: logged.slice(0, LOGGED_PATH_MAX), status: msg.status, ms: Math.max(0, at - started), mode, at });
+    const entry: RequestLogEntry = { path: logged.slice(0, LOGGED_PATH_MAX), status: msg.status, ms: Math.max(0, at - started), mode, at, method: methodName(method) };
+    if (refused) entry.refused = { error: refused.error, reason: refused.hint };
+    options.onRequest?.(entry);
   };
 
   const handle = (msg: FetchMessage) => {
@@ -154,37 +169,32 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     const cfg = options.config();
     const check = checkBrokerRequest(msg.method, msg.path, cfg.apiBase);
     if (!check.ok) {
-      answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode);
+      answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode, msg.method, check);
       return;
     }
     if (cfg.mode === "live" && cfg.allowedPaths && !readAllowed(cfg.allowedPaths, check.pathname)) {
-      answer(
-        refusalResponse(
-          msg.id,
-          403,
-          "read_not_agreed",
-          `The viewer agreed to this dashboard reading ${cfg.allowedPaths.length ? cfg.allowedPaths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`,
-        ),
-        check.path,
-        started,
-        cfg.mode,
-      );
+      const hint = `The viewer agreed to this dashboard reading ${cfg.allowedPaths.length ? cfg.allowedPaths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`;
+      answer(refusalResponse(msg.id, 403, "read_not_agreed", hint), check.path, started, cfg.mode, msg.method, { error: "read_not_agreed", hint });
       return;
     }
     if (!options.limiter.take()) {
-      answer(refusalResponse(msg.id, 429, "rate_limited", "The dashboard is making too many requests; slow down."), check.path, started, cfg.mode);
+      const hint = "The dashboard is making too many requests; slow down.";
+      answer(refusalResponse(msg.id, 429, "rate_limited", hint), check.path, started, cfg.mode, msg.method, { error: "rate_limited", hint });
       return;
     }
     void options.limiter
       .run(() => relay(cfg, msg, check.pathname, check.search, check.endpoint, fetchImpl))
-      .then((res) => answer(res, check.path, started, cfg.mode));
+      .then((res) => answer(res, check.path, started, cfg.mode, msg.method));
   };
 
   port.onmessage = (event: MessageEvent) => {
     if (closed) return;
     const msg = parseFrameMessage(event.data);
     if (!msg) return;
-    if (msg.type === "fetch") handle(msg);
+    if (msg.type === "fetch") {
+      options.onRequestStart?.();
+      handle(msg);
+    }
     else options.onNotice?.(msg);
   };
   port.start();

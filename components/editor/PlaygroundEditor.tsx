@@ -1,7 +1,9 @@
 "use client";
 
-import { useState } from "react";
-import { DashboardFrame } from "@/components/dashboard-frame/DashboardFrame";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DashboardFrame, type RenderReportBody } from "@/components/dashboard-frame/DashboardFrame";
+import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
+import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
@@ -66,6 +68,26 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     await sharing.shareDraft(handoff.html, handoff.dash);
   });
 
+  // The preview's render report is shown here; when the preview is exactly a revision watchers
+  // have (a demo draft: same html, scenario and examples), it is also the agent's to read, once
+  // per revision, whichever of the push and the render finishes first.
+  const [previewReport, setPreviewReport] = useState<{ html: string; scenario: string; examples: string; body: RenderReportBody } | null>(null);
+  const onPreviewReport = useCallback(
+    (body: RenderReportBody, key: string | number | undefined) => {
+      if (typeof key === "string") setPreviewReport({ html: key, scenario: data.scenario, examples: JSON.stringify(data.examples), body });
+    },
+    [data.scenario, data.examples],
+  );
+  const reportedRevisions = useRef(new Set<number>());
+  const { sharedAs } = sharing;
+  useEffect(() => {
+    if (!sharedAs || sharedAs.live || !previewReport || reportedRevisions.current.has(sharedAs.revision)) return;
+    const same = sharedAs.draft.html === previewReport.html && sharedAs.draft.scenario === previewReport.scenario && JSON.stringify(sharedAs.draft.examples) === previewReport.examples;
+    if (!same) return;
+    reportedRevisions.current.add(sharedAs.revision);
+    void sendRenderReport(sharedAs.id, sharedAs.revision, previewReport.body);
+  }, [sharedAs, previewReport]);
+
   // Edits live only in this tab until they are shared (then every edit is pushed) or saved.
   useLeaveGuard(source.edited && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
@@ -118,7 +140,11 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
               scenario={data.live ? undefined : data.scenario || undefined}
               examples={data.live ? undefined : data.examples}
               title="Dashboard preview"
+              onReport={onPreviewReport}
+              reportPage="editor"
+              renderKey={previewHtml}
             />
+            {previewReport && previewReport.html === previewHtml ? <RenderReportView report={previewReport.body} /> : null}
           </div>
         ) : null}
       </div>

@@ -8,7 +8,7 @@ import { errorText } from "./error-text";
 const PUSH_DEBOUNCE_MS = 800;
 
 /** What the draft is: everything pushed to watchers. */
-interface DraftState {
+export interface DraftState {
   html: string;
   scenario: string;
   examples: Record<string, string>;
@@ -27,10 +27,20 @@ export interface DraftSharingInput extends DraftState {
   announce: (status: string) => void;
 }
 
+/** The revision watchers have, and what it is, so a render of the same can report on it. */
+export interface SharedRevision {
+  /** The draft's read id. */
+  id: string;
+  revision: number;
+  live: boolean;
+  draft: DraftState;
+}
+
 export interface DraftSharing {
   share: Share;
   /** The draft's revision watchers have, once shared. */
   revision: number | null;
+  sharedAs: SharedRevision | null;
   /** Whether the watch link has been copied. */
   copied: boolean;
   /** Creates a draft of `source` (the current source unless given); from then on each edit is pushed to it. */
@@ -42,10 +52,15 @@ export interface DraftSharing {
 export function useDraftSharing({ html, scenario, examples, mode, announce }: DraftSharingInput): DraftSharing {
   const [share, setShare] = useState<Share>({ kind: "idle" });
   const [revision, setRevision] = useState<number | null>(null);
+  const [sharedAs, setSharedAs] = useState<SharedRevision | null>(null);
   const [copied, setCopied] = useState(false);
   const live = mode === "live";
   const draft: DraftState = useMemo(() => ({ html, scenario, examples }), [html, scenario, examples]);
-  const { sentAs } = usePushedEdits(share, draft, setRevision, announce);
+  const onPushed = useCallback((pushed: number, sent: DraftState) => {
+    setRevision(pushed);
+    setSharedAs((cur) => (cur ? { ...cur, revision: pushed, draft: sent } : cur));
+  }, []);
+  const { sentAs } = usePushedEdits(share, draft, onPushed, announce);
 
   const shareDraft = async (source = html, dash?: string) => {
     setShare({ kind: "creating" });
@@ -67,6 +82,7 @@ export function useDraftSharing({ html, scenario, examples, mode, announce }: Dr
       const created = draftCreated.parse(await res.json());
       sentAs({ html: source, scenario, examples });
       setRevision(created.revision);
+      setSharedAs({ id: created.id, revision: created.revision, live, draft: { html: source, scenario, examples } });
       setShare({ kind: "shared", postUrl: created.postUrl, watchUrl: created.watchUrl });
       announce(`Shared: revision ${created.revision}. Each edit now goes to watchers.`);
     } catch {
@@ -85,7 +101,7 @@ export function useDraftSharing({ html, scenario, examples, mode, announce }: Dr
     }
   };
 
-  return { share, revision, copied, shareDraft, copyWatchLink };
+  return { share, revision, sharedAs, copied, shareDraft, copyWatchLink };
 }
 
 /**
@@ -96,7 +112,7 @@ export function useDraftSharing({ html, scenario, examples, mode, announce }: Dr
 function usePushedEdits(
   share: Share,
   draft: DraftState,
-  onPushed: (revision: number) => void,
+  onPushed: (revision: number, sent: DraftState) => void,
   announce: (status: string) => void,
 ): { sentAs: (draft: DraftState) => void } {
   const latestDraft = useRef(draft);
@@ -115,7 +131,8 @@ function usePushedEdits(
     async function pushLatest(): Promise<void> {
       const s = shareRef.current;
       if (s.kind !== "shared" || inFlight.current) return;
-      const body = JSON.stringify(latestDraft.current);
+      const sending = latestDraft.current;
+      const body = JSON.stringify(sending);
       if (body === pushed.current) return;
       inFlight.current = true;
       try {
@@ -132,7 +149,7 @@ function usePushedEdits(
         }
         const updated = draftUpdated.parse(await res.json());
         pushed.current = body;
-        onPushed(updated.revision);
+        onPushed(updated.revision, sending);
         announce(`Revision ${updated.revision} sent to watchers.`);
       } catch {
         announce("The edit was not sent to watchers: the playground did not answer.");

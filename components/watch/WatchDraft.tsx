@@ -2,15 +2,24 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
-import { DashboardFrame, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
+import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
+import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
 
 type Load = { kind: "loading" } | { kind: "not-found" } | { kind: "failed" } | { kind: "ready"; view: DraftView };
 
-type Connection = { kind: "connecting" } | { kind: "live" } | { kind: "reconnecting"; since: number } | { kind: "stale"; since: number };
+type Connection =
+  | { kind: "connecting" }
+  | { kind: "live" }
+  | { kind: "reconnecting"; since: number }
+  | { kind: "stale"; since: number }
+  // Rendered once, with no stream (?static=1).
+  | { kind: "static" };
 
 /** How long "reconnecting" is shown before it reads "not updating since …". */
 const RECONNECTING_GRACE_MS = 20_000;
@@ -43,13 +52,30 @@ async function fetchDraft(id: string, tries = BUSY_TRIES): Promise<Load> {
   }
 }
 
-/** The watch page's live part: the draft, its stream, the frame and the request log. */
-export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver | null; signedIn: boolean }) {
+/**
+ * A static render is finished: `data-rendered` on the root is what screenshot tools wait for,
+ * and the page's load event, which `chromium --screenshot` waits for, was held back by the
+ * render latch (see the watch page) until now.
+ */
+function markRendered(): void {
+  document.documentElement.dataset.rendered = "true";
+  releaseRenderLatch();
+}
+
+/**
+ * The watch page's live part: the draft, its stream, the frame and the request log. With
+ * `staticRender` it renders the current revision once and opens no stream, and marks the page
+ * rendered once the dashboard has settled.
+ */
+export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: string; saver?: Saver | null; signedIn: boolean; staticRender?: boolean }) {
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
-  const [connection, setConnection] = useState<Connection>({ kind: "connecting" });
+  const [connection, setConnection] = useState<Connection>(staticRender ? { kind: "static" } : { kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
+  const [report, setReport] = useState<{ revision: number; body: RenderReportBody } | null>(null);
   const revision = useRef(0);
+  // One report per revision per page load, whatever the frame does.
+  const reported = useRef(new Set<number>());
 
   useEffect(() => {
     let cancelled = false;
@@ -64,9 +90,29 @@ export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver 
   }, [id]);
 
   const ready = load.kind === "ready";
+  const dataMode = load.kind === "ready" ? load.view.dataMode : null;
+
+  // A static render that ends without a dashboard (no such draft, a failure, the consent gate)
+  // is finished as it stands.
+  useEffect(() => {
+    if (staticRender && (load.kind === "not-found" || load.kind === "failed" || data === "waiting")) markRendered();
+  }, [staticRender, load.kind, data]);
+
+  const onReport = useCallback(
+    (body: RenderReportBody, key: string | number | undefined) => {
+      if (typeof key !== "number") return;
+      setReport({ revision: key, body });
+      if (staticRender) markRendered();
+      // A live draft renders the viewer's own data: nothing of it goes back to the author.
+      if (dataMode !== "demo" || reported.current.has(key)) return;
+      reported.current.add(key);
+      void sendRenderReport(id, key, body);
+    },
+    [id, dataMode, staticRender],
+  );
 
   useEffect(() => {
-    if (!ready) return;
+    if (!ready || staticRender) return;
     let es: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let grace: ReturnType<typeof setTimeout> | undefined;
@@ -134,7 +180,7 @@ export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver 
       clearTimeout(grace);
       es?.close();
     };
-  }, [id, ready]);
+  }, [id, ready, staticRender]);
 
   const onRequest = useCallback((entry: RequestLogEntry) => {
     setLog((cur) => [entry, ...cur].slice(0, LOG_MAX));
@@ -208,6 +254,9 @@ export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver 
           demo={{ scenario: view.scenario, examples: view.examples }}
           onRequest={onRequest}
           onDataChange={setData}
+          onReport={onReport}
+          renderKey={view.revision}
+          standby={!staticRender}
         />
       ) : (
         <DashboardFrame
@@ -217,9 +266,19 @@ export function WatchDraft({ id, saver, signedIn }: { id: string; saver?: Saver 
           scenario={view.scenario}
           examples={view.examples}
           onRequest={onRequest}
+          onReport={onReport}
+          reportPage="watch"
+          renderKey={view.revision}
+          standby={!staticRender}
           title={`Dashboard: ${name}`}
         />
       )}
+      {report && report.revision === view.revision ? (
+        <RenderReportView
+          report={report.body}
+          note={live ? "Shown to you only: a draft on live data sends nothing back." : "This report (errors, console.error lines, refused and made requests of the demo data) is sent to the draft's author."}
+        />
+      ) : null}
       <RequestLog entries={log} />
     </section>
   );
@@ -234,7 +293,9 @@ function ConnectionState({ connection }: { connection: Connection }) {
         ? ["reconnecting", styles.reconnecting]
         : connection.kind === "stale"
           ? [`not updating since ${clock(connection.since)}`, styles.stale]
-          : ["connecting", ""];
+          : connection.kind === "static"
+            ? ["rendered once, not following updates", ""]
+            : ["connecting", ""];
   return (
     <p className={`${styles.state} ${cls}`} role="status" aria-live="polite" data-testid="connection-state" data-state={connection.kind}>
       {text}

@@ -41,3 +41,8 @@ export function markForReconnect(email: string, slug: string, reason: string, at
       .run(reason, at, slug, email),
   );
 }
+
+/** How many render reports the server holds for a draft, of any revision. */
+export function storedReportCount(draftId: string): number {
+  return withDb((db) => (db.prepare("select count(*) as n from playground_draft_reports where draft_id = ?").get(draftId) as { n: number }).n);
+}

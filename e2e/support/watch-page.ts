@@ -33,6 +33,13 @@ export class DraftAuthor {
     return ((await res.json()) as { revision: number }).revision;
   }
 
+  /** The draft's render reports, as an agent reads them (`revision`: the current one when left out). */
+  async reports(draft: CreatedDraft, revision?: number): Promise<{ status: number; body: unknown }> {
+    const query = revision === undefined ? "" : `?revision=${revision}`;
+    const res = await this.request.get(`/dashboards/playground/draft/${draft.id}/reports${query}`, { headers: ONE_SHOT });
+    return { status: res.status(), body: await res.json() };
+  }
+
   async current(draft: CreatedDraft): Promise<{ revision: number; html: string }> {
     return (await (await this.request.get(`/dashboards/playground/draft/${draft.id}`, { headers: ONE_SHOT })).json()) as { revision: number; html: string };
   }
@@ -43,6 +50,16 @@ export class WatchPage {
 
   async open(watchUrl: string): Promise<void> {
     await this.page.goto(new URL(watchUrl).pathname);
+  }
+
+  /** The screenshot-friendly render: the current revision once, no stream. */
+  async openStatic(watchUrl: string): Promise<void> {
+    await this.page.goto(`${new URL(watchUrl).pathname}?static=1`);
+  }
+
+  /** What the page says about how the current revision rendered. */
+  renderReport() {
+    return this.page.getByTestId("render-report");
   }
 
   heading() {

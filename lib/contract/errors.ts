@@ -43,6 +43,13 @@ export const errorCatalogue = {
   revision_conflict: { status: 409, description: "baseRevision is not the current revision; `hint` names the current one." },
   no_example: { status: 404, description: "Demo mode has no example for this path." },
   cross_site_write: { status: 403, description: "Browsers may not write to a draft from another site or an opaque origin." },
+  invalid_report: { status: 400, description: "The render report is not JSON, or a field is missing, of the wrong type or over its limit; `hint` names it." },
+  report_too_large: { status: 413, description: "The render report's body is over 64 KiB." },
+  reports_demo_only: {
+    status: 409,
+    description: "Render reports are kept only for demo-mode drafts: a live draft renders each viewer's own data, which must not flow back to its author.",
+  },
+  revision_not_recent: { status: 409, description: "Render reports are taken only for the draft's latest 5 revisions; `hint` names them." },
   untrusted_host: {
     status: 400,
     description: "The request's Host is not one this server hands out URLs under: without PUBLIC_ORIGIN, only loopback hosts and the address it listens on.",

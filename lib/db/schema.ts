@@ -234,6 +234,19 @@ export interface PlaygroundDraftRevisionsTable {
   check_json: string | null;
 }
 
+/**
+ * What a browser saw when it rendered a revision of a demo draft (lib/contract/reports.ts). Rows
+ * go with their revision: the foreign key cascades from `playground_draft_revisions`.
+ */
+export interface PlaygroundDraftReportsTable {
+  id: Generated<number>;
+  draft_id: string;
+  revision: number;
+  /** The report as JSON (`RenderReport`, `at` included). */
+  report: string;
+  created_at: number;
+}
+
 /** A dashboard in its owner's space; `revision` is the latest one. */
 export interface SavedDashboardsTable {
   owner_id: number;
@@ -269,6 +282,7 @@ export interface Database {
   saved_dashboard_revisions: SavedDashboardRevisionsTable;
   playground_drafts: PlaygroundDraftsTable;
   playground_draft_revisions: PlaygroundDraftRevisionsTable;
+  playground_draft_reports: PlaygroundDraftReportsTable;
   crm_owners: CrmOwnersTable;
   crm_companies: CrmCompaniesTable;
   crm_contacts: CrmContactsTable;

@@ -89,7 +89,7 @@ describe("the docs model", () => {
   });
 
   it("documents every error the playground's routes answer", () => {
-    const sources = ["routes.ts", "drafts.ts", "demo-answers.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
+    const sources = ["routes.ts", "drafts.ts", "demo-answers.ts", "reports.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
     const thrown = new Set(sources.flatMap((s) => [...s.matchAll(/ApiError\("([a-z_]+)"/g)].map((m) => m[1])));
     thrown.add("no_such_draft");
     const documented = new Set([...sectionOf(model, "playground").operations, ...sectionOf(model, "events").operations].flatMap((o) => o.errors.map((e) => e.code)));
@@ -135,11 +135,14 @@ describe("the docs model", () => {
       "POST /dashboards/playground/draft/:write_token",
       "GET /dashboards/playground/draft/:read_id",
       "GET /dashboards/playground/draft/:read_id/revisions",
+      "GET /dashboards/playground/draft/:read_id/reports",
+      "POST /dashboards/playground/draft/:read_id/reports",
       "GET /dashboards/playground/draft/:read_id/events",
     ]);
     for (const o of drafts) {
       const named = o.params.filter((p) => p.in === "path").map((p) => p.name);
-      expect(named, o.path).toEqual([o.method === "POST" ? "write_token" : "read_id"]);
+      // Only an update writes; a render report is sent with the read id, like the page that renders it.
+      expect(named, o.path).toEqual([o.operationId === "playground.updateDraft" ? "write_token" : "read_id"]);
     }
   });
 });

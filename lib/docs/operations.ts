@@ -17,6 +17,15 @@ import {
   draftUpdated,
   draftView,
 } from "@/lib/contract/playground";
+import {
+  REPORTS_PER_REVISION,
+  REPORT_REVISIONS,
+  REPORT_WAIT_MAX_MS,
+  renderReportAccepted,
+  renderReportInput,
+  renderReports,
+  renderReportsQuery,
+} from "@/lib/contract/reports";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
@@ -229,6 +238,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
       errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     }),
+    ...reportOperations(set, readId),
     siteOperation({
       method: "GET",
       path: `${base}/api/:apiPath`,
@@ -326,6 +336,48 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
         })(),
       ],
       errors: ["no_such_draft", "rate_limited", "internal_error"],
+    }),
+  ];
+}
+
+/** Render reports: what browsers saw when they rendered a demo draft (lib/playground/reports.ts). */
+function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
+  const base = PLAYGROUND_BASE;
+  const input = set.add(renderReportInput, "input");
+  const demoOnly = p(
+    "Demo-mode drafts only: a live draft renders each viewer's own data, which must not flow back to its author, so its pages send no reports and the server refuses them (409 `reports_demo_only`).",
+  );
+  return [
+    siteOperation({
+      method: "GET",
+      path: `${base}/draft/:read_id/reports`,
+      section: "playground",
+      operationId: "playground.renderReports",
+      summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
+      description: [
+        p(
+          `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. The newest ${REPORTS_PER_REVISION} are kept for each of the latest ${REPORT_REVISIONS} revisions. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
+        ),
+        demoOnly,
+      ],
+      security: "none",
+      params: [readId, ...queryParams(renderReportsQuery, set)],
+      responses: [jsonBody(200, "The revision's reports, newest first", set.add(renderReports), set)],
+      errors: ["no_such_draft", "reports_demo_only", "invalid_query", "rate_limited", "internal_error"],
+    }),
+    siteOperation({
+      method: "POST",
+      path: `${base}/draft/:read_id/reports`,
+      section: "playground",
+      operationId: "playground.sendRenderReport",
+      summary: "Send a render report (the watch page does this)",
+      description: [p("Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said."), demoOnly],
+      security: "none",
+      params: [readId],
+      requestBodies: [{ contentType: "application/json", description: "One render of one revision.", schema: input, fields: fieldRows(input, set.components) }],
+      responses: [jsonBody(201, "The report was stored", set.add(renderReportAccepted), set)],
+      errors: ["no_such_draft", "reports_demo_only", "revision_not_recent", "invalid_report", "report_too_large", "unsupported_media_type", "cross_site_write", "rate_limited", "internal_error"],
+      curl: false,
     }),
   ];
 }

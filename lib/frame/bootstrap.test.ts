@@ -1,6 +1,7 @@
+import { createHash, randomBytes } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { bootstrapHtml } from "./bootstrap";
+import { RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
 import { isSnapshotTime, parseFrameMessage } from "./protocol";
 
 // The bootstrap script runs in a small stand-in of the frame's window: enough of the DOM for it
@@ -21,7 +22,7 @@ afterEach(() => {
   }
 });
 
-function frame(elements: Record<string, Element | undefined>) {
+function frame(elements: Record<string, Element | undefined>, extra: Record<string, unknown> = {}) {
   const listeners = new Map<string, (event: unknown) => void>();
   class FakeEventTarget {
     addEventListener(type: string, fn: (event: unknown) => void) {
@@ -31,7 +32,7 @@ function frame(elements: Record<string, Element | undefined>) {
   }
   const parent = {};
   const written: string[] = [];
-  const win: Record<string, unknown> = { parent, scrollY: 0, scrollTo: () => {} };
+  const win: Record<string, unknown> = { parent, scrollY: 0, scrollTo: () => {}, ...extra };
   const document = {
     open: () => {},
     write: (html: string) => written.push(html),
@@ -55,7 +56,14 @@ function frame(elements: Record<string, Element | undefined>) {
   const received: unknown[] = [];
   channel.port2.onmessage = (e: MessageEvent) => received.push(e.data);
   listeners.get("message")?.({ source: parent, data: { type: "init", html: "<h1>dash</h1>", apiBase: "/api" }, ports: [channel.port1] });
-  return { win, written, received, helper: win.dashboardSnapshot as (() => { data: unknown; takenAt: string | null } | null) | undefined };
+  return {
+    win,
+    written,
+    received,
+    context,
+    host: channel.port2,
+    helper: win.dashboardSnapshot as (() => { data: unknown; takenAt: string | null } | null) | undefined,
+  };
 }
 
 const snapshotElement = (json: string, takenAt: string | null): Element => ({
@@ -100,5 +108,76 @@ describe("the frame bootstrap's snapshot helper", () => {
       await settle();
       expect(f.received).toEqual([]);
     }
+  });
+});
+
+describe("the frame bootstrap's render notices", () => {
+  it("tells the host of a write the fetch shim refused, and still rejects it", async () => {
+    const f = frame({});
+    const fetchIn = f.win.fetch as (input: string, init?: { method?: string }) => Promise<unknown>;
+    await expect(fetchIn("/api/me", { method: "post" })).rejects.toThrow("fetch with POST is not allowed");
+    await expect(fetchIn("/api/me", { method: "PO ST" })).rejects.toThrow("not allowed");
+    await settle();
+    expect(f.received).toEqual([
+      { type: "refusal", method: "POST", path: "/api/me", error: "method_not_allowed", reason: "Dashboards only read data: fetch with POST is not allowed." },
+      { type: "refusal", method: "OTHER", path: "/api/me", error: "method_not_allowed", reason: "Dashboards only read data: fetch with PO ST is not allowed." },
+    ]);
+    for (const m of f.received) expect(parseFrameMessage(m)).toEqual(m);
+  });
+
+  it("passes console.error on to the console, and tells the host each line, up to a bound", async () => {
+    const printed: unknown[][] = [];
+    const f = frame({}, { console: { error: (...args: unknown[]) => printed.push(args), log: () => {} } });
+    const error = (f.win.console as { error: (...a: unknown[]) => void }).error;
+    error("could not load", { rows: 3 }, 42);
+    error(vm.runInContext("new TypeError('bad rows')", f.context));
+    for (let i = 0; i < RENDER_NOTICES_MAX + 50; i++) error("again", i);
+    await settle();
+    expect(printed).toHaveLength(RENDER_NOTICES_MAX + 52);
+    expect(printed[0]).toEqual(["could not load", { rows: 3 }, 42]);
+    const lines = f.received.filter((m) => (m as { type: string }).type === "console");
+    expect(lines.slice(0, 2)).toEqual([
+      { type: "console", message: 'could not load {"rows":3} 42' },
+      { type: "console", message: "TypeError: bad rows" },
+    ]);
+    expect(lines).toHaveLength(RENDER_NOTICES_MAX);
+  });
+
+  it("answers the host's paint request", async () => {
+    const f = frame({});
+    f.host.postMessage({ type: "paint", id: 7 });
+    await settle();
+    expect(f.received).toContainEqual({ type: "painted", id: 7 });
+  });
+});
+
+describe("the render helpers", () => {
+  const helpers = vm.runInNewContext(`${RENDER_HELPERS}; ({ sha256Hex, lineColumn, placeInSource })`) as {
+    sha256Hex: (bytes: Uint8Array) => string;
+    lineColumn: (source: string, offset: number) => { line: number; column: number };
+    placeInSource: (source: string, text: string, nth: number, line: number, column: number) => { line: number; column: number } | null;
+  };
+
+  it("hash as V8 names a script: SHA-256 of its UTF-8", () => {
+    const inputs = [Buffer.alloc(0), Buffer.from("abc"), ...[55, 56, 63, 64, 65, 119, 120].map((n) => Buffer.alloc(n, 0x61)), Buffer.from("naïve — 𝔘 ✓"), randomBytes(300_000)];
+    for (const bytes of inputs) {
+      expect(helpers.sha256Hex(new Uint8Array(bytes)), `${bytes.length} bytes`).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+  });
+
+  it("place a position in a script at its place in the document", () => {
+    const source = ["<!doctype html>", "<p>hi</p>", "<script>", "var a = 1;", "boom();", "</script>", "<script>x()</SCRIPT>", "<script>x()</script>"].join("\n");
+    const first = "\nvar a = 1;\nboom();\n";
+    expect(helpers.placeInSource(source, first, 0, 3, 1)).toEqual({ line: 5, column: 1 });
+    expect(helpers.placeInSource(source, first, 0, 1, 1)).toEqual({ line: 3, column: 9 });
+    // The same text twice: the nth script of that text is the nth place it is written.
+    expect(helpers.placeInSource(source, "x()", 0, 1, 2)).toEqual({ line: 7, column: 10 });
+    expect(helpers.placeInSource(source, "x()", 1, 1, 2)).toEqual({ line: 8, column: 10 });
+    expect(helpers.placeInSource(source, "x()", 2, 1, 2)).toBeNull();
+    // Text that is only part of a script, or not in the document at all, is not placed.
+    expect(helpers.placeInSource(source, "boom();", 0, 1, 1)).toBeNull();
+    expect(helpers.placeInSource(source, "made by the dashboard", 0, 1, 1)).toBeNull();
+    expect(helpers.placeInSource(source, "", 0, 1, 1)).toBeNull();
+    expect(helpers.lineColumn("a\nbc\n", 3)).toEqual({ line: 2, column: 2 });
   });
 });

@@ -1,3 +1,4 @@
+import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
 import { BROKER_PATH_MAX, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
 // The document the sandboxed dashboard frame loads first. It waits for the host page's init
@@ -10,6 +11,11 @@ import { BROKER_PATH_MAX, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_A
 // and call window.dashboardSnapshot() when it falls back to it. The helper answers
 // {data, takenAt} (or null when there is no parsable snapshot) and tells the host page, which
 // then says above the frame that snapshot data is shown, and from when.
+//
+// Render report: the bootstrap tells the host what the dashboard did wrong as it happens (uncaught
+// errors and rejections placed in the dashboard's HTML, console.error, requests it refused itself
+// or its policy blocked), and answers the host's `paint` with `painted` after two animation
+// frames; the host bounds, validates and sends the report (components/dashboard-frame).
 //
 // The port lives only in closures. Dashboard code shares this window and may still reach it
 // (by patching prototypes before a message arrives, say); that gives it nothing, because the
@@ -200,8 +206,7 @@ const containment = String.raw`
     });
     bootstrapPolicy = tt.createPolicy("dashboard-bootstrap", { createHTML: function (s) { return s; } });
   }
-  function bootstrapMarkup(html) {
-    var s = neutralise(html);
+  function trustedMarkup(s) {
     return bootstrapPolicy ? bootstrapPolicy.createHTML(s) : s;
   }
 
@@ -269,7 +274,10 @@ const containment = String.raw`
       return;
     }
   }
+  // Set by start(): what else must go back on the window after each document.open.
+  var afterOpen = null;
   function guardNavigation() {
+    if (afterOpen) afterOpen();
     if (!composedPath) return;
     addL(window, "click", onClick, true);
     addL(window, "auxclick", onClick, true);
@@ -302,6 +310,97 @@ const containment = String.raw`
   }
 `;
 
+/** Notices of each kind (error, console, refusal) one dashboard document sends at most. */
+export const RENDER_NOTICES_MAX = 200;
+
+/**
+ * Where in the dashboard's HTML an error happened. Scripts written by document.write count their
+ * lines from their own start, and V8 names each script by the SHA-256 of its UTF-8 source
+ * (CallSite.getScriptHash), so a stack frame is placed by finding the script element whose text
+ * has that hash and that text in the written document. Self-contained, so the tests can run it.
+ * Hostile code that patches a built-in these use spoils only its own report: the host validates
+ * every notice, and nothing here holds the port.
+ */
+export const RENDER_HELPERS = String.raw`
+  var SHA_K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+  ];
+  function rotr(x, n) { return (x >>> n) | (x << (32 - n)); }
+  // SHA-256 of a byte array, as lowercase hex.
+  function sha256Hex(bytes) {
+    var len = bytes.length, blocks = ((len + 8) >> 6) + 1, m = new Uint32Array(blocks * 16);
+    for (var i = 0; i < len; i++) m[i >> 2] |= bytes[i] << (24 - (i & 3) * 8);
+    m[len >> 2] |= 0x80 << (24 - (len & 3) * 8);
+    m[blocks * 16 - 1] = (len * 8) >>> 0;
+    m[blocks * 16 - 2] = Math.floor(len / 0x20000000);
+    var h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var w = new Uint32Array(64);
+    for (var b = 0; b < blocks; b++) {
+      var t;
+      for (t = 0; t < 16; t++) w[t] = m[b * 16 + t];
+      for (t = 16; t < 64; t++) {
+        var x = w[t - 15], y = w[t - 2];
+        w[t] = (w[t - 16] + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + w[t - 7] + (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10))) | 0;
+      }
+      var a = h[0], c1 = h[1], c2 = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+      for (t = 0; t < 64; t++) {
+        var t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + SHA_K[t] + w[t]) | 0;
+        var t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & c1) ^ (a & c2) ^ (c1 & c2))) | 0;
+        k = g; g = f; f = e; e = (d + t1) | 0; d = c2; c2 = c1; c1 = a; a = (t1 + t2) | 0;
+      }
+      h[0] = (h[0] + a) | 0; h[1] = (h[1] + c1) | 0; h[2] = (h[2] + c2) | 0; h[3] = (h[3] + d) | 0;
+      h[4] = (h[4] + e) | 0; h[5] = (h[5] + f) | 0; h[6] = (h[6] + g) | 0; h[7] = (h[7] + k) | 0;
+    }
+    var hex = "";
+    for (var j = 0; j < 8; j++) hex += ("0000000" + (h[j] >>> 0).toString(16)).slice(-8);
+    return hex;
+  }
+
+  // Line and column, from 1, of the character at offset in source.
+  function lineColumn(source, offset) {
+    var line = 1, from = 0;
+    for (;;) {
+      var nl = source.indexOf("\n", from);
+      if (nl < 0 || nl >= offset) return { line: line, column: offset - from + 1 };
+      line++;
+      from = nl + 1;
+    }
+  }
+
+  // Where the nth script element whose text is text (in document order) starts its text in
+  // source, the written document with its line breaks as the parser reads them (LF only).
+  function scriptTextAt(source, text, nth) {
+    if (!text) return -1;
+    var from = 0, seen = 0;
+    for (;;) {
+      var at = source.indexOf(text, from);
+      if (at < 0) return -1;
+      var end = at + text.length;
+      if (at > 0 && source.charAt(at - 1) === ">" && (end === source.length || source.slice(end, end + 8).toLowerCase() === "</script")) {
+        if (seen === nth) return at;
+        seen++;
+      }
+      from = at + 1;
+    }
+  }
+
+  // A position within a script (line and column from 1, the first line starting where the
+  // script's text does) as a position in the document, or null when the script is not in it.
+  function placeInSource(source, text, nth, line, column) {
+    var at = scriptTextAt(source, text, nth);
+    if (at < 0) return null;
+    var start = lineColumn(source, at);
+    return { line: start.line + line - 1, column: line === 1 ? start.column + column - 1 : column };
+  }
+`;
+
 // Plain ES2017 so it runs as written; no template placeholders other than the constants.
 const script = String.raw`(function () {
   "use strict";
@@ -314,6 +413,19 @@ const script = String.raw`(function () {
   var SNAP_ID = ${JSON.stringify(SNAPSHOT_ELEMENT_ID)}, SNAP_AT = ${JSON.stringify(SNAPSHOT_TAKEN_AT_ATTRIBUTE)}, SNAP_TIME = new RegExp(${JSON.stringify(SNAPSHOT_TIME.source)});
   var parseJson = JSON.parse, dateParse = Date.parse, dateUTC = Date.UTC, D = Date;
 ${containment}
+${RENDER_HELPERS}
+  var strSlice = uncurry(String.prototype.slice), arrayJoin = uncurry(Array.prototype.join);
+  var ErrorCtor = Error, TextEnc = typeof TextEncoder === "function" ? TextEncoder : null, MapCtor = Map;
+  var MESSAGE_MAX = ${REPORT_MESSAGE_MAX}, REPORT_PATH = ${REPORT_PATH_MAX}, REASON_MAX = ${REPORT_REASON_MAX}, NOTICES_MAX = ${RENDER_NOTICES_MAX};
+  var LINE_BREAKS = fixed("\r\n?", "g"), METHOD = fixed("^[A-Z]{1,16}$", ""), WRITE_FAILED = fixed("Failed to execute 'write' on 'Document': ", "");
+  function getterOf(ctor, key) {
+    var d = typeof ctor === "function" ? Object.getOwnPropertyDescriptor(ctor.prototype, key) : null;
+    return d && d.get ? uncurry(d.get) : null;
+  }
+  var scriptsOf = typeof Document === "function" ? getterOf(Document, "scripts") : null;
+  var currentScriptOf = typeof Document === "function" ? getterOf(Document, "currentScript") : null;
+  var scriptTextOf = typeof HTMLScriptElement === "function" ? getterOf(HTMLScriptElement, "text") : null;
+  var raf = typeof window.requestAnimationFrame === "function" ? window.requestAnimationFrame.bind(window) : null;
 
   function onMessage(event) {
     if (event.source !== parentWindow) return;
@@ -332,6 +444,10 @@ ${containment}
 
     port.onmessage = function (event) {
       var m = event.data;
+      if (m && m.type === "paint" && typeof m.id === "number") {
+        paintedAfter(m.id);
+        return;
+      }
       if (!m || m.type !== "response" || typeof m.id !== "number") return;
       var p = pending.get(m.id);
       if (!p) return;
@@ -351,10 +467,15 @@ ${containment}
       var method = (options && options.method) || (input && typeof input === "object" && typeof input.method === "string" ? input.method : "GET");
       method = String(method).toUpperCase();
       if (method !== "GET" && method !== "HEAD") {
-        return P.reject(new TE("Dashboards only read data: fetch with " + method + " is not allowed."));
+        var refused = "Dashboards only read data: fetch with " + method + " is not allowed.";
+        tellRefusal(matches(METHOD, method) ? method : "OTHER", input, "method_not_allowed", refused);
+        return P.reject(new TE(refused));
       }
       var path = urlOf(input);
-      if (path.length > PATH_MAX) return P.reject(new TE("The request URL is too long."));
+      if (path.length > PATH_MAX) {
+        tellRefusal(method, path, "invalid_path", "The request URL is too long.");
+        return P.reject(new TE("The request URL is too long."));
+      }
       var signal = options && options.signal;
       if (signal && signal.aborted) return P.reject(new DE("The operation was aborted.", "AbortError"));
       var headers = {};
@@ -411,13 +532,170 @@ ${containment}
       return { data: data, takenAt: takenAt };
     }
 
+    // ---- Render report ------------------------------------------------------------------------
+    var told = { error: 0, console: 0, refusal: 0 };
+    function tell(kind, message) {
+      if (told[kind] >= NOTICES_MAX) return;
+      told[kind]++;
+      send(message);
+    }
+    function clip(s, max) {
+      s = Str(s);
+      return s.length > max ? strSlice(s, 0, max - 1) + "\u2026" : s;
+    }
+    function describe(v) {
+      try {
+        if (typeof v === "string") return v;
+        if (v instanceof ErrorCtor) return Str(v);
+        if (v !== null && typeof v === "object") {
+          var j = JSON.stringify(v);
+          if (typeof j === "string") return j;
+        }
+        return Str(v);
+      } catch (e) {
+        return "(" + typeof v + ")";
+      }
+    }
+    function tellRefusal(method, input, error, reason) {
+      try {
+        tell("refusal", { type: "refusal", method: method, path: clip(typeof input === "string" ? input : urlOf(input), REPORT_PATH), error: error, reason: clip(reason, REASON_MAX) });
+      } catch (e) {}
+    }
+
+    // The written document, its line breaks as the parser reads them; made on the first error.
+    var written = "", source = null;
+    var hashes = new MapCtor();
+    function sourceText() {
+      if (source === null) source = replaceAll(written, LINE_BREAKS, "\n");
+      return source;
+    }
+    function hashOf(text) {
+      var h = hashes.get(text);
+      if (h === undefined) {
+        h = TextEnc ? sha256Hex(new TextEnc().encode(text)) : "";
+        hashes.set(text, h);
+      }
+      return h;
+    }
+    // The first stack frame of the dashboard's own scripts (they have no file name; the
+    // bootstrap's frames name this document), read once through Error.prepareStackTrace.
+    function frameOf(err) {
+      if (err === null || (typeof err !== "object" && typeof err !== "function")) return null;
+      var found = null;
+      var saved = ErrorCtor.prepareStackTrace;
+      try {
+        ErrorCtor.prepareStackTrace = function (e, sites) {
+          for (var i = 0; i < sites.length && !found; i++) {
+            try {
+              var site = sites[i];
+              if (site.getFileName()) continue;
+              var hash = typeof site.getScriptHash === "function" ? site.getScriptHash() : "";
+              var line = site.getLineNumber();
+              if (hash && line) found = { hash: hash, line: line, column: site.getColumnNumber() || 1 };
+            } catch (x) {}
+          }
+          if (typeof saved === "function") return apply(saved, ErrorCtor, [e, sites]);
+          var out = describe(e);
+          for (var j = 0; j < sites.length; j++) out += "\n    at " + Str(sites[j]);
+          return out;
+        };
+        void err.stack;
+      } catch (x) {
+      } finally {
+        try { ErrorCtor.prepareStackTrace = saved; } catch (x) {}
+      }
+      return found;
+    }
+    function placeByHash(frame) {
+      if (!scriptsOf || !scriptTextOf) return null;
+      var list = scriptsOf(document);
+      for (var i = 0; i < list.length; i++) {
+        var text = scriptTextOf(list[i]);
+        if (hashOf(text) === frame.hash) return placeInSource(sourceText(), text, 0, frame.line, frame.column);
+      }
+      return null;
+    }
+    // A script that failed to compile has no stack frame; it is the current script while its
+    // error is reported, and the event's line counts from its start.
+    function placeCurrentScript(line, column) {
+      if (!currentScriptOf || !scriptsOf || !scriptTextOf || !line) return null;
+      var el = currentScriptOf(document);
+      if (!el) return null;
+      var text = scriptTextOf(el), list = scriptsOf(document), nth = 0;
+      for (var i = 0; i < list.length && list[i] !== el; i++) if (scriptTextOf(list[i]) === text) nth++;
+      return placeInSource(sourceText(), text, nth, line, column || 1);
+    }
+    function tellError(kind, err, message, line, column) {
+      var at = null;
+      try {
+        var frame = frameOf(err);
+        at = frame ? placeByHash(frame) : kind === "error" ? placeCurrentScript(line, column) : null;
+      } catch (e) {}
+      tell("error", { type: "error", kind: kind, message: clip(message, MESSAGE_MAX), line: at ? at.line : null, column: at ? at.column : null });
+    }
+    function onError(event) {
+      try {
+        var message = replaceAll(Str(event.message || describe(event.error)), WRITE_FAILED, "");
+        tellError("error", event.error, message, event.lineno, event.colno);
+      } catch (e) {}
+    }
+    function onRejection(event) {
+      try {
+        tellError("rejection", event.reason, "Uncaught (in promise) " + describe(event.reason));
+      } catch (e) {}
+    }
+    function onViolation(event) {
+      try {
+        var uri = Str(event.blockedURI || ""), directive = Str(event.effectiveDirective || event.violatedDirective || "");
+        var reason = uri === "eval"
+          ? "The frame's Content-Security-Policy blocks eval and new Function."
+          : "The frame's Content-Security-Policy (" + directive + ") blocks it: a dashboard reads data only with fetch(window.DASHBOARD_API_BASE + path) and loads nothing from elsewhere.";
+        tellRefusal(null, uri, "blocked_by_policy", reason);
+      } catch (e) {}
+    }
+    function watchRender() {
+      addListener.call(window, "error", onError);
+      addListener.call(window, "unhandledrejection", onRejection);
+      addListener.call(window, "securitypolicyviolation", onViolation);
+    }
+    var con = window.console;
+    if (con && typeof con.error === "function") {
+      var consoleError = con.error;
+      try {
+        defineProp(con, "error", {
+          value: function error() {
+            try {
+              var parts = [], n = 0;
+              for (var i = 0; i < arguments.length && n < MESSAGE_MAX; i++) {
+                var part = describe(arguments[i]);
+                parts[parts.length] = part;
+                n += part.length + 1;
+              }
+              var line = arrayJoin(parts, " ");
+              if (line) tell("console", { type: "console", message: clip(line, MESSAGE_MAX) });
+            } catch (e) {}
+            return apply(consoleError, this, arguments);
+          },
+          writable: true,
+          configurable: true,
+        });
+      } catch (e) {}
+    }
+    // Two animation frames: the first runs before the next paint, the second after it.
+    function paintedAfter(id) {
+      if (!raf) return send({ type: "painted", id: id });
+      raf(function () { raf(function () { send({ type: "painted", id: id }); }); });
+    }
+
     Object.defineProperty(window, "fetch", { value: shimFetch, writable: true, configurable: true });
     Object.defineProperty(window, ${JSON.stringify(SNAPSHOT_HELPER)}, { value: dashboardSnapshot, writable: true, configurable: true });
     window.DASHBOARD_API_BASE = init.apiBase;
 
+    written = neutralise(init.html);
+    afterOpen = watchRender;
     document.open();
     guardNavigation();
-    document.write(bootstrapMarkup(init.html));
+    document.write(trustedMarkup(written));
     document.close();
 
     // document.open dropped every window listener, so these go on after it.

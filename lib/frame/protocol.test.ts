@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
 import { BROKER_PATH_MAX, checkBrokerRequest, isSnapshotTime, parseFrameMessage, refusalResponse } from "./protocol";
 
 const P = PLAYGROUND_API_BASE;
@@ -270,5 +271,51 @@ describe("refusalResponse", () => {
     const r = refusalResponse(7, 429, "rate_limited", "Slow down.");
     expect(r).toMatchObject({ type: "response", id: 7, status: 429, headers: { "content-type": "application/json" } });
     expect(JSON.parse(r.body)).toEqual({ error: "rate_limited", hint: "Slow down." });
+  });
+});
+
+describe("render notices from the frame", () => {
+  it("read errors, console lines, refusals and the painted answer", () => {
+    expect(parseFrameMessage({ type: "error", kind: "rejection", message: "Uncaught (in promise) TypeError: no", line: 4, column: 9 })).toEqual({
+      type: "error",
+      kind: "rejection",
+      message: "Uncaught (in promise) TypeError: no",
+      line: 4,
+      column: 9,
+    });
+    expect(parseFrameMessage({ type: "error", kind: "error", message: "x", line: null, column: 7 })).toEqual({ type: "error", kind: "error", message: "x", line: null, column: null });
+    expect(parseFrameMessage({ type: "console", message: "one\ttwo\nthree" })).toEqual({ type: "console", message: "one\ttwo\nthree" });
+    expect(parseFrameMessage({ type: "refusal", method: null, path: "https://cdn.example/x.png", error: "blocked_by_policy", reason: "r" })).toMatchObject({ method: null });
+    expect(parseFrameMessage({ type: "painted", id: 3 })).toEqual({ type: "painted", id: 3 });
+  });
+
+  it("clip what is too long and blank out control characters, so the host never holds more than a report takes", () => {
+    const long = parseFrameMessage({ type: "console", message: "x".repeat(100_000) });
+    expect(long).toEqual({ type: "console", message: "x".repeat(REPORT_MESSAGE_MAX) });
+    const refusal = parseFrameMessage({ type: "refusal", method: "POST", path: "/p".repeat(1_000), error: "method_not_allowed", reason: "r".repeat(1_000) });
+    expect(refusal).toMatchObject({ path: "/p".repeat(REPORT_PATH_MAX / 2), reason: "r".repeat(REPORT_REASON_MAX) });
+    expect(parseFrameMessage({ type: "error", kind: "error", message: "a\u0000b\u001bc\u007f", line: 1, column: 1 })).toMatchObject({ message: "a b c " });
+  });
+
+  it("drop anything shaped otherwise: it comes from the dashboard's own code", () => {
+    const bad: unknown[] = [
+      { type: "error", kind: "warning", message: "m", line: 1, column: 1 },
+      { type: "error", kind: "error", message: "", line: 1, column: 1 },
+      { type: "error", kind: "error", message: 5, line: 1, column: 1 },
+      { type: "error", kind: "error", message: "m", line: 0, column: 1 },
+      { type: "error", kind: "error", message: "m", line: 1.5, column: 1 },
+      { type: "error", kind: "error", message: "m", line: "1", column: 1 },
+      { type: "error", kind: "error", message: "m", line: 1 },
+      { type: "console", message: { toString: () => "x" } },
+      { type: "console", message: "" },
+      { type: "refusal", method: "post", path: "/x", error: "method_not_allowed", reason: "r" },
+      { type: "refusal", method: "POST", path: "/x", error: "Not A Code", reason: "r" },
+      { type: "refusal", method: "POST", path: "/x", error: "method_not_allowed" },
+      { type: "refusal", method: undefined, path: "/x", error: "method_not_allowed", reason: "r" },
+      { type: "painted", id: -1 },
+      { type: "painted", id: "1" },
+      { type: "paint", id: 1 },
+    ];
+    for (const m of bad) expect(parseFrameMessage(m), JSON.stringify(m)).toBeNull();
   });
 });

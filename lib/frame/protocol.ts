@@ -1,4 +1,5 @@
 import { matchPath } from "@/lib/contract/match";
+import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
 
 // The messages between a host page and the sandboxed dashboard frame, and the broker's rule for
 // which requests the frame may make. Plain TypeScript shared by the host (browser) and tests.
@@ -78,7 +79,72 @@ export function isSnapshotTime(value: unknown): value is string {
   return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d;
 }
 
-export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice;
+/**
+ * Frame → host over the port, for the render report: an uncaught error (`error`) or a promise
+ * rejected with no handler (`rejection`). `line` and `column` are positions in the dashboard's
+ * HTML document, from 1, or null when the bootstrap could not place the code that threw.
+ */
+export interface ErrorNotice {
+  type: "error";
+  kind: "error" | "rejection";
+  message: string;
+  line: number | null;
+  column: number | null;
+}
+
+/** Frame → host: one console.error call, as the console would print it. */
+export interface ConsoleNotice {
+  type: "console";
+  message: string;
+}
+
+/**
+ * Frame → host: a request that never reached the broker: a write the fetch shim refused, or
+ * something outside fetch (XMLHttpRequest, WebSocket, an image from another site, eval) that the
+ * frame's Content-Security-Policy blocked (`method` null then).
+ */
+export interface RefusalNotice {
+  type: "refusal";
+  method: string | null;
+  path: string;
+  error: string;
+  reason: string;
+}
+
+/** Host → frame over the port: answer `painted` with this id once the next frame is painted. */
+export interface PaintRequest {
+  type: "paint";
+  id: number;
+}
+
+/** Frame → host: the frame painted after the host's `paint` request with this id. */
+export interface PaintedNotice {
+  type: "painted";
+  id: number;
+}
+
+/** What the frame tells the host about a render, for its report. */
+export type RenderNotice = ErrorNotice | ConsoleNotice | RefusalNotice | PaintedNotice;
+
+export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice | RenderNotice;
+
+// Control characters other than tab and newline, which a report does not carry.
+const REPORT_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** Report text from the frame: a string, at most `max` characters, control characters as spaces. */
+function reportText(v: unknown, max: number): string | null {
+  if (typeof v !== "string") return null;
+  return v.slice(0, max).replace(REPORT_CONTROLS, " ");
+}
+
+/** A position in the document: null, or a whole number from 1. */
+function position(v: unknown): number | null | undefined {
+  if (v === null) return null;
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+}
+
+const REFUSAL_CODE = /^[a-z_]{1,64}$/;
+const METHOD_NAME = /^[A-Z]{1,16}$/;
 
 const MAX_HEADERS = 16;
 const HEADER_VALUE_MAX = 256;
@@ -115,6 +181,29 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
     case "snapshot":
       if (data.takenAt === undefined) return { type: "snapshot" };
       return isSnapshotTime(data.takenAt) ? { type: "snapshot", takenAt: data.takenAt } : null;
+    case "error": {
+      const message = reportText(data.message, REPORT_MESSAGE_MAX);
+      const line = position(data.line);
+      const column = position(data.column);
+      if (data.kind !== "error" && data.kind !== "rejection") return null;
+      if (!message || line === undefined || column === undefined) return null;
+      // A column means nothing without its line.
+      return { type: "error", kind: data.kind, message, line, column: line === null ? null : column };
+    }
+    case "console": {
+      const message = reportText(data.message, REPORT_MESSAGE_MAX);
+      return message ? { type: "console", message } : null;
+    }
+    case "refusal": {
+      const path = reportText(data.path, REPORT_PATH_MAX);
+      const reason = reportText(data.reason, REPORT_REASON_MAX);
+      const { method, error } = data;
+      if (path === null || reason === null || typeof error !== "string" || !REFUSAL_CODE.test(error)) return null;
+      if (method !== null && (typeof method !== "string" || !METHOD_NAME.test(method))) return null;
+      return { type: "refusal", method, path, error, reason };
+    }
+    case "painted":
+      return typeof data.id === "number" && Number.isSafeInteger(data.id) && data.id >= 0 ? { type: "painted", id: data.id } : null;
     default:
       return null;
   }

@@ -33,7 +33,7 @@ const JSON_ROUTES = [
   /^\/account\/(?:favourites|home|trust)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
   /^\/dashboards\/playground\/(?:check|endpoints|mcp|scenarios)$/,
-  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions))?)?$/,
+  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports))?)?$/,
 ];
 
 function unknownJsonRoute(pathname: string): boolean {

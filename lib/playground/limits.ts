@@ -34,6 +34,8 @@ export interface PlaygroundSettings {
   readBytesPerSecond: number;
   /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
   revisionsPageBytes: number;
+  /** Render reports per client address per minute (PLAYGROUND_REPORTS_PER_MIN). */
+  reportsPerMinute: number;
 }
 
 /**
@@ -62,6 +64,9 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   demoReadsPerMinute: 1200,
   readBytesPerSecond: READ_BYTES_PER_SECOND,
   revisionsPageBytes: REVISIONS_PAGE_BYTES,
+  // One report per revision per page load: a watcher following an agent that pushes a revision
+  // a second is the most one viewer sends.
+  reportsPerMinute: 60,
 };
 
 const count = z.number().int().min(1);
@@ -79,6 +84,7 @@ const settingsShape = z
     demoReadsPerMinute: count,
     readBytesPerSecond: count,
     revisionsPageBytes: count,
+    reportsPerMinute: count,
   })
   .partial();
 

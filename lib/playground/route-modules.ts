@@ -21,6 +21,8 @@ export interface PlaygroundRoutes {
   events: RouteModule;
   /** /dashboards/playground/draft/<read_id>/revisions */
   revisions: RouteModule;
+  /** /dashboards/playground/draft/<read_id>/reports */
+  reports: RouteModule;
   /** /dashboards/playground/api/<api path> */
   demoApi: RouteModule;
   /** /dashboards/playground/mcp: the same operations as Model Context Protocol tools */
@@ -68,6 +70,15 @@ export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource)
       refuse: "Revisions are read with GET.",
       log,
       methods: (on) => ({ GET: on({ handle: async ({ request, params }) => (await playground()).revisions(request, params) }) }),
+    }),
+    reports: defineRoute({
+      params: token,
+      refuse: "POST a render report here (the watch page does); GET reads them.",
+      log,
+      methods: (on) => ({
+        GET: on({ handle: async ({ request, params }) => (await playground()).reports.list(request, params) }),
+        POST: on({ handle: async ({ request, params }) => (await playground()).reports.post(request, params) }),
+      }),
     }),
     demoApi: defineRoute({
       params: (raw) => restPath(raw),

@@ -57,6 +57,7 @@ import {
   type Take,
 } from "./limits";
 import { demoApiResponse } from "./demo-answers";
+import { createReports, type Reports } from "./reports";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -95,6 +96,8 @@ export interface Playground {
   events(request: Request, readId: string): Promise<Response>;
   /** GET /api/<api path>: the demo API (`apiPath` starts with a slash, segments percent-encoded). */
   demoApi(request: Request, apiPath: string): Response;
+  /** POST and GET /draft/<read_id>/reports: what browsers saw rendering a demo draft (reports.ts). */
+  readonly reports: Reports;
   readonly hub: Hub;
   readonly context: DraftContext;
   sweep(): Promise<string[]>;
@@ -138,6 +141,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
   checkStreamCaps(settings);
   const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
+  const reports = createReports({ ctx, dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead });
   const inFlight = new InFlight();
   const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
   /** A large answer, written while it holds one of the address's (and the instance's) slots. */
@@ -172,6 +176,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   return {
     hub,
     context: ctx,
+    reports,
 
     async create(request) {
       guardWrite(request);

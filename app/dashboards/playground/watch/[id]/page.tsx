@@ -1,6 +1,8 @@
-// GET /dashboards/playground/watch/<read_id> — a human watches a draft render live.
+// GET /dashboards/playground/watch/<read_id> — a human watches a draft render live;
+// with ?static=1, the current revision renders once, for a screenshot.
 import type { Metadata } from "next";
 import { WatchDraft } from "@/components/watch/WatchDraft";
+import { RenderLatch } from "@/components/watch/render-latch";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { currentSession } from "@/lib/app/current";
 
@@ -9,16 +11,24 @@ export const metadata: Metadata = { title: "Watch a draft", robots: { index: fal
 
 interface Props {
   params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export default async function WatchPage({ params }: Props) {
+export default async function WatchPage({ params, searchParams }: Props) {
   const { id } = await params;
+  const staticRender = (await searchParams).static === "1";
   // Signed-in people may save what they watch; for anyone else the action is simply not there.
   const session = await currentSession();
   return (
     <>
       <FrameHostPolicy />
-      <WatchDraft id={id} signedIn={session !== null} saver={session ? { handle: session.user.handle, csrf: session.csrf } : null} />
+      {staticRender ? <RenderLatch /> : null}
+      <WatchDraft
+        id={id}
+        signedIn={session !== null}
+        saver={session ? { handle: session.user.handle, csrf: session.csrf } : null}
+        staticRender={staticRender}
+      />
     </>
   );
 }

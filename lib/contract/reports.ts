@@ -1,0 +1,208 @@
+import { z } from "zod";
+
+// Render reports: what happened when a browser rendered one revision of a demo-mode draft
+// (uncaught errors, console.error lines, refused requests, the requests the broker relayed).
+// The watch page and the editor's preview send one per revision and page load; the agent reads
+// them, because from its side a dashboard that throws looks the same as one that works.
+//
+// Shared by the server (which parses every report with these schemas), the host pages (which
+// bound what they send by the same numbers), /docs and llms.txt.
+
+/** Reports kept per revision; a new one pushes out the oldest. */
+export const REPORTS_PER_REVISION = 10;
+/** Reports are taken, and kept, for this many of a draft's latest revisions. */
+export const REPORT_REVISIONS = 5;
+
+export const REPORT_ERRORS_MAX = 20;
+export const REPORT_CONSOLE_MAX = 30;
+export const REPORT_REFUSALS_MAX = 30;
+export const REPORT_REQUESTS_MAX = 100;
+/** Characters of one error or console message. */
+export const REPORT_MESSAGE_MAX = 500;
+/** Characters of a request's path (query included) and of a refusal's reason. */
+export const REPORT_PATH_MAX = 300;
+export const REPORT_REASON_MAX = 300;
+/** Characters of every text field of one report together. */
+export const REPORT_TEXT_MAX = 12_000;
+/**
+ * Bytes of a report's JSON body. Text fields hold no control characters but tab and newline, so
+ * each character costs at most 3 bytes: 36 KB of text and the entries' structure fit.
+ */
+export const REPORT_BODY_MAX_BYTES = 64 * 1024;
+/**
+ * A host sends its report once the dashboard's requests have all been answered and nothing new
+ * was asked for this long, and the frame has painted; or, at the latest, this long after the
+ * dashboard started.
+ */
+export const REPORT_QUIET_MS = 500;
+export const REPORT_WAIT_MAX_MS = 10_000;
+/** Largest `elapsedMs`, `ms` and `count` a report may carry. */
+const DURATION_MAX_MS = 600_000;
+const COUNT_MAX = 1_000_000_000;
+
+/** Text as a report carries it: no control characters other than tab and newline. */
+const NO_CONTROLS = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
+
+function text(max: number, what: string, min = 0) {
+  return z
+    .string()
+    .min(min, `${what} must not be empty`)
+    .max(max, `${what} must be at most ${max} characters`)
+    .regex(NO_CONTROLS, `${what} must hold no control characters other than tab and newline`);
+}
+
+const count = z
+  .number()
+  .int()
+  .min(1)
+  .max(COUNT_MAX)
+  .meta({ description: "How many times this same entry happened" });
+
+const position = z.number().int().min(1).max(COUNT_MAX).nullable();
+
+export const renderError = z
+  .object({
+    kind: z.enum(["error", "rejection"]).meta({ description: "`error`: an uncaught exception; `rejection`: a promise rejected with no handler" }),
+    message: text(REPORT_MESSAGE_MAX, "message", 1),
+    line: position.meta({
+      description:
+        "Line in the dashboard's HTML document, from 1; null when the code that threw is not a script written in the document (one the dashboard created, an event-handler attribute, eval) or the error had no location",
+    }),
+    column: position.meta({ description: "Column on that line, from 1; null with `line`" }),
+    count,
+  })
+  .strict()
+  .meta({ id: "RenderError" });
+
+export const renderConsoleLine = z
+  .object({
+    message: text(REPORT_MESSAGE_MAX, "message", 1).meta({ description: "What the dashboard passed to console.error, as the console would print it" }),
+    count,
+  })
+  .strict()
+  .meta({ id: "RenderConsoleLine" });
+
+const method = z.string().regex(/^[A-Z]{1,16}$/, "method must be 1 to 16 capital letters");
+
+export const renderRefusal = z
+  .object({
+    method: method.nullable().meta({ description: "The request's method; null for what the frame's policy blocked" }),
+    path: text(REPORT_PATH_MAX, "path").meta({ description: "What the dashboard asked for, as it wrote it" }),
+    error: z
+      .string()
+      .regex(/^[a-z_]{1,64}$/, "error must be a code of lowercase letters and underscores")
+      .meta({
+        description:
+          "Why: the broker's code (`invalid_path`, `not_found`, `invalid_query`, `rate_limited`, …), `method_not_allowed` for a write the frame refused, or `blocked_by_policy` for a request outside the broker (XMLHttpRequest, WebSocket, an image from another site) that the frame's Content-Security-Policy stopped",
+      }),
+    reason: text(REPORT_REASON_MAX, "reason").meta({ description: "The refusal in words, as the dashboard was told" }),
+    count,
+  })
+  .strict()
+  .meta({ id: "RenderRefusal" });
+
+export const renderRequest = z
+  .object({
+    method,
+    path: text(REPORT_PATH_MAX, "path").meta({ description: "Relative to the API base, query included, e.g. `/crm/customers/companies?limit=5`" }),
+    status: z.number().int().min(100).max(599).meta({ description: "The answer's status, as the dashboard saw it" }),
+    ms: z.number().int().min(0).max(DURATION_MAX_MS).meta({ description: "Milliseconds from the request to its answer" }),
+  })
+  .strict()
+  .meta({ id: "RenderRequest" });
+
+/** What a report says about one render, whoever sent it. */
+const reportFields = {
+  page: z.enum(["watch", "editor"]).meta({ description: "Where it rendered: the watch page, or the editor's preview" }),
+  settled: z.boolean().meta({
+    description: `True when the dashboard's requests had all been answered and it had painted; false when the report was sent after ${REPORT_WAIT_MAX_MS / 1000} s with requests still out`,
+  }),
+  elapsedMs: z.number().int().min(0).max(DURATION_MAX_MS).meta({ description: "Milliseconds from the dashboard's start to the report" }),
+  errors: z.array(renderError).max(REPORT_ERRORS_MAX, `errors: at most ${REPORT_ERRORS_MAX}`),
+  console: z.array(renderConsoleLine).max(REPORT_CONSOLE_MAX, `console: at most ${REPORT_CONSOLE_MAX}`),
+  refusals: z.array(renderRefusal).max(REPORT_REFUSALS_MAX, `refusals: at most ${REPORT_REFUSALS_MAX}`),
+  requests: z.array(renderRequest).max(REPORT_REQUESTS_MAX, `requests: at most ${REPORT_REQUESTS_MAX}`),
+  dropped: z
+    .number()
+    .int()
+    .min(0)
+    .max(COUNT_MAX)
+    .meta({ description: "Entries left out because a list was full or the report's text reached its limit" }),
+};
+
+type ReportText = { errors: { message: string }[]; console: { message: string }[]; refusals: { path: string; reason: string }[]; requests: { path: string }[] };
+
+/** Characters of every text field of a report together, the figure REPORT_TEXT_MAX bounds. */
+export function reportTextLength(r: ReportText): number {
+  let n = 0;
+  for (const e of r.errors) n += e.message.length;
+  for (const c of r.console) n += c.message.length;
+  for (const f of r.refusals) n += f.path.length + f.reason.length;
+  for (const q of r.requests) n += q.path.length;
+  return n;
+}
+
+const withinTextBudget = (r: ReportText, ctx: z.RefinementCtx) => {
+  const n = reportTextLength(r);
+  if (n > REPORT_TEXT_MAX) ctx.addIssue({ code: "custom", message: `the report's text fields hold ${n} characters together; at most ${REPORT_TEXT_MAX}` });
+};
+
+/** POST /draft/<read_id>/reports: one render of one revision. */
+export const renderReportInput = z
+  .object({
+    revision: z.number().int().min(1).meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
+    ...reportFields,
+  })
+  .strict()
+  .superRefine(withinTextBudget)
+  .meta({ id: "RenderReportInput" });
+
+/** One stored report, as GET /draft/<read_id>/reports answers it. */
+export const renderReport = z
+  .object({
+    at: z.number().int().meta({ description: "Epoch ms when the server received the report" }),
+    ...reportFields,
+  })
+  .strict()
+  .meta({ id: "RenderReport" });
+
+/** The answer to POST /draft/<read_id>/reports. */
+export const renderReportAccepted = z
+  .object({
+    revision: z.number().int().min(1),
+    at: z.number().int().meta({ description: "Epoch ms when the report was stored" }),
+  })
+  .meta({ id: "RenderReportAccepted" });
+
+/** GET /draft/<read_id>/reports */
+export const renderReports = z
+  .object({
+    revision: z.number().int().min(1).meta({ description: "The revision these reports are about" }),
+    currentRevision: z.number().int().min(1).meta({ description: "The draft's current revision" }),
+    reports: z.array(renderReport).meta({ description: `Newest first; at most ${REPORTS_PER_REVISION}. Empty until a browser has rendered the revision (and for revisions older than the latest ${REPORT_REVISIONS})` }),
+  })
+  .meta({ id: "RenderReports" });
+
+const revisionMessage = "revision must be a positive integer";
+
+/** The query of GET /draft/<read_id>/reports. */
+export const renderReportsQuery = z
+  .object({
+    revision: z
+      .string()
+      .regex(/^[0-9]{1,15}$/, revisionMessage)
+      .transform(Number)
+      .pipe(z.number().int().min(1, revisionMessage))
+      .optional()
+      .meta({ description: "The revision whose reports to answer; default: the current one" }),
+  })
+  .strict();
+
+export type RenderError = z.infer<typeof renderError>;
+export type RenderConsoleLine = z.infer<typeof renderConsoleLine>;
+export type RenderRefusal = z.infer<typeof renderRefusal>;
+export type RenderRequest = z.infer<typeof renderRequest>;
+export type RenderReportInput = z.infer<typeof renderReportInput>;
+export type RenderReport = z.infer<typeof renderReport>;
+export type RenderReportAccepted = z.infer<typeof renderReportAccepted>;
+export type RenderReports = z.infer<typeof renderReports>;

@@ -1,0 +1,85 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import type { Dialect } from "@/lib/db/migrate";
+
+// Every query on render reports, one function each. A report row belongs to one kept revision
+// (migration 0009's foreign key cascades), so pruning the history or sweeping a draft takes its
+// reports along; the functions here bound what one draft can hold besides.
+
+export interface ReportTarget {
+  revision: number;
+  data_mode: string;
+}
+
+/** The live draft's current revision and data mode, or undefined (unknown, deleted or expired). */
+export async function findReportTarget(db: Db, id: string, cutoff: number): Promise<ReportTarget | undefined> {
+  return db.selectFrom("playground_drafts").select(["revision", "data_mode"]).where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+}
+
+export interface NewReport {
+  draftId: string;
+  revision: number;
+  /** The stored report's JSON. */
+  report: string;
+  now: number;
+  cutoff: number;
+  /** Only revisions from this one up to the current one take reports; older ones lose theirs. */
+  recent: number;
+  perRevision: number;
+}
+
+export type InsertOutcome =
+  | { kind: "stored" }
+  | { kind: "missing" }
+  | { kind: "live" }
+  | { kind: "not_recent"; oldest: number; current: number };
+
+/**
+ * Stores one report and prunes in the same transaction: past `perRevision` reports of its
+ * revision the oldest go, and reports of revisions before the recent ones go. On PostgreSQL the
+ * revision row is share-locked first, so an update pruning it cannot slip in between the check
+ * and the insert (SQLite runs one writer at a time).
+ */
+export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Promise<InsertOutcome> {
+  return db.transaction().execute(async (trx): Promise<InsertOutcome> => {
+    const draft = await findReportTarget(trx, r.draftId, r.cutoff);
+    if (!draft) return { kind: "missing" };
+    if (draft.data_mode !== "demo") return { kind: "live" };
+    const oldest = Math.max(1, draft.revision - r.recent + 1);
+    if (r.revision < oldest || r.revision > draft.revision) return { kind: "not_recent", oldest, current: draft.revision };
+    let kept = trx.selectFrom("playground_draft_revisions").select("revision").where("draft_id", "=", r.draftId).where("revision", "=", r.revision);
+    if (dialect === "postgres") kept = kept.forKeyShare();
+    // The history keeps fewer revisions than reports are taken for (DRAFT_HISTORY_KEEP < 5).
+    if (!(await kept.executeTakeFirst())) return { kind: "not_recent", oldest, current: draft.revision };
+
+    await trx.insertInto("playground_draft_reports").values({ draft_id: r.draftId, revision: r.revision, report: r.report, created_at: r.now }).execute();
+    const newest = trx
+      .selectFrom("playground_draft_reports")
+      .select("id")
+      .where("draft_id", "=", r.draftId)
+      .where("revision", "=", r.revision)
+      .orderBy("id", "desc")
+      .limit(r.perRevision);
+    await trx
+      .deleteFrom("playground_draft_reports")
+      .where("draft_id", "=", r.draftId)
+      .where("revision", "=", r.revision)
+      .where("id", "not in", newest)
+      .execute();
+    await trx.deleteFrom("playground_draft_reports").where("draft_id", "=", r.draftId).where("revision", "<", oldest).execute();
+    return { kind: "stored" };
+  });
+}
+
+/** The stored reports of one revision as JSON texts, newest first. */
+export async function listReports(db: Db, draftId: string, revision: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("playground_draft_reports")
+    .select("report")
+    .where("draft_id", "=", draftId)
+    .where("revision", "=", revision)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.report);
+}

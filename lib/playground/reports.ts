@@ -1,0 +1,149 @@
+import "server-only";
+import { ApiError } from "@/lib/contract/errors";
+import {
+  REPORTS_PER_REVISION,
+  REPORT_BODY_MAX_BYTES,
+  REPORT_REVISIONS,
+  REPORT_TEXT_MAX,
+  renderReport,
+  renderReportInput,
+  renderReportsQuery,
+  type RenderReport,
+  type RenderReportAccepted,
+  type RenderReports,
+} from "@/lib/contract/reports";
+import type { Dialect } from "@/lib/db/migrate";
+import { parseWith, readJsonBody } from "@/lib/http/edge";
+import { notCrossSite } from "@/lib/http/origin";
+import { json } from "@/lib/http/respond";
+import { noSuchDraft, type DraftContext } from "./drafts";
+import { RateLimiter, clientAddress, type AddressMatcher } from "./limits";
+import { findReportTarget, insertReport, listReports } from "./report-store";
+
+// Render reports of demo drafts: POST /draft/<read_id>/reports takes what a browser saw when it
+// rendered a revision, GET answers them to the agent (lib/contract/reports.ts has the shapes).
+//
+// Demo mode only, and the server holds to that whatever a client does: a live draft renders each
+// viewer's own data, and a report from it would carry that data back to whoever holds the draft,
+// so a report for a live draft is refused and none is ever stored or answered. A demo render sees
+// only canned data, plus what any web page may learn of the browser showing it.
+//
+// The read id is enough to send one, as it is enough to watch: a report says what some browser
+// said, no more. Bounded three ways: the contract's limits per report, REPORTS_PER_REVISION per
+// revision for the latest REPORT_REVISIONS revisions (older ones are pruned, and the revision
+// history's own pruning cascades), and PLAYGROUND_REPORTS_PER_MIN per client address.
+
+export interface Reports {
+  /** POST /draft/<read_id>/reports */
+  post(request: Request, readId: string): Promise<Response>;
+  /** GET /draft/<read_id>/reports */
+  list(request: Request, readId: string): Promise<Response>;
+}
+
+export interface ReportsDeps {
+  ctx: DraftContext;
+  dialect: Dialect;
+  trusted: AddressMatcher;
+  publicOrigin?: string;
+  /** The anonymous reads' allowance, shared with the draft's other reads. */
+  guardRead: (request: Request) => void;
+}
+
+/** The shape of a read id, as routes.ts checks it: anything else cannot be one and answers 404 at once. */
+const READ_ID_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+const DAY_MS = 86_400_000;
+
+const liveRefused = () =>
+  new ApiError(
+    "reports_demo_only",
+    "This draft renders each viewer's own live data, so nothing of a render goes back to its author; create the draft with dataMode demo to get render reports.",
+  );
+
+export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead }: ReportsDeps): Reports {
+  const sends = new RateLimiter(ctx.settings.reportsPerMinute, ctx.now);
+  const cutoff = () => ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
+  // A revision pruned from the history has no row for a report to belong to.
+  const recent = () => Math.min(REPORT_REVISIONS, ctx.settings.historyKeep);
+
+  return {
+    async post(request, readId) {
+      if (!notCrossSite(request, publicOrigin)) {
+        throw new ApiError("cross_site_write", "Render reports are sent by the playground's own pages and by agents, not from other sites.");
+      }
+      const take = sends.take(clientAddress(request, trusted));
+      if (!take.ok) {
+        throw new ApiError("rate_limited", `Too many render reports from your address; retry in ${take.retryAfterSeconds} s.`, {
+          "retry-after": String(take.retryAfterSeconds),
+        });
+      }
+      if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
+      const input = await readJsonBody(request, renderReportInput, {
+        max: REPORT_BODY_MAX_BYTES,
+        tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most ${REPORT_TEXT_MAX} characters together.` },
+        invalid: "invalid_report",
+      });
+      const { revision, ...fields } = input;
+      const stored: RenderReport = { at: ctx.now(), ...fields };
+      const outcome = await insertReport(ctx.db, dialect, {
+        draftId: readId,
+        revision,
+        report: JSON.stringify(stored),
+        now: stored.at,
+        cutoff: cutoff(),
+        recent: recent(),
+        perRevision: REPORTS_PER_REVISION,
+      });
+      switch (outcome.kind) {
+        case "missing":
+          throw noSuchDraft(ctx.settings);
+        case "live":
+          throw liveRefused();
+        case "not_recent":
+          throw new ApiError(
+            "revision_not_recent",
+            `revision: reports are taken for revisions ${outcome.oldest} to ${outcome.current} of this draft (its latest ${recent()}); this one names ${revision}.`,
+          );
+      }
+      const accepted: RenderReportAccepted = { revision, at: stored.at };
+      return json(accepted, 201);
+    },
+
+    async list(request, readId) {
+      guardRead(request);
+      if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
+      const query = reportsQuery(new URL(request.url).searchParams);
+      const draft = await findReportTarget(ctx.db, readId, cutoff());
+      if (!draft) throw noSuchDraft(ctx.settings);
+      if (draft.data_mode !== "demo") throw liveRefused();
+      const revision = query.revision ?? draft.revision;
+      const reports: RenderReport[] = [];
+      for (const text of await listReports(ctx.db, readId, revision, REPORTS_PER_REVISION)) {
+        const parsed = renderReport.safeParse(parseJson(text));
+        if (parsed.success) reports.push(parsed.data);
+        else ctx.log("a stored render report no longer parses; it is left out");
+      }
+      const body: RenderReports = { revision, currentRevision: draft.revision, reports };
+      return json(body);
+    },
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `revision`, at most once; anything else is invalid_query naming it. */
+function reportsQuery(search: URLSearchParams): { revision?: number } {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    if (key !== "revision") throw new ApiError("invalid_query", `Unrecognized query parameter "${key.slice(0, 40)}"; this takes revision.`);
+    if (values.length > 1) throw new ApiError("invalid_query", `revision was given ${values.length} times; give it once.`);
+    raw[key] = values[0] ?? "";
+  }
+  return parseWith(renderReportsQuery, raw, "invalid_query");
+}
