@@ -39,6 +39,7 @@ describe("llms.txt", () => {
       "## Snapshot fallback",
       "## Task recipes",
       "## A screenshot of a draft",
+      "## Render reports",
       "## Scenarios and variants",
       "## States to render",
       "## Endpoints",

@@ -4,6 +4,7 @@ import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
+import { renderReports } from "@/lib/contract/reports";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
@@ -131,6 +132,13 @@ export function llmsText(origin: string): string {
 
   recipesSection(doc, origin);
   screenshotSection(doc, origin);
+  doc.push(`## Render reports`, "");
+  doc.push(
+    `You cannot see the dashboard render, so the browsers that render it tell you. Each time the watch page (or the editor's preview of a shared draft) renders a revision of a demo-mode draft, it sends one report once the dashboard's requests were answered and it painted (or after 10 s, with \`settled: false\`). Read them with \`GET ${base}/draft/<read_id>/reports\` (\`?revision=N\`; default the current revision): the newest first, at most 10 per revision, kept for the latest 5 revisions. No report yet is an empty list: open \`watchUrl\` (or \`watchUrl?static=1\`, below a screenshot's way) in a browser, or ask the human to.`,
+    `\`errors\` carry \`line\` and \`column\` in the HTML you sent; \`refusals\` are requests the broker or the frame refused (a write, a path outside the API, XHR or WebSocket), with the reason; \`requests\` are the API requests made, with status and time. A clean render has no \`errors\` and no \`refusals\`. Live-mode drafts never report: the viewer's data must not flow back to you (409 \`reports_demo_only\`). The answer:`,
+    "",
+  );
+  code("ts", describeShape(renderReports));
 
   const usage = scenariosBody().usage;
   doc.push(`## Scenarios and variants`, "");
@@ -205,6 +213,7 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
     `- \`read_draft\` (watchUrl or read id): the current draft, as watchers see it.`,
     `- \`list_scenarios\`: the scenarios, the default, and every path's variants.`,
     `- \`describe_endpoint\` (path, e.g. \`/cx/book\`): that endpoint's query parameters, response schema, errors and demo variants.`,
+    `- \`read_render_reports\` (watchUrl or read id; revision?): what browsers saw rendering that revision, as in "Render reports".`,
     "",
     `Each tool is the HTTP route it names, called as you: the same validation, rate limits and refusals. A refusal is a tool result with \`isError\` whose text is \`<code>: <hint>\` (e.g. \`invalid_draft: html: the document is empty…\`): fix what the hint says and call again.`,
     "",

@@ -5,6 +5,7 @@ import { JSONRPCMessageSchema, type CallToolResult, type ToolAnnotations } from 
 import { z } from "zod";
 import { describeShape } from "@/lib/contract/describe";
 import { endpoints } from "@/lib/contract/endpoints";
+import { renderReports } from "@/lib/contract/reports";
 import { ApiError } from "@/lib/contract/errors";
 import { matchPath } from "@/lib/contract/match";
 import {
@@ -121,6 +122,13 @@ const readFields = z
   .object({ watchUrl: draftCreated.shape.watchUrl.meta({ description: "The watchUrl create_draft answered, or the read id (`id`)" }) })
   .strict();
 
+const reportFields = z
+  .object({
+    watchUrl: readFields.shape.watchUrl,
+    revision: z.number().int().min(1).optional().meta({ description: "The revision whose reports to read; the current one when left out" }),
+  })
+  .strict();
+
 const endpointFields = z
   .object({
     path: z.string().meta({
@@ -213,8 +221,26 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       }),
   );
 
-  // The render reports of a revision (GET /draft/<read_id>/reports) join the loop here, read
-  // through the playground like read_draft.
+  server.registerTool(
+    "read_render_reports",
+    {
+      title: "Read what browsers saw rendering a draft",
+      description: [
+        "The render reports of one revision of a demo-mode draft, newest first (GET /dashboards/playground/draft/<read_id>/reports): uncaught errors and rejections with their line and column in your HTML, console.error lines, requests the broker or the frame refused, and the requests made with status and time.",
+        "A report arrives when someone opens watchUrl (or watchUrl?static=1, which renders once, e.g. for a screenshot); none yet is an empty list. Live drafts never report (409 reports_demo_only).",
+        answers(renderReports),
+      ].join(" "),
+      inputSchema: reportFields,
+      outputSchema: unnamed(renderReports),
+      annotations: reading,
+    },
+    ({ watchUrl, revision }) =>
+      run(async () => {
+        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        const query = revision === undefined ? "" : `?revision=${revision}`;
+        return (await playground()).reports.list(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/reports${query}`), id);
+      }),
+  );
 
   server.registerTool(
     "list_scenarios",

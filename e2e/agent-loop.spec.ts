@@ -1,0 +1,136 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+// The agent's whole loop on the production server, the way an agent told only "the protocol is
+// at /dashboards/playground/llms.txt" runs it: everything it sends comes from llms.txt (the
+// URLs, the recipe's code, the scenario names). It checks until there is nothing to fix,
+// publishes once, has a browser render the draft and reads what that render reported, switches
+// the demo state without resending the HTML, and ends with exactly the revisions it meant to
+// publish. Then an MCP client runs the same loop through the tools.
+
+const LLMS = "/dashboards/playground/llms.txt";
+
+interface Protocol {
+  checkUrl: string;
+  createUrl: string;
+  recipe: string;
+  scenarios: string[];
+}
+
+/** What the agent takes from llms.txt, and nothing else. */
+async function readProtocol(request: APIRequestContext): Promise<Protocol> {
+  const text = await (await request.get(LLMS)).text();
+  const checkUrl = /POST (\S+\/dashboards\/playground\/check)`/.exec(text)?.[1];
+  const createUrl = /POST (\S+\/dashboards\/playground\/draft)` with `Content-Type: application\/json`/.exec(text)?.[1];
+  const recipes = text.split("### The signed-in CSM's own book of business")[1] ?? "";
+  const recipe = /```js\n([\s\S]*?)```/.exec(recipes)?.[1];
+  const states = text.split("## Scenarios and variants")[1] ?? "";
+  const scenarios = [...states.matchAll(/^- `([a-z-]+)`/gm)].map((m) => m[1]!);
+  expect(checkUrl, "llms.txt names the check").toBeTruthy();
+  expect(createUrl, "llms.txt names creation").toBeTruthy();
+  expect(recipe, "llms.txt gives the CSM's book recipe").toBeTruthy();
+  return { checkUrl: checkUrl!, createUrl: createUrl!, recipe: recipe!, scenarios };
+}
+
+/** The task's dashboard: the recipe's code, and a table of the book or the state to show. */
+function dashboard(recipe: string): string {
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My book of business</title></head>',
+    '<body><main><h1>My book of business</h1><p id="state">Loading…</p><table><thead><tr><th scope="col">School</th><th scope="col">ARR</th></tr></thead><tbody id="rows"></tbody></table></main>',
+    "<script>",
+    recipe,
+    "myBook().then((book) => {",
+    '  const state = document.getElementById("state");',
+    "  if (book.waitingOn) { state.textContent = book.waitingOn; return; }",
+    '  state.textContent = book.note || book.rows.length + " schools";',
+    '  const tbody = document.getElementById("rows");',
+    "  for (const row of book.rows) {",
+    '    const tr = document.createElement("tr");',
+    '    for (const value of [row.name, row.arr]) { const td = document.createElement("td"); td.textContent = value == null ? "—" : String(value); tr.append(td); }',
+    "    tbody.append(tr);",
+    "  }",
+    '}, (err) => { document.getElementById("state").textContent = err.status === 403 ? "You cannot see books of business." : err.message; });',
+    "</script></body></html>",
+  ].join("\n");
+}
+
+/** A browser renders the revision once, as a screenshot would, and its report reaches the server. */
+async function renderOnce(page: Page, watchUrl: string): Promise<void> {
+  await page.goto(`${new URL(watchUrl).pathname}?static=1`);
+  await expect(page.locator('html[data-rendered="true"]')).toHaveCount(1);
+}
+
+interface Reports {
+  revision: number;
+  reports: { errors: unknown[]; refusals: unknown[]; requests: { path: string; status: number }[] }[];
+}
+
+test("an agent that reads only llms.txt builds the CSM's book, renders it cleanly and switches the demo state without republishing", async ({ request, page }) => {
+  test.setTimeout(60_000);
+  const protocol = await readProtocol(request);
+  const html = dashboard(protocol.recipe);
+
+  // Check until there is nothing to fix, publishing nothing meanwhile.
+  const check = await (await request.post(protocol.checkUrl, { data: { html } })).json();
+  expect(check.warnings).toEqual([]);
+  expect(check.reads.paths).toEqual(expect.arrayContaining(["/me", "/cx/owners"]));
+
+  const created = await request.post(protocol.createUrl, { data: { html, dash: "my-book" } });
+  expect(created.status()).toBe(201);
+  const draft = await created.json();
+  expect(draft.warnings).toEqual([]);
+
+  await renderOnce(page, draft.watchUrl);
+  await expect(page.frameLocator('[data-testid="dashboard-frame"]').locator("#state")).toHaveText(/^\d+ schools$/);
+  const readId = draft.id as string;
+  const reportsUrl = `/dashboards/playground/draft/${readId}/reports`;
+  await expect.poll(async () => ((await (await request.get(reportsUrl)).json()) as Reports).reports.length).toBeGreaterThan(0);
+  const rendered = (await (await request.get(reportsUrl)).json()) as Reports;
+  expect(rendered.revision).toBe(1);
+  expect(rendered.reports[0]!.errors).toEqual([]);
+  expect(rendered.reports[0]!.refusals).toEqual([]);
+  expect(rendered.reports[0]!.requests.map((r) => `${r.path} ${r.status}`)).toEqual(expect.arrayContaining(["/me 200", "/cx/owners 200"]));
+
+  // The outage state, without resending the HTML.
+  expect(protocol.scenarios).toContain("outage");
+  const switched = await request.post(new URL(draft.postUrl).pathname, { data: { scenario: "outage" } });
+  expect(switched.status()).toBe(200);
+  await renderOnce(page, draft.watchUrl);
+  await expect(page.frameLocator('[data-testid="dashboard-frame"]').locator("#state")).not.toHaveText("Loading…");
+
+  // Exactly the two revisions it meant to publish, with the HTML it sent once.
+  const revisions = (await (await request.get(`/dashboards/playground/draft/${readId}/revisions`)).json()).revisions as { revision: number; scenario: string; html: string }[];
+  expect(revisions.map((r) => [r.revision, r.scenario, r.html === html])).toEqual([
+    [2, "outage", true],
+    [1, "default", true],
+  ]);
+});
+
+test("an MCP client runs the same loop: check, create, a clean render report, a scenario switch", async ({ baseURL, page }) => {
+  test.setTimeout(60_000);
+  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/dashboards/playground/mcp", baseURL)));
+  const ok = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+    return result.structuredContent as Record<string, unknown>;
+  };
+  try {
+    const protocol = await readProtocol(page.request);
+    const html = dashboard(protocol.recipe);
+    expect(((await ok("check_html", { html })) as { warnings: unknown[] }).warnings).toEqual([]);
+    const draft = (await ok("create_draft", { html })) as { id: string; postUrl: string; watchUrl: string };
+    await renderOnce(page, draft.watchUrl);
+    await expect
+      .poll(async () => ((await ok("read_render_reports", { watchUrl: draft.watchUrl })) as unknown as Reports).reports.length)
+      .toBeGreaterThan(0);
+    const reports = (await ok("read_render_reports", { watchUrl: draft.watchUrl, revision: 1 })) as unknown as Reports;
+    expect(reports.reports[0]!.errors).toEqual([]);
+    expect(await ok("update_draft", { postUrl: draft.postUrl, scenario: "outage" })).toMatchObject({ revision: 2 });
+    expect(await ok("read_draft", { watchUrl: draft.watchUrl })).toMatchObject({ revision: 2, scenario: "outage", html });
+  } finally {
+    await client.close();
+  }
+});
