@@ -52,6 +52,22 @@ test("a draft renders with demo data through the broker and follows updates live
     .toBeGreaterThan(1000);
 });
 
+test("the page names the variants an agent forced, and follows a change of them alone", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const draft = await author.create(dashboard("Forced"), { examples: { "/me": "signed_out" } });
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.provenance()).toContainText("demo data · scenario default · /me forced to signed_out");
+
+  // Only the examples change: no HTML is sent, and the event brings the new state.
+  const cleared = await request.post(new URL(draft.postUrl).pathname, { data: { examples: null } });
+  expect(cleared.status()).toBe(200);
+  await expect(watch.revision()).toHaveText("2");
+  await expect(watch.provenance()).not.toContainText("forced");
+  const me = await (await request.get("/dashboards/playground/api/me")).json();
+  await expect(watch.dashboard().locator("#email")).toHaveText(me.email);
+});
+
 test("each revision starts afresh: nothing of the previous one keeps running, and quick updates end on the latest", async ({ page, request }) => {
   const author = new DraftAuthor(request);
   const poller = `<!doctype html><title>poller</title><h1 id="label">polling</h1>

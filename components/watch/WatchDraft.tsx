@@ -120,13 +120,13 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
     let lastContact = Date.now();
     let closed = false;
 
-    const refreshExamples = async (rev: number) => {
-      // Events carry html and scenario only; examples may change with a revision too.
+    const refreshReads = async (rev: number) => {
+      // The event carries what renders; the agreed reads come with the next GET of the draft.
       const l = await fetchDraft(id);
       if (closed || l.kind !== "ready" || l.view.revision !== rev) return;
       setLoad((cur) =>
         cur.kind === "ready" && cur.view.revision === rev
-          ? { kind: "ready", view: { ...cur.view, examples: l.view.examples, reads: l.view.reads, updatedAt: l.view.updatedAt } }
+          ? { kind: "ready", view: { ...cur.view, reads: l.view.reads, updatedAt: l.view.updatedAt } }
           : cur,
       );
     };
@@ -152,9 +152,11 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
         const ev = parsed.data;
         revision.current = ev.revision;
         setLoad((cur) =>
-          cur.kind === "ready" ? { kind: "ready", view: { ...cur.view, revision: ev.revision, html: ev.html, scenario: ev.scenario, dash: ev.dash, updatedAt: Date.now() } } : cur,
+          cur.kind === "ready"
+            ? { kind: "ready", view: { ...cur.view, revision: ev.revision, html: ev.html, scenario: ev.scenario, examples: ev.examples, dash: ev.dash, updatedAt: Date.now() } }
+            : cur,
         );
-        void refreshExamples(ev.revision);
+        void refreshReads(ev.revision);
       });
       es.onerror = () => {
         if (!es) return;
@@ -218,7 +220,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
   // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
-  const dataText = !live ? `demo data · scenario ${view.scenario}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
+  const dataText = !live ? `demo data · scenario ${view.scenario}${forcedText(view.examples)}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
   return (
     <section aria-labelledby="watch-title">
       <header className={styles.header}>
@@ -334,4 +336,12 @@ function RequestLog({ entries }: { entries: RequestLogEntry[] }) {
       )}
     </details>
   );
+}
+
+/** The variants forced over the scenario, as the provenance line names them (the first three, then a count). */
+function forcedText(examples: Record<string, string>): string {
+  const forced = Object.entries(examples);
+  if (forced.length === 0) return "";
+  const named = forced.slice(0, 3).map(([path, variant]) => `${path} forced to ${variant}`);
+  return ` · ${named.join(", ")}${forced.length > 3 ? ` and ${forced.length - 3} more` : ""}`;
 }
