@@ -313,6 +313,9 @@ const drafts: fc.Arbitrary<PathPart> = fc.oneof(
   fc.record({ family: fc.constant("draft"), method: method({ POST: 6, GET: 6, HEAD: 1, PUT: 1, DELETE: 1, PATCH: 1, OPTIONS: 1 }), path: token.map((t) => `/dashboards/playground/draft/${t}`), query: query(["scenario", "dash", "baseRevision", "dataMode"]) }),
   fc.record({ family: fc.constant("draft events"), method: readMethods, path: token.map((t) => `/dashboards/playground/draft/${t}/events`), query: query([]) }),
   fc.record({ family: fc.constant("draft revisions"), method: readMethods, path: token.map((t) => `/dashboards/playground/draft/${t}/revisions`), query: query(["limit", "cursor"]) }),
+  fc.record({ family: fc.constant("draft check"), method: writeMethods, path: fc.constant("/dashboards/playground/check"), query: query(["scenario", "dash", "dataMode", "baseRevision"]) }),
+  fc.record({ family: fc.constant("draft reports"), method: method({ POST: 4, GET: 4, HEAD: 1, PUT: 1, DELETE: 1 }), path: token.map((t) => `/dashboards/playground/draft/${t}/reports`), query: query(["revision"]) }),
+  fc.record({ family: fc.constant("mcp"), method: method({ POST: 8, GET: 2, DELETE: 1, PUT: 1, OPTIONS: 1 }), path: fc.constant("/dashboards/playground/mcp"), query: query([]) }),
 );
 
 const saved: fc.Arbitrary<PathPart> = fc.oneof(

@@ -35,7 +35,7 @@ const CATALOGUE_RACE = new Set(["42703", "42P01", "3F000"]);
  * catalogue query fails when another schema's tables change at the same moment: it names each
  * schema and table it found to has_schema_privilege and pg_get_serial_sequence, which fail when
  * that schema or table is dropped in between (undefined column, table or schema). Such a failure
- * is retried; a real migration error fails every attempt.
+ * is retried (up to 12 times, about 8 s at most); a real migration error fails every attempt.
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -43,8 +43,10 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, sc
       return await migrateOnce(db, dialect, schema);
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= 5 || !CATALOGUE_RACE.has(code ?? "")) throw err;
-      await new Promise((r) => setTimeout(r, 50 * attempt));
+      if (attempt >= 12 || !CATALOGUE_RACE.has(code ?? "")) throw err;
+      // Backing off with jitter: on a busy server other schemas keep changing, and several
+      // starts retrying in step would keep meeting the same changes.
+      await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt) * (0.5 + Math.random())));
     }
   }
 }
