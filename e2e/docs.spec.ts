@@ -90,7 +90,13 @@ test("search filters the sidebar", async ({ page }) => {
   await expect(docs.tocItems()).toHaveCount(3);
   for (const text of await docs.tocItems().allTextContents()) expect(text).toContain("/vendors/crmportal/");
   await docs.search().fill("post draft");
-  await expect(docs.tocItems()).toHaveText([/POST\s*\/dashboards\/playground\/draft$/, /POST\s*\/dashboards\/playground\/draft\/:write_token/]);
+  // Every POST that concerns a draft: creating, checking, updating, and sending a render report.
+  await expect(docs.tocItems()).toHaveText([
+    /POST\s*\/dashboards\/playground\/draft$/,
+    /POST\s*\/dashboards\/playground\/check$/,
+    /POST\s*\/dashboards\/playground\/draft\/:write_token$/,
+    /POST\s*\/dashboards\/playground\/draft\/:read_id\/reports$/,
+  ]);
   await docs.search().fill("no such thing");
   await expect(docs.tocItems()).toHaveCount(0);
   await expect(page.getByText("Nothing matches")).toBeVisible();
