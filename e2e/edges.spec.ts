@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FRAME_CSP } from "../lib/frame/bootstrap";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DraftAuthor } from "./support/watch-page";
 
 // What the production server answers at the playground's edges for methods a route does not
@@ -180,4 +181,18 @@ test("the sign-in page takes a repeated next as its first value", async ({ reque
   const res = await request.get("/signin?next=/docs&next=/b", { headers: { connection: "close" } });
   expect(res.status()).toBe(200);
   expect(await res.text()).toContain('name="next" value="/docs"');
+});
+
+test("an address no page answers is a 404 page in the site's own frame, with somewhere to go", async ({ page }) => {
+  for (const path of ["/no/such/page", "/nope"]) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Nothing here" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(page).toHaveTitle("Not found · Dashboards");
+  }
+  await expect(page.getByTestId("not-found").getByRole("link", { name: "The start page" })).toHaveAttribute("href", "/");
+  await expectNoSeriousViolations(page);
+  await page.getByTestId("not-found").getByRole("link", { name: "The playground" }).click();
+  await expect(page).toHaveURL("/dashboards/playground");
 });

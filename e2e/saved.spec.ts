@@ -81,6 +81,7 @@ test("another person sees the dashboard on their own data, without the owner's r
   await expect(saved.dashboard().locator("#status")).toContainText(/forbidden|403|permission/i, { timeout: 15_000 });
   await saved.openHistory();
   await expect(saved.historyEntries()).toHaveCount(1);
+  await expect(page.getByText("History (1 revision)", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /Restore/ })).toHaveCount(0);
 });
 

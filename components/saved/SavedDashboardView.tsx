@@ -151,7 +151,7 @@ export function SavedDashboardView(props: SavedViewProps) {
         }}
       />
       <details className={styles.history} data-testid="history">
-        <summary>History ({history.length} revisions)</summary>
+        <summary>History ({history.length} {history.length === 1 ? "revision" : "revisions"})</summary>
         <ol reversed>
           {history.map((r) => (
             <li key={r.revision} data-testid="history-entry">
