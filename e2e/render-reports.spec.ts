@@ -164,7 +164,7 @@ test("?static=1 renders the current revision once, opens no stream, and marks th
 test("?static=1 of an unknown draft is rendered at once as not found", async ({ page }) => {
   const watch = new WatchPage(page);
   await watch.openStatic("http://x/dashboards/playground/watch/AAAAAAAAAAAAAAAAAAAAAA");
-  expect(await page.locator("html").getAttribute("data-rendered")).toBe("true");
+  await expect(page.locator("html")).toHaveAttribute("data-rendered", "true");
   await expect(watch.notFound()).toBeVisible();
 });
 

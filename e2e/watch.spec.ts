@@ -113,11 +113,15 @@ test("the frame is sandboxed and its document carries the frame CSP", async ({ p
   expect(h["x-content-type-options"]).toContain("nosniff");
 });
 
-test("an unknown draft says so", async ({ page }) => {
+test("an unknown draft says so, with HTTP 404", async ({ page }) => {
   const watch = new WatchPage(page);
-  await watch.open("http://x/dashboards/playground/watch/AAAAAAAAAAAAAAAAAAAAAA");
-  await expect(watch.notFound()).toBeVisible();
-  await expect(watch.heading()).toHaveText("Draft not found");
+  for (const id of ["AAAAAAAAAAAAAAAAAAAAAA", "not-a-read-id!"]) {
+    const res = await page.goto(`/dashboards/playground/watch/${encodeURIComponent(id)}`);
+    expect(res?.status(), id).toBe(404);
+    await expect(watch.notFound()).toBeVisible();
+    await expect(watch.heading()).toHaveText("Draft not found");
+  }
+  await expectNoSeriousViolations(page);
 });
 
 test("host pages refuse to be framed; only the dashboard frame's document may be", async ({ request }) => {

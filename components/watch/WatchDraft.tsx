@@ -63,6 +63,24 @@ function markRendered(): void {
 }
 
 /**
+ * No draft answers to the link (unknown, or removed after a while without updates). The page
+ * answers it with 404 (the segment's not-found page) when the draft is gone at the first request,
+ * and the live part shows the same when it goes while someone watches. Nothing more will render,
+ * so a static render is finished.
+ */
+export function DraftNotFound() {
+  useEffect(() => {
+    markRendered();
+  }, []);
+  return (
+    <section aria-labelledby="watch-title" data-testid="watch-not-found">
+      <h1 id="watch-title">Draft not found</h1>
+      <p>No draft answers to this link. Drafts are removed after a while without updates; ask whoever sent the link for a new one.</p>
+    </section>
+  );
+}
+
+/**
  * The watch page's live part: the draft, its stream, the frame and the request log. With
  * `staticRender` it renders the current revision once and opens no stream, and marks the page
  * rendered once the dashboard has settled.
@@ -195,16 +213,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
       </section>
     );
   }
-  if (load.kind === "not-found") {
-    return (
-      <section aria-labelledby="watch-title" data-testid="watch-not-found">
-        <h1 id="watch-title">Draft not found</h1>
-        <p>
-          No draft answers to this link. Drafts are removed after a while without updates; ask whoever sent the link for a new one.
-        </p>
-      </section>
-    );
-  }
+  if (load.kind === "not-found") return <DraftNotFound />;
   if (load.kind === "failed") {
     return (
       <section aria-labelledby="watch-title">
