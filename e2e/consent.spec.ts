@@ -185,6 +185,9 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
 }
 
 test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
+  // Two people sign in, one saves, and the other visits three times with two silence checks: on
+  // a loaded two-core machine, as the first test of its chain, that took just over 30 s once.
+  test.setTimeout(60_000);
   const slug = `staff-${Date.now().toString(36)}`;
   const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
 
