@@ -173,7 +173,6 @@ test("chromium --headless --screenshot of a static render finishes, with the das
   const author = new DraftAuthor(request);
   const draft = await author.create(clean("Screenshot"));
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "shot-")), "x.png");
-  const started = Date.now();
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
       process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -186,8 +185,8 @@ test("chromium --headless --screenshot of a static render finishes, with the das
       resolve(c);
     });
   });
+  // Killed at 45 s, a browser that never finished exits with a signal, not 0.
   expect(code).toBe(0);
-  expect(Date.now() - started).toBeLessThan(45_000);
   expect(fs.statSync(out).size).toBeGreaterThan(10_000);
   // The screenshot was taken after the render settled: that browser's report is already there.
   const { reports } = await reportsOf(author, draft, 1);
