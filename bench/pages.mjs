@@ -3,13 +3,17 @@
 // (a) first-load JavaScript: gzip bytes summed over the script responses of a first visit
 //     (empty cache), per page, beside the sign-in page of the same build; the HTML document's
 //     gzip size beside it (server-rendered pages carry their weight there);
-// (b) update → repaint: time from an update POST to the watch page showing the new revision
+// (b) the editor's time to interactive: from navigation start to the source editor taking
+//     keystrokes (CodeMirror mounts only after hydration) and to the preview's first render
+//     report (the example has rendered and settled), beside the sign-in page's load event in
+//     the same rounds, each a first visit with an empty cache;
+// (c) update → repaint: time from an update POST to the watch page showing the new revision
 //     inside the sandboxed frame, beside the same event's arrival at a plain EventSource in the
 //     same page.
 //
-//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|repaint]
+//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|interactive|repaint]
 //
-// Both clocks in (b) are the browser's (`performance.timeOrigin + performance.now()`), in the
+// Both clocks in (c) are the browser's (`performance.timeOrigin + performance.now()`), in the
 // host page for the POST and the EventSource, in the dashboard's own document for the repaint,
 // so no clock of another process is compared.
 import fs from "node:fs";
@@ -96,6 +100,41 @@ async function firstLoadJs(browser, url, as) {
   const scripts = (await Promise.all(bodies)).filter(Boolean);
   await context.close();
   return { bytes: scripts.reduce((s, x) => s + x.bytes, 0), count: scripts.length, scripts, html };
+}
+
+// Marks in the host page, by its own clock: when the editor became editable and when the
+// preview's first render report appeared. A requestAnimationFrame loop, so a mark is at most a
+// frame late.
+const markInteractive = () => {
+  const marks = {};
+  window.__marks = marks;
+  const tick = () => {
+    if (marks.editable === undefined && document.querySelector('.cm-content[contenteditable="true"]')) marks.editable = performance.now();
+    if (marks.rendered === undefined && document.querySelector('[data-testid="render-report"]')) marks.rendered = performance.now();
+    if (marks.editable === undefined || marks.rendered === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+};
+
+async function timeToInteractive(browser) {
+  const samples = [];
+  for (let i = 0; i < warmup + Math.max(3, Math.round(rounds / 4)); i++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/signin`, { waitUntil: "load" });
+    const baseline = await page.evaluate(() => performance.getEntriesByType("navigation")[0].loadEventEnd);
+    await context.close();
+
+    const editorContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const editor = await editorContext.newPage();
+    await editor.addInitScript(markInteractive);
+    await editor.goto(`${base}/dashboards/playground`, { waitUntil: "load" });
+    await editor.waitForFunction(() => window.__marks.editable !== undefined && window.__marks.rendered !== undefined, null, { timeout: 60_000 });
+    const marks = await editor.evaluate(() => ({ ...window.__marks, load: performance.getEntriesByType("navigation")[0].loadEventEnd }));
+    await editorContext.close();
+    if (i >= warmup) samples.push({ baseline, ...marks });
+  }
+  return samples;
 }
 
 // The dashboard records when it ran and when the frame next painted, in its own document.
@@ -213,6 +252,19 @@ try {
         .slice(0, 5)
         .map((s) => ({ file: new URL(s.url).pathname, kb: +kb(s.bytes).toFixed(1) })),
     }));
+  }
+  if (run("interactive")) {
+    const samples = await timeToInteractive(browser);
+    const stat = (key) => ({ p50: median(samples.map((s) => s[key])), max: Math.max(...samples.map((s) => s[key])) });
+    const signin = stat("baseline");
+    console.log(`\neditor time to interactive, ${samples.length} first visits after ${warmup} warm-up (ms from navigation start)`);
+    console.log("measure".padEnd(40), "p50".padStart(8), "max".padStart(8), "ratio".padStart(6));
+    const line = (label, st) => console.log(label.padEnd(40), st.p50.toFixed(0).padStart(8), st.max.toFixed(0).padStart(8), (st.p50 / signin.p50).toFixed(2).padStart(6));
+    line("baseline: sign-in page load event", signin);
+    line("editor load event", stat("load"));
+    line("editor takes keystrokes", stat("editable"));
+    line("preview rendered (first render report)", stat("rendered"));
+    results.interactive = { rounds: samples.length, baseline: signin, load: stat("load"), editable: stat("editable"), rendered: stat("rendered"), samples };
   }
   if (run("repaint")) {
     const samples = await repaint(browser);

@@ -1,0 +1,119 @@
+// Pictures of every page at a desktop and a phone width, from the production build in Debian's
+// Chromium, for reviewing a change by eye: `npm run screenshots` writes
+// docs/screenshots/<page>-<width>.jpg and docs/screenshots/index.md, which links them.
+//
+//   npm run screenshots -- [--port 3560] [--only editor,watch]
+//
+// Each page is taken after it has settled: the network idle, and where a dashboard renders, the
+// dashboard's own content in its frame. Pictures stop at MAX_HEIGHT px (the API reference is
+// tens of thousands of pixels tall; an image format has limits, and a reviewer reads the top).
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { chromium } from "@playwright/test";
+import { ensureBuild } from "./start.mjs";
+import { root, startServer } from "../bench/server.mjs";
+
+const { values: args } = parseArgs({ options: { port: { type: "string", default: "3560" }, only: { type: "string" } } });
+const port = Number(args.port);
+const base = `http://127.0.0.1:${port}`;
+const outDir = path.join(root, "docs", "screenshots");
+const widths = [
+  { name: "desktop", viewport: { width: 1440, height: 900 } },
+  { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
+];
+
+const watchable = `<!doctype html>
+<title>CRM pipeline</title>
+<h1>CRM pipeline</h1>
+<p>Signed in as <span id="email">…</span></p>
+<script>
+  const API = window.DASHBOARD_API_BASE || "/api";
+  fetch(API + "/me").then((r) => r.json()).then((me) => { document.getElementById("email").textContent = me.email; });
+</script>`;
+
+// One line per picture: `as` signs a demo person in first; `settle` names what to wait for.
+const MAX_HEIGHT = 6000;
+
+const shots = [
+  { name: "signin", path: "/signin" },
+  { name: "landing", path: "/", as: "csm@demo.test" },
+  { name: "editor", path: "/dashboards/playground", settle: "frame" },
+  { name: "watch", path: (ctx) => ctx.watchPath, settle: "frame" },
+  { name: "docs", path: "/docs" },
+  { name: "connections", path: "/connections", as: "member@demo.test" },
+  { name: "saved-dashboard", path: "/~/csm/my-book", as: "csm@demo.test", settle: "frame" },
+  { name: "saved-as-member", path: "/~/csm/my-book", as: "member@demo.test" },
+  { name: "space", path: "/~/csm", as: "csm@demo.test" },
+  { name: "account", path: "/account", as: "csm@demo.test" },
+  { name: "not-found", path: "/no-such-page" },
+].filter((s) => !args.only || args.only.split(",").includes(s.name));
+
+ensureBuild();
+const dataDir = path.join(root, ".data", "screenshots");
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+
+const stop = await startServer({ port, dataDir, readyPath: "/signin" });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const taken = [];
+try {
+  const created = await fetch(`${base}/dashboards/playground/draft`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ html: watchable }),
+  });
+  if (created.status !== 201) throw new Error(`draft creation answered ${created.status}`);
+  const ctx = { watchPath: new URL((await created.json()).watchUrl).pathname };
+
+  for (const shot of shots) {
+    for (const width of widths) {
+      const { name: widthName, ...options } = width;
+      const context = await browser.newContext({ ...options, baseURL: base });
+      if (shot.as) {
+        const res = await context.request.post("/signin/demo", {
+          form: { email: shot.as, next: "/signin" },
+          headers: { origin: base, "sec-fetch-site": "same-origin" },
+          maxRedirects: 0,
+        });
+        if (res.status() !== 303) throw new Error(`sign-in as ${shot.as} answered ${res.status()}`);
+      }
+      const page = await context.newPage();
+      const target = typeof shot.path === "function" ? shot.path(ctx) : shot.path;
+      await page.goto(target, { waitUntil: "networkidle" });
+      if (shot.settle === "frame") {
+        await page.frameLocator('[data-testid="dashboard-frame"]').first().locator("body *").first().waitFor({ timeout: 30_000 });
+        await page.waitForLoadState("networkidle");
+      }
+      const file = `${shot.name}-${widthName}.jpg`;
+      const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+      const clip = { x: 0, y: 0, width: size.width, height: Math.min(size.height, MAX_HEIGHT) };
+      await page.screenshot({ path: path.join(outDir, file), fullPage: true, clip, type: "jpeg", quality: 70 });
+      taken.push({ shot: shot.name, width: widthName, file, path: target, size });
+      console.log(`${file.padEnd(34)} ${target.padEnd(44)} ${size.width}×${size.height}`);
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await stop();
+}
+
+const rows = taken.map((t) => `| ${t.shot} | ${t.width} | \`${t.path.replace(/watch\/[^/?]+/, "watch/<id>")}\` | ${t.size.width}×${t.size.height} | [${t.file}](${t.file}) |`);
+fs.writeFileSync(
+  path.join(outDir, "index.md"),
+  [
+    "# Screenshots",
+    "",
+    `Made by \`npm run screenshots\` on ${new Date().toISOString().slice(0, 10)}: the production build in Chromium, at 1440×900 (desktop) and 390×844 (phone), each page's full height up to ${MAX_HEIGHT} px.`,
+    "",
+    "| page | width | path | page size (px) | picture |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n"),
+);
+process.exit(0);
