@@ -1,5 +1,6 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Frame, type Page } from "@playwright/test";
 
 // axe-core injected into the page (the Playwright wrapper for it needs a newer Node than ours).
 // Only serious and critical findings fail a page; the message lists each rule with the nodes
@@ -22,8 +23,23 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-export async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const found = await seriousViolations(page);
+/**
+ * The same rules inside a dashboard's own document. Its frame has an opaque origin and a policy
+ * that allows no script from elsewhere, so axe is evaluated there through the browser's
+ * debugging protocol, which neither the origin nor the policy governs.
+ */
+export async function seriousViolationsInFrame(frame: Frame): Promise<AxeViolation[]> {
+  await frame.evaluate(fs.readFileSync(axePath, "utf8"));
+  const violations = await frame.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations;
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+export async function expectNoSeriousViolations(target: Page | Frame): Promise<void> {
+  const found = "mainFrame" in target ? await seriousViolations(target) : await seriousViolationsInFrame(target);
   const report = found
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
     .join("\n");
