@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
 import { DRAFT_ADDRESS, PlaygroundPage } from "./support/editor-page";
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage, SpacePage } from "./support/saved-page";
@@ -92,6 +93,7 @@ test("another browser opening a draft's address can read it and fork it, but nev
   await expect(editor.source()).toHaveAttribute("aria-readonly", "true");
   await expect(editor.preview().locator("#label")).toHaveText("Someone else's draft");
   await expect(editor.revision()).toHaveText("not shared");
+  await expectNoSeriousViolations(page);
 
   // Typing changes nothing, and nothing is sent.
   await editor.append("\n<!-- not mine to write -->");
@@ -142,6 +144,7 @@ test("unsaved edits in the plain editor survive a reload and leaving, ask nothin
   await expect(editor.source()).toContainText("Kept in this browser");
   await expect(editor.preview().locator("#label")).toHaveText("Kept in this browser");
   await expect(editor.revision()).toHaveText("not shared");
+  await expectNoSeriousViolations(page);
 
   // Kept locally, so leaving asks nothing; coming back brings them back again.
   await page.getByRole("navigation").getByRole("link", { name: "API reference" }).click();
