@@ -148,7 +148,8 @@ test("unsaved edits in the plain editor survive a reload and leaving, ask nothin
 
   // Kept locally, so leaving asks nothing; coming back brings them back again.
   await page.getByRole("navigation").getByRole("link", { name: "API reference" }).click();
-  await expect(page).toHaveURL(/\/docs$/);
+  // The reference is a large page, slow to render on a busy machine.
+  await expect(page).toHaveURL(/\/docs$/, { timeout: 15_000 });
   await editor.open("/dashboards/playground?example=crm-pipeline");
   await expect(editor.restoredNotice()).toContainText("Restored your unsaved edits");
   await expect(editor.source()).toContainText("Kept in this browser");

@@ -20,7 +20,7 @@ import { preloadCheck } from "./useDraftCheck";
 import { useDraftSharing } from "./useDraftSharing";
 import { useEditorSource } from "./useEditorSource";
 import { useFindings } from "./useFindings";
-import { useDurableDraft, type OpenedDraft } from "./useDurableDraft";
+import { draftLoading, useDurableDraft } from "./useDurableDraft";
 import { useLeaveGuard } from "./useLeaveGuard";
 import { usePreviewData } from "./usePreviewData";
 import { useInteractive } from "@/components/interactive";
@@ -39,28 +39,28 @@ export interface PlaygroundEditorProps {
   /** `?open=saved`: start from the dashboard a saved dashboard's page handed over, not yet shared. */
   openHandoff?: boolean;
   /** A draft's own address (`/d/<read_id>`): its latest revision, editable where this browser created it. */
-  opened?: OpenedDraft;
+  draftId?: string;
   /** The signed-in person, who may save the source into their space from here. */
   saver?: Saver | null;
 }
 
 /** The playground editor: source on one side, its live preview on the other, and sharing. */
-export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver, opened }: PlaygroundEditorProps) {
+export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver, draftId }: PlaygroundEditorProps) {
   const [status, announce] = useState("");
-  const source = useEditorSource(starters, requestedExample, announce, opened?.starter);
+  const source = useEditorSource(starters, requestedExample, announce, draftId ? draftLoading(draftId) : undefined);
   const { starter, html } = source;
   const [view, setView] = useState<View>("single");
-  const data = usePreviewData(opened);
+  const data = usePreviewData();
   const [savedHtml, setSavedHtml] = useState<string | null>(null);
   const interactive = useInteractive();
 
   const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
   const findings = useFindings(previewHtml, starters);
-  const sharing = useDraftSharing({ html, scenario: data.scenario, examples: data.examples, mode: data.mode, dash: opened?.dash, announce });
+  const sharing = useDraftSharing({ html, scenario: data.scenario, examples: data.examples, mode: data.mode, announce });
   const { revision } = sharing;
   const shared = sharing.share.kind === "shared";
-  const durable = useDurableDraft({ opened, openHandoff, source, data, sharing, announce });
+  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce });
 
   // The preview's render report is shown here; when the preview is exactly a revision watchers
   // have (a demo draft: same html, scenario and examples), it is also the agent's to read, once

@@ -61,6 +61,8 @@ export interface ResumedDraft {
   postUrl: string;
   watchUrl: string;
   revision: number;
+  /** What the revision holds, which the editor now shows. */
+  draft: DraftState;
 }
 
 /** Sharing the source as a draft, and pushing each later edit to its watchers. */
@@ -117,11 +119,11 @@ export function useDraftSharing({ html, scenario, examples, mode, dash: initialD
     }
   };
 
-  const resume = ({ id, postUrl, watchUrl, revision: at }: ResumedDraft) => {
+  const resume = ({ id, postUrl, watchUrl, revision: at, draft: current }: ResumedDraft) => {
     // What the editor shows is the revision it was opened on: nothing to push until it changes.
-    sentAs(draft);
+    sentAs(current);
     setRevision(at);
-    setSharedAs({ id, revision: at, live, draft });
+    setSharedAs({ id, revision: at, live, draft: current });
     setShare({ kind: "shared", postUrl, watchUrl });
   };
 

@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
-import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE, draftView, type DraftView } from "@/lib/contract/playground";
+import { htmlTitle } from "@/lib/saved/slug";
 import type { EditorExample } from "./editor-example";
+import { errorText } from "./error-text";
 import {
   HANDOFF_ID,
   draftAddress,
@@ -24,20 +25,38 @@ import type { PreviewData, PreviewSettings } from "./usePreviewData";
 
 const KEEP_DEBOUNCE_MS = 500;
 
-/** A draft opened at its own address, as the server read it. */
-export interface OpenedDraft {
-  id: string;
-  revision: number;
-  mode: DataMode;
-  scenario: string;
-  examples: Record<string, string>;
-  dash: string | null;
-  /** The latest revision, as the editor starts from it. */
-  starter: EditorExample;
+/** What the editor shows on a draft's address until the draft has been read. */
+export function draftLoading(id: string): EditorExample {
+  return { id: `draft-${id}`, label: "draft", description: "", html: "" };
+}
+
+/** A busy server asks a reader to come back (429 with Retry-After): at most this long, this often. */
+const BUSY_WAIT_MAX_S = 10;
+const BUSY_TRIES = 6;
+
+type Read = { kind: "ready"; view: DraftView } | { kind: "failed"; message: string };
+
+/** The draft's latest revision through its public read route, which limits readers as for watchers. */
+async function readLatest(id: string, tries = BUSY_TRIES): Promise<Read> {
+  try {
+    const res = await fetch(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`, { cache: "no-store", credentials: "omit" });
+    if (res.status === 429 && tries > 1) {
+      const wait = Math.min(BUSY_WAIT_MAX_S, Math.max(1, Number(res.headers.get("retry-after")) || 1));
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      return readLatest(id, tries - 1);
+    }
+    if (res.status === 404) return { kind: "failed", message: "this draft no longer exists" };
+    if (!res.ok) return { kind: "failed", message: await errorText(res) };
+    const parsed = draftView.safeParse(await res.json());
+    return parsed.success ? { kind: "ready", view: parsed.data } : { kind: "failed", message: "the playground answered something unexpected" };
+  } catch {
+    return { kind: "failed", message: "the playground did not answer" };
+  }
 }
 
 export interface DurableDraftInput {
-  opened: OpenedDraft | undefined;
+  /** The read id of the draft whose address the editor was opened on. */
+  draftId: string | undefined;
   /** `?open=saved`: take what a saved dashboard's page handed over. */
   openHandoff: boolean | undefined;
   source: EditorSource;
@@ -60,6 +79,8 @@ export interface DurableDraft {
   discardRestored: () => void;
   /** Whether the edits are kept in this browser, so leaving the page loses nothing. */
   kept: boolean;
+  /** The watch page of the draft at this address, to follow it live where it cannot be written. */
+  watchPath: string | null;
 }
 
 function browserStore(): KeyValueStore | null {
@@ -102,7 +123,7 @@ function keepProbe(store: KeyValueStore, key: string): boolean {
  * stays in this browser's storage, and edits not yet shared or saved are kept there too and
  * brought back on the next visit.
  */
-export function useDurableDraft({ opened, openHandoff, source, data, sharing, announce }: DurableDraftInput): DurableDraft {
+export function useDurableDraft({ draftId, openHandoff, source, data, sharing, announce }: DurableDraftInput): DurableDraft {
   const [restoredFrom, setRestoredFrom] = useState<number | null>(null);
   const [lastWriteOk, setLastWriteOk] = useState(true);
   const [forking, setForking] = useState(false);
@@ -110,14 +131,15 @@ export function useDurableDraft({ opened, openHandoff, source, data, sharing, an
   const storageOk = useSyncExternalStore(noSubscription, probeStorage, () => false);
   // The draft this editor writes: the one shared or forked here, or the one its address names.
   const { share, sharedAs } = sharing;
-  const currentId = sharedAs?.id ?? opened?.id ?? null;
-  const openedId = opened?.id;
+  const currentId = sharedAs?.id ?? draftId ?? null;
+  // Read once it has been read: until then the editor holds nothing to write or to fork.
+  const [loaded, setLoaded] = useState(false);
   const mayWrite = useSyncExternalStore(
     noSubscription,
-    () => (openedId ? readCapability(openedId) : false),
+    () => (draftId ? readCapability(draftId) : false),
     () => false,
   );
-  const access: Access = !opened || share.kind === "shared" || mayWrite ? "write" : hydrated ? "read" : "checking";
+  const access: Access = !draftId || share.kind === "shared" ? "write" : loaded && hydrated && !mayWrite ? "read" : "checking";
   const scope: EditsScope = currentId ? { kind: "draft", id: currentId } : { kind: "playground" };
   const scopeKey = currentId ?? "";
 
@@ -132,30 +154,59 @@ export function useDurableDraft({ opened, openHandoff, source, data, sharing, an
     live.current = { source, data, sharing, announce };
   });
 
-  // The first visit: take up the draft when this browser may write it, then bring back kept edits.
-  useEffect(() => {
-    const store = browserStore();
+  // Brings back the edits kept for `where` when they differ from what the editor opened on.
+  const restoreKept = (store: KeyValueStore, where: EditsScope, onDraft: boolean): KeptEdits | null => {
     const { source: s, data: d, sharing: sh, announce: say } = live.current;
-    let writable = true;
-    if (opened) {
-      const capability = store ? readWriteCapability(store, opened.id) : null;
-      writable = capability !== null;
-      if (capability) sh.resume({ id: opened.id, revision: opened.revision, ...capability });
-    }
-    if (!store || !writable || openHandoff) return;
-    const where: EditsScope = opened ? { kind: "draft", id: opened.id } : { kind: "playground" };
     const decision = restoreDecision(readKeptEdits(store, where), { html: start.current.starter?.html ?? "" }, Date.now());
     if (decision.kind === "drop") writeKeptEdits(store, where, null);
-    if (decision.kind !== "restore") return;
+    if (decision.kind !== "restore") return null;
     const edits = decision.edits;
     // On a draft's address the edits sit on its latest revision, whatever they started from.
-    s.restore(opened && start.current.starter ? start.current.starter : { ...edits.base, description: "" }, edits.html);
+    s.restore(onDraft && start.current.starter ? start.current.starter : { ...edits.base, description: "" }, edits.html);
     // A draft's data mode is fixed at creation; the plain editor's is whatever it was.
-    d.restore({ mode: opened ? d.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
-    if (!opened) sh.setDash(edits.dash);
+    d.restore({ mode: onDraft ? start.current.settings.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
+    if (!onDraft) sh.setDash(edits.dash);
     say("Restored your unsaved edits.");
-    // The time is shown in the notice; state set from storage, which the server cannot see.
-    queueMicrotask(() => setRestoredFrom(edits.keptAt));
+    return edits;
+  };
+
+  // The first visit. On a draft's address: read its latest revision, take it up when this browser
+  // may write it, then bring back edits kept for it. In the plain editor: bring back kept edits.
+  useEffect(() => {
+    const store = browserStore();
+    if (!draftId) {
+      if (!store || openHandoff) return;
+      const edits = restoreKept(store, { kind: "playground" }, false);
+      // The notice's time comes from storage, which the server cannot see: set after hydration.
+      if (edits) queueMicrotask(() => setRestoredFrom(edits.keptAt));
+      return;
+    }
+    let cancelled = false;
+    live.current.announce("Reading the draft…");
+    void (async () => {
+      const read = await readLatest(draftId);
+      if (cancelled) return;
+      const { source: s, data: d, sharing: sh, announce: say } = live.current;
+      if (read.kind === "failed") {
+        say(`The draft could not be read: ${read.message}. Reload the page to try again.`);
+        return;
+      }
+      const view = read.view;
+      const starter: EditorExample = { id: `draft-${view.id}`, label: view.dash ?? htmlTitle(view.html) ?? "draft", description: "", html: view.html, warnings: view.warnings };
+      start.current = { starter, settings: { mode: view.dataMode, scenario: view.scenario, examples: view.examples } };
+      s.load(starter);
+      d.restore(start.current.settings);
+      sh.setDash(view.dash);
+      const capability = store ? readWriteCapability(store, view.id) : null;
+      if (capability) sh.resume({ id: view.id, revision: view.revision, ...capability, draft: { html: view.html, scenario: view.scenario, examples: view.examples } });
+      setLoaded(true);
+      say(capability ? `Opened your draft at revision ${view.revision}; each edit goes to watchers.` : `Opened the draft at revision ${view.revision}, read-only.`);
+      const edits = store && capability ? restoreKept(store, { kind: "draft", id: view.id }, true) : null;
+      if (edits) setRestoredFrom(edits.keptAt);
+    })();
+    return () => {
+      cancelled = true;
+    };
     // Once, on the address the page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -176,7 +227,7 @@ export function useDurableDraft({ opened, openHandoff, source, data, sharing, an
   });
 
   // A new draft of this browser's own (shared, or forked): its address, and its capability kept.
-  const addressed = useRef(opened?.id ?? null);
+  const addressed = useRef(draftId ?? null);
   useEffect(() => {
     if (share.kind !== "shared" || !sharedAs || sharedAs.id === addressed.current) return;
     const before = addressed.current;
@@ -226,7 +277,7 @@ export function useDurableDraft({ opened, openHandoff, source, data, sharing, an
     const was = start.current;
     if (was.starter) s.load(was.starter);
     d.restore(was.settings);
-    if (!opened) sh.setDash(null);
+    if (!draftId) sh.setDash(null);
     const store = browserStore();
     if (store) writeKeptEdits(store, scope, null);
     setRestoredFrom(null);
@@ -242,5 +293,6 @@ export function useDurableDraft({ opened, openHandoff, source, data, sharing, an
     }
   };
 
-  return { access, fork, forking, restoredFrom, discardRestored, kept: storageOk && lastWriteOk };
+  const watchPath = draftId ? `${PLAYGROUND_BASE}/watch/${encodeURIComponent(draftId)}` : null;
+  return { access, fork, forking, restoredFrom, discardRestored, kept: storageOk && lastWriteOk, watchPath };
 }

@@ -40,12 +40,12 @@ export interface PreviewSettings {
 }
 
 /** What data the preview runs against: demo or live, and the demo's scenario and variants. */
-export function usePreviewData(initial?: PreviewSettings): PreviewData {
+export function usePreviewData(): PreviewData {
   const [scenarios, setScenarios] = useState<Scenarios | null>(null);
   const [scenariosFailed, setScenariosFailed] = useState(false);
-  const [scenario, setScenario] = useState(initial?.scenario ?? "");
-  const [variants, setVariants] = useState<Record<string, string>>(initial?.examples ?? {});
-  const [mode, setMode] = useState<DataMode>(initial?.mode ?? "demo");
+  const [scenario, setScenario] = useState("");
+  const [variants, setVariants] = useState<Record<string, string>>({});
+  const [mode, setMode] = useState<DataMode>("demo");
 
   useEffect(() => {
     let cancelled = false;
