@@ -109,16 +109,17 @@ test("sharing gives a watch link, and a watcher follows each edit", async ({ pag
   await editor.open();
   await editor.replaceWith(doc("Shared first"));
   await expect(editor.preview().locator("#label")).toHaveText("Shared first");
-  const before = page.url();
 
   const created = await editor.share();
+  // The address becomes the draft's own: its read id, which the watch link carries too.
+  const address = `/dashboards/playground/d/${new URL(created.watchUrl).pathname.split("/").pop()}`;
   await expect(editor.watchLink()).toHaveValue(created.watchUrl);
   await expect(editor.revision()).toHaveText("1");
   await expect(page.getByTestId("editor-status")).toContainText("Shared");
-  // The write token stays in memory: not in the address, not on the page.
+  // The write token stays out of the address and the page.
   const token = new URL(created.postUrl).pathname.split("/").pop() ?? "";
   expect(token.length).toBeGreaterThan(10);
-  expect(page.url()).toBe(before);
+  await expect(page).toHaveURL(address);
   expect(await page.content()).not.toContain(token);
 
   const watcherContext = await browser.newContext();
@@ -134,7 +135,7 @@ test("sharing gives a watch link, and a watcher follows each edit", async ({ pag
     await expect(editor.revision()).toHaveText("2");
     await expect(watched.locator("#label")).toHaveText("Edited after sharing");
     expect(await watcher.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-    expect(page.url()).toBe(before);
+    expect(new URL(page.url()).pathname).toBe(address);
   } finally {
     await watcherContext.close();
   }
@@ -184,7 +185,13 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect(editor.example("district-health")).toHaveAttribute("aria-current", "true");
 });
 
-test("edits that are neither shared nor saved ask before the page is left", async ({ page }) => {
+test("edits this browser cannot keep, neither shared nor saved, ask before the page is left", async ({ page }) => {
+  // Storage refused, as with it disabled or full: edits live only in this tab.
+  await page.addInitScript(() => {
+    Storage.prototype.setItem = () => {
+      throw new DOMException("refused", "QuotaExceededError");
+    };
+  });
   const editor = new EditorPage(page);
   await editor.open();
   const asked: string[] = [];

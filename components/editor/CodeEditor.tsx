@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { basicSetup, EditorView } from "codemirror";
 import { html as htmlLanguage } from "@codemirror/lang-html";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import type { Text } from "@codemirror/state";
+import { Compartment, EditorState, type Text } from "@codemirror/state";
 import type { DraftWarning } from "@/lib/contract/resources";
 import styles from "./editor.module.css";
 
@@ -17,6 +17,8 @@ export interface CodeEditorProps {
   /** The document the warnings were computed on: stale findings are not drawn on newer text. */
   checkedValue: string;
   label: string;
+  /** Shown but not editable (a draft someone else writes). */
+  readOnly?: boolean;
 }
 
 function offsetOf(doc: Text, line: number, column: number): number {
@@ -38,10 +40,15 @@ export function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Dia
   });
 }
 
+// Read-only, not uneditable: the text stays focusable, so it can be read and copied by keyboard.
+const readOnlyExtensions = (readOnly: boolean) => EditorState.readOnly.of(readOnly);
+
 /** CodeMirror 6 with HTML (and its embedded JavaScript and CSS) highlighting and inline lint. */
-export function CodeEditor({ initialValue, onChange, warnings, checkedValue, label }: CodeEditorProps) {
+export function CodeEditor({ initialValue, onChange, warnings, checkedValue, label, readOnly = false }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const readOnlyPart = useRef(new Compartment());
+  const readOnlyNow = useRef(readOnly);
   const latestChange = useRef(onChange);
   const initial = useRef(initialValue);
 
@@ -59,6 +66,7 @@ export function CodeEditor({ initialValue, onChange, warnings, checkedValue, lab
         htmlLanguage(),
         lintGutter(),
         EditorView.lineWrapping,
+        readOnlyPart.current.of(readOnlyExtensions(readOnlyNow.current)),
         // tabindex makes the editable content count as the scroller's focusable content for
         // checkers that do not treat contenteditable as focusable; Tab order is unchanged.
         EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", tabindex: "0" }),
@@ -73,6 +81,11 @@ export function CodeEditor({ initialValue, onChange, warnings, checkedValue, lab
       view.current = null;
     };
   }, [label]);
+
+  useEffect(() => {
+    readOnlyNow.current = readOnly;
+    view.current?.dispatch({ effects: readOnlyPart.current.reconfigure(readOnlyExtensions(readOnly)) });
+  }, [readOnly]);
 
   useEffect(() => {
     const v = view.current;

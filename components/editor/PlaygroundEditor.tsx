@@ -8,6 +8,7 @@ import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { CodeEditor } from "./CodeEditor";
+import { DraftNotices } from "./DraftNotices";
 import type { EditorExample } from "./editor-example";
 import { ExampleGallery, ExampleNotice } from "./ExampleGallery";
 import { FindingsPanel } from "./FindingsPanel";
@@ -19,7 +20,7 @@ import { preloadCheck } from "./useDraftCheck";
 import { useDraftSharing } from "./useDraftSharing";
 import { useEditorSource } from "./useEditorSource";
 import { useFindings } from "./useFindings";
-import { useHandoff } from "./useHandoff";
+import { draftLoading, useDurableDraft } from "./useDurableDraft";
 import { useLeaveGuard } from "./useLeaveGuard";
 import { usePreviewData } from "./usePreviewData";
 import { useInteractive } from "@/components/interactive";
@@ -35,16 +36,18 @@ export interface PlaygroundEditorProps {
   examples: readonly EditorExample[];
   /** The example asked for in the address (`?example=<id>`); an unknown id starts on the first with a notice. */
   requestedExample?: string;
-  /** `?open=saved`: start from the dashboard a saved dashboard's page handed over, as a new draft. */
+  /** `?open=saved`: start from the dashboard a saved dashboard's page handed over, not yet shared. */
   openHandoff?: boolean;
+  /** A draft's own address (`/d/<read_id>`): its latest revision, editable where this browser created it. */
+  draftId?: string;
   /** The signed-in person, who may save the source into their space from here. */
   saver?: Saver | null;
 }
 
 /** The playground editor: source on one side, its live preview on the other, and sharing. */
-export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver }: PlaygroundEditorProps) {
+export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver, draftId }: PlaygroundEditorProps) {
   const [status, announce] = useState("");
-  const source = useEditorSource(starters, requestedExample, announce);
+  const source = useEditorSource(starters, requestedExample, announce, draftId ? draftLoading(draftId) : undefined);
   const { starter, html } = source;
   const [view, setView] = useState<View>("single");
   const data = usePreviewData();
@@ -57,16 +60,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const sharing = useDraftSharing({ html, scenario: data.scenario, examples: data.examples, mode: data.mode, announce });
   const { revision } = sharing;
   const shared = sharing.share.kind === "shared";
-
-  // "Open in playground" on a saved dashboard: its HTML becomes the source and a new draft at once.
-  useHandoff(openHandoff, async (handoff) => {
-    if (!handoff) {
-      announce("Nothing was handed over to open; the editor starts from the example.");
-      return;
-    }
-    source.load({ id: "handoff", label: handoff.label, description: "", html: handoff.html });
-    await sharing.shareDraft(handoff.html, handoff.dash);
-  });
+  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce });
 
   // The preview's render report is shown here; when the preview is exactly a revision watchers
   // have (a demo draft: same html, scenario and examples), it is also the agent's to read, once
@@ -88,8 +82,9 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     void sendRenderReport(sharedAs.id, sharedAs.revision, previewReport.body);
   }, [sharedAs, previewReport]);
 
-  // Edits live only in this tab until they are shared (then every edit is pushed) or saved.
-  useLeaveGuard(source.edited && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
+  // Edits are lost on leaving only when this browser would not keep them, and they are neither
+  // shared (then every edit is pushed) nor saved.
+  useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
   return (
     <section aria-labelledby="editor-title" className={styles.page}>
@@ -99,6 +94,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
         </p>
       </header>
+
+      <DraftNotices durable={durable} interactive={interactive} />
 
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
@@ -111,7 +108,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           <SaveToSpace
             handle={saver.handle}
             csrf={saver.csrf}
-            suggested={starter?.id === "handoff" ? starter.label : htmlTitle(html)}
+            suggested={sharing.dash ?? htmlTitle(html)}
             html={() => html}
             note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
             onSaved={setSavedHtml}
@@ -122,8 +119,9 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
       <div className={view === "matrix" ? `${styles.panes} ${styles.stacked}` : styles.panes}>
         <div className={styles.source} onFocus={() => void preloadCheck().catch(() => {})}>
           <CodeEditor
-            initialValue={starter?.html ?? ""}
+            initialValue={source.initialHtml}
             key={source.editorKey}
+            readOnly={durable.access !== "write"}
             onChange={source.setHtml}
             warnings={findings.warnings}
             checkedValue={findings.check.kind === "done" ? findings.check.checked : ""}

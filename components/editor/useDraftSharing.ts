@@ -23,6 +23,8 @@ export type Share =
 
 export interface DraftSharingInput extends DraftState {
   mode: DataMode;
+  /** The name a person would save the draft under, at first; sent with the draft when it is shared. */
+  dash?: string | null;
   /** Says how sharing, pushing and copying went, in the editor's status line. */
   announce: (status: string) => void;
 }
@@ -46,11 +48,27 @@ export interface DraftSharing {
   /** Creates a draft of `source` (the current source unless given); from then on each edit is pushed to it. */
   shareDraft: (source?: string, dash?: string) => Promise<void>;
   copyWatchLink: (watchUrl: string) => Promise<void>;
+  /** The name a person would save the draft under (a saved dashboard's slug), if there is one. */
+  dash: string | null;
+  setDash: (dash: string | null) => void;
+  /** Takes up a draft this browser created earlier, at `revision`, as it is in the editor now. */
+  resume: (draft: ResumedDraft) => void;
+}
+
+/** A draft created earlier, with the write capability kept for it. */
+export interface ResumedDraft {
+  id: string;
+  postUrl: string;
+  watchUrl: string;
+  revision: number;
+  /** What the revision holds, which the editor now shows. */
+  draft: DraftState;
 }
 
 /** Sharing the source as a draft, and pushing each later edit to its watchers. */
-export function useDraftSharing({ html, scenario, examples, mode, announce }: DraftSharingInput): DraftSharing {
+export function useDraftSharing({ html, scenario, examples, mode, dash: initialDash = null, announce }: DraftSharingInput): DraftSharing {
   const [share, setShare] = useState<Share>({ kind: "idle" });
+  const [dash, setDash] = useState<string | null>(initialDash);
   const [revision, setRevision] = useState<number | null>(null);
   const [sharedAs, setSharedAs] = useState<SharedRevision | null>(null);
   const [copied, setCopied] = useState(false);
@@ -62,10 +80,10 @@ export function useDraftSharing({ html, scenario, examples, mode, announce }: Dr
   }, []);
   const { sentAs } = usePushedEdits(share, draft, onPushed, announce);
 
-  const shareDraft = async (source = html, dash?: string) => {
+  const shareDraft = async (source = html, name = dash ?? undefined) => {
     setShare({ kind: "creating" });
     announce("Sharing…");
-    const body = JSON.stringify({ html: source, dataMode: mode, ...(dash ? { dash } : {}), ...(live || !scenario ? {} : { scenario, examples }) });
+    const body = JSON.stringify({ html: source, dataMode: mode, ...(name ? { dash: name } : {}), ...(live || !scenario ? {} : { scenario, examples }) });
     try {
       const res = await fetch(`${PLAYGROUND_BASE}/draft`, {
         method: "POST",
@@ -101,7 +119,15 @@ export function useDraftSharing({ html, scenario, examples, mode, announce }: Dr
     }
   };
 
-  return { share, revision, sharedAs, copied, shareDraft, copyWatchLink };
+  const resume = ({ id, postUrl, watchUrl, revision: at, draft: current }: ResumedDraft) => {
+    // What the editor shows is the revision it was opened on: nothing to push until it changes.
+    sentAs(current);
+    setRevision(at);
+    setSharedAs({ id, revision: at, live, draft: current });
+    setShare({ kind: "shared", postUrl, watchUrl });
+  };
+
+  return { share, revision, sharedAs, copied, shareDraft, copyWatchLink, dash, setDash, resume };
 }
 
 /**

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import type { EditorExample } from "./editor-example";
 
 export interface EditorSource {
@@ -15,27 +16,42 @@ export interface EditorSource {
   edited: boolean;
   /** The example the address asked for when there is none by that name, until another is loaded. */
   unknownExample: string | null;
+  /** What the editor shows when it (re)starts: the starter's html, or edits brought back over it. */
+  initialHtml: string;
   /** Starts the source over from `next`. */
   load: (next: EditorExample) => void;
+  /** Starts the source over from `base` with `html` on it as edits, as kept edits bring them back. */
+  restore: (base: EditorExample, html: string) => void;
   /** Loads a gallery example, asking first when edits would be lost, and names it in the address. */
   chooseExample: (id: string, shared: boolean) => void;
 }
 
-/** The editor's source and the document it started from. */
-export function useEditorSource(starters: readonly EditorExample[], requestedExample: string | undefined, announce: (status: string) => void): EditorSource {
+/**
+ * The editor's source and the document it started from: `opened` (a draft's own address) when
+ * given, else the example the address asks for.
+ */
+export function useEditorSource(
+  starters: readonly EditorExample[],
+  requestedExample: string | undefined,
+  announce: (status: string) => void,
+  opened?: EditorExample,
+): EditorSource {
   const requested = requestedExample === undefined ? undefined : starters.find((e) => e.id === requestedExample);
-  const [starter, setStarter] = useState(requested ?? starters[0]);
+  const [starter, setStarter] = useState(opened ?? requested ?? starters[0]);
   // Bumped on every load, so loading the same example again starts the source over.
   const [loads, setLoads] = useState(0);
   const [unknownExample, setUnknownExample] = useState(requestedExample !== undefined && !requested ? requestedExample : null);
   const [html, setHtml] = useState(starter?.html ?? "");
+  const [initialHtml, setInitialHtml] = useState(html);
   const edited = starter !== undefined && html !== starter.html;
 
-  const load = useCallback((next: EditorExample) => {
-    setStarter(next);
+  const restore = useCallback((base: EditorExample, edits: string) => {
+    setStarter(base);
     setLoads((n) => n + 1);
-    setHtml(next.html);
+    setHtml(edits);
+    setInitialHtml(edits);
   }, []);
+  const load = useCallback((next: EditorExample) => restore(next, next.html), [restore]);
 
   const chooseExample = (id: string, shared: boolean) => {
     const next = starters.find((e) => e.id === id);
@@ -45,9 +61,10 @@ export function useEditorSource(starters: readonly EditorExample[], requestedExa
     load(next);
     setUnknownExample(null);
     announce(`Loaded the ${next.label} example.`);
-    // The address names the example, so a reload or a copied link opens the same one.
-    window.history.replaceState(null, "", `?example=${encodeURIComponent(next.id)}`);
+    // The address names the example, so a reload or a copied link opens the same one; a draft's
+    // own address keeps naming the draft, which the example now goes to.
+    if (window.location.pathname === PLAYGROUND_BASE) window.history.replaceState(null, "", `?example=${encodeURIComponent(next.id)}`);
   };
 
-  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, load, chooseExample };
+  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, initialHtml, load, restore, chooseExample };
 }

@@ -3,15 +3,18 @@
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { PLAYGROUND_HANDOFF_KEY } from "@/components/saved/handoff";
+import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { htmlTitle } from "@/lib/saved/slug";
 
 /** What a saved dashboard's page hands over through this tab's session storage. */
-const handoffSchema = z.object({ html: z.string().min(1), dash: z.string().optional() });
+const handoffSchema = z.object({ html: z.string().min(1), dash: z.string().optional(), dataMode: z.enum(["demo", "live"]).optional() });
 
 export interface Handoff {
   html: string;
-  /** The saved dashboard it came from, when the page named it. */
+  /** The saved dashboard it came from, when the page named it: saving goes back to it. */
   dash?: string;
+  /** The data the dashboard was shown on. */
+  dataMode: DataMode;
   /** What to call it: the dashboard's name, else its title. */
   label: string;
 }
@@ -39,7 +42,9 @@ export function useHandoff(open: boolean | undefined, receive: (handoff: Handoff
       } catch {
         parsed = null;
       }
-      await receiveRef.current(parsed ? { html: parsed.html, dash: parsed.dash, label: parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard" } : null);
+      await receiveRef.current(parsed
+          ? { html: parsed.html, dash: parsed.dash, dataMode: parsed.dataMode ?? "live", label: parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard" }
+          : null);
     })();
   }, [open]);
 }

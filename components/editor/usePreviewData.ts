@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { z } from "zod";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
@@ -28,6 +28,15 @@ export interface PreviewData {
   setVariant: (path: string, variant: string) => void;
   /** The variants chosen, by path, as the draft and the preview take them. */
   examples: Record<string, string>;
+  /** Sets mode, scenario and variants at once, as a draft or kept edits had them. */
+  restore: (settings: PreviewSettings) => void;
+}
+
+/** The data a draft was made with: what a draft's page or kept edits bring back. */
+export interface PreviewSettings {
+  mode: DataMode;
+  scenario?: string;
+  examples?: Record<string, string>;
 }
 
 /** What data the preview runs against: demo or live, and the demo's scenario and variants. */
@@ -60,5 +69,11 @@ export function usePreviewData(): PreviewData {
   const examples = useMemo(() => Object.fromEntries(Object.entries(variants).filter(([, v]) => v !== "")), [variants]);
   const setVariant = (path: string, variant: string) => setVariants((cur) => ({ ...cur, [path]: variant }));
 
-  return { mode, setMode, live: mode === "live", scenarios, scenariosFailed, scenario, setScenario, variants, setVariant, examples };
+  const restore = useCallback((settings: PreviewSettings) => {
+    setMode(settings.mode);
+    if (settings.scenario) setScenario(settings.scenario);
+    setVariants(settings.examples ?? {});
+  }, []);
+
+  return { mode, setMode, live: mode === "live", scenarios, scenariosFailed, scenario, setScenario, variants, setVariant, examples, restore };
 }

@@ -29,7 +29,10 @@ type State = { kind: "idle" } | { kind: "saving" } | { kind: "saved"; path: stri
 /** "Save to my space": a slug field (the draft's suggestion, editable) and the saved link. */
 export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: SaveToSpaceProps) {
   const [open, setOpen] = useState(false);
-  const [slug, setSlug] = useState(() => toSlug(suggested));
+  // The suggestion is followed until the person types a name: it may arrive after the first
+  // render (a dashboard handed over from a space) or change with the document's title.
+  const [typed, setTyped] = useState<string | null>(null);
+  const slug = typed ?? toSlug(suggested);
   const [state, setState] = useState<State>({ kind: "idle" });
   const interactive = useInteractive();
   const id = useId();
@@ -70,7 +73,7 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
           id={`${id}-slug`}
           value={slug}
           onChange={(e) => {
-            setSlug(e.target.value.toLowerCase());
+            setTyped(e.target.value.toLowerCase());
             setState({ kind: "idle" });
           }}
           aria-invalid={!valid}

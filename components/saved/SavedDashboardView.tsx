@@ -7,7 +7,7 @@ import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";
-import { PLAYGROUND_HANDOFF_KEY } from "./handoff";
+import { PLAYGROUND_HANDOFF_PATH, handOver } from "./handoff";
 import styles from "./saved.module.css";
 
 export interface SavedViewProps {
@@ -84,9 +84,8 @@ export function SavedDashboardView(props: SavedViewProps) {
     );
 
   const openInPlayground = () => {
-    // The editor takes the HTML from this tab's session storage: nothing about it enters a URL.
-    sessionStorage.setItem(PLAYGROUND_HANDOFF_KEY, JSON.stringify({ html: shown.html, dash: path.split("/").pop() }));
-    router.push("/dashboards/playground?open=saved");
+    handOver(sessionStorage, { html: shown.html, slug: path.split("/").pop() ?? "", dataMode: data === "demo" ? "demo" : "live" });
+    router.push(PLAYGROUND_HANDOFF_PATH);
   };
 
   return (

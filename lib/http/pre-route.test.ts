@@ -41,6 +41,7 @@ describe("the edge", () => {
     expect(isJsonPath("/dashboards/playground/draft/x", "GET")).toBe(true);
     expect(isJsonPath("/dashboards/playground", "GET")).toBe(false);
     expect(isJsonPath("/dashboards/playground/watch/x", "GET")).toBe(false);
+    expect(isJsonPath("/dashboards/playground/d/x", "GET")).toBe(false);
     expect(isJsonPath("/dashboards/playground/llms.txt", "GET")).toBe(false);
     expect(isJsonPath("/~/member/x", "GET")).toBe(false);
     expect(isJsonPath("/~/member/x", "POST")).toBe(true);

@@ -6,8 +6,8 @@ import { errorResponse } from "./respond";
 // and a path under a JSON area that no route answers (the HTML not-found page, or for a form
 // post a server-action refusal in text/plain).
 
-/** The playground's addresses that are pages or text, not JSON routes. */
-const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/watch(?:\/.*)?|\/llms\.txt)?$/;
+/** The playground's addresses that are pages or text, not JSON routes: the editor (and a draft's own address in it), the watch page, llms.txt. */
+const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d)(?:\/.*)?|\/llms\.txt)?$/;
 
 /**
  * Whether the route at `pathname` answers JSON, refusals included: the API, the playground's

@@ -1,17 +1,12 @@
 // GET /dashboards/playground — write a dashboard, preview it live, share it with watchers.
 // `?example=<id>` starts from that example of the gallery.
 import type { Metadata } from "next";
-import { PlaygroundEditor, type EditorExample } from "@/components/editor/PlaygroundEditor";
+import { PlaygroundEditor } from "@/components/editor/PlaygroundEditor";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
-import { dashboardExamples } from "@/demo/examples";
-import { checkDraft } from "@/lib/check";
 import { currentSession } from "@/lib/app/current";
+import { editorExamples as examples } from "./editor-examples";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };
-
-// The check runs here once, so the editor opens with findings and loads the check's code only
-// when the author starts editing.
-const examples: readonly EditorExample[] = dashboardExamples.map((e) => ({ ...e, warnings: checkDraft(e.html) }));
 
 interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;

@@ -1,0 +1,8 @@
+import "server-only";
+import type { EditorExample } from "@/components/editor/PlaygroundEditor";
+import { dashboardExamples } from "@/demo/examples";
+import { checkDraft } from "@/lib/check";
+
+// The check runs here once, so the editor opens with findings and loads the check's code only
+// when the author starts editing.
+export const editorExamples: readonly EditorExample[] = dashboardExamples.map((e) => ({ ...e, warnings: checkDraft(e.html) }));
