@@ -84,7 +84,8 @@ export function formatHtml(source: string): string {
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
   const out: string[] = [];
   let depth = 0;
-  let mode: Mode = { kind: "html" };
+  // Typed as a whole: the helper below changes it, which narrowing cannot see.
+  let mode = { kind: "html" } as Mode;
   // A tag whose attributes continue on the next lines: its name, until its `>` arrives.
   let openTag: string | null = null;
 
