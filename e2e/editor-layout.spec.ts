@@ -96,7 +96,7 @@ test.describe("at 1440×900", () => {
     const editor = new PlaygroundEditorPage(page);
     await editor.open();
     await expect(editor.revision()).toHaveText("not shared");
-    // Registered after the page's own handler, so it sees whether that one took the key.
+    // The page takes the key in the capture phase; a listener in the bubble phase sees whether it did.
     await page.evaluate(() =>
       window.addEventListener("keydown", (e) => {
         if (e.key.toLowerCase() === "s") Object.assign(window, { __savePrevented: e.defaultPrevented });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
@@ -144,7 +144,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   // shared as a draft otherwise; never the browser's "save page as".
   const saveBox = useRef<HTMLSpanElement>(null);
   const { share: shareState, shareDraft } = sharing;
-  const keep = useCallback(() => {
+  const keep = useEffectEvent(() => {
     if (saver) {
       const box = saveBox.current;
       const form = box?.querySelector("form");
@@ -157,16 +157,17 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     }
     if (shareState.kind === "idle" || shareState.kind === "failed") void shareDraft();
     else if (shareState.kind === "shared") announce("Already shared: every edit reaches watchers.");
-  }, [saver, shareState.kind, shareDraft]);
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== "s") return;
       e.preventDefault();
       if (!e.repeat) keep();
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [keep]);
+    // In the capture phase, so the key is taken before anything inside the page sees it.
+    window.addEventListener("keydown", onKey, { capture: true });
+    return () => window.removeEventListener("keydown", onKey, { capture: true });
+  }, []);
 
   const name = (starter?.id === "handoff" ? starter.label : htmlTitle(html)) ?? "Untitled dashboard";
 
@@ -189,7 +190,18 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         </button>
         <SharePanel sharing={sharing} interactive={interactive} status={status}>
           {saver ? (
-            <span ref={saveBox} className={styles.save}>
+            <span
+              ref={saveBox}
+              className={styles.save}
+              onKeyDown={(e) => {
+                // The save form opens over the page like a menu, so Escape closes it, as its Close button does.
+                if (e.key !== "Escape") return;
+                const close = [...(saveBox.current?.querySelectorAll("form button") ?? [])].find((b) => b.textContent === "Close");
+                if (!(close instanceof HTMLButtonElement)) return;
+                close.click();
+                requestAnimationFrame(() => saveBox.current?.querySelector("button")?.focus());
+              }}
+            >
               <SaveToSpace
                 handle={saver.handle}
                 csrf={saver.csrf}
