@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { PlaygroundEditorPage } from "./support/editor-page";
+import { SignInPage } from "./support/pages";
 
 // The editor as a tool that uses the window: the source starts near the top and takes a good
 // share of the width on a laptop, the page never scrolls sideways on a phone, the matrix shows in
@@ -109,6 +110,26 @@ test.describe("at 1440×900", () => {
     await expect(editor.revision()).toHaveText("1");
     await expect(editor.watchLink()).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __savePrevented?: boolean }).__savePrevented)).toBe(true);
+  });
+
+  test("Ctrl/Cmd+S opens the save form when signed in, its name ready to confirm, and Escape closes it", async ({ page }) => {
+    const signIn = new SignInPage(page);
+    await signIn.open("/dashboards/playground");
+    await signIn.signInAs("csm@demo.test");
+    const editor = new PlaygroundEditorPage(page);
+    await expect(editor.source()).toBeVisible();
+    // The preview running means the page is interactive.
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    await editor.source().click();
+    await page.keyboard.press("ControlOrMeta+s");
+    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toBeFocused();
+    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toHaveValue("cx-book");
+    // Saving is the signed-in person's way to keep the work: nothing was shared.
+    await expect(editor.revision()).toHaveText("not shared");
+
+    await page.keyboard.press("Escape");
+    await expect(editor.saveForm()).toHaveCount(0);
+    await expect(editor.saveButton()).toBeFocused();
   });
 
   test("the preview says it is rendering until the first render is ready", async ({ page }) => {

@@ -88,6 +88,14 @@ export class PlaygroundEditorPage {
     await this.page.getByRole("button", { name: "Format", exact: true }).click();
   }
 
+  saveForm() {
+    return this.page.getByRole("form", { name: "Save to my space" });
+  }
+
+  saveButton() {
+    return this.page.getByRole("button", { name: "Save to my space" });
+  }
+
   watchLink() {
     return this.page.getByRole("textbox", { name: "Watch link" });
   }
