@@ -188,7 +188,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         <button type="button" onClick={format} disabled={!interactive} className={styles.toolButton}>
           Format
         </button>
-        <SharePanel sharing={sharing} interactive={interactive} status={status}>
+        <SharePanel sharing={sharing} interactive={interactive} status={status} keepsOnCtrlS={!saver}>
           {saver ? (
             <span
               ref={saveBox}
