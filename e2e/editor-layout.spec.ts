@@ -46,6 +46,14 @@ test.describe("at 1440×900", () => {
     await expect.poll(async () => (await editor.editorBox().boundingBox())!.width).toBeGreaterThan(box!.width);
     await page.keyboard.press("Home");
     await expect(splitter).toHaveAttribute("aria-valuenow", await splitter.getAttribute("aria-valuemin") ?? "");
+
+    // Dragged with the pointer, even across the preview's frame: 864 px of 1440 is 60 %.
+    const handle = (await splitter.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(864, handle.y + handle.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect(splitter).toHaveAttribute("aria-valuenow", "60");
   });
 
   test("the state matrix takes the preview's place, in view, each cell a desktop-wide render scaled down", async ({ page }) => {

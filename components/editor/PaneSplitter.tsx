@@ -14,6 +14,8 @@ export interface PaneSplitterProps {
   /** The id of the pane this separator sizes. */
   controls: string;
   label: string;
+  /** A drag starts or ends. */
+  onDragging?: (dragging: boolean) => void;
 }
 
 const STEP = 2;
@@ -23,7 +25,7 @@ const BIG_STEP = 10;
  * The handle between two panes (the ARIA window splitter pattern): dragged with a pointer, or
  * focused and moved with the arrow keys (Shift for bigger steps), Home and End.
  */
-export function PaneSplitter({ value, onChange, min, max, container, controls, label }: PaneSplitterProps) {
+export function PaneSplitter({ value, onChange, min, max, container, controls, label, onDragging }: PaneSplitterProps) {
   const dragging = useRef(false);
   const clamp = (v: number) => Math.min(max, Math.max(min, Math.round(v * 10) / 10));
 
@@ -42,19 +44,24 @@ export function PaneSplitter({ value, onChange, min, max, container, controls, l
     onChange(clamp(((clientX - box.left) / box.width) * 100));
   };
 
-  // The pointer is captured, so moves over the preview's frame still reach the handle.
+  // Capture alone does not keep the moves once the pointer is over a frame (the frame's document
+  // gets them), so the container is told, to stop its frames taking the pointer while it drags.
+  const setDragging = (on: boolean) => {
+    dragging.current = on;
+    onDragging?.(on);
+  };
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);
     e.currentTarget.focus();
-    dragging.current = true;
+    setDragging(true);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     if (dragging.current) moveTo(e.clientX);
   };
   const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
-    dragging.current = false;
+    setDragging(false);
     if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
   };
 

@@ -104,6 +104,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
   const workspace = useRef<HTMLDivElement>(null);
   const [split, setSplit] = useState(SPLIT_DEFAULT);
+  const [resizing, setResizing] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
 
   // Until the first dashboard has settled, the preview shows that it is working rather than a
@@ -217,7 +218,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
-      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }}>
+      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined}>
         <div id="editor-pane" className={styles.sourcePane} onFocus={() => void preloadCheck().catch(() => {})}>
           <CodeEditor
             ref={editor}
@@ -230,7 +231,16 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           />
           <FindingsPanel {...findings} onJump={jump} />
         </div>
-        <PaneSplitter value={split} onChange={setSplit} min={SPLIT_MIN} max={SPLIT_MAX} container={workspace} controls="editor-pane" label="Resize the editor and the preview" />
+        <PaneSplitter
+          value={split}
+          onChange={setSplit}
+          min={SPLIT_MIN}
+          max={SPLIT_MAX}
+          container={workspace}
+          controls="editor-pane"
+          label="Resize the editor and the preview"
+          onDragging={setResizing}
+        />
         <div className={styles.previewPane}>
           <div className={styles.paneBar}>
             <ViewSwitch view={view} onView={setView} />
