@@ -10,8 +10,10 @@ const times = (count: number) => (count > 1 ? ` (×${count})` : "");
 type Tab = "console" | "requests";
 
 export interface ConsolePanelProps {
-  /** The render report of the dashboard now in the preview; null until it has settled. */
+  /** The latest render report of the preview; null until a dashboard has settled. */
   report: RenderReportBody | null;
+  /** The report is of an earlier version of the source: the current one is still running. */
+  stale: boolean;
   /** The preview's requests, newest last, since its dashboard last started. */
   requests: readonly RequestLogEntry[];
   /** Moves the editor's cursor to a place in the source. */
@@ -23,7 +25,7 @@ export interface ConsolePanelProps {
  * in the source), console.error lines and the reads the broker refused; and every request it made.
  * Everything shown is the dashboard's own text, shown as text.
  */
-export function ConsolePanel({ report, requests, onJump }: ConsolePanelProps) {
+export function ConsolePanel({ report, stale, requests, onJump }: ConsolePanelProps) {
   const [tab, setTab] = useState<Tab>("console");
   const id = useId();
   const problems = report ? report.errors.reduce((n, e) => n + e.count, 0) + report.refusals.reduce((n, f) => n + f.count, 0) : 0;
@@ -58,7 +60,16 @@ export function ConsolePanel({ report, requests, onJump }: ConsolePanelProps) {
       </div>
       {tab === "console" ? (
         <div role="tabpanel" id={`${id}-console`} aria-labelledby={`${id}-console-tab`} className={styles.tabPanel} tabIndex={0}>
-          {report ? <ConsoleEntries report={report} onJump={onJump} /> : <p className="muted">The dashboard is still running; its errors appear once it settles.</p>}
+          {/* The previous version's report stays while the current one runs, so typing does not
+              make the list blink; it says so, since its lines may have moved. */}
+          {report && stale ? <p className="muted">From the previous version; the current one is still running.</p> : null}
+          {report ? (
+            <div className={stale ? styles.stale : undefined}>
+              <ConsoleEntries report={report} onJump={onJump} />
+            </div>
+          ) : (
+            <p className="muted">The dashboard is still running; its errors appear once it settles.</p>
+          )}
         </div>
       ) : (
         <div role="tabpanel" id={`${id}-requests`} aria-labelledby={`${id}-requests-tab`} className={styles.tabPanel} tabIndex={0}>

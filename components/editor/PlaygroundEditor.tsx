@@ -129,7 +129,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     [previewHtml],
   );
   const requests = requestLog.html === previewHtml ? requestLog.entries : [];
-  const report = previewReport && previewReport.html === previewHtml ? previewReport.body : null;
+  const reportStale = previewReport !== null && previewReport.html !== previewHtml;
 
   const format = () => {
     const formatted = formatHtml(html);
@@ -266,7 +266,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                   </p>
                 )}
               </div>
-              <ConsolePanel report={report} requests={requests} onJump={jump} />
+              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} onJump={jump} />
             </>
           ) : (
             <StateMatrix html={matrixHtml} />
