@@ -54,6 +54,11 @@ test.describe("at 1440×900", () => {
     await page.mouse.move(864, handle.y + handle.height / 2, { steps: 8 });
     await page.mouse.up();
     await expect(splitter).toHaveAttribute("aria-valuenow", "60");
+
+    // The split is the author's workspace: a reload opens it as it was left.
+    await page.reload();
+    await expect(editor.splitter()).toHaveAttribute("aria-valuenow", "60");
+    await expect.poll(async () => (await editor.editorBox().boundingBox())!.width).toBeGreaterThan(0.58 * 1440);
   });
 
   test("the state matrix takes the preview's place, in view, each cell a desktop-wide render scaled down", async ({ page }) => {

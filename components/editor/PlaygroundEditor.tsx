@@ -24,6 +24,7 @@ import { useEditorSource } from "./useEditorSource";
 import { useFindings } from "./useFindings";
 import { useHandoff } from "./useHandoff";
 import { useLeaveGuard } from "./useLeaveGuard";
+import { usePaneSplit } from "./usePaneSplit";
 import { usePreviewData } from "./usePreviewData";
 import { useInteractive } from "@/components/interactive";
 import styles from "./editor.module.css";
@@ -103,7 +104,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const editor = useRef<CodeEditorHandle>(null);
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
   const workspace = useRef<HTMLDivElement>(null);
-  const [split, setSplit] = useState(SPLIT_DEFAULT);
+  const [split, setSplit] = usePaneSplit(SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
   const [resizing, setResizing] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
 
