@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
-import { DRAFT_ADDRESS, PlaygroundPage } from "./support/editor-page";
+import { DRAFT_ADDRESS, PlaygroundPage } from "./support/draft-page";
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage, SpacePage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";

@@ -53,6 +53,12 @@ class EditorPage {
     return this.page.getByTestId(`example-${id}`);
   }
 
+  /** The examples and variants live in a drawer the toolbar opens. */
+  async openDrawer(): Promise<void> {
+    await this.page.getByRole("button", { name: "Examples & data" }).click();
+    await expect(this.page.getByRole("complementary", { name: "Examples and data" })).toBeVisible();
+  }
+
   exampleNotice() {
     return this.page.getByTestId("example-notice");
   }
@@ -144,6 +150,7 @@ test("sharing gives a watch link, and a watcher follows each edit", async ({ pag
 test("the gallery loads an example, and asks before it discards edits", async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open();
+  await editor.openDrawer();
   const gallery = page.getByRole("region", { name: "Examples" });
   await expect(gallery.getByRole("button")).toHaveCount(3);
   await expect(editor.example("cx-book")).toHaveAttribute("aria-current", "true");

@@ -1,7 +1,9 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useImperativeHandle, useRef, type Ref } from "react";
 import { basicSetup, EditorView } from "codemirror";
+import { indentWithTab } from "@codemirror/commands";
+import { keymap } from "@codemirror/view";
 import { html as htmlLanguage } from "@codemirror/lang-html";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { Compartment, EditorState, type Text } from "@codemirror/state";
@@ -19,6 +21,16 @@ export interface CodeEditorProps {
   label: string;
   /** Shown but not editable (a draft someone else writes). */
   readOnly?: boolean;
+  ref?: Ref<CodeEditorHandle>;
+}
+
+/** What the page around the editor may do to it. */
+export interface CodeEditorHandle {
+  /** Puts the cursor at `line` (and `column`, from 1), scrolls it into view and focuses the editor. */
+  goTo: (line: number, column?: number) => void;
+  /** Replaces the whole document as one edit, which undo takes back. */
+  replaceAll: (text: string) => void;
+  value: () => string;
 }
 
 function offsetOf(doc: Text, line: number, column: number): number {
@@ -44,7 +56,7 @@ export function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Dia
 const readOnlyExtensions = (readOnly: boolean) => EditorState.readOnly.of(readOnly);
 
 /** CodeMirror 6 with HTML (and its embedded JavaScript and CSS) highlighting and inline lint. */
-export function CodeEditor({ initialValue, onChange, warnings, checkedValue, label, readOnly = false }: CodeEditorProps) {
+export function CodeEditor({ initialValue, onChange, warnings, checkedValue, label, readOnly = false, ref }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const readOnlyPart = useRef(new Compartment());
@@ -63,6 +75,9 @@ export function CodeEditor({ initialValue, onChange, warnings, checkedValue, lab
       doc: initial.current,
       extensions: [
         basicSetup,
+        // Tab indents, as in any code editor; Escape then Tab (CodeMirror's tab focus mode)
+        // moves focus on, so keyboard users are never trapped.
+        keymap.of([indentWithTab]),
         htmlLanguage(),
         lintGutter(),
         EditorView.lineWrapping,
@@ -81,6 +96,27 @@ export function CodeEditor({ initialValue, onChange, warnings, checkedValue, lab
       view.current = null;
     };
   }, [label]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      goTo: (line, column = 1) => {
+        const v = view.current;
+        if (!v) return;
+        const at = offsetOf(v.state.doc, line, column);
+        v.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
+        v.focus();
+      },
+      replaceAll: (text) => {
+        const v = view.current;
+        if (!v || text === v.state.doc.toString()) return;
+        const head = Math.min(v.state.selection.main.head, text.length);
+        v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text }, selection: { anchor: head } });
+      },
+      value: () => view.current?.state.doc.toString() ?? initial.current,
+    }),
+    [],
+  );
 
   useEffect(() => {
     readOnlyNow.current = readOnly;

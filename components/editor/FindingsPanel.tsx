@@ -3,8 +3,13 @@
 import type { Findings } from "./useFindings";
 import styles from "./editor.module.css";
 
-/** The static check's findings, counted by severity, each with where it is and a hint. */
-export function FindingsPanel({ check, warnings }: Findings) {
+export interface FindingsPanelProps extends Findings {
+  /** Moves the editor's cursor to a finding's place in the source. */
+  onJump: (line: number, column: number) => void;
+}
+
+/** The static check's findings, counted by severity, each with a button to where it is and a hint. */
+export function FindingsPanel({ check, warnings, onJump }: FindingsPanelProps) {
   const counts = { error: 0, warning: 0, info: 0 };
   for (const w of warnings) counts[w.severity]++;
 
@@ -29,9 +34,9 @@ export function FindingsPanel({ check, warnings }: Findings) {
         <ul data-testid="warnings" tabIndex={0} aria-labelledby="warnings-title">
           {warnings.map((w, i) => (
             <li key={`${w.rule}-${w.line}-${w.column}-${i}`} className={styles[w.severity]} data-testid="warning" data-rule={w.rule}>
-              <span className={styles.where}>
-                {w.line}:{w.column}
-              </span>{" "}
+              <button type="button" className={styles.where} onClick={() => onJump(w.line, w.column)} data-testid="warning-line">
+                line {w.line}:{w.column}
+              </button>{" "}
               <strong>{w.severity}</strong> <code>{w.rule}</code> {w.message}
               <br />
               <span className="muted">Hint: {w.hint}</span>

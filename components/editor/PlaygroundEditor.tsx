@@ -1,18 +1,21 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
-import { DashboardFrame, type RenderReportBody } from "@/components/dashboard-frame/DashboardFrame";
-import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
-import { CodeEditor } from "./CodeEditor";
+import { CodeEditor, type CodeEditorHandle } from "./CodeEditor";
+import { ConsolePanel } from "./ConsolePanel";
 import { DraftNotices } from "./DraftNotices";
 import type { EditorExample } from "./editor-example";
+import { DrawerToggle, EditorDrawer } from "./EditorDrawer";
 import { ExampleGallery, ExampleNotice } from "./ExampleGallery";
 import { FindingsPanel } from "./FindingsPanel";
-import { PreviewControls, type View } from "./PreviewControls";
+import { formatHtml } from "./format-html";
+import { PaneSplitter } from "./PaneSplitter";
+import { PreviewControls, VariantsPanel, ViewSwitch, type View } from "./PreviewControls";
 import { SharePanel } from "./SharePanel";
 import { StateMatrix } from "./StateMatrix";
 import { useDebounced } from "./useDebounced";
@@ -22,6 +25,7 @@ import { useEditorSource } from "./useEditorSource";
 import { useFindings } from "./useFindings";
 import { draftLoading, useDurableDraft } from "./useDurableDraft";
 import { useLeaveGuard } from "./useLeaveGuard";
+import { usePaneSplit } from "./usePaneSplit";
 import { usePreviewData } from "./usePreviewData";
 import { useInteractive } from "@/components/interactive";
 import styles from "./editor.module.css";
@@ -31,6 +35,12 @@ export type { EditorExample } from "./editor-example";
 const PREVIEW_DEBOUNCE_MS = 400;
 // Several frames restart at once in the matrix: wait for a longer pause in typing.
 const MATRIX_DEBOUNCE_MS = 1_000;
+/** The editor's share of the width, in percent, and how far the splitter may move it. */
+const SPLIT_DEFAULT = 50;
+const SPLIT_MIN = 25;
+const SPLIT_MAX = 75;
+/** The request log keeps the newest entries of the dashboard now running. */
+const REQUESTS_SHOWN = 200;
 
 export interface PlaygroundEditorProps {
   examples: readonly EditorExample[];
@@ -86,39 +96,130 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   // shared (then every edit is pushed) nor saved.
   useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
+  const editor = useRef<CodeEditorHandle>(null);
+  const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
+  const workspace = useRef<HTMLDivElement>(null);
+  const [split, setSplit] = usePaneSplit(SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
+  const [resizing, setResizing] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  // Until the first dashboard has settled, the preview shows that it is working rather than a
+  // half-drawn page (a table's headers without rows).
+  const [previewReady, setPreviewReady] = useState(false);
+  const onReport = useCallback(
+    (body: RenderReportBody, key: string | number | undefined) => {
+      setPreviewReady(true);
+      onPreviewReport(body, key);
+    },
+    [onPreviewReport],
+  );
+
+  // The requests of the dashboard now in the preview: a new document starts a new log.
+  const [requestLog, setRequestLog] = useState<{ html: string; entries: RequestLogEntry[] }>({ html: "", entries: [] });
+  const onRequest = useCallback(
+    (entry: RequestLogEntry) =>
+      setRequestLog((log) => {
+        const entries = log.html === previewHtml ? [...log.entries, entry].slice(-REQUESTS_SHOWN) : [entry];
+        return { html: previewHtml, entries };
+      }),
+    [previewHtml],
+  );
+  const requests = requestLog.html === previewHtml ? requestLog.entries : [];
+  const reportStale = previewReport !== null && previewReport.html !== previewHtml;
+
+  const format = () => {
+    const formatted = formatHtml(html);
+    if (formatted === html) {
+      announce("Already formatted.");
+      return;
+    }
+    editor.current?.replaceAll(formatted);
+    announce("Formatted: indentation follows the nesting. Undo puts it back.");
+  };
+
+  // Ctrl/Cmd+S keeps the work the way this person can: saved to their space when signed in,
+  // shared as a draft otherwise; never the browser's "save page as".
+  const saveBox = useRef<HTMLSpanElement>(null);
+  const { share: shareState, shareDraft } = sharing;
+  const keep = useEffectEvent(() => {
+    if (saver) {
+      const box = saveBox.current;
+      const form = box?.querySelector("form");
+      if (form) form.requestSubmit();
+      else {
+        box?.querySelector("button")?.click();
+        requestAnimationFrame(() => box?.querySelector("input")?.focus());
+      }
+      return;
+    }
+    if (shareState.kind === "idle" || shareState.kind === "failed") void shareDraft();
+    else if (shareState.kind === "shared") announce("Already shared: every edit reaches watchers.");
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== "s") return;
+      e.preventDefault();
+      if (!e.repeat) keep();
+    };
+    // In the capture phase, so the key is taken before anything inside the page sees it.
+    window.addEventListener("keydown", onKey, { capture: true });
+    return () => window.removeEventListener("keydown", onKey, { capture: true });
+  }, []);
+
+  const name = (sharing.dash ?? htmlTitle(html)) ?? "Untitled dashboard";
+
   return (
     <section aria-labelledby="editor-title" className={styles.page}>
-      <header className={styles.header}>
-        <h1 id="editor-title">Dashboard playground</h1>
-        <p className={`${styles.revision} muted`}>
+      <div className={styles.toolbar}>
+        <h1 id="editor-title" className={styles.title}>
+          Dashboard playground
+        </h1>
+        <span className={styles.docName} title={name} data-testid="editor-name">
+          {name}
+        </span>
+        <p className={styles.revision}>
           Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
         </p>
-      </header>
+        <DrawerToggle open={drawerOpen} onToggle={() => setDrawerOpen((o) => !o)} />
+        <PreviewControls data={data} shared={shared} />
+        <button type="button" onClick={format} disabled={!interactive} className={styles.toolButton}>
+          Format
+        </button>
+        <SharePanel sharing={sharing} interactive={interactive} status={status} keepsOnCtrlS={!saver}>
+          {saver ? (
+            <span
+              ref={saveBox}
+              className={styles.save}
+              onKeyDown={(e) => {
+                // The save form opens over the page like a menu, so Escape closes it, as its Close button does.
+                if (e.key !== "Escape") return;
+                const close = [...(saveBox.current?.querySelectorAll("form button") ?? [])].find((b) => b.textContent === "Close");
+                if (!(close instanceof HTMLButtonElement)) return;
+                close.click();
+                requestAnimationFrame(() => saveBox.current?.querySelector("button")?.focus());
+              }}
+            >
+              <SaveToSpace
+                handle={saver.handle}
+                csrf={saver.csrf}
+                suggested={sharing.dash ?? htmlTitle(html)}
+                html={() => html}
+                note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
+                onSaved={setSavedHtml}
+              />
+            </span>
+          ) : null}
+        </SharePanel>
+      </div>
 
       <DraftNotices durable={durable} interactive={interactive} />
 
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
-      {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={(id) => source.chooseExample(id, shared)} /> : null}
-
-      <PreviewControls view={view} onView={setView} data={data} shared={shared} />
-
-      <SharePanel sharing={sharing} interactive={interactive} status={status}>
-        {saver ? (
-          <SaveToSpace
-            handle={saver.handle}
-            csrf={saver.csrf}
-            suggested={sharing.dash ?? htmlTitle(html)}
-            html={() => html}
-            note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
-            onSaved={setSavedHtml}
-          />
-        ) : null}
-      </SharePanel>
-
-      <div className={view === "matrix" ? `${styles.panes} ${styles.stacked}` : styles.panes}>
-        <div className={styles.source} onFocus={() => void preloadCheck().catch(() => {})}>
+      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined}>
+        <div id="editor-pane" className={styles.sourcePane} onFocus={() => void preloadCheck().catch(() => {})}>
           <CodeEditor
+            ref={editor}
             initialValue={source.initialHtml}
             key={source.editorKey}
             readOnly={durable.access !== "write"}
@@ -127,26 +228,54 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             checkedValue={findings.check.kind === "done" ? findings.check.checked : ""}
             label="Dashboard HTML"
           />
-          <FindingsPanel {...findings} />
+          <FindingsPanel {...findings} onJump={jump} />
         </div>
-        {view === "single" ? (
-          <div className={styles.preview}>
-            <DashboardFrame
-              html={previewHtml}
-              apiBase={data.live ? "/api" : PLAYGROUND_API_BASE}
-              mode={data.mode}
-              scenario={data.live ? undefined : data.scenario || undefined}
-              examples={data.live ? undefined : data.examples}
-              title="Dashboard preview"
-              onReport={onPreviewReport}
-              reportPage="editor"
-              renderKey={previewHtml}
-            />
-            {previewReport && previewReport.html === previewHtml ? <RenderReportView report={previewReport.body} /> : null}
+        <PaneSplitter
+          value={split}
+          onChange={setSplit}
+          min={SPLIT_MIN}
+          max={SPLIT_MAX}
+          container={workspace}
+          controls="editor-pane"
+          label="Resize the editor and the preview"
+          onDragging={setResizing}
+        />
+        <div className={styles.previewPane}>
+          <div className={styles.paneBar}>
+            <ViewSwitch view={view} onView={setView} />
           </div>
-        ) : null}
+          {view === "single" ? (
+            <>
+              <div className={styles.previewStage} aria-busy={!previewReady} data-testid="preview-stage">
+                <DashboardFrame
+                  html={previewHtml}
+                  apiBase={data.live ? "/api" : PLAYGROUND_API_BASE}
+                  mode={data.mode}
+                  scenario={data.live ? undefined : data.scenario || undefined}
+                  examples={data.live ? undefined : data.examples}
+                  title="Dashboard preview"
+                  onReport={onReport}
+                  onRequest={onRequest}
+                  reportPage="editor"
+                  renderKey={previewHtml}
+                />
+                {previewReady ? null : (
+                  <p className={styles.loading} role="status" data-testid="preview-loading">
+                    Rendering preview…
+                  </p>
+                )}
+              </div>
+              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} onJump={jump} />
+            </>
+          ) : (
+            <StateMatrix html={matrixHtml} />
+          )}
+        </div>
+        <EditorDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
+          {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={(id) => source.chooseExample(id, shared)} /> : null}
+          <VariantsPanel data={data} />
+        </EditorDrawer>
       </div>
-      {view === "matrix" ? <StateMatrix html={matrixHtml} /> : null}
     </section>
   );
 }

@@ -11,10 +11,12 @@ export interface SharePanelProps {
   status: string;
   /** Further actions beside sharing (saving), before the status line. */
   children?: ReactNode;
+  /** Whether Ctrl/Cmd+S shares (when there is no saving), so the button can say so. */
+  keepsOnCtrlS?: boolean;
 }
 
 /** Share (then the watch link to copy), the other actions, and the editor's status line. */
-export function SharePanel({ sharing, interactive, status, children }: SharePanelProps) {
+export function SharePanel({ sharing, interactive, status, children, keepsOnCtrlS = false }: SharePanelProps) {
   const { share, copied, shareDraft, copyWatchLink } = sharing;
   return (
     <div className={styles.share}>
@@ -27,7 +29,14 @@ export function SharePanel({ sharing, interactive, status, children }: SharePane
           </button>
         </>
       ) : (
-        <button type="button" className="primary" onClick={() => void shareDraft()} disabled={!interactive || share.kind === "creating"}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void shareDraft()}
+          disabled={!interactive || share.kind === "creating"}
+          aria-keyshortcuts={keepsOnCtrlS ? "Control+S Meta+S" : undefined}
+          title={keepsOnCtrlS ? "Share (Ctrl+S or ⌘S)" : undefined}
+        >
           Share
         </button>
       )}

@@ -6,8 +6,14 @@ import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { MATRIX_STATES, type MatrixState } from "./matrix-states";
 import styles from "./editor.module.css";
 
-/** Cells start this far below the viewport, so scrolling finds them already loaded. */
+/** Cells start this far below the view, so scrolling finds them already loaded. */
 const PRELOAD_MARGIN = "200px";
+/**
+ * Each cell renders the dashboard at a desktop window's size and shows it scaled down, so a cell
+ * shows the whole dashboard as a viewer on a laptop sees it, not a narrow column's reflow.
+ */
+export const CELL_WIDTH = 1280;
+export const CELL_HEIGHT = 800;
 
 /**
  * The same dashboard under several demo scenarios at once, each cell its own sandboxed frame
@@ -16,9 +22,10 @@ const PRELOAD_MARGIN = "200px";
  */
 export function StateMatrix({ html }: { html: string }) {
   return (
-    <section aria-labelledby="matrix-title" className={styles.matrix} data-testid="state-matrix">
+    // Scrolls inside the pane, so it takes focus to be scrollable from the keyboard.
+    <section aria-labelledby="matrix-title" className={styles.matrix} data-testid="state-matrix" tabIndex={0}>
       <h2 id="matrix-title">Every state at once</h2>
-      <p className="muted">Demo data, each cell one scenario; per-endpoint variants apply to the single preview only.</p>
+      <p className="muted">Demo data, each cell one scenario at {CELL_WIDTH} × {CELL_HEIGHT}, scaled to fit; per-endpoint variants apply to the single preview only.</p>
       <ul className={styles.cells}>
         {MATRIX_STATES.map((state) => (
           <MatrixCell key={state.id} state={state} html={html} />
@@ -30,28 +37,46 @@ export function StateMatrix({ html }: { html: string }) {
 
 function MatrixCell({ state, html }: { state: MatrixState; html: string }) {
   const ref = useRef<HTMLLIElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
   const [seen, setSeen] = useState(false);
+  const [scale, setScale] = useState(0.25);
 
   useEffect(() => {
     const el = ref.current;
     if (!el || seen) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setSeen(true);
-    }, { rootMargin: PRELOAD_MARGIN });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: PRELOAD_MARGIN },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [seen]);
+
+  // A transform does not change layout, so the box around the scaled frame is sized by hand.
+  useEffect(() => {
+    const el = stage.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setScale(el.clientWidth / CELL_WIDTH));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <li ref={ref} className={styles.cell} data-testid="matrix-cell" data-state={state.id}>
       <p className={styles.cellLabel}>
         <strong>{state.label}</strong> <span className="muted">scenario {state.scenario}</span>
       </p>
-      {seen ? (
-        <DashboardFrame html={html} apiBase={PLAYGROUND_API_BASE} mode="demo" scenario={state.scenario} title={`Preview: ${state.label}`} compact standby={false} />
-      ) : (
-        <div className={styles.cellPlaceholder}>Loads when scrolled into view.</div>
-      )}
+      <div ref={stage} className={styles.cellStage} style={{ height: CELL_HEIGHT * scale }}>
+        {seen ? (
+          <div className={styles.cellScaled} style={{ width: CELL_WIDTH, transform: `scale(${scale})` }}>
+            <DashboardFrame html={html} apiBase={PLAYGROUND_API_BASE} mode="demo" scenario={state.scenario} title={`Preview: ${state.label}`} compact standby={false} />
+          </div>
+        ) : (
+          <div className={styles.cellPlaceholder}>Loads when scrolled into view.</div>
+        )}
+      </div>
     </li>
   );
 }

@@ -1,17 +1,8 @@
 import { expect, type Page } from "@playwright/test";
 
-// The playground editor as its durable-draft journeys use it: the source, sharing, a draft's
-// own address, the notices about kept edits and read-only drafts, and saving.
+// The playground editor as a person uses it: toolbar, source, preview, console and drawer.
 
-export interface SharedDraft {
-  id: string;
-  postUrl: string;
-  watchUrl: string;
-}
-
-export const DRAFT_ADDRESS = /\/dashboards\/playground\/d\/([A-Za-z0-9_-]{16,128})$/;
-
-export class PlaygroundPage {
+export class PlaygroundEditorPage {
   constructor(private readonly page: Page) {}
 
   async open(path = "/dashboards/playground"): Promise<void> {
@@ -23,6 +14,20 @@ export class PlaygroundPage {
     return this.page.getByRole("textbox", { name: "Dashboard HTML" });
   }
 
+  /** The editor's box: gutter and text. */
+  editorBox() {
+    return this.page.getByTestId("code-editor");
+  }
+
+  firstLine() {
+    return this.source().locator(".cm-line").first();
+  }
+
+  /** The line number the cursor is on, as the line-number gutter marks it. */
+  cursorLine() {
+    return this.page.locator(".cm-lineNumbers .cm-activeLineGutter");
+  }
+
   /** Replaces the whole document, as a paste would. */
   async replaceWith(html: string): Promise<void> {
     await this.source().click();
@@ -30,56 +35,89 @@ export class PlaygroundPage {
     await this.page.keyboard.insertText(html);
   }
 
-  /** Types at the end of the document. */
-  async append(text: string): Promise<void> {
-    await this.source().click();
-    await this.page.keyboard.press("ControlOrMeta+End");
-    await this.page.keyboard.insertText(text);
-  }
-
   preview() {
     return this.page.frameLocator('iframe[title="Dashboard preview"]');
+  }
+
+  previewStage() {
+    return this.page.getByTestId("preview-stage");
+  }
+
+  renderingSign() {
+    return this.page.getByRole("status").filter({ hasText: "Rendering preview…" });
+  }
+
+  splitter() {
+    return this.page.getByRole("separator", { name: "Resize the editor and the preview" });
+  }
+
+  noWarnings() {
+    return this.page.getByTestId("no-warnings");
+  }
+
+  findingLine(rule: string) {
+    return this.page.getByTestId("warning").filter({ has: this.page.locator(`code:text-is("${rule}")`) }).getByRole("button");
+  }
+
+  console() {
+    return this.page.getByRole("region", { name: "Console" });
+  }
+
+  consoleError(text: string) {
+    return this.console().getByTestId("render-error").filter({ hasText: text });
+  }
+
+  async showRequests(): Promise<void> {
+    await this.console().getByRole("tab", { name: /Requests/ }).click();
+  }
+
+  consoleRequests() {
+    return this.console().getByTestId("console-request");
+  }
+
+  async openDrawer(): Promise<void> {
+    await this.page.getByRole("button", { name: "Examples & data" }).click();
+    await expect(this.drawer()).toBeVisible();
+  }
+
+  drawer() {
+    return this.page.getByRole("complementary", { name: "Examples and data" });
+  }
+
+  async format(): Promise<void> {
+    await this.page.getByRole("button", { name: "Format", exact: true }).click();
+  }
+
+  saveForm() {
+    return this.page.getByRole("form", { name: "Save to my space" });
+  }
+
+  saveButton() {
+    return this.page.getByRole("button", { name: "Save to my space" });
+  }
+
+  watchLink() {
+    return this.page.getByRole("textbox", { name: "Watch link" });
   }
 
   revision() {
     return this.page.getByTestId("editor-revision");
   }
 
-  status() {
-    return this.page.getByTestId("editor-status");
+  async showMatrix(): Promise<void> {
+    await this.page.getByRole("radio", { name: "State matrix" }).check();
+    await expect(this.matrix()).toBeVisible();
   }
 
-  dataMode() {
-    return this.page.getByRole("combobox", { name: /^Data/ });
+  matrix() {
+    return this.page.getByTestId("state-matrix");
   }
 
-  /** Presses Share and answers what the playground created. */
-  async share(): Promise<SharedDraft> {
-    const created = this.page.waitForResponse((r) => new URL(r.url()).pathname === "/dashboards/playground/draft" && r.request().method() === "POST");
-    await this.page.getByRole("button", { name: "Share", exact: true }).click();
-    return (await (await created).json()) as SharedDraft;
+  cell(state: string) {
+    return this.page.locator(`[data-testid="matrix-cell"][data-state="${state}"]`);
   }
 
-  readOnlyNotice() {
-    return this.page.getByTestId("read-only-notice");
-  }
-
-  async fork(): Promise<SharedDraft> {
-    const created = this.page.waitForResponse((r) => new URL(r.url()).pathname === "/dashboards/playground/draft" && r.request().method() === "POST");
-    await this.readOnlyNotice().getByRole("button", { name: "Fork" }).click();
-    return (await (await created).json()) as SharedDraft;
-  }
-
-  restoredNotice() {
-    return this.page.getByTestId("restored-notice");
-  }
-
-  async discardRestored(): Promise<void> {
-    await this.restoredNotice().getByRole("button", { name: "Discard them" }).click();
-  }
-
-  async openSaveForm() {
-    await this.page.getByRole("button", { name: "Save to my space" }).click();
-    return this.page.getByRole("form", { name: "Save to my space" });
+  cellFrame(state: string) {
+    return this.page.frameLocator(`[data-testid="matrix-cell"][data-state="${state}"] iframe`);
   }
 }

@@ -1,0 +1,237 @@
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
+import { PlaygroundEditorPage } from "./support/editor-page";
+import { SignInPage } from "./support/pages";
+
+// The editor as a tool that uses the window: the source starts near the top and takes a good
+// share of the width on a laptop, the page never scrolls sideways on a phone, the matrix shows in
+// the preview's place, runtime errors and findings lead to their line, Ctrl/Cmd+S keeps the work,
+// and the preview says it is rendering until its first render is ready.
+
+const throwing = `<!doctype html>
+<title>Throws</title>
+<h1 id="who">…</h1>
+<script>
+  const API = window.DASHBOARD_API_BASE || "/api";
+  fetch(API + "/me").then((r) => r.json()).then((me) => { document.getElementById("who").textContent = me.email; });
+  const rows = null;
+  rows.map((r) => r);
+  // the end
+</script>`;
+
+const hardcoded = `<!doctype html>
+<h1>Me</h1>
+<script>
+  fetch("/api/me").then((r) => r.json());
+</script>
+<p>after</p>`;
+
+test.describe("at 1440×900", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("the editor's first line is near the top, the editor takes at least 45 % of the width, and the splitter resizes it", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    const line = await editor.firstLine().boundingBox();
+    expect(line).not.toBeNull();
+    expect(line!.y + line!.height).toBeLessThanOrEqual(160);
+    const box = await editor.editorBox().boundingBox();
+    expect(box!.width).toBeGreaterThanOrEqual(0.45 * 1440);
+
+    const splitter = editor.splitter();
+    const before = Number(await splitter.getAttribute("aria-valuenow"));
+    await splitter.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(splitter).toHaveAttribute("aria-valuenow", String(before + 2));
+    await expect.poll(async () => (await editor.editorBox().boundingBox())!.width).toBeGreaterThan(box!.width);
+    await page.keyboard.press("Home");
+    await expect(splitter).toHaveAttribute("aria-valuenow", await splitter.getAttribute("aria-valuemin") ?? "");
+
+    // Dragged with the pointer, even across the preview's frame: 864 px of 1440 is 60 %.
+    const handle = (await splitter.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(864, handle.y + handle.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect(splitter).toHaveAttribute("aria-valuenow", "60");
+
+    // The split is the author's workspace: a reload opens it as it was left.
+    await page.reload();
+    await expect(editor.splitter()).toHaveAttribute("aria-valuenow", "60");
+    await expect.poll(async () => (await editor.editorBox().boundingBox())!.width).toBeGreaterThan(0.58 * 1440);
+  });
+
+  test("the state matrix takes the preview's place, in view, each cell a desktop-wide render scaled down", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.showMatrix();
+    await expect(editor.matrix()).toBeInViewport();
+    await expect(editor.cell("rich")).toBeInViewport({ ratio: 1 });
+    await expect(editor.cellFrame("rich").locator("#summary")).toContainText("counted once per district");
+    const frame = editor.cell("rich").locator("iframe");
+    expect(await frame.evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(1280);
+    const shown = await frame.boundingBox();
+    expect(shown!.width).toBeLessThan(720);
+    // Scaled, not cropped: the whole desktop-wide render fits in the cell.
+    const cell = await editor.cell("rich").boundingBox();
+    expect(shown!.x + shown!.width).toBeLessThanOrEqual(cell!.x + cell!.width + 1);
+  });
+
+  test("a dashboard that throws shows the error with its line in the console, and the line is one click away", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.replaceWith(throwing);
+    await expect(editor.preview().locator("#who")).toHaveText(/@demo\.test$/);
+    const error = editor.consoleError("Cannot read properties of null");
+    await expect(error).toContainText("line 8:");
+    await expect(editor.cursorLine()).toHaveText("10");
+
+    await error.getByRole("button", { name: /^line 8:/ }).click();
+    await expect(editor.cursorLine()).toHaveText("8");
+    await expect(editor.source()).toBeFocused();
+
+    await editor.showRequests();
+    await expect(editor.consoleRequests().filter({ hasText: "/me" }).first()).toContainText("200");
+  });
+
+  test("clicking a finding puts the cursor on its line", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.replaceWith(hardcoded);
+    const finding = editor.findingLine("hardcoded-api-base");
+    await expect(finding).toHaveText(/^line 4:/);
+    await expect(editor.cursorLine()).toHaveText("6");
+    await finding.click();
+    await expect(editor.cursorLine()).toHaveText("4");
+    await expect(editor.source()).toBeFocused();
+  });
+
+  test("Ctrl/Cmd+S shares the draft when signed out, instead of the browser's save", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await expect(editor.revision()).toHaveText("not shared");
+    // The page takes the key in the capture phase; a listener in the bubble phase sees whether it did.
+    await page.evaluate(() =>
+      window.addEventListener("keydown", (e) => {
+        if (e.key.toLowerCase() === "s") Object.assign(window, { __savePrevented: e.defaultPrevented });
+      }),
+    );
+    const created = page.waitForResponse((r) => r.url().endsWith("/dashboards/playground/draft") && r.request().method() === "POST");
+    await editor.source().click();
+    await page.keyboard.press("ControlOrMeta+s");
+    expect((await created).status()).toBe(201);
+    await expect(editor.revision()).toHaveText("1");
+    await expect(editor.watchLink()).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __savePrevented?: boolean }).__savePrevented)).toBe(true);
+  });
+
+  test("Ctrl/Cmd+S opens the save form when signed in, its name ready to confirm, and Escape closes it", async ({ page }) => {
+    const signIn = new SignInPage(page);
+    await signIn.open("/dashboards/playground");
+    await signIn.signInAs("csm@demo.test");
+    const editor = new PlaygroundEditorPage(page);
+    await expect(editor.source()).toBeVisible();
+    // The preview running means the page is interactive.
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    await editor.source().click();
+    await page.keyboard.press("ControlOrMeta+s");
+    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toBeFocused();
+    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toHaveValue("cx-book");
+    // Saving is the signed-in person's way to keep the work: nothing was shared.
+    await expect(editor.revision()).toHaveText("not shared");
+
+    await page.keyboard.press("Escape");
+    await expect(editor.saveForm()).toHaveCount(0);
+    await expect(editor.saveButton()).toBeFocused();
+  });
+
+  test("the preview says it is rendering until the first render is ready", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    // The dashboard's reads are held, so the first render cannot be ready before they are let go.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/dashboards/playground/api/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await editor.open();
+    await expect(editor.renderingSign()).toBeVisible();
+    await expect(editor.previewStage()).toHaveAttribute("aria-busy", "true");
+
+    release();
+    await expect(editor.preview().locator("#summary")).toContainText("counted once per district");
+    await expect(editor.renderingSign()).toHaveCount(0);
+    await expect(editor.previewStage()).toHaveAttribute("aria-busy", "false");
+  });
+
+  test("Format re-indents the HTML, and Tab indents inside the editor while Escape then Tab leaves it", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.replaceWith("<ul>\n<li>one</li>\n<li>two</li>\n</ul>");
+    await editor.format();
+    await expect(editor.source().locator(".cm-line").nth(1)).toHaveText("  <li>one</li>");
+    await expect(editor.preview().locator("li").first()).toHaveText("one");
+
+    // Tab indents the line the cursor is on; it does not move focus.
+    const second = editor.source().locator(".cm-line").nth(2);
+    await second.click();
+    await page.keyboard.press("Tab");
+    await expect(second).toHaveText("    <li>two</li>");
+    await expect(editor.source()).toBeFocused();
+
+    // Escape then Tab leaves the editor, and leaves the text alone.
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    await expect(editor.source()).not.toBeFocused();
+    await expect(editor.splitter()).toBeFocused();
+    await expect(second).toHaveText("    <li>two</li>");
+  });
+
+  test("the editor has no serious accessibility violations in the single preview, with the drawer open, or in the matrix", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    await expect(editor.noWarnings()).toBeVisible();
+    await expect(editor.console().getByTestId("render-report")).toBeVisible();
+    await expectNoSeriousViolations(page);
+
+    await editor.openDrawer();
+    await expect(editor.drawer().getByRole("combobox").first()).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await page.keyboard.press("Escape");
+    await expect(editor.drawer()).toBeHidden();
+    await expect(page.getByRole("button", { name: "Examples & data" })).toBeFocused();
+
+    await editor.showMatrix();
+    await expect(editor.cellFrame("rich").locator("#summary")).toContainText("counted once per district");
+    await expectNoSeriousViolations(page);
+  });
+});
+
+test.describe("at 390×844", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("nothing scrolls sideways, the panes stack, and the drawer fits the screen", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await sideways()).toBeLessThanOrEqual(0);
+
+    const source = await editor.editorBox().boundingBox();
+    const preview = await editor.previewStage().boundingBox();
+    expect(preview!.y).toBeGreaterThanOrEqual(source!.y + source!.height);
+    expect(source!.width).toBeLessThanOrEqual(390);
+
+    await editor.openDrawer();
+    const drawer = await editor.drawer().boundingBox();
+    expect(drawer!.x).toBeGreaterThanOrEqual(0);
+    expect(drawer!.x + drawer!.width).toBeLessThanOrEqual(390);
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await page.keyboard.press("Escape");
+
+    await editor.showMatrix();
+    await expect(editor.cellFrame("rich").locator("#summary")).toContainText("counted once per district");
+    expect(await sideways()).toBeLessThanOrEqual(0);
+  });
+});
