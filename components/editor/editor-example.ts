@@ -1,4 +1,5 @@
 import type { DraftWarning } from "@/lib/contract/resources";
+import type { ExamplePicture } from "@/demo/examples/pictures";
 
 /** A document the editor can start from: one of the gallery's examples, or one handed over. */
 export interface EditorExample {
@@ -9,4 +10,6 @@ export interface EditorExample {
   html: string;
   /** The static check's findings for `html`, computed where the page was made. */
   warnings?: readonly DraftWarning[];
+  /** The example rendered under demo data, for the gallery. */
+  picture?: ExamplePicture;
 }
