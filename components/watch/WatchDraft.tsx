@@ -8,6 +8,7 @@ import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
+import { RelativeTime } from "@/components/landing/RelativeTime";
 import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
 
@@ -29,7 +30,6 @@ const RETRY_MAX_MS = 60_000;
 const LOG_MAX = 200;
 
 const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-const clockSeconds = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 /** A busy server asks a reader to come back (429 with Retry-After): at most this long, this often. */
 const BUSY_WAIT_MAX_S = 10;
@@ -225,7 +225,8 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
 
   const view = load.view;
   const live = view.dataMode === "live";
-  const name = view.dash ?? "untitled draft";
+  // The name the author gave, else the document's own <title>, as a saved dashboard is named.
+  const name = view.dash ?? htmlTitle(view.html) ?? "untitled draft";
   // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
@@ -237,7 +238,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           <h1 id="watch-title">Watching {name}</h1>
           <p className={`${styles.meta} muted`} data-testid="provenance">
             Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated{" "}
-            <time dateTime={new Date(view.updatedAt).toISOString()}>{clockSeconds(view.updatedAt)}</time>
+            <RelativeTime ms={view.updatedAt} />
           </p>
         </div>
         <ConnectionState connection={connection} />
