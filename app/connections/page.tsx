@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { CallsOptIn } from "@/components/connections/CallsOptIn";
 import { ConfirmSubmit } from "@/components/connections/ConfirmSubmit";
 import { StatusBadge } from "@/components/connections/StatusBadge";
-import { RelativeTime } from "@/components/landing/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "@/components/connections/connections.module.css";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { currentSession } from "@/lib/app/current";

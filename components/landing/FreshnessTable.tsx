@@ -14,7 +14,7 @@ import { z } from "zod";
 import { crmSource, type CrmSource } from "@/lib/contract/resources";
 import { getJson } from "./fetch-json";
 import { formatCount, freshnessRows, type FreshnessRow } from "./crm-data";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Empty, Failure, Loading } from "./states";
 import styles from "./landing.module.css";
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
-import { RelativeTime } from "@/components/landing/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";

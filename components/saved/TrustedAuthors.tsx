@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useInteractive } from "@/components/interactive";
-import { RelativeTime } from "@/components/landing/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { TrustedAuthor } from "@/lib/saved/trust";
 import { postJson } from "./human-fetch";
 

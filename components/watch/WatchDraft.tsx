@@ -8,7 +8,7 @@ import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
-import { RelativeTime } from "@/components/landing/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
 

@@ -1,7 +1,7 @@
 // GET /~/<handle> — a person's saved dashboards, newest first.
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { RelativeTime } from "@/components/landing/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { currentSession } from "@/lib/app/current";
 import { trustedAuthors } from "@/lib/saved/trust";
