@@ -206,9 +206,11 @@ test("the start page stays one click away once a home is set", { tag: "@csm-stat
   await saved.action("Set as home").click();
   await expect(saved.action("Your home")).toHaveAttribute("aria-pressed", "true");
   try {
+    const startLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Start page" });
+    await expect(startLink).toBeVisible();
     await page.goto("/");
     await expect(page).toHaveURL(/\/~\/csm\/my-book$/);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Start page" }).click();
+    await startLink.click();
     await expect(page).toHaveURL(/\/\?start$/);
     await expect(page.getByTestId("crm-summary")).toBeVisible();
   } finally {

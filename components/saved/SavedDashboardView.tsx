@@ -98,7 +98,11 @@ export function SavedDashboardView(props: SavedViewProps) {
       "home",
       async () => {
         const res = await postJson("/account/home", viewer.csrf, { path: isHome ? null : path });
-        if (res.ok) setIsHome(!isHome);
+        if (res.ok) {
+          setIsHome(!isHome);
+          // The site header links the start page only while a home is set.
+          router.refresh();
+        }
         return res;
       },
       isHome ? "Home cleared: / shows the start page again." : "This dashboard is now your home: / opens it.",
