@@ -132,6 +132,7 @@ test("titles come from the dashboard's own <title> where nothing else names it",
   await new WatchPage(page).open(draft.watchUrl);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Watching CRM pipeline");
   await expect(page.getByTestId("dashboard-frame")).toHaveAttribute("title", "Dashboard: CRM pipeline");
+  await expect(page).toHaveTitle("Watching CRM pipeline · Dashboards");
 
   await signIn(page, "csm@demo.test", "/~/csm/my-book");
   await expect(page).toHaveTitle(/^CX book/);

@@ -206,6 +206,12 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
     setLog((cur) => [entry, ...cur].slice(0, LOG_MAX));
   }, []);
 
+  // The tab says what the header says, and follows the draft's <title> as revisions arrive.
+  const readyName = load.kind === "ready" ? draftName(load.view) : null;
+  useEffect(() => {
+    if (readyName) document.title = `Watching ${readyName} · Dashboards`;
+  }, [readyName]);
+
   if (load.kind === "loading") {
     return (
       <section aria-labelledby="watch-title" aria-busy="true">
@@ -225,8 +231,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
 
   const view = load.view;
   const live = view.dataMode === "live";
-  // The name the author gave, else the document's own <title>, as a saved dashboard is named.
-  const name = view.dash ?? htmlTitle(view.html) ?? "untitled draft";
+  const name = draftName(view);
   // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
@@ -346,6 +351,11 @@ function RequestLog({ entries }: { entries: RequestLogEntry[] }) {
       )}
     </details>
   );
+}
+
+/** The name the author gave, else the document's own <title>, as a saved dashboard is named. */
+function draftName(view: DraftView): string {
+  return view.dash ?? htmlTitle(view.html) ?? "untitled draft";
 }
 
 /** The variants forced over the scenario, as the provenance line names them (the first three, then a count). */
