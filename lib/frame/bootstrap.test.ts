@@ -246,6 +246,27 @@ describe("the frame bootstrap's height notices", () => {
     ]);
   });
 
+  it("does not chase content that grows with the frame itself", async () => {
+    const layout = laidOut();
+    // body { min-height: 100vh } and its 8px margins: always 16px taller than the viewport.
+    layout.size.root = 436;
+    const f = frame({}, { innerHeight: 420 }, layout.env);
+    await settle();
+    f.win.innerHeight = 436;
+    layout.size.root = 452;
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([{ type: "height", height: 436 }]);
+    // A change of its own (rows arriving) is told again.
+    layout.size.root = 900;
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([
+      { type: "height", height: 436 },
+      { type: "height", height: 900 },
+    ]);
+  });
+
   it("never asks for more than FRAME_HEIGHT_MAX, however tall the dashboard makes itself", async () => {
     const layout = laidOut();
     layout.size.root = 10 ** 9;

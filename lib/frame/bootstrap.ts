@@ -723,7 +723,10 @@ ${RENDER_HELPERS}
     // The document's height, for hosts that size the frame to it: the root's box (not its
     // scrollHeight, which never falls below the frame's own height, so the frame could only grow)
     // or the body's overflow, whichever is taller. At most one notice per HEIGHT_MS.
-    var lastHeight = -1, heightTimer = 0, heightAt = 0;
+    // Content sized by the viewport (body { min-height: 100vh } plus its margin) grows by exactly
+    // as much as the frame does, so following it would grow the frame without end: a change of
+    // height equal to the change of the frame's own viewport since the last measure is not told.
+    var lastHeight = -1, lastMeasured = -1, lastViewport = -1, heightTimer = 0, heightAt = 0;
     function measureHeight() {
       var root = document.documentElement, body = document.body, h = 0;
       // Nothing laid out, nothing to tell.
@@ -738,8 +741,12 @@ ${RENDER_HELPERS}
     function sendHeight() {
       heightTimer = 0;
       heightAt = now();
-      var h = measureHeight();
-      if (h >= 0 && h !== lastHeight) { lastHeight = h; send({ type: "height", height: h }); }
+      var h = measureHeight(), v = Math.round(+window.innerHeight || 0);
+      if (h < 0) return;
+      var followsViewport = lastMeasured >= 0 && v !== lastViewport && h - lastMeasured === v - lastViewport;
+      lastMeasured = h;
+      lastViewport = v;
+      if (!followsViewport && h !== lastHeight) { lastHeight = h; send({ type: "height", height: h }); }
     }
     function heightChanged() {
       if (heightTimer) return;
