@@ -11,6 +11,7 @@ describe("accessProblemOf", () => {
 
   it("sends a vendor's refusal to the connections page", () => {
     expect(accessProblemOf(live("/vendors/tracker/issues", 401))).toMatchObject({ kind: "connection" });
+    expect(accessProblemOf(live("/vendors/support/conversations?cursor=x", 401))).toEqual({ kind: "connection", reads: "support conversations" });
   });
 
   it("says nothing of answers that are not about access, of demo data, or of the broker's own refusals", () => {

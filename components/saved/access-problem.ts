@@ -30,7 +30,8 @@ export function accessProblemOf(entry: Pick<RequestLogEntry, "path" | "status" |
   const { params } = match;
   const endpoint: Pick<EndpointDef, "tag" | "summary" | "permission"> = match.endpoint;
   const reads = (TAG_WORDS[endpoint.tag] ?? (() => "data"))(params);
-  if (endpoint.tag === "vendors") return { kind: "connection", reads: endpoint.summary.toLowerCase() };
+  // "Support conversations, cursor-paged": what it reads, without how it pages.
+  if (endpoint.tag === "vendors") return { kind: "connection", reads: (endpoint.summary.split(",")[0] ?? endpoint.summary).toLowerCase() };
   if (entry.status === 403 && endpoint.permission) {
     const permission = endpoint.permission.replace(/\{(\w+)\}/g, (whole: string, name: string) => params[name] ?? whole);
     return { kind: "permission", reads, permission };
