@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { currentUser } from "@/lib/app/current";
+import { app } from "@/lib/app";
+import { homeOf } from "@/lib/auth/users";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,6 +14,8 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
+  // With a home set, "/" opens that dashboard; the start page then needs a way in of its own.
+  const home = user ? await homeOf(await app().db(), user.id) : null;
   return (
     <html lang="en">
       <body>
@@ -24,6 +28,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </Link>
           <nav aria-label="Main">
             <ul>
+              {home ? (
+                <li>
+                  <Link href="/?start">Start page</Link>
+                </li>
+              ) : null}
               <li>
                 <Link href="/dashboards/playground">Playground</Link>
               </li>

@@ -280,7 +280,8 @@ function expectContained(name: string, c: Counts): void {
 async function expectHostUntouched(page: Page, watch: WatchPage, hostUrl: string, author: DraftAuthor, draft: CreatedDraft) {
   expect(page.url()).toBe(hostUrl);
   expect(page.context().pages()).toHaveLength(1);
-  await expect(watch.heading()).toHaveText("Watching untitled draft");
+  // The host names the draft by the <title> it was given, whatever the dashboard does to its own document.
+  await expect(watch.heading()).toHaveText("Watching hostile");
   await expect(watch.connectionState()).toHaveText("live");
   await expect(watch.revision()).toHaveText("1");
   expect((await author.current(draft)).revision).toBe(1);

@@ -7,7 +7,7 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import { saveDonorToken, saveUserToken, setCallsOptIn, type TokenGrant } from "@/lib/connectors/store";
 import { connectors } from "@/lib/connectors/registry";
 import { loadHealth, loadUsage } from "@/lib/crm/sources-import";
-import { generateTenant } from "@/demo/tenant";
+import { generateTenant, referenceDateAt } from "@/demo/tenant";
 import { demoUsers } from "@/demo/users";
 import { dashboardExamples } from "@/demo/examples";
 import { saveDashboard } from "@/lib/saved/store";
@@ -33,7 +33,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<{ seeded: boo
 
   // The same tenant the stand-ins serve today, so usage and health line up with the CRM portal's
   // records. (Stand-in tokens verify by their MAC alone; the date does not matter to them.)
-  const tenant = generateTenant({ scale: opts.scale, referenceDate: new Date().toISOString().slice(0, 10) });
+  const tenant = generateTenant({ scale: opts.scale, referenceDate: referenceDateAt(Date.now()) });
   const viaStandIn = (slug: ConnectorSlug) => opts.upstreams[slug].mode === "stand-in";
   // Seeded connections are grants like the ones connecting gives: where the vendor expires
   // tokens, an access token with its expiry and a refresh token, which the app renews.

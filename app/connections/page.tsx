@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
+import { CallsOptIn } from "@/components/connections/CallsOptIn";
+import { ConfirmSubmit } from "@/components/connections/ConfirmSubmit";
 import { StatusBadge } from "@/components/connections/StatusBadge";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "@/components/connections/connections.module.css";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { currentSession } from "@/lib/app/current";
@@ -143,7 +146,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             <h2 id="connector-crmportal-title">CRM portal</h2>
           </div>
           <p className={`${styles.product} muted`}>Synced for the whole organisation; no personal connection.</p>
-          <StatusBadge slug="crmportal" title="CRM portal" />
+          <StatusBadge slug="crmportal" title="CRM portal" onConnectionsPage />
         </li>
       </ul>
       {session ? <TrustedAuthors initial={trusted} csrf={session.csrf} /> : null}
@@ -176,7 +179,7 @@ function ReconnectFact({ reconnect, testId }: { reconnect: NonNullable<Reconnect
     <dd className={styles.no} data-testid={testId} data-connected="reconnect">
       Reconnect needed: {reconnect.reason}{" "}
       <span className="muted">
-        (since <time dateTime={new Date(reconnect.at).toISOString()}>{new Date(reconnect.at).toISOString().replace("T", " ").slice(0, 16)} UTC</time>)
+        (since <RelativeTime ms={reconnect.at} />)
       </span>
     </dd>
   );
@@ -195,7 +198,7 @@ function UserCard({ def, configured, connected, reconnect }: { def: ConnectorDef
           <YesNo yes={connected} testId="connection-state" yesText="Connected" noText="Not connected" />
         )}
       </dl>
-      <StatusBadge slug={def.slug} title={def.title} />
+      <StatusBadge slug={def.slug} title={def.title} onConnectionsPage />
       <div className={styles.actions}>
         {reconnect && configured ? (
           <form method="post" action={`/connections/${def.slug}/connect`}>
@@ -205,11 +208,11 @@ function UserCard({ def, configured, connected, reconnect }: { def: ConnectorDef
           </form>
         ) : null}
         {connected ? (
-          <form method="post" action={`/connections/${def.slug}/disconnect`}>
-            <button type="submit">
-              Disconnect<span className={styles.srOnly}> {def.title}</span>
-            </button>
-          </form>
+          <ConfirmSubmit action={`/connections/${def.slug}/disconnect`} label="Disconnect" srLabel={def.title} question={`Disconnect ${def.product}?`} confirmLabel="Disconnect">
+            <p>
+              Your stored {def.product} access is deleted. Dashboards that read {def.product} as you stop showing it until you connect again.
+            </p>
+          </ConfirmSubmit>
         ) : configured ? (
           <form method="post" action={`/connections/${def.slug}/connect`}>
             <button type="submit" className="primary">
@@ -227,8 +230,6 @@ function UserCard({ def, configured, connected, reconnect }: { def: ConnectorDef
 function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boolean; donorConnected: boolean; donorReconnect: Reconnect; canManage: boolean }) {
   const { def, configured, optedIn, donorConnected, donorReconnect, canManage } = props;
   const titleId = `connector-${def.slug}-title`;
-  const switchLabelId = `connector-${def.slug}-optin-label`;
-  const switchHelpId = `connector-${def.slug}-optin-help`;
   return (
     <li className="card stack" data-testid={`connector-${def.slug}`} aria-labelledby={titleId}>
       <CardHeader def={def} titleId={titleId} />
@@ -239,34 +240,9 @@ function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boo
         ) : (
           <YesNo yes={donorConnected} testId="donor-state" yesText="Connected" noText="Not connected" />
         )}
-        <dt>Your opt-in</dt>
-        <YesNo yes={optedIn} testId="optin-state" yesText="Opted in" noText="Not opted in" />
       </dl>
-      <StatusBadge slug={def.slug} title={def.title} />
-      <form method="post" action={`/connections/${def.slug}/opt-in`} className={styles.actions}>
-        <input type="hidden" name="optIn" value={optedIn ? "0" : "1"} />
-        <button
-          type="submit"
-          role="switch"
-          aria-checked={optedIn}
-          aria-labelledby={switchLabelId}
-          aria-describedby={switchHelpId}
-          className={styles.switch}
-          data-testid="calls-optin"
-        >
-          <span className={styles.track} aria-hidden="true">
-            <span className={styles.knob} />
-          </span>
-          <span id={switchLabelId}>Read call recordings</span>
-          <span className={styles.switchState} aria-hidden="true">
-            {optedIn ? "On" : "Off"}
-          </span>
-        </button>
-      </form>
-      <p id={switchHelpId} className="muted">
-        Call recordings are read through one shared {def.product} credential for the whole organisation. Your dashboards
-        can read them only while you are opted in.
-      </p>
+      <CallsOptIn slug={def.slug} product={def.product} initial={optedIn} />
+      <StatusBadge slug={def.slug} title={def.title} onConnectionsPage />
       {canManage ? (
         <section className={styles.donor} aria-labelledby="donor-controls-title" data-testid="donor-controls">
           <h3 id="donor-controls-title">Shared credential (admins)</h3>
@@ -279,9 +255,14 @@ function DonorCard(props: { def: ConnectorDef; configured: boolean; optedIn: boo
               </form>
             ) : null}
             {donorConnected ? (
-              <form method="post" action={`/connections/${def.slug}/donor/disconnect`}>
-                <button type="submit">Disconnect shared credential</button>
-              </form>
+              <ConfirmSubmit
+                action={`/connections/${def.slug}/donor/disconnect`}
+                label="Disconnect shared credential"
+                question={`Disconnect the shared ${def.product} credential?`}
+                confirmLabel="Disconnect"
+              >
+                <p>Nobody in the organisation can read call recordings until an admin connects it again.</p>
+              </ConfirmSubmit>
             ) : configured ? (
               <form method="post" action={`/connections/${def.slug}/donor/connect`}>
                 <button type="submit" className="primary">

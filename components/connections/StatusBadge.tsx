@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { Fragment } from "react";
 import useSWR from "swr";
 import { connectionCheck, errorEnvelope, type ConnectionCheck } from "@/lib/contract/resources";
@@ -54,8 +55,28 @@ const badgeClass: Record<State, string | undefined> = {
   error: styles.badgeFailed,
 };
 
-/** `compact` leaves out the probe's details and timing, for lists that link to /connections. */
-export function StatusBadge({ slug, title, compact = false }: { slug: string; title: string; compact?: boolean }) {
+// The API's hints end by sending people to "/connections" ("Connect Linear at /connections.").
+// A page shows that last step as a link, or on /connections itself, where the button is right
+// there, as the step alone.
+const CONNECTIONS_STEP = /^([\s\S]*?)((?:Connect|Reconnect|reconnect|Opt in|An admin)\b[^.;]*?) at \/connections\.$/;
+
+function Summary({ text, onConnectionsPage }: { text: string; onConnectionsPage: boolean }) {
+  const m = CONNECTIONS_STEP.exec(text);
+  if (!m) return <>{text}</>;
+  const [, before = "", step = ""] = m;
+  return (
+    <>
+      {before}
+      {onConnectionsPage ? `${step}.` : <Link href="/connections">{step}</Link>}
+    </>
+  );
+}
+
+/**
+ * `compact` leaves out the probe's details and timing, for lists that link to /connections;
+ * `onConnectionsPage` says the page itself is /connections, so its hints link nowhere.
+ */
+export function StatusBadge({ slug, title, compact = false, onConnectionsPage = false }: { slug: string; title: string; compact?: boolean; onConnectionsPage?: boolean }) {
   const { data, error, isValidating, mutate } = useSWR<ConnectionCheck, Error>(
     `/api/connections/${encodeURIComponent(slug)}/check`,
     fetchCheck,
@@ -75,7 +96,9 @@ export function StatusBadge({ slug, title, compact = false }: { slug: string; ti
           {state === "error" ? (
             <span data-testid="live-summary">{errorMessage}</span>
           ) : data ? (
-            <span data-testid="live-summary">{data.summary}</span>
+            <span data-testid="live-summary">
+              <Summary text={data.summary} onConnectionsPage={onConnectionsPage} />
+            </span>
           ) : null}
         </p>
         {!compact && data && !error && data.details.length > 0 ? (

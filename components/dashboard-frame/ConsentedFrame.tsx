@@ -38,13 +38,15 @@ export interface ConsentedFrameProps {
   renderKey?: string | number;
   /** Passed to the frame (default true). */
   standby?: boolean;
+  /** Passed to the frame: it takes its content's height and the page scrolls. */
+  fit?: boolean;
 }
 
 type Choice = { kind: "undecided" } | { kind: "run"; agreed: readonly string[] } | { kind: "demo" };
 
 export function ConsentedFrame(props: ConsentedFrameProps) {
-  const { html, title, author, reads, ask, own, onTrust, demo, onRequest, onDataChange, onReport, renderKey, standby } = props;
-  const reporting = { onReport, renderKey, standby };
+  const { html, title, author, reads, ask, own, onTrust, demo, onRequest, onDataChange, onReport, renderKey, standby, fit } = props;
+  const reporting = { onReport, renderKey, standby, fit };
   const [choice, setChoice] = useState<Choice>({ kind: "undecided" });
   const [trusting, setTrusting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);

@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
-import type { InitMessage, PaintRequest, ScrollNotice, SnapshotNotice } from "@/lib/frame/protocol";
+import { FRAME_HEIGHT_MAX, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
@@ -24,6 +24,11 @@ export interface DashboardFrameProps {
   title: string;
   /** A shorter frame, for several side by side. */
   compact?: boolean;
+  /**
+   * The frame takes the height its document reports (bounded by FRAME_HEIGHT_MAX), so the page
+   * scrolls rather than the frame. Off, the frame has a fixed height and scrolls inside.
+   */
+  fit?: boolean;
   /**
    * Keep a second frame loaded and waiting (default true), so a new revision appears without a
    * round trip for the frame's document. Off where many frames share a page.
@@ -62,6 +67,9 @@ function SnapshotNoticeText({ takenAt }: { takenAt: string | null }) {
   );
 }
 
+/** A fitted frame is never shorter than this, so an empty or failing dashboard still has room. */
+const FIT_MIN_HEIGHT = 160;
+
 /** Loads the frame did not ask for (a dashboard reloading itself) tolerated before giving up. */
 const SELF_RELOADS_MAX = 3;
 
@@ -99,7 +107,7 @@ interface Frames {
  * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, apiBase, mode, scenario, examples, title, compact, renderKey } = props;
+  const { html, apiBase, mode, scenario, examples, title, compact, fit, renderKey } = props;
   const examplesKey = JSON.stringify(examples ?? {});
   // Fixed for the component's life: a standby appearing or vanishing later would move frames.
   const [standby] = useState(props.standby ?? true);
@@ -114,6 +122,8 @@ export function DashboardFrame(props: DashboardFrameProps) {
   const limiter = useRef<RequestLimiter | null>(null);
   const [halted, setHalted] = useState(false);
   const [snapshot, setSnapshot] = useState<SnapshotState>(null);
+  // The reported height of the shown document; kept across revisions until the next one reports.
+  const [contentHeight, setContentHeight] = useState<number | null>(null);
   // A frame in server-rendered markup would load its bootstrap before hydration attaches the
   // load handler that sends the init, and the bootstrap would wait forever. So the frame gets
   // its address only once the page is interactive.
@@ -174,6 +184,12 @@ export function DashboardFrame(props: DashboardFrameProps) {
         latest.current.onRequest?.(entry);
       },
       onNotice: (notice) => {
+        if (notice.type === "height") {
+          // Clamped again here: the notice was parsed, but the height is all a frame may set.
+          const h = Math.min(FRAME_HEIGHT_MAX, Math.max(FIT_MIN_HEIGHT, notice.height));
+          setContentHeight(h);
+          return;
+        }
         if (notice.type === "scroll") scrollY.current = notice.y;
         else if (notice.type === "snapshot") {
           const takenAt = notice.takenAt ?? null;
@@ -269,7 +285,8 @@ export function DashboardFrame(props: DashboardFrameProps) {
     begin(key);
   };
 
-  const frameClass = compact ? `${styles.frame} ${styles.compact}` : styles.frame;
+  const frameClass = [styles.frame, compact ? styles.compact : "", fit ? styles.fit : ""].filter(Boolean).join(" ");
+  const frameStyle = fit && contentHeight !== null ? { height: `${contentHeight}px` } : undefined;
   return (
     <div className={styles.wrap}>
       {/* Always rendered, so assistive technology already watches the region when text arrives. */}
@@ -296,6 +313,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
               };
             }}
             className={frameClass}
+            style={shown ? frameStyle : undefined}
             src={interactive ? FRAME_PATH : undefined}
             sandbox="allow-scripts"
             referrerPolicy="no-referrer"

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { BROKER_BODY_MAX, type RenderNotice, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { BROKER_BODY_MAX, type HeightNotice, type RenderNotice, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type RequestLogEntry } from "./broker";
 
 const P = PLAYGROUND_API_BASE;
@@ -30,7 +30,7 @@ function setup(options: { config?: Partial<BrokerConfig>; fetchImpl?: typeof fet
   let config: BrokerConfig = { apiBase: P, mode: "demo", ...options.config };
   const channel = new MessageChannel();
   const log: RequestLogEntry[] = [];
-  const notices: (ScrollNotice | SnapshotNotice | RenderNotice)[] = [];
+  const notices: (ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice)[] = [];
   const waiting = new Map<number, (m: ResponseMessage) => void>();
   const received: ResponseMessage[] = [];
   channel.port2.onmessage = (e: MessageEvent<ResponseMessage>) => {

@@ -6,6 +6,7 @@ import {
   parseFrameMessage,
   refusalResponse,
   type FetchMessage,
+  type HeightNotice,
   type RenderNotice,
   type ResponseMessage,
   type ScrollNotice,
@@ -51,7 +52,7 @@ export interface BrokerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** A read arrived from the frame; `onRequest` follows once it is answered or refused. */
   onRequestStart?: () => void;
-  onNotice?: (notice: ScrollNotice | SnapshotNotice | RenderNotice) => void;
+  onNotice?: (notice: ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice) => void;
   fetchImpl?: typeof fetch;
   now?: () => number;
 }

@@ -9,7 +9,14 @@ import styles from "./docs.module.css";
 export interface SidebarGroup {
   slug: string;
   title: string;
-  items: { anchor: string; method: string; path: string; summary: string }[];
+  items: {
+    anchor: string;
+    method: string;
+    path: string;
+    summary: string;
+    /** Names a search finds the operation by, whole: its fields, parameters and error codes. */
+    keywords?: readonly string[];
+  }[];
 }
 
 /** Long paths wrap between segments, never inside one. */
@@ -22,14 +29,24 @@ function matches(text: string, words: string[]): boolean {
   return words.every((w) => hay.includes(w));
 }
 
+/** Each word is in the operation's line, or is one of its field, parameter or error names. */
+function itemMatches(item: SidebarGroup["items"][number], words: string[]): boolean {
+  const hay = `${item.method} ${item.path} ${item.summary}`.toLowerCase();
+  const names = new Set((item.keywords ?? []).map((k) => k.toLowerCase()));
+  return words.every((w) => hay.includes(w) || names.has(w));
+}
+
 export function DocsSidebar({ groups }: { groups: SidebarGroup[] }) {
   const id = useId();
   const [query, setQuery] = useState("");
+  // On a phone the contents are folded away so the reference itself comes first; a search
+  // shows its matches whether or not they are unfolded.
+  const [open, setOpen] = useState(false);
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = groups
     .map((g) => {
       const groupHit = matches(g.title, words);
-      return { ...g, items: g.items.filter((i) => groupHit || matches(`${i.method} ${i.path} ${i.summary}`, words)), groupHit };
+      return { ...g, items: g.items.filter((i) => groupHit || itemMatches(i, words)), groupHit };
     })
     .filter((g) => g.groupHit || g.items.length > 0);
   const count = shown.reduce((n, g) => n + g.items.length, 0);
@@ -52,7 +69,16 @@ export function DocsSidebar({ groups }: { groups: SidebarGroup[] }) {
       <p id={`${id}-count`} role="status" className={styles.searchCount}>
         {words.length ? `${count} ${count === 1 ? "operation" : "operations"} match` : ""}
       </p>
-      <ul className={styles.toc}>
+      <button
+        type="button"
+        className={styles.tocToggle}
+        aria-expanded={open}
+        aria-controls={`${id}-toc`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Contents<span aria-hidden="true">{open ? " ▲" : " ▼"}</span>
+      </button>
+      <ul id={`${id}-toc`} className={styles.toc} data-open={open || words.length > 0 ? "true" : "false"}>
         {shown.map((g) => (
           <li key={g.slug}>
             <a href={`#${g.slug}`} className={styles.tocGroup}>

@@ -316,12 +316,23 @@ function Section({ section, ctx }: { section: SectionDoc; ctx: Ctx }) {
   );
 }
 
+/** The names a search should find an operation by: its parameters, every field it takes or returns, its error codes. */
+function keywordsOf(op: OperationDoc): string[] {
+  const names = new Set<string>();
+  for (const p of op.params) names.add(p.name);
+  for (const body of [...op.requestBodies, ...op.responses]) {
+    for (const f of body.fields) for (const part of f.name.split(/[.[\]]+/)) if (part) names.add(part);
+  }
+  for (const e of op.errors) names.add(e.code);
+  return [...names];
+}
+
 export function Reference({ model, origin, scenarios }: { model: DocsModel; origin: string; scenarios: readonly string[] }) {
   const ctx: Ctx = { origin, scenarios };
   const groups: SidebarGroup[] = model.sections.map((s) => ({
     slug: s.slug,
     title: s.title,
-    items: s.operations.map((o) => ({ anchor: o.anchor, method: o.method, path: o.path, summary: o.summary })),
+    items: s.operations.map((o) => ({ anchor: o.anchor, method: o.method, path: o.path, summary: o.summary, keywords: keywordsOf(o) })),
   }));
   return (
     <div className={styles.layout}>

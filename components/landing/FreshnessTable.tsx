@@ -14,7 +14,7 @@ import { z } from "zod";
 import { crmSource, type CrmSource } from "@/lib/contract/resources";
 import { getJson } from "./fetch-json";
 import { formatCount, freshnessRows, type FreshnessRow } from "./crm-data";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Empty, Failure, Loading } from "./states";
 import styles from "./landing.module.css";
 
@@ -46,6 +46,11 @@ const columns = [
   }),
   column.accessor("status", { header: "Status" }),
 ];
+
+/** A column's header as plain words, for the label a phone shows beside each value. */
+function labelOf(header: unknown, id: string): string {
+  return typeof header === "string" ? header : id;
+}
 
 function When({ ms }: { ms: number | null }) {
   return ms === null ? <span className="muted">Never</span> : <RelativeTime ms={ms} />;
@@ -110,7 +115,7 @@ function SortableTable({ rows }: { rows: FreshnessRow[] }) {
 
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table} data-testid="freshness-table">
+      <table className={`${styles.table} ${styles.stacking}`} data-testid="freshness-table">
         <caption className={styles.srOnly}>Sync state of each source, per data type. Column headers sort the table.</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -141,7 +146,7 @@ function SortableTable({ rows }: { rows: FreshnessRow[] }) {
               {row.getVisibleCells().map((cell) => {
                 const numeric = (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
                 return (
-                  <td key={cell.id} className={numeric ? styles.num : undefined}>
+                  <td key={cell.id} className={numeric ? styles.num : undefined} data-label={labelOf(cell.column.columnDef.header, cell.column.id)}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 );

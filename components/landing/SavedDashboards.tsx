@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Empty } from "./states";
 import styles from "./landing.module.css";
 

@@ -2,12 +2,15 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
+import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_PATH, handOver } from "./handoff";
+import { accessProblemOf, type AccessProblem } from "./access-problem";
 import styles from "./saved.module.css";
 
 export interface SavedViewProps {
@@ -22,7 +25,28 @@ export interface SavedViewProps {
   viewer: { csrf: string; isOwner: boolean; trusted: boolean; starred: boolean; isHome: boolean };
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+const When = ({ iso }: { iso: string }) => <RelativeTime ms={Date.parse(iso)} />;
+
+function ProblemText({ problem }: { problem: AccessProblem }) {
+  switch (problem.kind) {
+    case "permission":
+      return (
+        <>
+          This dashboard reads {problem.reads}; your account lacks <code>{problem.permission}</code>, so the parts that need it stay empty. An admin can
+          grant it, or you can look at it with demo data.
+        </>
+      );
+    case "connection":
+      return (
+        <>
+          This dashboard reads {problem.reads} through a tool you have not connected yet. <Link href="/connections">Connect it on Connections</Link>,
+          then reload this page.
+        </>
+      );
+    case "forbidden":
+      return <>Some of what this dashboard reads is not available to your account, so parts of it stay empty.</>;
+  }
+}
 
 /** A saved dashboard: its header and actions, the frame on the viewer's own live data, its history. */
 export function SavedDashboardView(props: SavedViewProps) {
@@ -34,7 +58,20 @@ export function SavedDashboardView(props: SavedViewProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const ready = useInteractive() && busy === null;
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [problems, setProblems] = useState<AccessProblem[]>([]);
   const old = shown.revision !== latest.revision;
+
+  const onRequest = useCallback((entry: RequestLogEntry) => {
+    const problem = accessProblemOf(entry);
+    if (!problem) return;
+    setProblems((cur) => (cur.some((p) => JSON.stringify(p) === JSON.stringify(problem)) ? cur : [...cur, problem]));
+  }, []);
+  const onDataChange = useCallback((next: "live" | "demo" | "waiting") => {
+    setData(next);
+    // Another run of the dashboard, on other data: what the last one met no longer applies.
+    setProblems([]);
+  }, []);
+  const liveText = problems.length > 0 ? "your data, where your account may read it" : "your live data";
 
   const act = async (name: string, run: () => Promise<{ ok: true } | { ok: false; message: string }>, done: string) => {
     setBusy(name);
@@ -61,7 +98,11 @@ export function SavedDashboardView(props: SavedViewProps) {
       "home",
       async () => {
         const res = await postJson("/account/home", viewer.csrf, { path: isHome ? null : path });
-        if (res.ok) setIsHome(!isHome);
+        if (res.ok) {
+          setIsHome(!isHome);
+          // The site header links the start page only while a home is set.
+          router.refresh();
+        }
         return res;
       },
       isHome ? "Home cleared: / shows the start page again." : "This dashboard is now your home: / opens it.",
@@ -95,8 +136,8 @@ export function SavedDashboardView(props: SavedViewProps) {
           <h1 id="saved-title">{title}</h1>
           <p className="muted" data-testid="saved-meta">
             By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> ·
-            saved <time dateTime={shown.savedAt}>{when(shown.savedAt)}</time> ·{" "}
-            {data === "live" ? "your live data" : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
+            saved <When iso={shown.savedAt} /> ·{" "}
+            {data === "live" ? liveText : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
           </p>
         </div>
         <div className={styles.actions} role="group" aria-label="Dashboard actions">
@@ -136,14 +177,25 @@ export function SavedDashboardView(props: SavedViewProps) {
           ) : null}
         </p>
       ) : null}
+      {problems.length > 0 && data === "live" ? (
+        <div className={styles.problem} role="status" data-testid="saved-problem">
+          {problems.map((p) => (
+            <p key={JSON.stringify(p)}>
+              <ProblemText problem={p} />
+            </p>
+          ))}
+        </div>
+      ) : null}
       <ConsentedFrame
+        fit
+        onRequest={onRequest}
         html={shown.html}
         title={`Dashboard: ${title}`}
         author={{ kind: "space", handle: owner.handle, name: owner.name }}
         reads={reads}
         ask={!viewer.isOwner && !viewer.trusted}
         own={viewer.isOwner}
-        onDataChange={setData}
+        onDataChange={onDataChange}
         onTrust={async () => {
           const res = await postJson("/account/trust", viewer.csrf, { op: "add", handle: owner.handle });
           return res.ok ? null : res.message;
@@ -155,7 +207,7 @@ export function SavedDashboardView(props: SavedViewProps) {
           {history.map((r) => (
             <li key={r.revision} data-testid="history-entry">
               <span>
-                Revision {r.revision} · <time dateTime={r.savedAt}>{when(r.savedAt)}</time>
+                Revision {r.revision} · <When iso={r.savedAt} />
                 {r.note ? <span className="muted"> · {r.note}</span> : null}
                 {r.revision === shown.revision ? <strong> (shown)</strong> : null}
               </span>{" "}

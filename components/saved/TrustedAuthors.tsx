@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useInteractive } from "@/components/interactive";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { TrustedAuthor } from "@/lib/saved/trust";
 import { postJson } from "./human-fetch";
 
@@ -39,7 +40,7 @@ export function TrustedAuthors({ initial, csrf }: { initial: TrustedAuthor[]; cs
           {authors.map((a) => (
             <li key={a.handle} data-testid="trusted-author">
               <span>
-                {a.name} (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>) <span className="muted">· since {new Date(a.since).toLocaleDateString()}</span>
+                {a.name} (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>) <span className="muted">· since <RelativeTime ms={Date.parse(a.since)} /></span>
               </span>
               <button type="button" onClick={() => void revoke(a.handle)} disabled={!ready}>
                 Stop trusting {a.handle}

@@ -8,6 +8,7 @@ import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
 
@@ -29,7 +30,6 @@ const RETRY_MAX_MS = 60_000;
 const LOG_MAX = 200;
 
 const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-const clockSeconds = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 /** A busy server asks a reader to come back (429 with Retry-After): at most this long, this often. */
 const BUSY_WAIT_MAX_S = 10;
@@ -206,6 +206,12 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
     setLog((cur) => [entry, ...cur].slice(0, LOG_MAX));
   }, []);
 
+  // The tab says what the header says, and follows the draft's <title> as revisions arrive.
+  const readyName = load.kind === "ready" ? draftName(load.view) : null;
+  useEffect(() => {
+    if (readyName) document.title = `Watching ${readyName} · Dashboards`;
+  }, [readyName]);
+
   if (load.kind === "loading") {
     return (
       <section aria-labelledby="watch-title" aria-busy="true">
@@ -225,7 +231,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
 
   const view = load.view;
   const live = view.dataMode === "live";
-  const name = view.dash ?? "untitled draft";
+  const name = draftName(view);
   // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
@@ -237,7 +243,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           <h1 id="watch-title">Watching {name}</h1>
           <p className={`${styles.meta} muted`} data-testid="provenance">
             Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated{" "}
-            <time dateTime={new Date(view.updatedAt).toISOString()}>{clockSeconds(view.updatedAt)}</time>
+            <RelativeTime ms={view.updatedAt} />
           </p>
         </div>
         <ConnectionState connection={connection} />
@@ -345,6 +351,11 @@ function RequestLog({ entries }: { entries: RequestLogEntry[] }) {
       )}
     </details>
   );
+}
+
+/** The name the author gave, else the document's own <title>, as a saved dashboard is named. */
+function draftName(view: DraftView): string {
+  return view.dash ?? htmlTitle(view.html) ?? "untitled draft";
 }
 
 /** The variants forced over the scenario, as the provenance line names them (the first three, then a count). */

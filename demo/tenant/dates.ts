@@ -18,6 +18,17 @@ export function parseIsoDate(s: string): EpochMs {
   return ms;
 }
 
+/** A tenant's clock reads 12:00 UTC of its reference date: everything in it happened by then. */
+export const TENANT_CLOCK_OFFSET_MS = 12 * HOUR_MS;
+
+/**
+ * The latest reference date whose tenant has nothing later than `ms`. Before noon UTC that is
+ * yesterday: today's tenant would show changes made later today, hours in the future.
+ */
+export function referenceDateAt(ms: EpochMs): IsoDate {
+  return isoDate(ms - TENANT_CLOCK_OFFSET_MS);
+}
+
 export function isoDate(ms: EpochMs): IsoDate {
   return new Date(ms).toISOString().slice(0, 10);
 }

@@ -7,7 +7,7 @@
 
 import { demoUsers } from "../users";
 import * as C from "./content";
-import { DAY_MS, HOUR_MS, isoDate, isoDateTime, mondayOnOrBefore, parseIsoDate } from "./dates";
+import { DAY_MS, HOUR_MS, TENANT_CLOCK_OFFSET_MS, isoDate, isoDateTime, mondayOnOrBefore, parseIsoDate } from "./dates";
 import { createRng, idSequence, type Rng } from "./prng";
 import type {
   CallParty,
@@ -927,7 +927,7 @@ export function generateTenant(opts: GenerateOptions = {}): Tenant {
   const referenceDate = opts.referenceDate ?? DEFAULT_REFERENCE_DATE;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
   if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`scale must be a positive number, got ${scale}`);
-  const now = parseIsoDate(referenceDate) + 12 * HOUR_MS;
+  const now = parseIsoDate(referenceDate) + TENANT_CLOCK_OFFSET_MS;
 
   const root = createRng(seed);
   const owners = makeOwners(root.fork("owners"), scale);

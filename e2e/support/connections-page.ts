@@ -53,8 +53,15 @@ export class ConnectionsPage {
     await this.connectButton(slug).click();
   }
 
+  /** The question asked before a stored credential is deleted. */
+  confirmDialog() {
+    return this.page.getByRole("dialog");
+  }
+
+  /** Disconnects and answers the confirmation that follows. */
   async disconnect(slug: ConnectorCardSlug): Promise<void> {
     await this.disconnectButton(slug).click();
+    await this.confirmDialog().getByRole("button", { name: "Disconnect", exact: true }).click();
   }
 
   callsOptInSwitch() {

@@ -1,7 +1,7 @@
 import "server-only";
 import { connectorSlugs, type Config, type ConnectorSlug } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
-import { generateTenant } from "@/demo/tenant";
+import { generateTenant, referenceDateAt } from "@/demo/tenant";
 import { userForRequest } from "@/lib/auth/session";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
@@ -36,8 +36,9 @@ interface Mounted {
  */
 export const STAND_IN_BODY_MAX = 256 * 1024;
 
+// The tenant's day turns at noon UTC, when its clock (noon of its date) stops being in the future.
 function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  return referenceDateAt(Date.now());
 }
 
 export interface StandInsDeps {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
-import { isSnapshotTime, parseFrameMessage } from "./protocol";
+import { FRAME_HEIGHT_MAX, isSnapshotTime, parseFrameMessage } from "./protocol";
 
 // The bootstrap script runs in a small stand-in of the frame's window: enough of the DOM for it
 // to take the init message, write the dashboard and give it window.dashboardSnapshot().
@@ -22,7 +22,13 @@ afterEach(() => {
   }
 });
 
-function frame(elements: Record<string, Element | undefined>, extra: Record<string, unknown> = {}) {
+/** What a test adds to the frame's realm (`globals`) and to its document (`document`). */
+interface FrameEnv {
+  globals?: Record<string, unknown>;
+  document?: Record<string, unknown>;
+}
+
+function frame(elements: Record<string, Element | undefined>, extra: Record<string, unknown> = {}, env: FrameEnv = {}) {
   const listeners = new Map<string, (event: unknown) => void>();
   class FakeEventTarget {
     addEventListener(type: string, fn: (event: unknown) => void) {
@@ -38,6 +44,7 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
     write: (html: string) => written.push(html),
     close: () => {},
     getElementById: (id: string) => elements[id] ?? null,
+    ...env.document,
   };
   const context = vm.createContext({
     window: win,
@@ -49,6 +56,7 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
     DOMException,
     setTimeout,
     clearTimeout,
+    ...env.globals,
   });
   vm.runInContext(script, context);
   const channel = new MessageChannel();
@@ -179,5 +187,91 @@ describe("the render helpers", () => {
     expect(helpers.placeInSource(source, "made by the dashboard", 0, 1, 1)).toBeNull();
     expect(helpers.placeInSource(source, "", 0, 1, 1)).toBeNull();
     expect(helpers.lineColumn("a\nbc\n", 3)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe("the frame bootstrap's height notices", () => {
+  // A layout the test sets: the root's box height, and whether the body overflows it.
+  function laidOut() {
+    const size = { root: 0, body: 0 };
+    let resized: (() => void) | null = null;
+    class FakeElement {
+      constructor(private readonly which: "root" | "body") {}
+      getBoundingClientRect() {
+        return { height: this.which === "root" ? size.root : 0 };
+      }
+      get scrollHeight() {
+        return this.which === "body" ? size.body : 0;
+      }
+      // The bootstrap's link guard reads these off Element.prototype.
+      get localName() {
+        return this.which === "root" ? "html" : "body";
+      }
+      getAttribute() {
+        return null;
+      }
+    }
+    class FakeResizeObserver {
+      constructor(callback: () => void) {
+        resized = callback;
+      }
+      observe() {}
+    }
+    // Timers fire on the next microtask: these tests are about what is sent, not how often.
+    const soon = (fn: () => void) => {
+      queueMicrotask(fn);
+      return 1;
+    };
+    const env: FrameEnv = {
+      globals: { Element: FakeElement, ResizeObserver: FakeResizeObserver, setTimeout: soon, clearTimeout: () => {} },
+      document: { documentElement: new FakeElement("root"), body: new FakeElement("body") },
+    };
+    return { size, env, resize: () => resized?.() };
+  }
+  const heights = (received: unknown[]) => received.map(parseFrameMessage).filter((m) => m?.type === "height");
+
+  it("tells the host the document's height in whole pixels, and again when it changes", async () => {
+    const layout = laidOut();
+    layout.size.root = 1517.2;
+    const f = frame({}, {}, layout.env);
+    await settle();
+    layout.size.body = 1800;
+    layout.resize();
+    await settle();
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([
+      { type: "height", height: 1518 },
+      { type: "height", height: 1800 },
+    ]);
+  });
+
+  it("does not chase content that grows with the frame itself", async () => {
+    const layout = laidOut();
+    // body { min-height: 100vh } and its 8px margins: always 16px taller than the viewport.
+    layout.size.root = 436;
+    const f = frame({}, { innerHeight: 420 }, layout.env);
+    await settle();
+    f.win.innerHeight = 436;
+    layout.size.root = 452;
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([{ type: "height", height: 436 }]);
+    // A change of its own (rows arriving) is told again.
+    layout.size.root = 900;
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([
+      { type: "height", height: 436 },
+      { type: "height", height: 900 },
+    ]);
+  });
+
+  it("never asks for more than FRAME_HEIGHT_MAX, however tall the dashboard makes itself", async () => {
+    const layout = laidOut();
+    layout.size.root = 10 ** 9;
+    const f = frame({}, {}, layout.env);
+    await settle();
+    expect(f.received).toEqual([{ type: "height", height: FRAME_HEIGHT_MAX }]);
   });
 });

@@ -1,5 +1,5 @@
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
-import { BROKER_PATH_MAX, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
+import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
 // The document the sandboxed dashboard frame loads first. It waits for the host page's init
 // message, installs the fetch shim that talks to the broker over the MessagePort, then replaces
@@ -409,6 +409,7 @@ const script = String.raw`(function () {
   var P = Promise, R = Response, H = Headers, TE = TypeError, DE = typeof DOMException === "function" ? DOMException : Error;
   var setT = setTimeout.bind(window), clearT = clearTimeout.bind(window);
   var addListener = EventTarget.prototype.addEventListener, removeListener = EventTarget.prototype.removeEventListener;
+  var HEIGHT_MAX = ${FRAME_HEIGHT_MAX}, HEIGHT_MS = ${HEIGHT_NOTICE_MS};
   var PATH_MAX = ${BROKER_PATH_MAX}, TIMEOUT = ${FETCH_TIMEOUT_MS}, SCROLL_MS = ${SCROLL_NOTICE_MS}, RESTORE_MS = ${SCROLL_RESTORE_MS};
   var SNAP_ID = ${JSON.stringify(SNAPSHOT_ELEMENT_ID)}, SNAP_AT = ${JSON.stringify(SNAPSHOT_TAKEN_AT_ATTRIBUTE)}, SNAP_TIME = new RegExp(${JSON.stringify(SNAPSHOT_TIME.source)});
   var parseJson = JSON.parse, dateParse = Date.parse, dateUTC = Date.UTC, D = Date;
@@ -426,6 +427,12 @@ ${RENDER_HELPERS}
   var currentScriptOf = typeof Document === "function" ? getterOf(Document, "currentScript") : null;
   var scriptTextOf = typeof HTMLScriptElement === "function" ? getterOf(HTMLScriptElement, "text") : null;
   var raf = typeof window.requestAnimationFrame === "function" ? window.requestAnimationFrame.bind(window) : null;
+  // Taken before the dashboard runs, so its own patches cannot stop the frame following its size.
+  var RO = typeof ResizeObserver === "function" ? ResizeObserver : null;
+  var rectOf = typeof Element === "function" ? uncurry(Element.prototype.getBoundingClientRect) : null;
+  var scrollHeightOf = typeof Element === "function" ? getterOf(Element, "scrollHeight") : null;
+  var observe = RO ? uncurry(RO.prototype.observe) : null;
+  var now = Date.now;
 
   function onMessage(event) {
     if (event.source !== parentWindow) return;
@@ -712,6 +719,50 @@ ${RENDER_HELPERS}
     ["wheel", "touchmove", "keydown", "pointerdown"].forEach(function (t) {
       addListener.call(window, t, function () { userScrolled = true; }, { passive: true, capture: true });
     });
+
+    // The document's height, for hosts that size the frame to it: the root's box (not its
+    // scrollHeight, which never falls below the frame's own height, so the frame could only grow)
+    // or the body's overflow, whichever is taller. At most one notice per HEIGHT_MS.
+    // Content sized by the viewport (body { min-height: 100vh } plus its margin) grows by exactly
+    // as much as the frame does, so following it would grow the frame without end: a change of
+    // height equal to the change of the frame's own viewport since the last measure is not told.
+    var lastHeight = -1, lastMeasured = -1, lastViewport = -1, heightTimer = 0, heightAt = 0;
+    function measureHeight() {
+      var root = document.documentElement, body = document.body, h = 0;
+      // Nothing laid out, nothing to tell.
+      if (!root || !rectOf) return -1;
+      try {
+        h = rectOf(root).height;
+        if (body && scrollHeightOf) { var b = scrollHeightOf(body); if (b > h) h = b; }
+      } catch (e) {}
+      h = Math.ceil(h);
+      return h > HEIGHT_MAX ? HEIGHT_MAX : h > 0 ? h : 0;
+    }
+    function sendHeight() {
+      heightTimer = 0;
+      heightAt = now();
+      var h = measureHeight(), v = Math.round(+window.innerHeight || 0);
+      if (h < 0) return;
+      var followsViewport = lastMeasured >= 0 && v !== lastViewport && h - lastMeasured === v - lastViewport;
+      lastMeasured = h;
+      lastViewport = v;
+      if (!followsViewport && h !== lastHeight) { lastHeight = h; send({ type: "height", height: h }); }
+    }
+    function heightChanged() {
+      if (heightTimer) return;
+      var wait = heightAt + HEIGHT_MS - now();
+      heightTimer = setT(sendHeight, wait > 0 ? wait : 0);
+    }
+    if (RO && observe) {
+      try {
+        var sizes = new RO(heightChanged);
+        if (document.documentElement) observe(sizes, document.documentElement);
+        if (document.body) observe(sizes, document.body);
+      } catch (e) {}
+    }
+    addListener.call(window, "load", heightChanged);
+    addListener.call(window, "resize", heightChanged, { passive: true });
+    heightChanged();
 
     var target = typeof init.scroll === "number" && init.scroll > 0 ? init.scroll : 0;
     if (target > 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
-import { BROKER_PATH_MAX, checkBrokerRequest, isSnapshotTime, parseFrameMessage, refusalResponse } from "./protocol";
+import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, checkBrokerRequest, isSnapshotTime, parseFrameMessage, refusalResponse } from "./protocol";
 
 const P = PLAYGROUND_API_BASE;
 const ok = (method: string, raw: string, base = P) => checkBrokerRequest(method, raw, base);
@@ -227,6 +227,32 @@ describe("parseFrameMessage", () => {
       { type: "snapshot", takenAt: null },
       { type: "snapshot", takenAt: "yesterday" },
       { type: "snapshot", takenAt: "2026-11-20T09:00:00" },
+    ];
+    for (const b of bad) expect(parseFrameMessage(b), JSON.stringify(b)).toBeNull();
+  });
+});
+
+describe("height notices", () => {
+  it("carry a height from 0 to FRAME_HEIGHT_MAX, rounded up to whole pixels", () => {
+    expect(parseFrameMessage({ type: "height", height: 1518 })).toEqual({ type: "height", height: 1518 });
+    expect(parseFrameMessage({ type: "height", height: 1517.25 })).toEqual({ type: "height", height: 1518 });
+    expect(parseFrameMessage({ type: "height", height: 0 })).toEqual({ type: "height", height: 0 });
+    expect(parseFrameMessage({ type: "height", height: FRAME_HEIGHT_MAX })).toEqual({ type: "height", height: FRAME_HEIGHT_MAX });
+  });
+
+  it("keep nothing but a bounded height: anything else the frame adds is dropped, a bad height refused", () => {
+    expect(parseFrameMessage({ type: "height", height: 600, style: "position:fixed", width: 5000 })).toEqual({ type: "height", height: 600 });
+    const bad: unknown[] = [
+      { type: "height" },
+      { type: "height", height: -1 },
+      { type: "height", height: FRAME_HEIGHT_MAX + 1 },
+      { type: "height", height: 1e308 },
+      { type: "height", height: Number.POSITIVE_INFINITY },
+      { type: "height", height: Number.NaN },
+      { type: "height", height: "600" },
+      { type: "height", height: "100vh" },
+      { type: "height", height: null },
+      { type: "height", height: { valueOf: () => 600 } },
     ];
     for (const b of bad) expect(parseFrameMessage(b), JSON.stringify(b)).toBeNull();
   });

@@ -45,6 +45,21 @@ export interface ScrollNotice {
   y: number;
 }
 
+/** The tallest a dashboard may ask its frame to be, in CSS pixels; taller content scrolls inside. */
+export const FRAME_HEIGHT_MAX = 20_000;
+/** Height notices at most this often: a dashboard that keeps changing size cannot flood the host. */
+export const HEIGHT_NOTICE_MS = 100;
+
+/**
+ * Frame → host over the port: how tall the dashboard's document is, so a host that sizes the
+ * frame to its content lets the page scroll instead of the frame. The host clamps it to
+ * [0, FRAME_HEIGHT_MAX] again and never does more with it than set the frame's height.
+ */
+export interface HeightNotice {
+  type: "height";
+  height: number;
+}
+
 /**
  * Frame → host over the port: the dashboard now shows its embedded snapshot, taken at `takenAt`
  * (ISO-8601, see `SNAPSHOT_TIME`). The bootstrap's `window.dashboardSnapshot()` sends it.
@@ -126,7 +141,7 @@ export interface PaintedNotice {
 /** What the frame tells the host about a render, for its report. */
 export type RenderNotice = ErrorNotice | ConsoleNotice | RefusalNotice | PaintedNotice;
 
-export type FrameMessage = FetchMessage | ScrollNotice | SnapshotNotice | RenderNotice;
+export type FrameMessage = FetchMessage | ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice;
 
 // Control characters other than tab and newline, which a report does not carry.
 const REPORT_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -178,6 +193,10 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
     }
     case "scroll":
       return typeof data.y === "number" && Number.isFinite(data.y) && data.y >= 0 ? { type: "scroll", y: data.y } : null;
+    case "height":
+      return typeof data.height === "number" && Number.isFinite(data.height) && data.height >= 0 && data.height <= FRAME_HEIGHT_MAX
+        ? { type: "height", height: Math.ceil(data.height) }
+        : null;
     case "snapshot":
       if (data.takenAt === undefined) return { type: "snapshot" };
       return isSnapshotTime(data.takenAt) ? { type: "snapshot", takenAt: data.takenAt } : null;

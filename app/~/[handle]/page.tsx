@@ -1,6 +1,7 @@
 // GET /~/<handle> — a person's saved dashboards, newest first.
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { currentSession } from "@/lib/app/current";
 import { trustedAuthors } from "@/lib/saved/trust";
@@ -53,7 +54,7 @@ export default async function SpacePage({ params }: Props) {
             <li key={d.slug} className="card">
               <a href={d.path}>{d.title}</a>
               <span className="muted">
-                {d.slug} · revision {d.revision} · saved <time dateTime={d.savedAt}>{new Date(d.savedAt).toUTCString()}</time>
+                {d.slug} · revision {d.revision} · saved <RelativeTime ms={Date.parse(d.savedAt)} />
               </span>
             </li>
           ))}

@@ -63,7 +63,7 @@ export const callsConnector: ConnectorDef = {
   scope: "api:calls:read:basic api:calls:read:extensive api:calls:read:transcript",
   tokenAuth: "basic",
   authorization: (token) => `Bearer ${token}`,
-  probeDescription: `Lists the calls of the last ${PROBE_DAYS} days (first page only) with the shared Gong credential`,
+  probeDescription: `Lists the first few calls of the last ${PROBE_DAYS} days through the organisation's shared Gong connection`,
   probe: (upstream) => probeCalls(upstream),
   createStandIn: (deps) => createCallsStandIn(deps),
 };

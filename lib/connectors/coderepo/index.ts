@@ -16,7 +16,7 @@ export const coderepoConnector: ConnectorDef = {
   scope: "repo read:user",
   tokenAuth: "body",
   authorization: (token) => `Bearer ${token}`,
-  probeDescription: "GET /user: the connected account's login and the scopes its token carries",
+  probeDescription: "Reads who you are connected as on GitHub and what the connection lets dashboards read",
   async probe(upstream) {
     const { user, scopes } = await getAuthenticatedUser(upstream);
     return probeResultOf(user, scopes);

@@ -45,7 +45,7 @@ export { createCrmportalStandIn, PORTAL_ACCOUNTS, standInPortalToken, type Crmpo
 export type { PortalCompany, PortalContact, PortalDeal } from "./map";
 
 export const crmportalProduct = "HubSpot";
-export const crmportalProbeDescription = "GET /account-info/v3/details and GET /crm/v3/objects/companies?limit=1: reads the portal's details and one company";
+export const crmportalProbeDescription = "Reads the CRM portal's details and one of its companies";
 
 /** The header value a private-app token is sent with. */
 export function portalAuthorization(token: string): string {

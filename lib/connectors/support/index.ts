@@ -16,7 +16,7 @@ export const supportConnector: ConnectorDef = {
   scope: "read_conversations",
   tokenAuth: "body",
   authorization: (token) => `Bearer ${token}`,
-  probeDescription: "GET /me: reads the connected Intercom teammate and its workspace",
+  probeDescription: "Reads who you are connected as on Intercom and the name of your workspace",
   probe: async (upstream) => probeResult(await getMe(upstream)),
   createStandIn: createSupportStandIn,
 };

@@ -17,7 +17,7 @@ export const trackerConnector: ConnectorDef = {
   scope: "read",
   tokenAuth: "body",
   authorization: (token) => `Bearer ${token}`,
-  probeDescription: "Reads the connected account and its workspace (GraphQL viewer { name email } and organization { name urlKey }).",
+  probeDescription: "Reads who you are connected as on Linear and the name of your workspace",
   probe: async (upstream) => {
     const { viewer, organization } = await fetchViewer(upstream);
     return probeResult(viewer, organization);

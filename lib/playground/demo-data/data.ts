@@ -392,11 +392,11 @@ function checksOf(t: Tenant, viewerName: string, calls7d: { count: number; lates
 
 /** What each connector's probe does, as the real checks describe it. */
 export const PROBES = {
-  tracker: "Reads the connected account and its workspace (GraphQL viewer { name email } and organization { name urlKey }).",
-  coderepo: "GET /user: the connected account's login and the scopes its token carries",
-  calls: "Lists the calls of the last 7 days (first page only) with the shared Gong credential",
-  support: "GET /me: reads the connected Intercom teammate and its workspace",
-  crmportal: "GET /account-info/v3/details and GET /crm/v3/objects/companies?limit=1: reads the portal's details and one company",
+  tracker: "Reads who you are connected as on Linear and the name of your workspace",
+  coderepo: "Reads who you are connected as on GitHub and what the connection lets dashboards read",
+  calls: "Lists the first few calls of the last 7 days through the organisation's shared Gong connection",
+  support: "Reads who you are connected as on Intercom and the name of your workspace",
+  crmportal: "Reads the CRM portal's details and one of its companies",
 } as const;
 
 // ── Customer success ──────────────────────────────────────────────────────────────────────

@@ -18,9 +18,14 @@ interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const { handle, slug } = await params;
-  return { title: `/~/${segment(handle)}/${segment(slug)}`, robots: { index: false, follow: false } };
+  const path = `/~/${segment(handle)}/${segment(slug)}`;
+  const robots = { index: false, follow: false };
+  // The tab reads as the header does: the dashboard's title. Only someone signed in may learn it.
+  if (!(await currentSession())) return { title: path, robots };
+  const dashboard = await loadDashboard(await app().db(), segment(handle), segment(slug), revisionParam((await searchParams).revision));
+  return { title: dashboard ? dashboard.title : path, robots };
 }
 
 export default async function SavedDashboardPage({ params, searchParams }: Props) {

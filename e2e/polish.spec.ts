@@ -1,0 +1,295 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
+import { ConnectionsPage, ConsentPage } from "./support/connections-page";
+import { ConsentGatePage } from "./support/consent";
+import { DocsPage } from "./support/docs-page";
+import { SignInPage } from "./support/pages";
+import { SavedDashboardPage } from "./support/saved-page";
+import { DraftAuthor, WatchPage } from "./support/watch-page";
+
+// What a person meets on every page at a desk and on a phone: whole dashboards reachable by
+// scrolling the page, failures explained around the dashboard, one way of telling time, switches
+// that do not reload, confirmations before anything is deleted, and no sideways scrolling.
+
+const desktop = { width: 1440, height: 900 };
+const phone = { width: 390, height: 844 };
+const sizes = [
+  { name: "1440", viewport: desktop },
+  { name: "390", viewport: phone },
+] as const;
+
+async function signIn(page: Page, email: string, next = "/") {
+  await new SignInPage(page).open(next);
+  await new SignInPage(page).signInAs(email);
+  await expect(page).toHaveURL(new RegExp(`${next.replace(/[?]/g, "\\?")}$`));
+}
+
+/** Scrolls the page (not the frame) to its end and reports the last pixel row the reader sees. */
+async function scrollPageToEnd(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    return window.innerHeight;
+  });
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+for (const { name, viewport } of sizes) {
+  test.describe(`at ${name} px`, () => {
+    test.use({ viewport });
+
+    test("a saved dashboard's last row is reached by scrolling the page", async ({ page }) => {
+      await signIn(page, "csm@demo.test", "/~/csm/my-book");
+      const saved = new SavedDashboardPage(page);
+      const rows = saved.dashboard().locator("#rows tr");
+      await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+      const count = await rows.count();
+      expect(count).toBeGreaterThan(20);
+      // The frame grows to its content, so the page is taller than the window and the frame
+      // itself never needs a scroll bar.
+      const frame = page.getByTestId("dashboard-frame");
+      await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(viewport.height);
+      const innerHeight = await scrollPageToEnd(page);
+      const last = rows.last();
+      await expect
+        .poll(async () => {
+          const box = await last.boundingBox();
+          return box !== null && box.y >= 0 && box.y + box.height <= innerHeight;
+        })
+        .toBe(true);
+      await expect(last).toBeInViewport();
+    });
+  });
+}
+
+test.describe("at 390 px", () => {
+  test.use({ viewport: phone });
+
+  test("no page scrolls sideways", async ({ page, request }) => {
+    const draft = await new DraftAuthor(request).create(
+      `<!doctype html><title>Wide check</title><h1>Wide check</h1><p>${"word ".repeat(200)}</p>`,
+    );
+    const pages = ["/signin", "/docs"];
+    for (const path of pages) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
+    }
+    await new WatchPage(page).open(draft.watchUrl);
+    await expect(page.getByTestId("dashboard-frame")).toBeVisible();
+    expect(await horizontalOverflow(page), "watch").toBeLessThanOrEqual(0);
+
+    await signIn(page, "csm@demo.test", "/?start");
+    // The CRM summary's charts and the freshness table are the widest parts of the landing page.
+    await expect(page.getByTestId("freshness").getByRole("table")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("crm-summary").getByRole("img").first()).toBeVisible({ timeout: 15_000 });
+    expect(await horizontalOverflow(page), "landing").toBeLessThanOrEqual(0);
+    for (const path of ["/connections", "/~/csm", "/~/csm/my-book"]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
+    }
+  });
+
+  test("the docs open on their heading, with the reference's contents folded away", async ({ page }) => {
+    test.setTimeout(120_000);
+    await new DocsPage(page).open();
+    const h1 = page.getByRole("heading", { level: 1, name: "API reference" });
+    await expect(h1).toBeInViewport();
+    await expect(new DocsPage(page).tocItems().first()).toBeHidden();
+    await page.getByRole("button", { name: "Contents" }).click();
+    await expect(new DocsPage(page).tocItems().first()).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the landing page's freshness table shows every column without clipping", async ({ page }) => {
+    await signIn(page, "csm@demo.test", "/?start");
+    const table = page.getByTestId("freshness").getByRole("table");
+    await expect(table).toBeVisible({ timeout: 15_000 });
+    const lastHeader = table.getByRole("columnheader").last();
+    const box = await lastHeader.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(phone.width);
+  });
+});
+
+test.use({ viewport: desktop });
+
+test("a member opening a customer-success dashboard is told, around it, which permission they lack", async ({ page }) => {
+  await signIn(page, "member@demo.test", "/~/csm/my-book");
+  const saved = new SavedDashboardPage(page);
+  await new ConsentGatePage(page).runWithMyData();
+  const problem = page.getByTestId("saved-problem");
+  await expect(problem).toContainText("This dashboard reads customer-success views; your account lacks cx.read", { timeout: 15_000 });
+  await expect(saved.meta()).not.toContainText("your live data");
+  await expectNoSeriousViolations(page);
+});
+
+test("titles come from the dashboard's own <title> where nothing else names it", async ({ page, request }) => {
+  const draft = await new DraftAuthor(request).create("<!doctype html><title>CRM pipeline</title><h1 id=x>Pipeline</h1>");
+  await new WatchPage(page).open(draft.watchUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Watching CRM pipeline");
+  await expect(page.getByTestId("dashboard-frame")).toHaveAttribute("title", "Dashboard: CRM pipeline");
+  await expect(page).toHaveTitle("Watching CRM pipeline · Dashboards");
+
+  await signIn(page, "csm@demo.test", "/~/csm/my-book");
+  await expect(page).toHaveTitle(/^CX book/);
+});
+
+test("dates read as relative times with the exact time in their title", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/~/csm");
+  const spaceTimes = page.getByRole("main").locator("time");
+  await expect(spaceTimes.first()).toBeVisible();
+  for (const time of await spaceTimes.all()) {
+    await expect(time).toHaveAttribute("title", /\d{4}/);
+    await expect(time).toHaveText(/ago|just now/);
+  }
+
+  await new SavedDashboardPage(page).open("/~/csm/my-book");
+  await new SavedDashboardPage(page).openHistory();
+  const savedTimes = page.getByRole("main").locator("time");
+  await expect(savedTimes.first()).toBeVisible();
+  for (const time of await savedTimes.all()) {
+    await expect(time).toHaveAttribute("title", /\d{4}/);
+    await expect(time).toHaveText(/ago|just now/);
+  }
+});
+
+test("no date on the landing page lies in the future", async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/?start");
+  await expect(page.getByTestId("freshness").getByRole("table")).toBeVisible({ timeout: 15_000 });
+  const times = page.getByTestId("freshness").locator("time");
+  await expect(times.first()).toBeVisible();
+  const stamps = await times.evaluateAll((els) => els.map((e) => ({ at: Date.parse(e.getAttribute("datetime") ?? ""), text: e.textContent ?? "" })));
+  const now = Date.now();
+  for (const s of stamps) {
+    expect(s.at, s.text).toBeLessThanOrEqual(now);
+    expect(s.text).not.toMatch(/^in /);
+  }
+});
+
+test("the docs search finds fields, error codes and query parameters", async ({ page }) => {
+  const docs = new DocsPage(page);
+  await docs.open();
+  await docs.search().fill("waitingOn");
+  await expect(docs.tocItems().first()).toBeVisible();
+  await docs.search().fill("unauthorized");
+  await expect(docs.tocItems().first()).toBeVisible();
+  await docs.search().fill("cursor");
+  const paths = (await docs.tocItems().allTextContents()).map((t) => t.replace(/\s+/g, ""));
+  for (const list of ["companies", "contacts", "deals", "conversations"]) {
+    expect(paths.some((p) => p.endsWith(`/${list}`)), list).toBe(true);
+  }
+});
+
+test("disabled buttons look disabled", async ({ browser, baseURL }) => {
+  // Before the scripts run, the saved page's actions are disabled.
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    expect((await context.request.post("/signin/demo", { form: { email: "csm@demo.test" }, maxRedirects: 0 })).status()).toBe(303);
+    const page = await context.newPage();
+    await page.goto("/~/csm/my-book");
+    const star = new SavedDashboardPage(page).action("☆ Star");
+    await expect(star).toBeDisabled();
+    await expect(star).toHaveCSS("cursor", "not-allowed");
+    const opacity = Number(await star.evaluate((el) => getComputedStyle(el).opacity));
+    expect(opacity).toBeLessThan(1);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the start page stays one click away once a home is set", { tag: "@csm-state" }, async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/~/csm/my-book");
+  const saved = new SavedDashboardPage(page);
+  await saved.action("Set as home").click();
+  await expect(saved.action("Your home")).toHaveAttribute("aria-pressed", "true");
+  try {
+    const startLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Start page" });
+    await expect(startLink).toBeVisible();
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/~\/csm\/my-book$/);
+    await startLink.click();
+    await expect(page).toHaveURL(/\/\?start$/);
+    await expect(page.getByTestId("crm-summary")).toBeVisible();
+  } finally {
+    await page.goto("/~/csm/my-book");
+    await saved.action("Your home").click();
+    await expect(saved.action("Set as home")).toHaveAttribute("aria-pressed", "false");
+  }
+});
+
+test("the call-recordings switch changes in place, without reloading the page", { tag: "@member-state" }, async ({ page }) => {
+  await signIn(page, "member@demo.test", "/connections");
+  const connections = new ConnectionsPage(page);
+  const optIn = connections.callsOptInSwitch();
+  await expect(optIn).toHaveAttribute("aria-checked", "false");
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "not-connected");
+  await optIn.scrollIntoViewIfNeeded();
+  await page.evaluate(() => {
+    (window as unknown as { stillHere: boolean }).stillHere = true;
+  });
+  const before = await page.evaluate(() => window.scrollY);
+  await optIn.click();
+  await expect(optIn).toHaveAttribute("aria-checked", "true");
+  await expect(connections.card("calls").getByRole("status").filter({ hasText: "You opted in to call recordings." })).toBeVisible();
+  // Only the calls check runs again: it now reads the recordings.
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "ok");
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  expect(await page.evaluate(() => window.scrollY)).toBe(before);
+  await expect(page).toHaveURL(/\/connections$/);
+  expect((await page.request.get("/api/vendors/calls/calls")).status()).toBe(200);
+
+  await optIn.click();
+  await expect(optIn).toHaveAttribute("aria-checked", "false");
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  expect((await page.request.get("/api/vendors/calls/calls")).status()).toBe(403);
+});
+
+test("Disconnect asks first in a dialog, and Cancel keeps the connection", { tag: "@member-state" }, async ({ page }) => {
+  await signIn(page, "member@demo.test", "/connections");
+  const connections = new ConnectionsPage(page);
+  await connections.connect("tracker");
+  await new ConsentPage(page).authorize();
+  await expect(page).toHaveURL("/connections?connected=tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Connected");
+
+  // Deleting a stored token looks like the dangerous action it is, not like "Check again".
+  const disconnect = connections.disconnectButton("tracker");
+  const checkAgain = connections.card("tracker").getByRole("button", { name: /^Check again/ });
+  await expect(checkAgain).toBeVisible();
+  const colour = (el: Element) => getComputedStyle(el).color;
+  expect(await disconnect.evaluate(colour)).not.toBe(await checkAgain.evaluate(colour));
+
+  await disconnect.click();
+  const dialog = page.getByRole("dialog", { name: /Disconnect Linear/ });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL("/connections?connected=tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Connected");
+  expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(200);
+
+  await disconnect.click();
+  await dialog.getByRole("button", { name: "Disconnect", exact: true }).click();
+  await expect(page).toHaveURL("/connections?disconnected=tracker");
+  await expect(connections.connectionState("tracker")).toHaveText("Not connected");
+});
+
+test("a connector that is not connected links to /connections, and its check reads as words", async ({ page }) => {
+  await signIn(page, "member@demo.test", "/?start");
+  const link = page.getByTestId("connection-status").getByRole("link", { name: "Connect Linear", exact: true });
+  await expect(link).toHaveAttribute("href", "/connections");
+  await expect(page.getByText(/at \/connections/)).toHaveCount(0);
+
+  await page.goto("/connections");
+  const connections = new ConnectionsPage(page);
+  await expect(connections.liveStatus("tracker")).toHaveAttribute("data-state", "not-connected");
+  await expect(page.getByText(/at \/connections/)).toHaveCount(0);
+  await expect(page.getByText(/viewer \{/)).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+});
