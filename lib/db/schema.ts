@@ -276,7 +276,17 @@ export interface TrustedAuthorsTable {
   created_at: number;
 }
 
+/** Fixed-window request counters shared by instances on PostgreSQL (0010_rate_limits). */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  key: string;
+  window_start: number;
+  n: number;
+  expires_at: number;
+}
+
 export interface Database {
+  rate_limit_windows: RateLimitWindowsTable;
   trusted_authors: TrustedAuthorsTable;
   saved_dashboards: SavedDashboardsTable;
   saved_dashboard_revisions: SavedDashboardRevisionsTable;

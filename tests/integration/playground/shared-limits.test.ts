@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { openDb, type OpenDb } from "@/lib/db";
+import { sharedLimiter } from "@/lib/playground/shared-limits";
+import { backends } from "../support/backends";
+import { DRAFT, onApp, postJson, startApp, type App } from "./support";
+
+// Limits that hold across instances: two app instances on one PostgreSQL schema (two pools, two
+// playgrounds, as two servers behind a proxy) share one allowance; on the embedded SQLite default
+// each process counts in memory and the shared table is never written.
+
+const postgres = backends.find((b) => b.name === "postgres")!;
+const sqlite = backends.find((b) => b.name === "sqlite")!;
+
+// Both instances sit behind the same (loopback) proxy, which names each test's client apart.
+const settings = { createsPerMinute: 3, updatesPerMinute: 4, readsPerMinute: 5, trustedProxy: ["127.0.0.1"] };
+const client = (n: number) => ({ "x-forwarded-for": `203.0.113.${n}` });
+
+describe("rate limits shared by instances on PostgreSQL", () => {
+  let first: Awaited<ReturnType<typeof postgres.open>>;
+  let second: OpenDb;
+  let a: App;
+  let b: App;
+
+  beforeAll(async () => {
+    first = await postgres.open();
+    second = await openDb(first.storage);
+    a = await startApp(first, { settings });
+    b = await startApp(second, { settings });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await second.close();
+    await first.close();
+  });
+
+  it("counts creations through either instance against one limit", async () => {
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b]) statuses.push((await postJson(`${app.url}${DRAFT}`, { html: "<p>x</p>" }, client(1))).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const refused = await postJson(`${a.url}${DRAFT}`, { html: "<p>x</p>" }, client(1));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ error: "rate_limited" });
+    // Another client still has its own allowance.
+    expect((await postJson(`${b.url}${DRAFT}`, { html: "<p>x</p>" }, client(2))).status).toBe(201);
+  });
+
+  it("counts a draft's updates through either instance against one limit", async () => {
+    const created = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>x</p>" }, client(3))).json()) as { postUrl: string };
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b, b]) statuses.push((await postJson(onApp(app, created.postUrl), { html: "<p>y</p>" })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+
+  it("counts reads and event streams through either instance against one limit", async () => {
+    const { id } = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>z</p>" }, client(4))).json()) as { id: string };
+    const statuses: number[] = [];
+    for (const [app, path] of [
+      [a, `${DRAFT}/${id}`],
+      [b, `${DRAFT}/${id}`],
+      [a, `${DRAFT}/${id}/revisions`],
+      [b, `${DRAFT}/${id}/revisions`],
+      [a, `${DRAFT}/${id}`],
+      [b, `${DRAFT}/${id}/events`],
+    ] as const) {
+      const res = await fetch(`${app.url}${path}`, { headers: client(5) });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("keeps one row per limit, key and window, and deletes finished windows", async () => {
+    let t = Date.UTC(2030, 0, 1, 12, 0, 10);
+    const one = sharedLimiter(first.db, "test-window", 2, { now: () => t });
+    const other = sharedLimiter(second.db, "test-window", 2, { now: () => t });
+    expect(await one.take("k")).toEqual({ ok: true });
+    expect(await other.take("k")).toEqual({ ok: true });
+    expect(await one.take("k")).toEqual({ ok: false, retryAfterSeconds: 50 });
+    expect(await other.take("another key")).toEqual({ ok: true });
+    const rows = await sql<{ key: string; n: number }>`select key, n from rate_limit_windows where bucket = 'test-window' order by key`.execute(first.db);
+    expect(rows.rows.map((r) => [r.key, Number(r.n)])).toEqual([
+      ["another key", 1],
+      ["k", 3],
+    ]);
+    // The next minute is a new window; the first request in it clears the finished ones.
+    t += 60_000;
+    expect(await one.take("k")).toEqual({ ok: true });
+    const left = await sql<{ n: number }>`select n from rate_limit_windows where bucket = 'test-window'`.execute(first.db);
+    expect(left.rows.map((r) => Number(r.n))).toEqual([1]);
+  });
+});
+
+describe("rate limits on the embedded SQLite default", () => {
+  it("are counted in memory by each process, never in the shared table", async () => {
+    const open = await sqlite.open();
+    const a = await startApp(open, { settings });
+    const b = await startApp(open, { settings });
+    try {
+      const statuses: number[] = [];
+      for (const app of [a, a, a, a, b]) statuses.push((await postJson(`${app.url}${DRAFT}`, { html: "<p>x</p>" })).status);
+      expect(statuses).toEqual([201, 201, 201, 429, 201]);
+      const rows = await sql<{ n: number }>`select count(*) as n from rate_limit_windows`.execute(open.db);
+      expect(Number(rows.rows[0]!.n)).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+      await open.close();
+    }
+  });
+});
