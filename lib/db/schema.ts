@@ -285,7 +285,17 @@ export interface RateLimitWindowsTable {
   expires_at: number;
 }
 
+/** Open event streams per cap, key and instance, on PostgreSQL (0011_stream_slots). */
+export interface StreamSlotsTable {
+  bucket: string;
+  key: string;
+  instance: string;
+  n: number;
+  seen_at: number;
+}
+
 export interface Database {
+  stream_slots: StreamSlotsTable;
   rate_limit_windows: RateLimitWindowsTable;
   trusted_authors: TrustedAuthorsTable;
   saved_dashboards: SavedDashboardsTable;

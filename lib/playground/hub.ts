@@ -67,6 +67,8 @@ interface Watcher {
   wantsData: boolean;
   controller: ReadableStreamDefaultController<Uint8Array> | null;
   closed: boolean;
+  /** Told once, whichever way the stream ends. */
+  onEnd?: () => void;
 }
 
 export interface HubStats {
@@ -122,7 +124,7 @@ export class Hub {
   }
 
   /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
-  open(draftId: string, address: string, limits: WatchLimits): OpenResult {
+  open(draftId: string, address: string, limits: WatchLimits, onEnd?: () => void): OpenResult {
     const pair = `${draftId} ${address}`;
     if (
       this.draining ||
@@ -143,6 +145,7 @@ export class Hub {
       wantsData: false,
       controller: null,
       closed: false,
+      onEnd,
     };
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -367,6 +370,7 @@ export class Hub {
     decrement(this.byAddress, w.address);
     decrement(this.byDraftAddress, `${w.draftId} ${w.address}`);
     if (this.count === 0) this.stopTimer();
+    w.onEnd?.();
   }
 
   private ensureTimer(): void {

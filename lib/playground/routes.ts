@@ -58,7 +58,7 @@ import {
 } from "./limits";
 import { demoApiResponse } from "./demo-answers";
 import { createReports, type Reports } from "./reports";
-import { limiterFor, type Limiter } from "./shared-limits";
+import { limiterFor, streamSlots, type Limiter } from "./shared-limits";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -166,6 +166,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const guardRead = (request: Request) => limit(reads, "reads", clientAddress(request, trusted), "reads of drafts from your address");
   const reports = createReports({ ctx, dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead, refused });
   const inFlight = new InFlight();
+  const slots = streamSlots(open, { log });
   const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
   /** A large answer, written while it holds one of the address's (and the instance's) slots. */
   const heldAnswer = async (request: Request, build: () => Promise<string | Uint8Array>): Promise<Response> => {
@@ -268,16 +269,37 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       // between the read and the LISTEN would never arrive.
       await fanout.ready();
       if (hub.closing) throw new ApiError("shutting_down", "This instance is shutting down; reconnect and you reach another.", { "retry-after": "1" });
-      const opened = hub.open(readId, clientAddress(request, trusted), {
-        perDraftPerAddress: settings.streamsPerDraft,
-        perAddress: settings.streamsPerAddress,
-        total: settings.streamsTotal,
-      });
+      const address = clientAddress(request, trusted);
+      // The slot held across instances is given back however the stream ends, even while it is taken.
+      let ended = false;
+      let release: (() => void) | null = null;
+      const opened = hub.open(
+        readId,
+        address,
+        { perDraftPerAddress: settings.streamsPerDraft, perAddress: settings.streamsPerAddress, total: settings.streamsTotal },
+        () => {
+          ended = true;
+          release?.();
+          release = null;
+        },
+      );
       // One answer whichever cap was reached and however many watch, so it tells nothing.
-      if (!opened.ok) refused("streams");
-      if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      const streamsRefused = () => {
+        refused("streams");
+        return new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      };
+      if (!opened.ok) throw streamsRefused();
       const watch = opened.watch;
       try {
+        // The same caps across every instance on the database (the total stays per instance:
+        // it bounds this process's memory).
+        const slot = await slots.acquire([
+          { bucket: "streams_address", key: address, cap: settings.streamsPerAddress },
+          { bucket: "streams_draft", key: sha256Hex(`${readId} ${address}`), cap: settings.streamsPerDraft },
+        ]);
+        if (!slot) throw streamsRefused();
+        if (ended) slot();
+        else release = slot;
         const row = await findDraft(ctx, readId);
         if (!row) throw noSuchDraft(settings);
         watch.start(row.revision, () => draftFrame(eventOf(row)), parseLastEventId(request.headers.get("last-event-id")));
@@ -305,6 +327,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async close() {
       hub.close();
+      await slots.close();
       await fanout.close();
     },
   };

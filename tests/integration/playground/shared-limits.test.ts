@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { openDb, type OpenDb } from "@/lib/db";
-import { sharedLimiter } from "@/lib/playground/shared-limits";
+import { sharedLimiter, streamSlots } from "@/lib/playground/shared-limits";
 import { backends } from "../support/backends";
-import { DRAFT, onApp, postJson, startApp, type App } from "./support";
+import { DRAFT, onApp, openStream, postJson, startApp, until, type App } from "./support";
 
 // Limits that hold across instances: two app instances on one PostgreSQL schema (two pools, two
 // playgrounds, as two servers behind a proxy) share one allowance; on the embedded SQLite default
@@ -90,6 +90,74 @@ describe("rate limits shared by instances on PostgreSQL", () => {
     expect(await one.take("k")).toEqual({ ok: true });
     const left = await sql<{ n: number }>`select n from rate_limit_windows where bucket = 'test-window'`.execute(first.db);
     expect(left.rows.map((r) => Number(r.n))).toEqual([1]);
+  });
+});
+
+describe("stream caps shared by instances on PostgreSQL", () => {
+  let first: Awaited<ReturnType<typeof postgres.open>>;
+  let second: OpenDb;
+  let a: App;
+  let b: App;
+  const streams = { streamsPerDraft: 2, streamsPerAddress: 3, streamsTotal: 100, readsPerMinute: 10_000, trustedProxy: ["127.0.0.1"] };
+
+  beforeAll(async () => {
+    first = await postgres.open();
+    second = await openDb(first.storage);
+    a = await startApp(first, { settings: streams });
+    b = await startApp(second, { settings: streams });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await second.close();
+    await first.close();
+  });
+
+  const openRows = async () => Number((await sql<{ n: number }>`select coalesce(sum(n), 0) as n from stream_slots where bucket = 'streams_address'`.execute(first.db)).rows[0]!.n);
+
+  it("caps one address's streams to a draft, and in all, across both instances", async () => {
+    const one = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>1</p>" }, client(30))).json()) as { id: string };
+    const two = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>2</p>" }, client(30))).json()) as { id: string };
+    const events = (app: App, id: string) => `${app.url}${DRAFT}/${id}/events`;
+    const watcher = client(31);
+    const s1 = await openStream(events(a, one.id), watcher);
+    const s2 = await openStream(events(b, one.id), watcher);
+    expect([s1.status, s2.status]).toEqual([200, 200]);
+    // A third to the same draft from the same address, on either instance: each holds only one.
+    for (const app of [a, b]) {
+      const refused = await openStream(events(app, one.id), watcher);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(await refused.text())).toMatchObject({ error: "rate_limited" });
+    }
+    // Another draft: the address's third stream is allowed, its fourth is not.
+    const s3 = await openStream(events(b, two.id), watcher);
+    expect(s3.status).toBe(200);
+    expect((await openStream(events(a, two.id), watcher)).status).toBe(429);
+    // Another address is not held back.
+    const other = await openStream(events(a, one.id), client(32));
+    expect(other.status).toBe(200);
+
+    // A closed stream gives its slot back, whichever instance held it.
+    s2.kill();
+    await until(async () => (await openRows()) === 3, "the slot given back");
+    const again = await openStream(events(a, one.id), watcher);
+    expect(again.status).toBe(200);
+    for (const s of [s1, s3, other, again]) s.kill();
+    await until(async () => (await openRows()) === 0, "every slot given back");
+  });
+
+  it("stops counting an instance that no longer says it is alive", async () => {
+    let t = Date.UTC(2030, 0, 1);
+    const dead = streamSlots(first, { instance: "dead", now: () => t, ttlMs: 30_000 });
+    const live = streamSlots(second, { instance: "live", now: () => t, ttlMs: 30_000 });
+    const claim = [{ bucket: "test-slots", key: "k", cap: 1 }];
+    expect(await dead.acquire(claim)).not.toBeNull();
+    expect(await live.acquire(claim)).toBeNull();
+    // The dead instance never refreshes its row: after the time to live it no longer counts.
+    t += 30_001;
+    expect(await live.acquire(claim)).not.toBeNull();
+    await live.close();
+    await dead.close();
   });
 });
 
