@@ -122,7 +122,9 @@ describe("two instances on one PostgreSQL behind nginx", () => {
       quiet: true,
       env: {
         DATABASE_SCHEMA: schema,
-        DEMO_TENANT: "0",
+        // The demo tenant, so people can sign in; the first instance seeds it before the second starts.
+        DEMO_TENANT: "1",
+        CRM_SYNC_ON_START: "0",
         // Every watcher here comes from one address, through the proxy.
         PLAYGROUND_STREAMS_PER_DRAFT: "1000",
         PLAYGROUND_STREAMS_PER_ADDRESS: "1000",
@@ -134,6 +136,23 @@ describe("two instances on one PostgreSQL behind nginx", () => {
   afterAll(async () => {
     await cluster?.stop();
     await dropSchema(schema);
+  });
+
+  it("keeps a person signed in on one instance signed in on the other", async () => {
+    const signIn = await fetch(`${cluster.url}/signin/demo`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "email=member%40demo.test&next=%2F",
+      redirect: "manual",
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect(cookie).not.toBe("");
+    for (const base of [...cluster.instances.map((n) => n.url), cluster.url, cluster.url]) {
+      const me = await fetch(`${base}/api/me`, { headers: { cookie } });
+      expect(me.status, base).toBe(200);
+      expect(((await me.json()) as { email: string }).email).toBe("member@demo.test");
+    }
   });
 
   it("keeps watchers receiving through either instance, and through the survivor after a kill -9, every revision once", { timeout: 180_000 }, async () => {
