@@ -161,6 +161,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     startOperations() {
       if (operations) return;
       operations = true;
+      metrics.collectProcessMetrics();
       const edge = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
       shutdownOnSignal({
         edge,

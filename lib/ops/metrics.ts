@@ -13,13 +13,17 @@ export interface Metrics {
   fanout(seconds: number): void;
   syncRun(instance: string, outcome: "ok" | "failed", seconds: number): void;
   refused(limit: string): void;
+  /** Adds prom-client's process metrics (CPU, memory, event loop, GC); once, by the production server. */
+  collectProcessMetrics(): void;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+export function createMetrics(): Metrics {
   const registry = new Registry();
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  // Process metrics watch garbage collection with an observer of their own: only the server
+  // process's app starts them, not every app a test builds.
+  let processMetrics = false;
   const requests = new Counter({ name: "http_requests_total", help: "Requests answered, by method, route template and status.", labelNames: ["method", "route", "status"], registers: [registry] });
   const durations = new Histogram({
     name: "http_request_duration_seconds",
@@ -71,5 +75,10 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       syncDuration.observe({ instance }, seconds);
     },
     refused: (limit) => refusals.inc({ limit }),
+    collectProcessMetrics() {
+      if (processMetrics) return;
+      processMetrics = true;
+      collectDefaultMetrics({ register: registry });
+    },
   };
 }

@@ -179,8 +179,10 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       const built = await build();
       const bytes = typeof built === "string" ? new TextEncoder().encode(built) : built;
       const wait = readBytes.take(bytes.byteLength);
-      if (wait > 0) refused("read_bytes");
-      if (wait > 0) throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      if (wait > 0) {
+        refused("read_bytes");
+        throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      }
       return jsonText(releasingBody(bytes, release));
     } catch (err) {
       release();

@@ -77,6 +77,7 @@ describe("the production server on SQLite, behind a trusted proxy on loopback", 
     expect(sample(text, 'rate_limit_refusals_total{limit="creates"}')).toBe(1);
     expect(sample(text, "playground_fanout_delay_seconds_count")).toBe(1);
     expect(text).toContain("# TYPE http_request_duration_seconds histogram");
+    expect(text).toContain("# TYPE process_cpu_user_seconds_total counter");
     // No label carries a path value: the draft's id and write token are nowhere.
     expect(text).not.toContain(created.id);
     expect(text).not.toContain(new URL(created.postUrl).pathname.split("/").pop());
