@@ -163,6 +163,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       operations = true;
       metrics.collectProcessMetrics();
       const edge = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
+      metrics.inFlightFrom(edge.inFlight);
       shutdownOnSignal({
         edge,
         graceMs: config.shutdownGraceMs,

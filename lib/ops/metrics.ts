@@ -9,6 +9,8 @@ export interface Metrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** Open event streams, read when scraped. */
   streamsFrom(read: () => number): void;
+  /** Requests whose answers have not ended, read when scraped. */
+  inFlightFrom(read: () => number): void;
   /** An update reached every watcher here that lacked it: seconds since the revision was written. */
   fanout(seconds: number): void;
   syncRun(instance: string, outcome: "ok" | "failed", seconds: number): void;
@@ -33,6 +35,15 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   let readStreams: () => number = () => 0;
+  let readInFlight: () => number = () => 0;
+  new Gauge({
+    name: "http_requests_in_flight",
+    help: "Requests whose answers have not ended (open event streams included), this scrape among them.",
+    registers: [registry],
+    collect() {
+      this.set(readInFlight());
+    },
+  });
   new Gauge({
     name: "playground_event_streams_open",
     help: "Draft event streams open on this instance.",
@@ -67,6 +78,9 @@ export function createMetrics(): Metrics {
     },
     streamsFrom(read) {
       readStreams = read;
+    },
+    inFlightFrom(read) {
+      readInFlight = read;
     },
     fanout: (seconds) => fanoutDelay.observe(Math.max(0, seconds)),
     syncRun(instance, outcome, seconds) {

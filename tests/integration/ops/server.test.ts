@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -117,14 +118,32 @@ describe("the production server on SQLite, behind a trusted proxy on loopback", 
     for (const leak of [created.id, writeToken, secret]) expect(out).not.toContain(leak);
   });
 
-  it("on SIGTERM tells an open event stream to reconnect, ends it, and exits 0", async () => {
+  it("on SIGTERM tells an open event stream to reconnect, ends it, lets a request in flight finish, and exits 0", async () => {
     const created = (await (await createDraft(server, "<p>bye</p>", { "x-forwarded-for": "203.0.113.53" })).json()) as { id: string };
     const stream = rawStream(`${server.url}${DRAFT}/${created.id}/events`);
     await expect.poll(() => stream.text()).toContain("id: 1");
+    // A creation whose body is still arriving when the signal comes.
+    const body = "<p>sent in two halves</p>";
+    const pending = http.request(`${server.url}${DRAFT}`, {
+      method: "POST",
+      headers: { "content-type": "text/html", "content-length": String(Buffer.byteLength(body)), "x-forwarded-for": "203.0.113.54" },
+    });
+    const answered = new Promise<number>((resolve, reject) => {
+      pending.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      pending.on("error", reject);
+    });
+    pending.write(body.slice(0, 10));
+    // In flight: the stream, the half-sent creation and this scrape.
+    await expect.poll(async () => sample(await metricsText(server), "http_requests_in_flight")).toBe(3);
     const before = stream.text().length;
     server.process.kill("SIGTERM");
     await stream.ended;
     expect(stream.text().slice(before)).toMatch(/^retry: \d+\n: reconnect\n\n$/);
+    pending.end(body.slice(10));
+    expect(await answered).toBe(201);
     expect(await server.exited).toEqual({ code: 0, signal: null });
     const phases = server.logLines().filter((l) => l.msg === "shutdown").map((l) => l.phase);
     expect(phases).toEqual(["start", "done"]);
