@@ -22,6 +22,7 @@ export const libLayers = [
   { name: "domains", folders: ["cx", "saved"] },
   { name: "seeding", folders: ["seed"] },
   { name: "routes", folders: ["playground", "handlers", "signin"] },
+  { name: "operations", folders: ["ops"] },
   { name: "reference", folders: ["docs"] },
   { name: "composition root", folders: ["app"] },
 ];

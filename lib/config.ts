@@ -114,6 +114,8 @@ const schema = z
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+    METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.PLAYGROUND_STREAMS_TOTAL <= env.PLAYGROUND_STREAMS_PER_ADDRESS) {
@@ -170,6 +172,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
       : standInsOn
         ? { mode: "stand-in", apiUrl: `${standInOrigin}/stand-ins/crmportal` }
         : { mode: "off" }) as CrmPortalConfig,
+    /** Bearer token that opens /metrics to callers that are not on loopback; unset: loopback only. */
+    metricsToken: e.METRICS_TOKEN,
+    /** How long SIGTERM waits for requests in flight before closing storage and exiting. */
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START, archivedEveryMs: e.CRM_ARCHIVED_EVERY_MS },
     playground: {
       trustedProxy: e.TRUSTED_PROXY.split(",").map((x) => x.trim()).filter(Boolean),

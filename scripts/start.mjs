@@ -51,7 +51,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const child = spawn(process.execPath, [nextBin, "start", "-p", port], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    // The app shuts down on SIGTERM itself (lib/ops/shutdown.ts): the framework's own handler
+    // would wait on open event streams for ever and exit 143.
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "1" },
   });
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

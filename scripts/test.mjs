@@ -1,6 +1,6 @@
-// npm test: every suite, in order — types and lint side by side, unit and integration (SQLite and
-// PostgreSQL), then end-to-end in Chromium against the production build. Stops after the first
-// stage with a failing step and ends with one line counting the tests that ran.
+// npm test: every suite, in order — types and lint side by side, the production build, unit and
+// integration (SQLite and PostgreSQL, some against that build), then end-to-end in Chromium
+// against it. Stops after the first stage with a failing step and ends with one line counting the tests that ran.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +19,8 @@ const stages = [
     // The cache (under node_modules/.cache) is keyed on each file's content and the config.
     ["lint", bin("eslint"), ["--max-warnings=0", "--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/", "."]],
   ],
+  // The build comes before the integration tests: some of them start the production server.
+  [["build", process.execPath, ["scripts/start.mjs", "--build-only"]]],
   [
     [
       "unit + integration",
@@ -26,7 +28,6 @@ const stages = [
       ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
     ],
   ],
-  [["build", process.execPath, ["scripts/start.mjs", "--build-only"]]],
   [["e2e (end-to-end)", bin("playwright"), ["test"]]],
 ];
 

@@ -345,7 +345,7 @@ const pages: fc.Arbitrary<PathPart> = fc.record({
   family: fc.constant("pages"),
   method: method({ GET: 8, HEAD: 1, POST: 2, DELETE: 1 }),
   path: fc.oneof(
-    fc.constantFrom("/", "/signin", "/docs", "/connections", "/dashboards/frame", "/openapi.json", "/docs/api.md"),
+    fc.constantFrom("/", "/signin", "/docs", "/connections", "/dashboards/frame", "/openapi.json", "/docs/api.md", "/healthz", "/readyz", "/metrics"),
     pick(["api", "playground", "index", "conventions"], 1, segment, 1).map((s) => `/docs/${s}`),
     handle.map((h) => `/~/${h}`),
     fc.tuple(handle, slug).map(([h, s]) => `/dashboards/save/${h}/${s}`),

@@ -21,6 +21,12 @@ import { playgroundSettingsOf } from "@/lib/playground/limits";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import { seedDemo } from "@/lib/seed";
+import { jsonLogger, type Logger } from "@/lib/ops/log";
+import { createMetrics, type Metrics } from "@/lib/ops/metrics";
+import { readiness, type Readiness } from "@/lib/ops/readiness";
+import { installRequestEdge } from "@/lib/ops/requests";
+import { buildRouteTemplates } from "@/lib/ops/route-template";
+import { shutdownOnSignal } from "@/lib/ops/shutdown";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -54,6 +60,16 @@ export interface App {
   services(): HandlerServices;
   /** For page components: the human-action dependencies. */
   humanDeps(): Promise<HumanDeps>;
+  /** Structured JSON log lines on stdout. */
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  /** Whether this instance should be sent traffic (GET /readyz). */
+  readiness(): Promise<Readiness>;
+  /**
+   * The production server's operations, once per process: every request timed, counted and
+   * logged with a request id, and SIGTERM shutting down gracefully (lib/ops).
+   */
+  startOperations(): void;
 }
 
 export interface AppRoutes {
@@ -92,11 +108,24 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const crmUpstream = crmUpstreamFor(config, standIns);
   const credentials = createCredentials({ config, sealer: sealerOf });
   const settings = playgroundSettingsOf(config);
+  const log = jsonLogger();
+  const metrics = createMetrics();
+  let playgroundNow: Playground | undefined;
+  metrics.streamsFrom(() => playgroundNow?.hub.total() ?? 0);
 
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
     (playground ??= storageOf()
-      .then((open) => createPlayground(open, { settings, publicOrigin: config.publicOrigin, sealer: sealerOf() }))
+      .then((open) =>
+        createPlayground(open, {
+          settings,
+          publicOrigin: config.publicOrigin,
+          sealer: sealerOf(),
+          log: (line) => log.warn(line, { component: "playground" }),
+          observe: { refused: metrics.refused, fanout: metrics.fanout },
+        }),
+      )
+      .then((p) => (playgroundNow = p))
       .catch((err: unknown) => {
         playground = undefined;
         throw err;
@@ -107,6 +136,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
   let background: CrmSyncScheduler | null | undefined;
+  let operations = false;
 
   return {
     config,
@@ -121,6 +151,31 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     demoReads,
     humanDeps,
     services,
+    log,
+    metrics,
+    readiness: () =>
+      readiness({
+        storage: storageOf,
+        listening: async () => (await playgroundOf()).listening(),
+      }),
+    startOperations() {
+      if (operations) return;
+      operations = true;
+      metrics.collectProcessMetrics();
+      const edge = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
+      metrics.inFlightFrom(edge.inFlight);
+      shutdownOnSignal({
+        edge,
+        graceMs: config.shutdownGraceMs,
+        log,
+        endStreams: async () => playgroundNow?.endStreams() ?? 0,
+        close: async () => {
+          await background?.stop();
+          await playgroundNow?.close();
+          if (storage) await (await storage).close();
+        },
+      });
+    },
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
       playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
@@ -157,7 +212,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
               intervalMs: config.crmSync.intervalMs,
               onStart: config.crmSync.onStart,
               archivedEveryMs: config.crmSync.archivedEveryMs,
-              log: (line) => console.log(`[crm-sync] ${line}`),
+              log: (line) => log.info(line, { component: "crm-sync" }),
+              onRun: (instance, result, seconds) => {
+                if (result.status !== "skipped") metrics.syncRun(instance, result.status, seconds);
+              },
             });
       return background;
     },

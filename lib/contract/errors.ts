@@ -11,6 +11,8 @@ export const errorCatalogue = {
   invalid_query: { status: 400, description: "A query parameter is malformed; `hint` names it." },
   invalid_cursor: { status: 400, description: "The cursor was not issued by this server." },
   internal_error: { status: 500, description: "An unexpected failure. Nothing about it is disclosed." },
+  not_ready: { status: 503, description: "This instance cannot serve yet (storage, migrations or the draft listener); `hint` names which. /readyz answers it." },
+  shutting_down: { status: 503, description: "This instance is shutting down; retry, and the proxy sends you to another." },
 
   // Endpoint-specific, from the interface specification
   no_connection_check: { status: 404, description: "No probe exists for the slug." },

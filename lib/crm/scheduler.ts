@@ -24,6 +24,8 @@ export interface CrmSyncOptions {
   pageSize?: number;
   /** How often a run reads archived ids in full (see removeArchived). */
   archivedEveryMs?: number;
+  /** Told of every run of an instance, with its result and how long it took (metrics). */
+  onRun?: (instance: CrmInstance, result: SyncResult, seconds: number) => void;
 }
 
 export interface CrmSyncScheduler {
@@ -64,7 +66,10 @@ export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
       if (stopped) break;
       const upstream = opts.upstreamFor(instance);
       if (!upstream) continue;
-      results.push(await syncInstance({ db, upstream, instance, log: opts.log, pageSize: opts.pageSize, archivedEveryMs: opts.archivedEveryMs }));
+      const t0 = performance.now();
+      const result = await syncInstance({ db, upstream, instance, log: opts.log, pageSize: opts.pageSize, archivedEveryMs: opts.archivedEveryMs });
+      opts.onRun?.(instance, result, (performance.now() - t0) / 1000);
+      results.push(result);
     }
     return { retryable: results.some((r) => r.status === "failed" && r.failure !== undefined && NOT_YET.has(r.failure)) };
   };

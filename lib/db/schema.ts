@@ -276,7 +276,27 @@ export interface TrustedAuthorsTable {
   created_at: number;
 }
 
+/** Fixed-window request counters shared by instances on PostgreSQL (0010_rate_limits). */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  key: string;
+  window_start: number;
+  n: number;
+  expires_at: number;
+}
+
+/** Open event streams per cap, key and instance, on PostgreSQL (0011_stream_slots). */
+export interface StreamSlotsTable {
+  bucket: string;
+  key: string;
+  instance: string;
+  n: number;
+  seen_at: number;
+}
+
 export interface Database {
+  stream_slots: StreamSlotsTable;
+  rate_limit_windows: RateLimitWindowsTable;
   trusted_authors: TrustedAuthorsTable;
   saved_dashboards: SavedDashboardsTable;
   saved_dashboard_revisions: SavedDashboardRevisionsTable;

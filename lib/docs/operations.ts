@@ -335,7 +335,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
           return { status: 200, contentType: "text/event-stream", description: "`draft` events; the fields below are each event's `data`", schema: data, fields: fieldRows(data, set.components) };
         })(),
       ],
-      errors: ["no_such_draft", "rate_limited", "internal_error"],
+      errors: ["no_such_draft", "rate_limited", "shutting_down", "internal_error"],
     }),
   ];
 }

@@ -47,6 +47,10 @@ describe("the edge", () => {
     expect(isJsonPath("/~/member/x", "POST")).toBe(true);
     expect(isJsonPath("/~/member/x/source", "GET")).toBe(true);
     expect(isJsonPath("/signin", "POST")).toBe(false);
+    expect(isJsonPath("/healthz", "GET")).toBe(true);
+    expect(isJsonPath("/readyz", "GET")).toBe(true);
+    // Prometheus text, not JSON: a trailing slash there redirects like a page's.
+    expect(isJsonPath("/metrics", "GET")).toBe(false);
   });
 
   it("answers unknown addresses under /account and the playground with the 404 envelope", async () => {

@@ -17,6 +17,7 @@ const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d)(?:\/.*)?|\/l
 export function isJsonPath(pathname: string, method: string): boolean {
   if (pathname === "/api" || pathname.startsWith("/api/")) return true;
   if (pathname === "/account" || pathname.startsWith("/account/")) return true;
+  if (pathname === "/healthz" || pathname === "/readyz") return true;
   if (pathname === "/openapi.json" || pathname === "/dashboards/save" || pathname.startsWith("/dashboards/save/")) return true;
   if (pathname.startsWith("/dashboards/playground/")) return !PLAYGROUND_PAGES.test(pathname);
   if (/^\/~\/[^/]+\/[^/]+\/source$/.test(pathname)) return true;

@@ -25,6 +25,8 @@ export interface DraftContext {
   settings: PlaygroundSettings;
   now: () => number;
   log: (line: string) => void;
+  /** Seconds from a revision being written to its frame reaching every watcher here that lacked it. */
+  observeFanout?: (seconds: number) => void;
   /** Mutable bookkeeping shared by the functions below. */
   state: {
     lastSweepAt: number;
@@ -218,7 +220,7 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
   // The row was found by the hash of the token; comparing it again costs nothing and keeps the
   // check independent of how the database compares strings.
   if (!constantTimeEqual(row.write_hash, writeHash)) throw noSuchDraft(ctx.settings);
-  ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
+  publishRow(ctx, row);
   const warnings = analysis?.warnings ?? (decodeAnalysis(await store.findCheck(ctx.db, row.id, row.revision)) ?? analysisFor(ctx, row.html)).warnings;
   return { id: row.id, revision: row.revision, warnings };
 }
@@ -435,7 +437,7 @@ export function refreshWatchers(ctx: DraftContext, note: DraftNote): void {
         entry.again = false;
         const row = await findDraft(ctx, note.id);
         if (!row) ctx.hub.endDraft(note.id);
-        else ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
+        else publishRow(ctx, row);
       } while (entry.again);
     } catch (err) {
       ctx.log(`draft refresh failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -443,6 +445,11 @@ export function refreshWatchers(ctx: DraftContext, note: DraftNote): void {
       ctx.state.refreshing.delete(note.id);
     }
   })();
+}
+
+function publishRow(ctx: DraftContext, row: store.DraftRow): void {
+  const delivered = ctx.hub.publish(row.id, row.revision, () => draftFrame(eventOf(row)));
+  if (delivered > 0) ctx.observeFanout?.((ctx.now() - row.updated_at) / 1000);
 }
 
 /** After the fan-out missed notices: bring every watched draft up to date. */

@@ -25,6 +25,8 @@ export interface Fanout {
   announceGone(ids: readonly string[]): Promise<void>;
   /** Resolves once this process hears other instances' updates. */
   ready(): Promise<void>;
+  /** Whether the listening connection is up now (always, where there is no other instance). */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export function createFanout(open: Pick<OpenDb, "db" | "dialect" | "pool">, hand
       inTransaction: async () => {},
       announceGone: async () => {},
       ready: async () => {},
+      listening: () => true,
       close: async () => {},
     };
   }
@@ -72,7 +75,7 @@ export function createFanout(open: Pick<OpenDb, "db" | "dialect" | "pool">, hand
 class PgFanout implements Fanout {
   private channelName: Promise<string> | null = null;
   private client: pg.Client | null = null;
-  private listening: Promise<void> | null = null;
+  private listenStarted: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private backoffMs = 500;
   private closed = false;
@@ -107,11 +110,11 @@ class PgFanout implements Fanout {
 
   ready(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.listening ??= this.listen(false).catch((err: unknown) => {
-      this.listening = null;
+    this.listenStarted ??= this.listen(false).catch((err: unknown) => {
+      this.listenStarted = null;
       throw err;
     });
-    return this.listening;
+    return this.listenStarted;
   }
 
   private async listen(resync: boolean): Promise<void> {
@@ -146,6 +149,10 @@ class PgFanout implements Fanout {
     this.client = client;
     this.backoffMs = 500;
     if (resync) this.handlers.onResync();
+  }
+
+  listening(): boolean {
+    return this.client !== null;
   }
 
   private scheduleReconnect(): void {

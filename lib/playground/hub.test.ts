@@ -174,4 +174,27 @@ describe("hub", () => {
     expect(hub.total()).toBe(1);
     hub.close();
   });
+
+  it("on shutdown sends every watcher what it has waiting and a retry hint, ends its stream, and opens no more", async () => {
+    const hub = new Hub({ retryMs: 5_000 });
+    const o = hub.open("d1", "a", limits);
+    const p = hub.open("d2", "b", limits);
+    if (!o.ok || !p.ok) throw new Error("not opened");
+    o.watch.start(1, frame(1), null);
+    const c = reader(o.watch.stream);
+    const d = reader(p.watch.stream);
+    await tick();
+    expect(hub.reconnectAll(1_000)).toBe(2);
+    expect(await c.done).toBe("end");
+    expect(await d.done).toBe("end");
+    expect(c.messages.map((m) => m.lastEventId)).toEqual(["1"]);
+    // The hint replaces the opening 5 s with about a second, spread so a crowd does not return at once.
+    for (const r of [c, d]) {
+      expect(r.parser.retry).toBeGreaterThanOrEqual(500);
+      expect(r.parser.retry).toBeLessThanOrEqual(1_500);
+    }
+    expect(hub.total()).toBe(0);
+    expect(hub.closing).toBe(true);
+    expect(hub.open("d1", "c", limits).ok).toBe(false);
+  });
 });

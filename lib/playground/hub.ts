@@ -1,5 +1,5 @@
 import "server-only";
-import { HEARTBEAT_FRAME, openingFrame } from "./sse";
+import { HEARTBEAT_FRAME, openingFrame, reconnectFrame } from "./sse";
 
 // The in-process registry of everyone watching a draft. The stream carries the latest snapshot,
 // not a queue: each revision is framed once (by the caller) and the same bytes are handed to
@@ -67,6 +67,8 @@ interface Watcher {
   wantsData: boolean;
   controller: ReadableStreamDefaultController<Uint8Array> | null;
   closed: boolean;
+  /** Told once, whichever way the stream ends. */
+  onEnd?: () => void;
 }
 
 export interface HubStats {
@@ -104,6 +106,7 @@ export class Hub {
   private currentBytes = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private count = 0;
+  private draining = false;
   private readonly opts: Required<Omit<HubOptions, "onTick">> & Pick<HubOptions, "onTick">;
   readonly stats: HubStats = { opened: 0, closed: 0, dropped: 0, framesWritten: 0 };
 
@@ -121,9 +124,10 @@ export class Hub {
   }
 
   /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
-  open(draftId: string, address: string, limits: WatchLimits): OpenResult {
+  open(draftId: string, address: string, limits: WatchLimits, onEnd?: () => void): OpenResult {
     const pair = `${draftId} ${address}`;
     if (
+      this.draining ||
       this.count >= limits.total ||
       (this.byAddress.get(address) ?? 0) >= limits.perAddress ||
       (this.byDraftAddress.get(pair) ?? 0) >= limits.perDraftPerAddress
@@ -141,6 +145,7 @@ export class Hub {
       wantsData: false,
       controller: null,
       closed: false,
+      onEnd,
     };
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -230,6 +235,38 @@ export class Hub {
 
   watchedDrafts(): string[] {
     return [...this.byDraft.keys()];
+  }
+
+  /** Whether the hub has been told to send everyone elsewhere; it then opens no stream. */
+  get closing(): boolean {
+    return this.draining;
+  }
+
+  /**
+   * Ends every stream after what it has waiting and a `retry:` hint, so its client reconnects
+   * after about `retryMs` (spread over ±50 %, so a crowd does not return at one instant) to
+   * whichever instance the proxy picks, and resumes with Last-Event-ID. Opens nothing afterwards.
+   */
+  reconnectAll(retryMs = 1_000): number {
+    this.draining = true;
+    let n = 0;
+    for (const watchers of [...this.byDraft.values()]) {
+      for (const w of [...watchers]) {
+        const controller = w.controller;
+        const waiting = w.queue;
+        this.remove(w);
+        n++;
+        try {
+          for (const frame of waiting) controller?.enqueue(frame);
+          controller?.enqueue(reconnectFrame(Math.round(retryMs * (0.5 + Math.random()))));
+          controller?.close();
+        } catch {
+          // Already closed or errored: the client is gone.
+        }
+      }
+    }
+    this.stopTimer();
+    return n;
   }
 
   /** Ends every stream and stops the heartbeat. */
@@ -333,6 +370,7 @@ export class Hub {
     decrement(this.byAddress, w.address);
     decrement(this.byDraftAddress, `${w.draftId} ${w.address}`);
     if (this.count === 0) this.stopTimer();
+    w.onEnd?.();
   }
 
   private ensureTimer(): void {

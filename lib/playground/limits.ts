@@ -320,8 +320,14 @@ export function normaliseAddress(address: string): string {
  * request shares one key.
  */
 export function clientAddress(request: Request, trusted: AddressMatcher): string {
+  const client = clientIp(request, trusted);
+  return client === null ? "unknown" : bucketKey(client);
+}
+
+/** The client's address as clientAddress finds it, whole (not bucketed); null when the peer is unknown. */
+export function clientIp(request: Request, trusted: AddressMatcher): string | null {
   const stamped = peerStampInstalled() ? request.headers.get(PEER_HEADER) : null;
-  if (!stamped) return "unknown";
+  if (!stamped) return null;
   let client = normaliseAddress(stamped);
   if (trusted(client)) {
     const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map(normaliseAddress).filter(Boolean);
@@ -332,7 +338,7 @@ export function clientAddress(request: Request, trusted: AddressMatcher): string
       if (!trusted(hop)) break;
     }
   }
-  return bucketKey(client);
+  return client;
 }
 
 /** One key per IPv6 /64 (one subscriber's usual allocation), so address hopping gains nothing. */

@@ -17,7 +17,8 @@ import { parseWith, readJsonBody } from "@/lib/http/edge";
 import { notCrossSite } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { noSuchDraft, type DraftContext } from "./drafts";
-import { RateLimiter, clientAddress, type AddressMatcher } from "./limits";
+import { clientAddress, type AddressMatcher } from "./limits";
+import { limiterFor } from "./shared-limits";
 import { findReportTarget, insertReport, listReports } from "./report-store";
 
 // Render reports of demo drafts: POST /draft/<read_id>/reports takes what a browser saw when it
@@ -46,7 +47,9 @@ export interface ReportsDeps {
   trusted: AddressMatcher;
   publicOrigin?: string;
   /** The anonymous reads' allowance, shared with the draft's other reads. */
-  guardRead: (request: Request) => void;
+  guardRead: (request: Request) => Promise<void>;
+  /** Counts a refusal by the named limit. */
+  refused?: (limit: string) => void;
 }
 
 /** The shape of a read id, as routes.ts checks it: anything else cannot be one and answers 404 at once. */
@@ -59,8 +62,8 @@ const liveRefused = () =>
     "This draft renders each viewer's own live data, so nothing of a render goes back to its author; create the draft with dataMode demo to get render reports.",
   );
 
-export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead }: ReportsDeps): Reports {
-  const sends = new RateLimiter(ctx.settings.reportsPerMinute, ctx.now);
+export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, refused }: ReportsDeps): Reports {
+  const sends = limiterFor({ db: ctx.db, dialect }, "reports", ctx.settings.reportsPerMinute, { now: ctx.now, log: ctx.log });
   const cutoff = () => ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
   // A revision pruned from the history has no row for a report to belong to.
   const recent = () => Math.min(REPORT_REVISIONS, ctx.settings.historyKeep);
@@ -70,8 +73,9 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead }
       if (!notCrossSite(request, publicOrigin)) {
         throw new ApiError("cross_site_write", "Render reports are sent by the playground's own pages and by agents, not from other sites.");
       }
-      const take = sends.take(clientAddress(request, trusted));
+      const take = await sends.take(clientAddress(request, trusted));
       if (!take.ok) {
+        refused?.("reports");
         throw new ApiError("rate_limited", `Too many render reports from your address; retry in ${take.retryAfterSeconds} s.`, {
           "retry-after": String(take.retryAfterSeconds),
         });
@@ -109,7 +113,7 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead }
     },
 
     async list(request, readId) {
-      guardRead(request);
+      await guardRead(request);
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
       const query = reportsQuery(new URL(request.url).searchParams);
       const draft = await findReportTarget(ctx.db, readId, cutoff());

@@ -58,6 +58,7 @@ import {
 } from "./limits";
 import { demoApiResponse } from "./demo-answers";
 import { createReports, type Reports } from "./reports";
+import { limiterFor, streamSlots, type Limiter } from "./shared-limits";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -79,6 +80,15 @@ export interface PlaygroundOptions {
   log?: (line: string) => void;
   /** Signs revision cursors; instances sharing a database must share it. Default: a key of this instance's own. */
   sealer?: Sealer;
+  /** Where refusals and fan-out delays are counted (the app's metrics). */
+  observe?: PlaygroundObserver;
+}
+
+export interface PlaygroundObserver {
+  /** A request refused by the named limit or stream cap. */
+  refused?(limit: string): void;
+  /** Seconds from a revision being written to its frame reaching every watcher here that lacked it. */
+  fanout?(seconds: number): void;
 }
 
 export interface Playground {
@@ -101,6 +111,10 @@ export interface Playground {
   readonly hub: Hub;
   readonly context: DraftContext;
   sweep(): Promise<string[]>;
+  /** Whether updates made on other instances reach this one's watchers (starts listening if not yet). */
+  listening(): Promise<boolean>;
+  /** Shutdown: every open stream is told to reconnect and ended; no new one opens. Answers how many. */
+  endStreams(retryMs?: number): number;
   close(): Promise<void>;
 }
 
@@ -129,30 +143,46 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     onResync: () => refreshAll(ctx),
     log,
   });
-  const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state };
+  const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state, observeFanout: options.observe?.fanout };
   const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
-  const creates = new RateLimiter(settings.createsPerMinute, now);
+  // Shared by every instance on PostgreSQL, in memory on SQLite (shared-limits.ts).
+  const limiter = (bucket: string, perMinute: number) => limiterFor(open, bucket, perMinute, { now, log });
+  const creates = limiter("creates", settings.createsPerMinute);
   // A check costs what checking a creation costs, and creates nothing: the same allowance, apart.
-  const checks = new RateLimiter(settings.createsPerMinute, now);
-  const updates = new RateLimiter(settings.updatesPerMinute, now);
+  const checks = limiter("checks", settings.createsPerMinute);
+  const updates = limiter("updates", settings.updatesPerMinute);
   // Anonymous reads cost little each, but nothing else stops one address from asking without end.
-  const reads = new RateLimiter(settings.readsPerMinute, now);
+  const reads = limiter("reads", settings.readsPerMinute);
   const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
   checkStreamCaps(settings);
-  const guardRead = (request: Request) => limited(reads.take(clientAddress(request, trusted)), "reads of drafts from your address");
-  const reports = createReports({ ctx, dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead });
+  const refused = (limit: string) => options.observe?.refused?.(limit);
+  /** Takes from a limit; a refusal is 429 with Retry-After, and counted. */
+  const limit = async (l: Limiter, bucket: string, key: string, what: string) => {
+    const take = await l.take(key);
+    if (!take.ok) refused(bucket);
+    limited(take, what);
+  };
+  const guardRead = (request: Request) => limit(reads, "reads", clientAddress(request, trusted), "reads of drafts from your address");
+  const reports = createReports({ ctx, dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead, refused });
   const inFlight = new InFlight();
+  const slots = streamSlots(open, { log });
   const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
   /** A large answer, written while it holds one of the address's (and the instance's) slots. */
   const heldAnswer = async (request: Request, build: () => Promise<string | Uint8Array>): Promise<Response> => {
     const release = inFlight.enter(clientAddress(request, trusted));
-    if (!release) throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
+    if (!release) {
+      refused("reads_in_flight");
+      throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
+    }
     try {
       const built = await build();
       const bytes = typeof built === "string" ? new TextEncoder().encode(built) : built;
       const wait = readBytes.take(bytes.byteLength);
-      if (wait > 0) throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      if (wait > 0) {
+        refused("read_bytes");
+        throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      }
       return jsonText(releasingBody(bytes, release));
     } catch (err) {
       release();
@@ -182,7 +212,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       guardWrite(request);
       // Before anything is written: the answer's URLs must be ones the server can stand behind.
       const origin = trustedOrigin(request, options.publicOrigin);
-      limited(creates.take(clientAddress(request, trusted)), "draft creations from your address");
+      await limit(creates, "creates", clientAddress(request, trusted), "draft creations from your address");
       const input = await readDraftInput(request);
       const created = await createDraft(ctx, input);
       const body: DraftCreated = {
@@ -197,7 +227,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async check(request) {
       guardWrite(request);
-      limited(checks.take(clientAddress(request, trusted)), "checks from your address");
+      await limit(checks, "checks", clientAddress(request, trusted), "checks from your address");
       const body: DraftCheck = checkDraftInput(ctx, await readDraftInput(request));
       return json(body);
     },
@@ -206,7 +236,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       guardWrite(request);
       const origin = trustedOrigin(request, options.publicOrigin);
       if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
-      limited(updates.take(sha256Hex(writeToken)), "updates of this draft");
+      await limit(updates, "updates", sha256Hex(writeToken), "updates of this draft");
       const input = await readDraftUpdate(request);
       const updated = await updateDraft(ctx, writeToken, input);
       const body: DraftUpdated = { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
@@ -214,13 +244,13 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     },
 
     async read(request, readId) {
-      guardRead(request);
+      await guardRead(request);
       if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
       return await heldAnswer(request, () => readDraftBytes(ctx, readId));
     },
 
     async revisions(request, readId) {
-      guardRead(request);
+      await guardRead(request);
       if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
       const query = revisionsQuery(new URL(request.url).searchParams);
       if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
@@ -235,20 +265,43 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     },
 
     async events(request, readId) {
-      guardRead(request);
+      await guardRead(request);
       if (!CAPABILITY_SHAPE.test(readId)) throw noSuchDraft(settings);
       // Listening must be in place before the row is read, or an update on another instance
       // between the read and the LISTEN would never arrive.
       await fanout.ready();
-      const opened = hub.open(readId, clientAddress(request, trusted), {
-        perDraftPerAddress: settings.streamsPerDraft,
-        perAddress: settings.streamsPerAddress,
-        total: settings.streamsTotal,
-      });
+      if (hub.closing) throw new ApiError("shutting_down", "This instance is shutting down; reconnect and you reach another.", { "retry-after": "1" });
+      const address = clientAddress(request, trusted);
+      // The slot held across instances is given back however the stream ends, even while it is taken.
+      let ended = false;
+      let release: (() => void) | null = null;
+      const opened = hub.open(
+        readId,
+        address,
+        { perDraftPerAddress: settings.streamsPerDraft, perAddress: settings.streamsPerAddress, total: settings.streamsTotal },
+        () => {
+          ended = true;
+          release?.();
+          release = null;
+        },
+      );
       // One answer whichever cap was reached and however many watch, so it tells nothing.
-      if (!opened.ok) throw new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      const streamsRefused = () => {
+        refused("streams");
+        return new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      };
+      if (!opened.ok) throw streamsRefused();
       const watch = opened.watch;
       try {
+        // The same caps across every instance on the database (the total stays per instance:
+        // it bounds this process's memory).
+        const slot = await slots.acquire([
+          { bucket: "streams_address", key: address, cap: settings.streamsPerAddress },
+          { bucket: "streams_draft", key: sha256Hex(`${readId} ${address}`), cap: settings.streamsPerDraft },
+        ]);
+        if (!slot) throw streamsRefused();
+        if (ended) slot();
+        else release = slot;
         const row = await findDraft(ctx, readId);
         if (!row) throw noSuchDraft(settings);
         watch.start(row.revision, () => draftFrame(eventOf(row)), parseLastEventId(request.headers.get("last-event-id")));
@@ -267,8 +320,16 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     sweep: () => sweepIdle(ctx),
 
+    async listening() {
+      await fanout.ready();
+      return fanout.listening();
+    },
+
+    endStreams: (retryMs) => hub.reconnectAll(retryMs),
+
     async close() {
       hub.close();
+      await slots.close();
       await fanout.close();
     },
   };

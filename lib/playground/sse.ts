@@ -40,6 +40,11 @@ export function openingFrame(retryMs: number): Uint8Array {
   return encoder.encode(`retry: ${Math.max(0, Math.floor(retryMs))}\n: open\n\n`);
 }
 
+/** Ends a stream on purpose: the client is to reconnect after `retryMs` (to another instance). */
+export function reconnectFrame(retryMs: number): Uint8Array {
+  return encoder.encode(`retry: ${Math.max(0, Math.floor(retryMs))}\n: reconnect\n\n`);
+}
+
 /** `Last-Event-ID` as a revision, or null when it is absent or not a plain revision number. */
 export function parseLastEventId(value: string | null): number | null {
   if (value === null || !/^[0-9]{1,15}$/.test(value)) return null;
