@@ -4,6 +4,7 @@ import { randomToken, sha256Hex, constantTimeEqual } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, type DraftEvent, type DraftInput, type DraftUpdate, type DraftView } from "@/lib/contract/playground";
 import { isBlankDocument } from "@/lib/check";
+import { htmlTitle, TITLE_SEARCH_CHARS } from "@/lib/saved/slug";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
 import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/playground/demo-data";
@@ -375,6 +376,12 @@ export async function draftHistoryPage(ctx: DraftContext, readId: string, limit:
 /** Whether a live draft answers to this read id (the html is not read). */
 export async function draftExists(ctx: DraftContext, readId: string): Promise<boolean> {
   return store.isLive(ctx.db, readId, cutoff(ctx));
+}
+
+/** How a live draft is named to people (its dash, else its document's <title>), or undefined when there is none. */
+export async function draftNaming(ctx: DraftContext, readId: string): Promise<{ name: string | null } | undefined> {
+  const row = await store.findNaming(ctx.db, readId, cutoff(ctx), TITLE_SEARCH_CHARS);
+  return row ? { name: row.dash ?? htmlTitle(row.head) ?? null } : undefined;
 }
 
 const examplesShape = z.record(z.string(), z.string());

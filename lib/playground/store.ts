@@ -1,4 +1,5 @@
 import "server-only";
+import { sql } from "kysely";
 import type { Db } from "@/lib/db";
 import type { PlaygroundDraftsTable } from "@/lib/db/schema";
 
@@ -207,6 +208,19 @@ export async function listRevisionsBefore(db: Db, id: string, before: number | n
 export async function isLive(db: Db, id: string, cutoff: number): Promise<boolean> {
   const row = await db.selectFrom("playground_drafts").select("id").where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * What names a live draft: its dash and the start of its html, where a <title> would be (a page
+ * title needs no more than that of a document of up to 2 MiB).
+ */
+export async function findNaming(db: Db, id: string, cutoff: number, headChars: number): Promise<{ dash: string | null; head: string } | undefined> {
+  return db
+    .selectFrom("playground_drafts")
+    .select(["dash", sql<string>`substr(html, 1, ${headChars})`.as("head")])
+    .where("id", "=", id)
+    .where("updated_at", ">=", cutoff)
+    .executeTakeFirst();
 }
 
 /** Deletes up to `limit` drafts idle since before `cutoff` (their history goes with them). */

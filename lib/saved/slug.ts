@@ -5,8 +5,11 @@ import { SLUG_PATTERN } from "@/lib/contract/playground";
 export { SLUG_PATTERN };
 
 /** The text of a dashboard's own `<title>`, entities decoded and spaces folded, if it has one. */
+/** A <title> is looked for only this far into a document. */
+export const TITLE_SEARCH_CHARS = 64 * 1024;
+
 export function htmlTitle(html: string): string | undefined {
-  const m = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 64 * 1024));
+  const m = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, TITLE_SEARCH_CHARS));
   const text = m?.[1] ? decodeEntities(m[1]).replace(/\s+/g, " ").trim() : "";
   return text || undefined;
 }

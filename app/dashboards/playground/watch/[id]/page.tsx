@@ -1,27 +1,37 @@
 // GET /dashboards/playground/watch/<read_id> — a human watches a draft render live;
 // with ?static=1, the current revision renders once, for a screenshot.
 import type { Metadata } from "next";
+import { cache } from "react";
 import { notFound } from "next/navigation";
 import { WatchDraft } from "@/components/watch/WatchDraft";
 import { RenderLatch } from "@/components/watch/render-latch";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
-import { draftExists } from "@/lib/playground/drafts";
+import { draftNaming } from "@/lib/playground/drafts";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Watch a draft", robots: { index: false, follow: false } };
+
+// Read once per request for both the page and its title.
+const naming = cache(async (id: string) => (/^[A-Za-z0-9_-]{16,128}$/.test(id) ? draftNaming((await app().playground()).context, id) : undefined));
 
 interface Props {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
+// The tab says what the header says from the first byte; the page follows renames as revisions arrive.
+export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
+  const found = await naming((await params).id);
+  const title = found ? `Watching ${found.name ?? "untitled draft"}` : "Watch a draft";
+  return { title, robots: { index: false, follow: false } };
+}
+
 export default async function WatchPage({ params, searchParams }: Props) {
   const { id } = await params;
   const staticRender = (await searchParams).static === "1";
   // A link to no draft is a missing page (HTTP 404), not a page that says so with 200.
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(id) || !(await draftExists((await app().playground()).context, id))) notFound();
+  if (!(await naming(id))) notFound();
   // Signed-in people may save what they watch; for anyone else the action is simply not there.
   const session = await currentSession();
   return (
