@@ -146,10 +146,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
       const box = saveBox.current;
       const form = box?.querySelector("form");
       if (form) form.requestSubmit();
-      else {
-        box?.querySelector("button")?.click();
-        requestAnimationFrame(() => box?.querySelector("input")?.focus());
-      }
+      // Opening the panel puts focus in its name field (SaveToSpace).
+      else box?.querySelector("button")?.click();
       return;
     }
     if (shareState.kind === "idle" || shareState.kind === "failed") void shareDraft();
@@ -187,18 +185,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         </button>
         <SharePanel sharing={sharing} interactive={interactive} status={status} keepsOnCtrlS={!saver}>
           {saver ? (
-            <span
-              ref={saveBox}
-              className={styles.save}
-              onKeyDown={(e) => {
-                // The save form opens over the page like a menu, so Escape closes it, as its Close button does.
-                if (e.key !== "Escape") return;
-                const close = [...(saveBox.current?.querySelectorAll("form button") ?? [])].find((b) => b.textContent === "Close");
-                if (!(close instanceof HTMLButtonElement)) return;
-                close.click();
-                requestAnimationFrame(() => saveBox.current?.querySelector("button")?.focus());
-              }}
-            >
+            <span ref={saveBox} className={styles.save}>
               <SaveToSpace
                 handle={saver.handle}
                 csrf={saver.csrf}

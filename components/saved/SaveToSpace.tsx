@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { SLUG_PATTERN, toSlug } from "@/lib/saved/slug";
 import { useInteractive } from "@/components/interactive";
 import { humanPost } from "./human-fetch";
@@ -38,9 +38,20 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
   const id = useId();
   const valid = SLUG_PATTERN.test(slug);
 
+  // Focus follows the panel: into the name when it opens, back to its button when it closes, so
+  // a keyboard user is never dropped at the top of the page.
+  const nameField = useRef<HTMLInputElement>(null);
+  const openButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) nameField.current?.focus();
+    else if (wasOpen.current) openButton.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
   if (!open) {
     return (
-      <button type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}>
+      <button ref={openButton} type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}>
         Save to my space
       </button>
     );
@@ -63,13 +74,23 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
   };
 
   return (
-    <form className={styles.saveForm} onSubmit={submit} aria-label="Save to my space">
+    <form
+      className={styles.saveForm}
+      onSubmit={submit}
+      aria-label="Save to my space"
+      onKeyDown={(e) => {
+        if (e.key !== "Escape") return;
+        e.stopPropagation();
+        setOpen(false);
+      }}
+    >
       <label htmlFor={`${id}-slug`}>Name</label>
       <span className={styles.slugField}>
         <span className="muted" aria-hidden="true">
           /~/{handle}/
         </span>
         <input
+          ref={nameField}
           id={`${id}-slug`}
           value={slug}
           onChange={(e) => {
