@@ -157,34 +157,34 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   await expect(editor.example("crm-pipeline")).toHaveAccessibleDescription(/cursor/);
 
   // Nothing edited yet: no question asked.
-  let asked = 0;
-  page.on("dialog", () => asked++);
+  const question = page.getByRole("dialog");
   await editor.example("crm-pipeline").click();
   await expect(editor.preview().locator("h1")).toHaveText("CRM pipeline");
   await expect(editor.preview().locator("#stages tr").first()).toContainText("Appointment scheduled");
   await expect(editor.preview().locator("#deals-caption")).toContainText("36 deals in the CRM, every page read");
   await expect(editor.example("crm-pipeline")).toHaveAttribute("aria-current", "true");
   await expect(editor.noWarnings()).toBeVisible();
-  expect(asked).toBe(0);
+  await expect(question).toHaveCount(0);
   await expect(page).toHaveURL(/\/dashboards\/playground\?example=crm-pipeline$/);
 
+  // Edited: the page's own dialog asks, with focus on the answer that loses nothing.
   await editor.replaceWith(doc("My own edits"));
   await expect(editor.preview().locator("#label")).toHaveText("My own edits");
-  page.once("dialog", (d) => void d.dismiss());
   await editor.example("district-health").click();
-  await expect.poll(() => asked).toBe(1);
+  await expect(question).toHaveAccessibleName("Load the “District health with a snapshot” example?");
+  await expect(question.getByRole("button", { name: "Keep my edits" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(question).toHaveCount(0);
+  await expect(editor.example("district-health")).toBeFocused();
   await expect(editor.source()).toContainText("My own edits");
   await expect(editor.preview().locator("#label")).toHaveText("My own edits");
   await expect(page).toHaveURL(/\?example=crm-pipeline$/);
 
-  page.once("dialog", (d) => {
-    expect(d.message()).toContain("District health");
-    void d.accept();
-  });
   await editor.example("district-health").click();
+  await question.getByRole("button", { name: "Load it" }).click();
   await expect(editor.preview().locator("h1")).toHaveText("District health");
   await expect(editor.source()).not.toContainText("My own edits");
-  expect(asked).toBe(2);
 
   // A reload opens the example last picked.
   await page.reload();
@@ -201,37 +201,49 @@ test("edits this browser cannot keep, neither shared nor saved, ask before the p
   });
   const editor = new EditorPage(page);
   await editor.open();
-  const asked: string[] = [];
+  // The browser's own prompt is the only one a page may use on closing the tab.
+  const prompts: string[] = [];
   page.on("dialog", (d) => {
-    asked.push(d.type());
+    prompts.push(d.type());
     void d.dismiss();
   });
+  const question = page.getByRole("dialog", { name: "Leave the playground?" });
   const nav = page.getByRole("navigation").getByRole("link", { name: "API reference" });
 
   // Untouched, the example leaves without a question.
   await nav.click();
   await expect(page).toHaveURL(/\/docs$/);
-  expect(asked).toEqual([]);
+  await expect(question).toHaveCount(0);
 
   await editor.open();
   await editor.replaceWith(doc("Not kept anywhere"));
   await expect(editor.preview().locator("#label")).toHaveText("Not kept anywhere");
-  // A link of the site: declined, the edits stay.
+  // A link of the site: the page asks; staying keeps the edits.
   await nav.click();
-  await expect.poll(() => asked).toEqual(["confirm"]);
+  await expect(question).toBeVisible();
+  await question.getByRole("button", { name: "Stay" }).click();
+  await expect(question).toHaveCount(0);
   await expect(page).toHaveURL(/\/dashboards\/playground$/);
   await expect(editor.source()).toContainText("Not kept anywhere");
   // Closing the tab: the browser's own prompt, declined.
   await page.close({ runBeforeUnload: true });
-  await expect.poll(() => asked).toEqual(["confirm", "beforeunload"]);
+  await expect.poll(() => prompts).toEqual(["beforeunload"]);
   expect(page.isClosed()).toBe(false);
+  // Leaving through the dialog asks nothing more.
+  await nav.click();
+  await question.getByRole("button", { name: "Leave" }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+  expect(prompts).toEqual(["beforeunload"]);
 
   // Once shared, every edit reaches the draft, so leaving asks nothing.
+  await editor.open();
+  await editor.replaceWith(doc("Shared at once"));
   await editor.share();
   await expect(editor.revision()).toHaveText("1");
   await nav.click();
   await expect(page).toHaveURL(/\/docs$/);
-  expect(asked).toEqual(["confirm", "beforeunload"]);
+  await expect(question).toHaveCount(0);
+  expect(prompts).toEqual(["beforeunload"]);
 });
 
 test("?example= starts from that example; an unknown one says so and starts from the first", async ({ page }) => {

@@ -2,7 +2,7 @@
 // Chromium, for reviewing a change by eye: `npm run screenshots` writes
 // docs/screenshots/<page>-<width>.jpg and docs/screenshots/index.md, which links them.
 //
-//   npm run screenshots -- [--port 3560] [--only editor,watch]
+//   npm run screenshots -- [--port 3560] [--only editor,watch]   (--only leaves index.md as it is)
 //
 // Each page is taken after it has settled: the network idle, and where a dashboard renders, the
 // dashboard's own content in its frame. Pictures stop at MAX_HEIGHT px (the API reference is
@@ -38,14 +38,13 @@ const MAX_HEIGHT = 6000;
 const shots = [
   { name: "signin", path: "/signin" },
   { name: "landing", path: "/", as: "csm@demo.test" },
-  { name: "editor", path: "/dashboards/playground", settle: "frame" },
+  { name: "editor", path: "/dashboards/playground", settle: "preview" },
   { name: "watch", path: (ctx) => ctx.watchPath, settle: "frame" },
   { name: "docs", path: "/docs" },
   { name: "connections", path: "/connections", as: "member@demo.test" },
   { name: "saved-dashboard", path: "/~/csm/my-book", as: "csm@demo.test", settle: "frame" },
   { name: "saved-as-member", path: "/~/csm/my-book", as: "member@demo.test" },
   { name: "space", path: "/~/csm", as: "csm@demo.test" },
-  { name: "account", path: "/account", as: "csm@demo.test" },
   { name: "not-found", path: "/no-such-page" },
 ].filter((s) => !args.only || args.only.split(",").includes(s.name));
 
@@ -84,6 +83,8 @@ try {
       const page = await context.newPage();
       const target = typeof shot.path === "function" ? shot.path(ctx) : shot.path;
       await page.goto(target, { waitUntil: "networkidle" });
+      // The editor's preview says it is rendering until the dashboard's first render report.
+      if (shot.settle === "preview") await page.locator('[data-testid="preview-stage"][aria-busy="false"]').waitFor({ timeout: 30_000 });
       if (shot.settle === "frame") {
         await page.frameLocator('[data-testid="dashboard-frame"]').first().locator("body *").first().waitFor({ timeout: 30_000 });
         await page.waitForLoadState("networkidle");
@@ -102,6 +103,8 @@ try {
   await stop();
 }
 
+// A partial run (--only) refreshes its pictures and leaves the index of the full set alone.
+if (args.only) process.exit(0);
 const rows = taken.map((t) => `| ${t.shot} | ${t.width} | \`${t.path.replace(/watch\/[^/?]+/, "watch/<id>")}\` | ${t.size.width}×${t.size.height} | [${t.file}](${t.file}) |`);
 fs.writeFileSync(
   path.join(outDir, "index.md"),

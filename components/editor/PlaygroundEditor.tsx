@@ -6,6 +6,7 @@ import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
+import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CodeEditor, type CodeEditorHandle } from "./CodeEditor";
 import { ConsolePanel } from "./ConsolePanel";
 import { DraftNotices } from "./DraftNotices";
@@ -94,7 +95,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   // Edits are lost on leaving only when this browser would not keep them, and they are neither
   // shared (then every edit is pushed) nor saved.
-  useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
+  const leaving = useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
   const editor = useRef<CodeEditorHandle>(null);
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
@@ -259,10 +260,32 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           )}
         </div>
         <EditorDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
-          {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={(id) => source.chooseExample(id, shared)} /> : null}
+          {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={source.chooseExample} /> : null}
           <VariantsPanel data={data} />
         </EditorDrawer>
       </div>
+      <ConfirmDialog
+        open={source.pendingExample !== null}
+        title={`Load the “${source.pendingExample?.label ?? ""}” example?`}
+        confirmLabel="Load it"
+        cancelLabel="Keep my edits"
+        danger
+        onConfirm={() => source.answerPending(true)}
+        onCancel={() => source.answerPending(false)}
+      >
+        <p>{shared ? "Your edits will be lost, and watchers will see the example as the next revision." : "Your edits will be lost."}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={leaving.pendingHref !== null}
+        title="Leave the playground?"
+        confirmLabel="Leave"
+        cancelLabel="Stay"
+        danger
+        onConfirm={() => leaving.answer(true)}
+        onCancel={() => leaving.answer(false)}
+      >
+        <p>Your edits are not shared or saved, and this browser cannot keep them: they will be lost.</p>
+      </ConfirmDialog>
     </section>
   );
 }

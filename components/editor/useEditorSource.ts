@@ -23,7 +23,11 @@ export interface EditorSource {
   /** Starts the source over from `base` with `html` on it as edits, as kept edits bring them back. */
   restore: (base: EditorExample, html: string) => void;
   /** Loads a gallery example, asking first when edits would be lost, and names it in the address. */
-  chooseExample: (id: string, shared: boolean) => void;
+  chooseExample: (id: string) => void;
+  /** The example waiting for the person's word that their edits may go. */
+  pendingExample: EditorExample | null;
+  /** Answers that question: load it, or keep the edits. */
+  answerPending: (load: boolean) => void;
 }
 
 /**
@@ -53,11 +57,8 @@ export function useEditorSource(
   }, []);
   const load = useCallback((next: EditorExample) => restore(next, next.html), [restore]);
 
-  const chooseExample = (id: string, shared: boolean) => {
-    const next = starters.find((e) => e.id === id);
-    if (!next) return;
-    const lose = shared ? "Your edits will be lost, and watchers will see the example as the next revision." : "Your edits will be lost.";
-    if (edited && !window.confirm(`Load the “${next.label}” example? ${lose}`)) return;
+  const [pendingExample, setPendingExample] = useState<EditorExample | null>(null);
+  const apply = (next: EditorExample) => {
     load(next);
     setUnknownExample(null);
     announce(`Loaded the ${next.label} example.`);
@@ -65,6 +66,17 @@ export function useEditorSource(
     // own address keeps naming the draft, which the example now goes to.
     if (window.location.pathname === PLAYGROUND_BASE) window.history.replaceState(null, "", `?example=${encodeURIComponent(next.id)}`);
   };
+  const chooseExample = (id: string) => {
+    const next = starters.find((e) => e.id === id);
+    if (!next) return;
+    if (edited) setPendingExample(next);
+    else apply(next);
+  };
+  const answerPending = (yes: boolean) => {
+    const next = pendingExample;
+    setPendingExample(null);
+    if (yes && next) apply(next);
+  };
 
-  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, initialHtml, load, restore, chooseExample };
+  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, initialHtml, load, restore, chooseExample, pendingExample, answerPending };
 }
