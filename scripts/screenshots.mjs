@@ -4,8 +4,8 @@
 //
 //   npm run screenshots -- [--port 3560] [--only editor,watch]   (--only leaves index.md as it is)
 //
-// Each page is taken after it has settled: the network idle, and where a dashboard renders, the
-// dashboard's own content in its frame. Pictures stop at MAX_HEIGHT px (the API reference is
+// Each page is taken after it has settled: loaded, the network idle (or 5 s, as a page holding an
+// event stream never is), and where a dashboard renders, the dashboard's own content in its frame. Pictures stop at MAX_HEIGHT px (the API reference is
 // tens of thousands of pixels tall; an image format has limits, and a reviewer reads the top).
 import fs from "node:fs";
 import path from "node:path";
@@ -82,12 +82,14 @@ try {
       }
       const page = await context.newPage();
       const target = typeof shot.path === "function" ? shot.path(ctx) : shot.path;
-      await page.goto(target, { waitUntil: "networkidle" });
+      await page.goto(target, { waitUntil: "load" });
+      // A page that holds an event stream open never goes quite idle: wait a while, not forever.
+      await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
       // The editor's preview says it is rendering until the dashboard's first render report.
       if (shot.settle === "preview") await page.locator('[data-testid="preview-stage"][aria-busy="false"]').waitFor({ timeout: 30_000 });
       if (shot.settle === "frame") {
         await page.frameLocator('[data-testid="dashboard-frame"]').first().locator("body *").first().waitFor({ timeout: 30_000 });
-        await page.waitForLoadState("networkidle");
+        await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
       }
       const file = `${shot.name}-${widthName}.jpg`;
       const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
