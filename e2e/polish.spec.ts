@@ -6,6 +6,7 @@ import { DocsPage } from "./support/docs-page";
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
+import { damageSavedTimes } from "./support/demo-db";
 
 // What a person meets on every page at a desk and on a phone: whole dashboards reachable by
 // scrolling the page, failures explained around the dashboard, one way of telling time, switches
@@ -303,4 +304,25 @@ test("opening the save panel puts focus in its name, and Escape hands it back to
   await page.keyboard.press("Escape");
   await expect(page.getByRole("form", { name: "Save to my space" })).toHaveCount(0);
   await expect(open).toBeFocused();
+});
+
+test("a page that fails while rendering shows the site's own error page, with a reference and no internals @csm-state", async ({ page }) => {
+  const restore = damageSavedTimes("csm", "my-book");
+  try {
+    await signIn(page, "csm@demo.test", "/~/csm/my-book");
+    const failed = page.getByTestId("page-error");
+    await expect(failed.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
+    await expect(failed.getByRole("heading", { level: 1 })).toBeFocused();
+    await expect(failed).toContainText(/reference \S+/);
+    await expect(page.getByRole("main")).not.toContainText("Invalid time value");
+    await expect(page.getByRole("banner")).toBeVisible();
+    await expect(failed.getByRole("link", { name: "The start page" })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  } finally {
+    restore();
+  }
+  // Put right, the same page shows again through Try again, without a reload.
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("page-error")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("CX book");
 });

@@ -46,3 +46,21 @@ export function markForReconnect(email: string, slug: string, reason: string, at
 export function storedReportCount(draftId: string): number {
   return withDb((db) => (db.prepare("select count(*) as n from playground_draft_reports where draft_id = ?").get(draftId) as { n: number }).n);
 }
+
+/**
+ * Stores a time the app cannot read on every revision of a saved dashboard, as a damaged row
+ * would be, and answers how to put the stored times back.
+ */
+export function damageSavedTimes(handle: string, slug: string): () => void {
+  return withDb((db) => {
+    const where = "owner_id = (select id from users where handle = ?) and slug = ?";
+    const kept = db.prepare(`select revision, saved_at from saved_dashboard_revisions where ${where}`).all(handle, slug) as { revision: number; saved_at: number }[];
+    if (kept.length === 0) throw new Error(`no saved dashboard /~/${handle}/${slug}`);
+    db.prepare(`update saved_dashboard_revisions set saved_at = 'not a time' where ${where}`).run(handle, slug);
+    return () =>
+      withDb((again) => {
+        const put = again.prepare(`update saved_dashboard_revisions set saved_at = ? where ${where} and revision = ?`);
+        for (const r of kept) put.run(r.saved_at, handle, slug, r.revision);
+      });
+  });
+}
