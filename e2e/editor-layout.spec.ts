@@ -19,6 +19,18 @@ const throwing = `<!doctype html>
   // the end
 </script>`;
 
+// Settles cleanly; its button throws only when pressed, long after the render report.
+const throwsOnClick = `<!doctype html>
+<title>Throws later</title>
+<h1>Throws later</h1>
+<button id="go" type="button">Go</button>
+<script>
+  document.getElementById("go").addEventListener("click", () => {
+    const missing = null;
+    missing.open();
+  });
+</script>`;
+
 const hardcoded = `<!doctype html>
 <h1>Me</h1>
 <script>
@@ -92,6 +104,22 @@ test.describe("at 1440×900", () => {
 
     await editor.showRequests();
     await expect(editor.consoleRequests().filter({ hasText: "/me" }).first()).toContainText("200");
+  });
+
+  test("an error thrown after the dashboard settled still reaches the console, with its line", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.replaceWith(throwsOnClick);
+    await expect(editor.console().getByTestId("render-report")).toContainText("no errors");
+    await editor.preview().getByRole("button", { name: "Go" }).click();
+    const later = editor.console().getByTestId("later-error");
+    await expect(later).toContainText("Cannot read properties of null");
+    await later.getByRole("button", { name: /^line 8:/ }).click();
+    await expect(editor.cursorLine()).toHaveText("8");
+    // An edit starts the dashboard over, and its list with it.
+    await editor.replaceWith(throwsOnClick.replace("Throws later", "Throws later, again"));
+    await expect(editor.console().getByTestId("render-report")).toContainText("no errors");
+    await expect(later).toHaveCount(0);
   });
 
   test("clicking a finding puts the cursor on its line", async ({ page }) => {

@@ -3,13 +3,14 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
-import { FRAME_HEIGHT_MAX, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { FRAME_HEIGHT_MAX, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
 
 export type { DataMode, RequestLogEntry } from "./broker";
 export type { RenderReportBody } from "./render-report";
+export type { ConsoleNotice, ErrorNotice } from "@/lib/frame/protocol";
 
 export interface DashboardFrameProps {
   html: string;
@@ -21,6 +22,11 @@ export interface DashboardFrameProps {
   allowedPaths?: readonly string[];
   onRequest?: (entry: RequestLogEntry) => void;
   onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
+  /**
+   * Every uncaught error and console.error of the dashboard as it happens, before and after its
+   * render report (a click handler that throws long after the dashboard settled).
+   */
+  onRuntime?: (notice: ErrorNotice | ConsoleNotice) => void;
   title: string;
   /** A shorter frame, for several side by side. */
   compact?: boolean;
@@ -196,6 +202,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
           setSnapshot((cur) => (cur?.takenAt === takenAt ? cur : { takenAt }));
         } else {
           recorder?.notice(notice);
+          if (notice.type === "error" || notice.type === "console") latest.current.onRuntime?.(notice);
           return;
         }
         latest.current.onNotice?.(notice);

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type KeyboardEvent } from "react";
-import type { RenderReportBody, RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import type { ConsoleNotice, ErrorNotice, RenderReportBody, RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { renderSummary } from "@/components/dashboard-frame/RenderReportView";
 import styles from "./editor.module.css";
 
@@ -16,6 +16,8 @@ export interface ConsolePanelProps {
   stale: boolean;
   /** The preview's requests, newest last, since its dashboard last started. */
   requests: readonly RequestLogEntry[];
+  /** Errors and console.error lines of the current dashboard since its report, oldest first. */
+  later?: readonly (ErrorNotice | ConsoleNotice)[];
   /** Moves the editor's cursor to a place in the source. */
   onJump: (line: number, column?: number) => void;
 }
@@ -25,10 +27,11 @@ export interface ConsolePanelProps {
  * in the source), console.error lines and the reads the broker refused; and every request it made.
  * Everything shown is the dashboard's own text, shown as text.
  */
-export function ConsolePanel({ report, stale, requests, onJump }: ConsolePanelProps) {
+export function ConsolePanel({ report, stale, requests, later = [], onJump }: ConsolePanelProps) {
   const [tab, setTab] = useState<Tab>("console");
   const id = useId();
-  const problems = report ? report.errors.reduce((n, e) => n + e.count, 0) + report.refusals.reduce((n, f) => n + f.count, 0) : 0;
+  const problems =
+    (report ? report.errors.reduce((n, e) => n + e.count, 0) + report.refusals.reduce((n, f) => n + f.count, 0) : 0) + later.filter((n) => n.type === "error").length;
   const order: Tab[] = ["console", "requests"];
 
   // Arrow keys move between tabs, as the ARIA tabs pattern expects.
@@ -70,6 +73,31 @@ export function ConsolePanel({ report, stale, requests, onJump }: ConsolePanelPr
           ) : (
             <p className="muted">The dashboard is still running; its errors appear once it settles.</p>
           )}
+          {report && !stale && later.length > 0 ? (
+            <>
+              <p className={styles.summary}>Since it settled</p>
+              <ul className={styles.entries} aria-label="Since it settled">
+                {later.map((n, i) =>
+                  n.type === "error" ? (
+                    <li key={i} className={styles.error} data-testid="later-error">
+                      {n.line === null ? (
+                        <code>line unknown</code>
+                      ) : (
+                        <button type="button" className={styles.where} onClick={() => onJump(n.line ?? 1, n.column ?? 1)}>
+                          line {n.line}:{n.column ?? 1}
+                        </button>
+                      )}{" "}
+                      {n.message}
+                    </li>
+                  ) : (
+                    <li key={i} className={styles.warning}>
+                      <code>console.error</code> {n.message}
+                    </li>
+                  ),
+                )}
+              </ul>
+            </>
+          ) : null}
         </div>
       ) : (
         <div role="tabpanel" id={`${id}-requests`} aria-labelledby={`${id}-requests-tab`} className={styles.tabPanel} tabIndex={0}>

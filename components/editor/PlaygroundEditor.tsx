@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { DashboardFrame, type ConsoleNotice, type ErrorNotice, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
@@ -42,6 +42,7 @@ const SPLIT_MIN = 25;
 const SPLIT_MAX = 75;
 /** The request log keeps the newest entries of the dashboard now running. */
 const REQUESTS_SHOWN = 200;
+const LATER_SHOWN = 100;
 
 export interface PlaygroundEditorProps {
   examples: readonly EditorExample[];
@@ -114,6 +115,19 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     },
     [onPreviewReport],
   );
+
+  // What the dashboard now in the preview does after its report (a handler that throws on a
+  // click): kept per document, so an edit starts the list over.
+  const [later, setLater] = useState<{ html: string; notices: (ErrorNotice | ConsoleNotice)[] }>({ html: "", notices: [] });
+  const settledHtml = previewReport?.html ?? null;
+  const onRuntime = useCallback(
+    (notice: ErrorNotice | ConsoleNotice) => {
+      if (settledHtml !== previewHtml) return;
+      setLater((cur) => ({ html: previewHtml, notices: [...(cur.html === previewHtml ? cur.notices : []), notice].slice(-LATER_SHOWN) }));
+    },
+    [settledHtml, previewHtml],
+  );
+  const laterShown = later.html === previewHtml && settledHtml === previewHtml ? later.notices : [];
 
   // The requests of the dashboard now in the preview: a new document starts a new log.
   const [requestLog, setRequestLog] = useState<{ html: string; entries: RequestLogEntry[] }>({ html: "", entries: [] });
@@ -244,6 +258,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                   title="Dashboard preview"
                   onReport={onReport}
                   onRequest={onRequest}
+                  onRuntime={onRuntime}
                   reportPage="editor"
                   renderKey={previewHtml}
                 />
@@ -253,7 +268,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                   </p>
                 )}
               </div>
-              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} onJump={jump} />
+              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} later={laterShown} onJump={jump} />
             </>
           ) : (
             <StateMatrix html={matrixHtml} />
