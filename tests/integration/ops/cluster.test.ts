@@ -2,6 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
+import { createSealer } from "@/lib/crypto/secrets";
 import { EventStreamParser } from "@/lib/playground/sse";
 import { PG_URL, dropSchema } from "../support/backends";
 import { ensureBuilt } from "../support/production";
@@ -29,6 +31,8 @@ const WATCHERS = 200;
 const UPDATES = 60;
 const KILL_AT = 31;
 const DRAFT = "/dashboards/playground/draft";
+// Every instance opens what another sealed (sessions, CSRF tokens) with the deployment's one key.
+const SECRET_KEY = randomBytes(32).toString("base64url");
 
 /** A watcher that behaves as EventSource does: it reconnects after `retry` with Last-Event-ID. */
 class Watcher {
@@ -122,6 +126,7 @@ describe("two instances on one PostgreSQL behind nginx", () => {
       quiet: true,
       env: {
         DATABASE_SCHEMA: schema,
+        SECRET_KEY,
         // The demo tenant, so people can sign in; the first instance seeds it before the second starts.
         DEMO_TENANT: "1",
         CRM_SYNC_ON_START: "0",
@@ -152,6 +157,44 @@ describe("two instances on one PostgreSQL behind nginx", () => {
       const me = await fetch(`${base}/api/me`, { headers: { cookie } });
       expect(me.status, base).toBe(200);
       expect(((await me.json()) as { email: string }).email).toBe("member@demo.test");
+    }
+  });
+
+  it("stores a save made through one instance once, so the next save through the other is its second revision", async () => {
+    const signIn = await fetch(`${cluster.url}/signin/demo`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "email=csm%40demo.test&next=%2F",
+      redirect: "manual",
+    });
+    expect(signIn.status).toBe(303);
+    const session = signIn.headers
+      .getSetCookie()
+      .map((c) => /^dd_session=([^;]+)/.exec(c)?.[1])
+      .find(Boolean);
+    if (!session) throw new Error("no session cookie");
+    // What the person's own page sends: cookie, Origin (the deployment's public one), fetch metadata and the CSRF token.
+    const page = {
+      cookie: `dd_session=${session}`,
+      origin: cluster.url,
+      "sec-fetch-site": "same-origin",
+      [CSRF_HEADER]: csrfTokenFor(createSealer(SECRET_KEY), session),
+      "content-type": "text/html",
+    };
+    const slug = `cluster-${randomBytes(4).toString("hex")}`;
+    const [first, second] = cluster.instances;
+    if (!first || !second) throw new Error("two instances expected");
+    const one = await fetch(`${first.url}/~/csm/${slug}`, { method: "POST", headers: page, body: "<title>One</title><p>1</p>" });
+    expect(one.status).toBe(201);
+    const two = await fetch(`${second.url}/~/csm/${slug}`, { method: "POST", headers: page, body: "<title>Two</title><p>2</p>" });
+    expect(two.status).toBe(200);
+    expect(((await two.json()) as { revision: number }).revision).toBe(2);
+    // Read back through either instance and the proxy: the same two revisions.
+    for (const base of [first.url, second.url, cluster.url]) {
+      const latest = await fetch(`${base}/~/csm/${slug}/source`, { headers: { cookie: page.cookie } });
+      expect(await latest.text(), base).toBe("<title>Two</title><p>2</p>");
+      const earlier = await fetch(`${base}/~/csm/${slug}/source?revision=1`, { headers: { cookie: page.cookie } });
+      expect(await earlier.text(), base).toBe("<title>One</title><p>1</p>");
     }
   });
 
