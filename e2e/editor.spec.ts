@@ -1,83 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
+import { PlaygroundEditorPage } from "./support/editor-page";
 
 // A person writes a dashboard in the playground editor: the preview follows the text, the
 // static check's findings show beside it, and once shared every edit reaches watchers.
 
-class EditorPage {
-  constructor(private readonly page: Page) {}
-
-  async open(): Promise<void> {
-    await this.page.goto("/dashboards/playground");
-    await expect(this.source()).toBeVisible();
-  }
-
-  source() {
-    return this.page.getByRole("textbox", { name: "Dashboard HTML" });
-  }
-
-  /** Replaces the whole document, as a paste would. */
-  async replaceWith(html: string): Promise<void> {
-    await this.source().click();
-    await this.page.keyboard.press("ControlOrMeta+A");
-    await this.page.keyboard.insertText(html);
-  }
-
-  preview() {
-    return this.page.frameLocator('iframe[title="Dashboard preview"]');
-  }
-
-  warnings() {
-    return this.page.getByTestId("warning");
-  }
-
-  noWarnings() {
-    return this.page.getByTestId("no-warnings");
-  }
-
-  async share(): Promise<{ postUrl: string; watchUrl: string }> {
-    const created = this.page.waitForResponse((r) => r.url().endsWith("/dashboards/playground/draft") && r.request().method() === "POST");
-    await this.page.getByRole("button", { name: "Share" }).click();
-    return (await (await created).json()) as { postUrl: string; watchUrl: string };
-  }
-
-  watchLink() {
-    return this.page.getByRole("textbox", { name: "Watch link" });
-  }
-
-  revision() {
-    return this.page.getByTestId("editor-revision");
-  }
-
-  example(id: string) {
-    return this.page.getByTestId(`example-${id}`);
-  }
-
-  /** The examples and variants live in a drawer the toolbar opens. */
-  async openDrawer(): Promise<void> {
-    await this.page.getByRole("button", { name: "Examples & data" }).click();
-    await expect(this.page.getByRole("complementary", { name: "Examples and data" })).toBeVisible();
-  }
-
-  exampleNotice() {
-    return this.page.getByTestId("example-notice");
-  }
-
-  async showMatrix(): Promise<void> {
-    await this.page.getByRole("radio", { name: "State matrix" }).check();
-    await expect(this.page.getByTestId("state-matrix")).toBeVisible();
-  }
-
-  cell(state: string) {
-    return this.page.locator(`[data-testid="matrix-cell"][data-state="${state}"]`);
-  }
-
-  /** A matrix cell's dashboard, scrolled into view first, since cells render when first seen. */
-  async cellFrame(state: string) {
-    await this.cell(state).scrollIntoViewIfNeeded();
-    return this.page.frameLocator(`[data-testid="matrix-cell"][data-state="${state}"] iframe`);
-  }
-}
+// The examples and variants live in a drawer the toolbar opens; matrix cells render when first seen.
+const EditorPage = PlaygroundEditorPage;
 
 const doc = (label: string) => `<!doctype html>
 <title>${label}</title>
@@ -269,16 +198,16 @@ test("the state matrix renders the dashboard under every state side by side and 
   await expect(page.getByTestId("matrix-cell")).toHaveCount(labels.length);
   for (const [i, label] of labels.entries()) await expect(page.getByTestId("matrix-cell").nth(i)).toContainText(label);
 
-  await expect((await editor.cellFrame("rich")).locator("#summary")).toContainText("counted once per district");
-  await expect((await editor.cellFrame("empty")).locator("#status")).toHaveText("No owners yet.");
-  await expect((await editor.cellFrame("not-connected")).locator("#support")).toContainText("support_not_connected");
-  await expect((await editor.cellFrame("waiting")).locator("#status")).toContainText("sync");
-  await expect((await editor.cellFrame("signed-out")).locator("#status")).toHaveText("Sign in to see this dashboard.");
-  await expect((await editor.cellFrame("outage")).locator("#status")).toContainText("internal_error");
+  await expect((await editor.seenCellFrame("rich")).locator("#summary")).toContainText("counted once per district");
+  await expect((await editor.seenCellFrame("empty")).locator("#status")).toHaveText("No owners yet.");
+  await expect((await editor.seenCellFrame("not-connected")).locator("#support")).toContainText("support_not_connected");
+  await expect((await editor.seenCellFrame("waiting")).locator("#status")).toContainText("sync");
+  await expect((await editor.seenCellFrame("signed-out")).locator("#status")).toHaveText("Sign in to see this dashboard.");
+  await expect((await editor.seenCellFrame("outage")).locator("#status")).toContainText("internal_error");
   await expect(page.locator('[data-testid="matrix-cell"] iframe')).toHaveCount(labels.length);
 
   await editor.replaceWith(doc("Edited in the matrix"));
-  for (const state of ["rich", "outage"]) await expect((await editor.cellFrame(state)).locator("#label")).toHaveText("Edited in the matrix");
+  for (const state of ["rich", "outage"]) await expect((await editor.seenCellFrame(state)).locator("#label")).toHaveText("Edited in the matrix");
 
   await page.getByRole("radio", { name: "Single" }).check();
   await expect(editor.preview().locator("#label")).toHaveText("Edited in the matrix");
@@ -289,11 +218,11 @@ test("in the matrix, the snapshot example falls back to its snapshot where the A
   const editor = new EditorPage(page);
   await page.goto("/dashboards/playground?example=district-health");
   await editor.showMatrix();
-  const rich = await editor.cellFrame("rich");
+  const rich = await editor.seenCellFrame("rich");
   await expect(rich.locator("#source")).toContainText("Live data");
   await expect(editor.cell("rich").getByTestId("snapshot-notice")).toHaveText("");
 
-  const outage = await editor.cellFrame("outage");
+  const outage = await editor.seenCellFrame("outage");
   await expect(outage.locator("#status")).toContainText("internal_error");
   await expect(outage.locator("#rows tr")).toHaveCount(10);
   const notice = editor.cell("outage").getByTestId("snapshot-notice");
@@ -302,7 +231,7 @@ test("in the matrix, the snapshot example falls back to its snapshot where the A
   await expect(notice).toContainText("2026");
 
   await expect(editor.cell("signed-out").getByTestId("snapshot-notice")).toContainText("Showing snapshot data from");
-  await expect((await editor.cellFrame("signed-out")).locator("#status")).toContainText("Sign in to see live figures.");
+  await expect((await editor.seenCellFrame("signed-out")).locator("#status")).toContainText("Sign in to see live figures.");
 });
 
 test("the editor has no serious accessibility violations, in the single preview or the matrix", async ({ page }) => {
@@ -313,6 +242,6 @@ test("the editor has no serious accessibility violations, in the single preview 
   await expectNoSeriousViolations(page);
 
   await editor.showMatrix();
-  await expect((await editor.cellFrame("outage")).locator("#status")).toContainText("internal_error");
+  await expect((await editor.seenCellFrame("outage")).locator("#status")).toContainText("internal_error");
   await expectNoSeriousViolations(page);
 });

@@ -2,8 +2,18 @@ import { expect, type Page } from "@playwright/test";
 
 // The playground editor as a person uses it: toolbar, source, preview, console and drawer.
 
+/** What Share or Fork created. */
+export interface SharedDraft {
+  id: string;
+  postUrl: string;
+  watchUrl: string;
+}
+
+/** A draft's own address in the editor. */
+export const DRAFT_ADDRESS = /\/dashboards\/playground\/d\/([A-Za-z0-9_-]{16,128})$/;
+
 export class PlaygroundEditorPage {
-  constructor(private readonly page: Page) {}
+  constructor(protected readonly page: Page) {}
 
   async open(path = "/dashboards/playground"): Promise<void> {
     await this.page.goto(path);
@@ -35,8 +45,42 @@ export class PlaygroundEditorPage {
     await this.page.keyboard.insertText(html);
   }
 
+  /** Types at the end of the document. */
+  async append(text: string): Promise<void> {
+    await this.source().click();
+    await this.page.keyboard.press("ControlOrMeta+End");
+    await this.page.keyboard.insertText(text);
+  }
+
   preview() {
     return this.page.frameLocator('iframe[title="Dashboard preview"]');
+  }
+
+  warnings() {
+    return this.page.getByTestId("warning");
+  }
+
+  status() {
+    return this.page.getByTestId("editor-status");
+  }
+
+  dataMode() {
+    return this.page.getByRole("combobox", { name: /^Data/ });
+  }
+
+  /** Presses Share and answers what the playground created. */
+  async share(): Promise<SharedDraft> {
+    const created = this.page.waitForResponse((r) => new URL(r.url()).pathname === "/dashboards/playground/draft" && r.request().method() === "POST");
+    await this.page.getByRole("button", { name: "Share", exact: true }).click();
+    return (await (await created).json()) as SharedDraft;
+  }
+
+  example(id: string) {
+    return this.page.getByTestId(`example-${id}`);
+  }
+
+  exampleNotice() {
+    return this.page.getByTestId("example-notice");
   }
 
   previewStage() {
@@ -119,5 +163,11 @@ export class PlaygroundEditorPage {
 
   cellFrame(state: string) {
     return this.page.frameLocator(`[data-testid="matrix-cell"][data-state="${state}"] iframe`);
+  }
+
+  /** A matrix cell's dashboard, scrolled into view first, since cells render when first seen. */
+  async seenCellFrame(state: string) {
+    await this.cell(state).scrollIntoViewIfNeeded();
+    return this.cellFrame(state);
   }
 }
