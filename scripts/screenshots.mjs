@@ -10,9 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { chromium } from "@playwright/test";
-import { ensureBuild } from "./start.mjs";
-import { root, startServer } from "../bench/server.mjs";
+import { root, startServerAndBrowser } from "../bench/server.mjs";
 
 const { values: args } = parseArgs({ options: { port: { type: "string", default: "3560" }, only: { type: "string" } } });
 const port = Number(args.port);
@@ -48,16 +46,8 @@ const shots = [
   { name: "not-found", path: "/no-such-page" },
 ].filter((s) => !args.only || args.only.split(",").includes(s.name));
 
-ensureBuild();
-const dataDir = path.join(root, ".data", "screenshots");
-fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
-
-const stop = await startServer({ port, dataDir, readyPath: "/signin" });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const { browser, stop } = await startServerAndBrowser({ name: "screenshots", port });
 const taken = [];
 try {
   const created = await fetch(`${base}/dashboards/playground/draft`, {
@@ -101,7 +91,6 @@ try {
     }
   }
 } finally {
-  await browser.close();
   await stop();
 }
 

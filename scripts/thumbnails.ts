@@ -8,11 +8,9 @@
 // needs no browser and every instance serves the same bytes (cached by their hash).
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "@playwright/test";
 import { dashboardExamples } from "../demo/examples";
 import { exampleHash } from "../demo/examples/thumbnail-hash";
-import { ensureBuild } from "./start.mjs";
-import { root, startServer } from "../bench/server.mjs";
+import { root, startServerAndBrowser } from "../bench/server.mjs";
 
 const port = Number(process.env.THUMBNAILS_PORT ?? 3570);
 const base = `http://127.0.0.1:${port}`;
@@ -21,16 +19,8 @@ const outDir = path.join(root, "public", "examples");
 const RENDER = { width: 1280, height: 800 };
 const SCALE = 0.25;
 
-ensureBuild();
-const dataDir = path.join(root, ".data", "thumbnails");
-fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
-
-const stop = await startServer({ port, dataDir, readyPath: "/signin" });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const { browser, stop } = await startServerAndBrowser({ name: "thumbnails", port });
 const manifest: Record<string, { file: string; hash: string; width: number; height: number }> = {};
 try {
   for (const example of dashboardExamples) {
@@ -66,7 +56,6 @@ try {
     console.log(`${file.padEnd(24)} ${fs.statSync(path.join(outDir, file)).size} bytes`);
   }
 } finally {
-  await browser.close();
   await stop();
 }
 fs.writeFileSync(path.join(root, "demo", "examples", "thumbnails.json"), `${JSON.stringify(manifest, null, 2)}\n`);
