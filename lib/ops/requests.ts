@@ -12,7 +12,8 @@ import type { RouteTemplate } from "./route-template";
 // of them can be timed, counted and logged. Each gets a request id (a well-formed one from the
 // proxy in front is kept, so its logs and ours join), sent back as x-request-id, and one log line
 // when its answer ends or its client goes away: method, route template, status, duration. The
-// URL is never logged: draft ids and write tokens are in paths, secrets in query strings.
+// URL is never logged: draft ids and write tokens are in paths, secrets in query strings. It is
+// also the one place a route can be told its Node response (an event stream writes to it).
 
 export const REQUEST_ID_HEADER = "x-request-id";
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -22,7 +23,6 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
  * can name no response but its own.
  */
 const RESPONSE_TICKET_HEADER = "x-dd-response-ticket";
-
 
 export interface RequestEdge {
   /** Requests whose answers have not ended, event streams included. */
