@@ -1,6 +1,7 @@
 // The SSE benchmark's baseline: a bare node:http server in a process of its own, as the app's
 // server is. GET /events holds an event stream open; POST /send?id=N&bytes=B writes one frame
-// of about B bytes to every open stream at once and answers 204.
+// of about B bytes to every open stream at once and answers 204. Asked over IPC, it reports its
+// memory and open streams.
 import http from "node:http";
 
 const port = Number(process.argv[2] ?? 0);
@@ -29,3 +30,11 @@ const server = http.createServer((req, res) => {
 });
 server.listen(port, "127.0.0.1", () => process.send?.({ port: server.address().port }));
 process.on("disconnect", () => process.exit(0));
+// The benchmark asks for this process's memory after a full collection, as it does the app's,
+// so the two figures are taken the same way (the parent forks this with --expose-gc).
+process.on("message", (m) => {
+  if (m?.memory) {
+    globalThis.gc?.();
+    process.send?.({ memory: process.memoryUsage(), streams: streams.size });
+  }
+});

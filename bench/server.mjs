@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Starts `next start` and resolves once `readyPath` answers 2xx; the result stops it. */
-export async function startServer({ port, dataDir, readyPath, env = {} }) {
+export async function startServer({ port, dataDir, readyPath, env = {}, quiet }) {
   const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
     cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", quiet ? "pipe" : "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -22,6 +22,15 @@ export async function startServer({ port, dataDir, readyPath, env = {} }) {
       ...env,
     },
   });
+  if (quiet) {
+    // Lines the caller expects (the inspector's notices) would drown the table; the rest still show.
+    let pending = "";
+    server.stderr.setEncoding("utf8").on("data", (chunk) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop();
+      for (const line of lines) if (!quiet.test(line)) process.stderr.write(`${line}\n`);
+    });
+  }
   const kill = () => server.kill("SIGTERM");
   process.on("exit", kill);
   const stop = () =>
@@ -31,6 +40,8 @@ export async function startServer({ port, dataDir, readyPath, env = {} }) {
       server.once("exit", resolve);
       kill();
     });
+  // The benchmarks that measure the server's memory read it from /proc by this.
+  stop.pid = server.pid;
   for (let i = 0; i < 600; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it answered`);
     try {

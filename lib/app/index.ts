@@ -24,7 +24,7 @@ import { seedDemo } from "@/lib/seed";
 import { jsonLogger, type Logger } from "@/lib/ops/log";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
 import { readiness, type Readiness } from "@/lib/ops/readiness";
-import { installRequestEdge } from "@/lib/ops/requests";
+import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
 import { shutdownOnSignal } from "@/lib/ops/shutdown";
 
@@ -111,7 +111,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const log = jsonLogger();
   const metrics = createMetrics();
   let playgroundNow: Playground | undefined;
+  /** The HTTP server's edge, once operations have started (not in tests that build the app without a server). */
+  let edge: RequestEdge | undefined;
   metrics.streamsFrom(() => playgroundNow?.hub.total() ?? 0);
+  metrics.socketStreamsFrom(() => playgroundNow?.hub.onSocket() ?? 0);
 
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
@@ -123,6 +126,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           sealer: sealerOf(),
           log: (line) => log.warn(line, { component: "playground" }),
           observe: { refused: metrics.refused, fanout: metrics.fanout },
+          writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
         }),
       )
       .then((p) => (playgroundNow = p))
@@ -162,10 +166,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       if (operations) return;
       operations = true;
       metrics.collectProcessMetrics();
-      const edge = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
-      metrics.inFlightFrom(edge.inFlight);
+      const installed = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
+      edge = installed;
+      metrics.inFlightFrom(installed.inFlight);
       shutdownOnSignal({
-        edge,
+        edge: installed,
         graceMs: config.shutdownGraceMs,
         log,
         endStreams: async () => playgroundNow?.endStreams() ?? 0,

@@ -9,6 +9,8 @@ export interface Metrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** Open event streams, read when scraped. */
   streamsFrom(read: () => number): void;
+  /** Of those, the ones written straight to their sockets. */
+  socketStreamsFrom(read: () => number): void;
   /** Requests whose answers have not ended, read when scraped. */
   inFlightFrom(read: () => number): void;
   /** An update reached every watcher here that lacked it: seconds since the revision was written. */
@@ -35,6 +37,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   let readStreams: () => number = () => 0;
+  let readSocketStreams: () => number = () => 0;
   let readInFlight: () => number = () => 0;
   new Gauge({
     name: "http_requests_in_flight",
@@ -50,6 +53,16 @@ export function createMetrics(): Metrics {
     registers: [registry],
     collect() {
       this.set(readStreams());
+    },
+  });
+  new Gauge({
+    name: "playground_event_streams_on_socket",
+    // A stream left to the framework's pipe costs several times the memory: after a framework
+    // upgrade, this falling below the open streams is the sign the hand-over no longer happens.
+    help: "Of the open draft event streams, those written straight to their sockets rather than through the framework's response pipe.",
+    registers: [registry],
+    collect() {
+      this.set(readSocketStreams());
     },
   });
   const fanoutDelay = new Histogram({
@@ -78,6 +91,9 @@ export function createMetrics(): Metrics {
     },
     streamsFrom(read) {
       readStreams = read;
+    },
+    socketStreamsFrom(read) {
+      readSocketStreams = read;
     },
     inFlightFrom(read) {
       readInFlight = read;

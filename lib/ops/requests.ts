@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { writeBodyAfterHeaders, type BodyWriter } from "@/lib/http/after-headers";
 import type { Logger } from "./log";
 import type { Metrics } from "./metrics";
 import type { RouteTemplate } from "./route-template";
@@ -11,10 +12,17 @@ import type { RouteTemplate } from "./route-template";
 // of them can be timed, counted and logged. Each gets a request id (a well-formed one from the
 // proxy in front is kept, so its logs and ours join), sent back as x-request-id, and one log line
 // when its answer ends or its client goes away: method, route template, status, duration. The
-// URL is never logged: draft ids and write tokens are in paths, secrets in query strings.
+// URL is never logged: draft ids and write tokens are in paths, secrets in query strings. It is
+// also the one place a route can be told its Node response (an event stream writes to it).
 
 export const REQUEST_ID_HEADER = "x-request-id";
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/**
+ * Names a GET request's Node response to the route handler, which sees only a web Request built
+ * from the Node request's headers. Set on every GET, over anything the client sent, so a client
+ * can name no response but its own.
+ */
+const RESPONSE_TICKET_HEADER = "x-dd-response-ticket";
 
 export interface RequestEdge {
   /** Requests whose answers have not ended, event streams included. */
@@ -25,6 +33,13 @@ export interface RequestEdge {
   stopAccepting(): void;
   /** Tears down whatever connections remain. */
   destroyConnections(): void;
+  /**
+   * For a route that answers `request` with `status` and no body, then writes the body to the
+   * Node response itself, so the framework's request ends at once instead of lasting as long as
+   * the body (an event stream). False when the request did not come through this server's edge
+   * (the tests' adapters, another server): the route answers with its body then.
+   */
+  writeBodyAfterHeaders(request: Request, status: number, writer: BodyWriter): boolean;
 }
 
 interface Started {
@@ -36,6 +51,9 @@ interface Started {
 export function installRequestEdge(deps: { log: Logger; metrics: Metrics; template: RouteTemplate }): RequestEdge {
   const servers = new Set<Server>();
   const open = new Set<ServerResponse>();
+  /** Each GET's response, and its `close` listeners from before the framework saw it (this edge's). */
+  const byTicket = new Map<string, { response: ServerResponse; serverListeners: unknown[] }>();
+  let tickets = 0;
   let waiters: (() => void)[] = [];
   let closing = false;
 
@@ -48,8 +66,14 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
     response.setHeader(REQUEST_ID_HEADER, id);
     if (closing) response.setHeader("connection", "close");
     open.add(response);
+    let ticket: string | undefined;
+    if (request.method === "GET") {
+      ticket = String(++tickets);
+      request.headers[RESPONSE_TICKET_HEADER] = ticket;
+    }
     response.once("close", () => {
       open.delete(response);
+      if (ticket !== undefined) byTicket.delete(ticket);
       const seconds = (performance.now() - started) / 1000;
       const method = request.method ?? "GET";
       const url = request.url ?? "/";
@@ -71,6 +95,7 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
         for (const resolve of w) resolve();
       }
     });
+    if (ticket !== undefined) byTicket.set(ticket, { response, serverListeners: response.listeners("close") });
   });
 
   return {
@@ -86,6 +111,15 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
     destroyConnections() {
       for (const server of servers) server.closeAllConnections();
       for (const response of open) response.destroy();
+    },
+    writeBodyAfterHeaders(request, status, writer) {
+      const ticket = request.headers.get(RESPONSE_TICKET_HEADER) ?? "";
+      const entry = byTicket.get(ticket);
+      const response = entry?.response;
+      if (!entry || !response || response.headersSent || response.writableEnded || response.destroyed) return false;
+      byTicket.delete(ticket);
+      writeBodyAfterHeaders(response, status, writer, entry.serverListeners);
+      return true;
     },
   };
 }

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LogFields } from "./log";
-import type { RequestEdge } from "./requests";
-import { shutdownOnSignal } from "./shutdown";
+import { shutdownOnSignal, type ShutdownDeps } from "./shutdown";
 
 function fakeEdge(inFlight: number) {
   let n = inFlight;
   const waiters: (() => void)[] = [];
   const calls: string[] = [];
-  const edge: RequestEdge = {
+  const edge: ShutdownDeps["edge"] = {
     inFlight: () => n,
     idle: () => (n === 0 ? Promise.resolve() : new Promise((r) => waiters.push(r))),
     stopAccepting: () => calls.push("stop accepting"),

@@ -8,7 +8,7 @@ import type { RequestEdge } from "./requests";
 // second, to another instance, and resumes with Last-Event-ID.
 
 export interface ShutdownDeps {
-  edge: RequestEdge;
+  edge: Pick<RequestEdge, "inFlight" | "idle" | "stopAccepting" | "destroyConnections">;
   graceMs: number;
   log: Logger;
   /** Ends every open event stream with a reconnect hint; answers how many there were. */

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Hub } from "./hub";
 import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
@@ -196,5 +197,177 @@ describe("hub", () => {
     expect(hub.total()).toBe(0);
     expect(hub.closing).toBe(true);
     expect(hub.open("d1", "c", limits).ok).toBe(false);
+  });
+});
+
+/**
+ * A Node response as the hub sees it: `write` answers false while `full`, as a socket past its
+ * buffer does, and `drain` says when it has room again.
+ */
+class SocketStandIn extends EventEmitter {
+  readonly messages: SseMessage[] = [];
+  readonly parser = new EventStreamParser((m) => this.messages.push(m));
+  full = false;
+  writes = 0;
+  ended = false;
+  destroyed = false;
+  write(chunk: Uint8Array): boolean {
+    this.writes++;
+    this.parser.push(chunk);
+    return !this.full;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  destroy(): void {
+    this.destroyed = true;
+    this.emit("close");
+  }
+  drain(): void {
+    this.full = false;
+    this.emit("drain");
+  }
+}
+
+describe("hub, writing to Node responses", () => {
+  it("sends what was published before the hand-over first, then each newer revision once, in order", () => {
+    const hub = new Hub({ retryMs: 3_000 });
+    const o = hub.open("d1", "a", limits);
+    if (!o.ok) throw new Error("not opened");
+    o.watch.start(1, frame(1), null);
+    hub.publish("d1", 2, frame(2));
+    const res = new SocketStandIn();
+    o.watch.writeTo(res);
+    hub.publish("d1", 2, frame(2));
+    hub.publish("d1", 1, frame(1));
+    hub.publish("d1", 3, frame(3));
+    expect(res.parser.retry).toBe(3_000);
+    expect(res.messages.map((m) => m.lastEventId)).toEqual(["1", "2", "3"]);
+    expect(hub.onSocket()).toBe(1);
+    hub.close();
+    expect(res.ended).toBe(true);
+    expect(hub.onSocket()).toBe(0);
+  });
+
+  it("writes nothing more while the socket is full, then what waits once it drains", () => {
+    const hub = new Hub();
+    const o = hub.open("d1", "a", limits);
+    if (!o.ok) throw new Error("not opened");
+    const res = new SocketStandIn();
+    res.full = true;
+    o.watch.writeTo(res);
+    // The opening frame filled it: revision 2 waits in the queue.
+    hub.publish("d1", 2, frame(2));
+    expect(res.writes).toBe(1);
+    res.drain();
+    expect(res.messages.map((m) => m.lastEventId)).toEqual(["2"]);
+    hub.publish("d1", 3, frame(3));
+    expect(res.messages.map((m) => m.lastEventId)).toEqual(["2", "3"]);
+    hub.close();
+  });
+
+  it("drops a watcher whose socket stays full past the queue bound, destroying its connection", () => {
+    const hub = new Hub({ maxPendingFrames: 2 });
+    let ended = 0;
+    const stalled = hub.open("d1", "a", limits, () => ended++);
+    const live = hub.open("d1", "b", limits);
+    if (!stalled.ok || !live.ok) throw new Error("not opened");
+    const full = new SocketStandIn();
+    full.full = true;
+    const fine = new SocketStandIn();
+    stalled.watch.writeTo(full);
+    live.watch.writeTo(fine);
+    for (let rev = 2; rev <= 4; rev++) {
+      hub.publish("d1", rev, frame(rev));
+      expect(hub.stats.dropped).toBe(rev < 4 ? 0 : 1);
+    }
+    expect(full.destroyed).toBe(true);
+    expect(ended).toBe(1);
+    expect(hub.subscriberCount("d1")).toBe(1);
+    expect(hub.onSocket()).toBe(1);
+    expect(fine.messages.map((m) => m.lastEventId)).toEqual(["2", "3", "4"]);
+    hub.close();
+  });
+
+  it("heartbeats idle sockets and drops one that takes nothing for too long", () => {
+    let now = 0;
+    const hub = new Hub({ heartbeatMs: 60_000, stallMs: 1000, now: () => now });
+    const live = hub.open("d1", "a", limits);
+    const stalled = hub.open("d1", "b", limits);
+    if (!live.ok || !stalled.ok) throw new Error("not opened");
+    const fine = new SocketStandIn();
+    const full = new SocketStandIn();
+    full.full = true;
+    live.watch.writeTo(fine);
+    stalled.watch.writeTo(full);
+    hub.tick();
+    expect(fine.parser.comments).toBe(2);
+    now = 2000;
+    hub.tick();
+    expect(full.destroyed).toBe(true);
+    expect(fine.parser.comments).toBe(3);
+    expect(hub.subscriberCount("d1")).toBe(1);
+    hub.close();
+  });
+
+  it("forgets a watcher whose client went away, releasing its place under the caps", () => {
+    const hub = new Hub();
+    let ended = 0;
+    const o = hub.open("d1", "a", { ...limits, perAddress: 1 }, () => ended++);
+    if (!o.ok) throw new Error("not opened");
+    const res = new SocketStandIn();
+    o.watch.writeTo(res);
+    res.emit("close");
+    expect(ended).toBe(1);
+    expect(hub.total()).toBe(0);
+    expect(hub.onSocket()).toBe(0);
+    expect(hub.bookkeepingSize()).toEqual({ addresses: 0, pairs: 0, drafts: 0 });
+    expect(hub.publish("d1", 2, frame(2))).toBe(0);
+    expect(res.writes).toBe(1);
+    expect(hub.open("d1", "a", { ...limits, perAddress: 1 }).ok).toBe(true);
+    hub.close();
+  });
+
+  it("on shutdown writes what waits and a retry hint, then ends the response", () => {
+    const hub = new Hub({ retryMs: 5_000 });
+    const o = hub.open("d1", "a", limits);
+    if (!o.ok) throw new Error("not opened");
+    const res = new SocketStandIn();
+    res.full = true;
+    o.watch.writeTo(res);
+    hub.publish("d1", 2, frame(2));
+    expect(hub.reconnectAll(1_000)).toBe(1);
+    expect(res.messages.map((m) => m.lastEventId)).toEqual(["2"]);
+    expect(res.parser.retry).toBeGreaterThanOrEqual(500);
+    expect(res.parser.retry).toBeLessThanOrEqual(1_500);
+    expect(res.ended).toBe(true);
+    expect(hub.total()).toBe(0);
+  });
+
+  it("ends a response handed over after its watch ended: normally, with a retry hint on shutdown, or torn down when dropped", () => {
+    const hub = new Hub({ maxPendingFrames: 1, maxPendingBytes: 1 });
+    const closed = hub.open("d1", "a", limits);
+    const reconnecting = hub.open("d2", "a", limits);
+    if (!closed.ok || !reconnecting.ok) throw new Error("not opened");
+    closed.watch.close();
+    hub.reconnectAll(1_000);
+    const a = new SocketStandIn();
+    const b = new SocketStandIn();
+    closed.watch.writeTo(a);
+    reconnecting.watch.writeTo(b);
+    expect(a.ended && a.writes === 0).toBe(true);
+    expect(b.ended).toBe(true);
+    expect(b.parser.retry).toBeLessThanOrEqual(1_500);
+    expect(hub.onSocket()).toBe(0);
+
+    const other = new Hub({ maxPendingFrames: 1 });
+    const dropped = other.open("d1", "a", limits);
+    if (!dropped.ok) throw new Error("not opened");
+    // The opening frame waits; a second frame passes the bound before any sink exists.
+    other.publish("d1", 2, frame(2));
+    const c = new SocketStandIn();
+    dropped.watch.writeTo(c);
+    expect(c.destroyed).toBe(true);
+    expect(c.writes).toBe(0);
   });
 });

@@ -5,11 +5,15 @@ import { HEARTBEAT_FRAME, openingFrame, reconnectFrame } from "./sse";
 // not a queue: each revision is framed once (by the caller) and the same bytes are handed to
 // every watcher; a watcher is never sent a revision older than one it already has.
 //
-// Each watcher's stream pulls from a small queue of its own. The stream's internal buffer is
-// kept at zero (highWaterMark 0), so a frame leaves the queue only when the connection asks for
-// more, which it does only as fast as the socket drains. A watcher whose queue goes past its
-// bound, or that takes nothing for `stallMs`, has stopped reading: it is dropped (its connection
-// is torn down) instead of being buffered for.
+// Each watcher has a small queue of its own, emptied only as fast as its connection takes frames.
+// The frames go out one of two ways: through the web stream the route returns (its internal
+// buffer kept at zero, highWaterMark 0, so a frame leaves the queue only when the framework's pipe
+// asks for more, which it does only as the socket drains), or straight to the Node response the
+// stream was handed to (a frame leaves the queue when the last write did not fill the socket's
+// buffer, or on its `drain`). The second costs a watcher its queue and a few listeners, where
+// the first keeps a web stream, its pipe and the framework's whole request pending for the life
+// of the stream. A watcher whose queue goes past its bound, or that takes nothing for `stallMs`,
+// has stopped reading: it is dropped (its connection is torn down) instead of being buffered for.
 
 export interface HubOptions {
   /** Comment lines sent to idle streams; at most 15 s keeps proxies from closing them. */
@@ -43,9 +47,24 @@ export interface WatchLimits {
 /** A refusal says nothing about why, so a refused watcher cannot count the others. */
 export type OpenResult = { ok: true; watch: Watch } | { ok: false };
 
+/** The part of a Node `ServerResponse` a watcher's frames are written to. */
+export interface SocketResponse {
+  write(chunk: Uint8Array): boolean;
+  end(): unknown;
+  destroy(): unknown;
+  on(event: "drain" | "error", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+}
+
 /** One open stream, as its route sees it. */
 export interface Watch {
+  /** The stream as a web stream, made when first asked for; use it or `writeTo`, not both. */
   readonly stream: ReadableStream<Uint8Array>;
+  /**
+   * Writes the stream straight to a Node response whose headers are set, instead of through
+   * `stream`. Frames published before this wait in the watcher's queue, within its bounds.
+   */
+  writeTo(response: SocketResponse): void;
   /**
    * Sends the draft as the client first sees it, unless it already has that revision (its
    * Last-Event-ID) or a newer one arrived while the row was being read.
@@ -65,8 +84,16 @@ interface Watcher {
   waitingSince: number | null;
   /** The connection asked for data and the queue was empty. */
   wantsData: boolean;
-  controller: ReadableStreamDefaultController<Uint8Array> | null;
+  /** Where frames are written; none until the route has chosen how the stream is sent. */
+  sink: Sink | null;
+  /** Written straight to its Node response (counted in `onSocket`). */
+  direct: boolean;
   closed: boolean;
+  /**
+   * Closed before it had a sink: how its connection is to end once it has one. "reconnect"
+   * sends what the queue holds (the retry hint last) first.
+   */
+  ending?: "close" | "drop" | "reconnect";
   /** Told once, whichever way the stream ends. */
   onEnd?: () => void;
 }
@@ -76,6 +103,15 @@ export interface HubStats {
   closed: number;
   dropped: number;
   framesWritten: number;
+}
+
+interface Sink {
+  /** Writes a frame; true when the connection can take another at once. */
+  write(bytes: Uint8Array): boolean;
+  /** Ends the stream after what has been written. */
+  end(): void;
+  /** Tears the connection down, freeing what it had buffered. */
+  drop(): void;
 }
 
 function decrement(counts: Map<string, number>, key: string): void {
@@ -106,6 +142,7 @@ export class Hub {
   private currentBytes = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private count = 0;
+  private direct = 0;
   private draining = false;
   private readonly opts: Required<Omit<HubOptions, "onTick">> & Pick<HubOptions, "onTick">;
   readonly stats: HubStats = { opened: 0, closed: 0, dropped: 0, framesWritten: 0 };
@@ -125,6 +162,8 @@ export class Hub {
 
   /** Registers a watcher at once, so nothing published while its draft is being read is missed. */
   open(draftId: string, address: string, limits: WatchLimits, onEnd?: () => void): OpenResult {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the watch's getter has its own `this`
+    const hub = this;
     const pair = `${draftId} ${address}`;
     if (
       this.draining ||
@@ -143,20 +182,12 @@ export class Hub {
       queuedBytes: 0,
       waitingSince: null,
       wantsData: false,
-      controller: null,
+      sink: null,
+      direct: false,
       closed: false,
       onEnd,
     };
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          w.controller = controller;
-        },
-        pull: () => this.pump(w),
-        cancel: () => this.remove(w),
-      },
-      { highWaterMark: 0 },
-    );
+    let stream: ReadableStream<Uint8Array> | null = null;
     let watchers = this.byDraft.get(draftId);
     if (!watchers) this.byDraft.set(draftId, (watchers = new Set()));
     watchers.add(w);
@@ -171,7 +202,10 @@ export class Hub {
     return {
       ok: true,
       watch: {
-        stream,
+        get stream() {
+          return (stream ??= hub.webStream(w));
+        },
+        writeTo: (response) => this.writeTo(w, response),
         start: (revision, frame, clientHas) => {
           if (w.closed || revision <= w.revision) return;
           if (clientHas === revision) {
@@ -233,6 +267,11 @@ export class Hub {
     return this.count;
   }
 
+  /** Open streams written straight to their Node responses; the rest go through a web stream. */
+  onSocket(): number {
+    return this.direct;
+  }
+
   watchedDrafts(): string[] {
     return [...this.byDraft.keys()];
   }
@@ -252,14 +291,21 @@ export class Hub {
     let n = 0;
     for (const watchers of [...this.byDraft.values()]) {
       for (const w of [...watchers]) {
-        const controller = w.controller;
+        const sink = w.sink;
         const waiting = w.queue;
         this.remove(w);
         n++;
+        waiting.push(reconnectFrame(Math.round(retryMs * (0.5 + Math.random()))));
+        if (!sink) {
+          // The route has not chosen its sink yet: the frames go out once it has.
+          w.queue = waiting;
+          w.ending = "reconnect";
+          continue;
+        }
         try {
-          for (const frame of waiting) controller?.enqueue(frame);
-          controller?.enqueue(reconnectFrame(Math.round(retryMs * (0.5 + Math.random()))));
-          controller?.close();
+          // Past the queue's bounds on purpose: these are the last bytes, and the socket takes them or closes.
+          for (const frame of waiting) sink.write(frame);
+          sink.end();
         } catch {
           // Already closed or errored: the client is gone.
         }
@@ -294,9 +340,63 @@ export class Hub {
     this.current.delete(draftId);
   }
 
+  /** The stream's web form: the framework pipes it to the response. */
+  private webStream(w: Watcher): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) =>
+          this.attach(w, {
+            write: (bytes) => {
+              controller.enqueue(bytes);
+              // The pipe asks again (pull) once the socket has taken this.
+              return false;
+            },
+            end: () => controller.close(),
+            drop: () => controller.error(dropError()),
+          }),
+        pull: () => this.pump(w),
+        cancel: () => this.remove(w),
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  private writeTo(w: Watcher, res: SocketResponse): void {
+    // The client going away ends the watcher; a write error is followed by `close` as well.
+    res.once("close", () => this.remove(w));
+    res.on("error", () => this.remove(w));
+    res.on("drain", () => this.pump(w));
+    this.attach(w, {
+      write: (bytes) => res.write(bytes),
+      end: () => void res.end(),
+      drop: () => void res.destroy(),
+    });
+    if (w.closed) return;
+    w.direct = true;
+    this.direct++;
+    this.pump(w);
+  }
+
+  private attach(w: Watcher, sink: Sink): void {
+    if (w.sink) throw new Error("a watch is sent one way: its web stream or a Node response");
+    w.sink = sink;
+    if (!w.closed) return;
+    // Ended while the route was still deciding how to send it.
+    try {
+      if (w.ending === "drop") sink.drop();
+      else {
+        if (w.ending === "reconnect") for (const frame of w.queue) sink.write(frame);
+        sink.end();
+      }
+    } catch {
+      // The client is gone already.
+    }
+    w.queue = [];
+  }
+
   /** Queues a frame, or writes it straight through when the connection is already waiting. */
   private deliver(w: Watcher, bytes: Uint8Array): boolean {
-    if (w.closed || !w.controller) return false;
+    if (w.closed) return false;
     if (w.wantsData && w.queue.length === 0) {
       w.wantsData = false;
       return this.write(w, bytes);
@@ -314,7 +414,9 @@ export class Hub {
     return true;
   }
 
+  /** The connection can take a frame. */
   private pump(w: Watcher): void {
+    if (w.closed) return;
     const next = w.queue.shift();
     if (!next) {
       w.wantsData = true;
@@ -327,8 +429,11 @@ export class Hub {
 
   private write(w: Watcher, bytes: Uint8Array): boolean {
     try {
-      w.controller?.enqueue(bytes);
+      // Never called without a sink: until there is one, nothing asks for data.
+      const more = w.sink!.write(bytes);
       this.stats.framesWritten++;
+      // At most maxPendingFrames deep: each call takes one frame off the queue.
+      if (more) this.pump(w);
       return true;
     } catch {
       // The stream was closed or errored under us (the connection went away).
@@ -339,14 +444,18 @@ export class Hub {
 
   private end(w: Watcher, how: "close" | "drop"): void {
     if (w.closed) return;
-    const controller = w.controller;
+    const sink = w.sink;
     this.remove(w);
     if (how === "drop") this.stats.dropped++;
+    if (!sink) {
+      w.ending = how;
+      return;
+    }
     try {
       // A dropped watcher's connection is torn down (an error aborts the response and destroys
       // the socket, freeing what it had buffered); a finished draft's stream ends normally.
-      if (how === "drop") controller?.error(dropError());
-      else controller?.close();
+      if (how === "drop") sink.drop();
+      else sink.end();
     } catch {
       // Already closed or errored.
     }
@@ -355,6 +464,7 @@ export class Hub {
   private remove(w: Watcher): void {
     if (w.closed) return;
     w.closed = true;
+    if (w.direct) this.direct--;
     w.queue = [];
     w.queuedBytes = 0;
     this.count--;

@@ -40,6 +40,7 @@ import {
   updateDraft,
   type DraftContext,
 } from "./drafts";
+import type { BodyWriter } from "@/lib/http/after-headers";
 import { createFanout } from "./fanout";
 import { Hub, type HubOptions } from "./hub";
 import {
@@ -82,6 +83,12 @@ export interface PlaygroundOptions {
   sealer?: Sealer;
   /** Where refusals and fan-out delays are counted (the app's metrics). */
   observe?: PlaygroundObserver;
+  /**
+   * The server's edge (lib/ops/requests.ts): an accepted event stream is written straight to its
+   * Node response, and the framework's request ends with the headers. Without it (the tests'
+   * adapters), or when it declines, the stream is the Response's body.
+   */
+  writeBodyAfterHeaders?: (request: Request, status: number, writer: BodyWriter) => boolean;
 }
 
 export interface PlaygroundObserver {
@@ -309,6 +316,12 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
         watch.close();
         throw err;
       }
+      // A stream lives for as long as its watcher: held as the Response's body, it keeps the
+      // framework's pipe and the whole request that awaits it (tens of KB) pending all that time.
+      const handed =
+        request.method === "GET" &&
+        (options.writeBodyAfterHeaders?.(request, 200, { begin: (response) => watch.writeTo(response), abandon: () => watch.close() }) ?? false);
+      if (handed) return new Response(null, { status: 200, headers: SSE_HEADERS });
       if (request.signal.aborted) watch.close();
       else request.signal.addEventListener("abort", () => watch.close(), { once: true });
       return new Response(watch.stream, { status: 200, headers: SSE_HEADERS });

@@ -90,6 +90,38 @@ describe("the production server on SQLite, behind a trusted proxy on loopback", 
     expect(await metricsText(server)).toContain('crm_sync_duration_seconds_count{instance="customers"}');
   });
 
+  it("writes an accepted event stream straight to its socket, with the stream's headers, resuming from Last-Event-ID", async () => {
+    const created = (await (await createDraft(server, "<p>socket</p>", { "x-forwarded-for": "203.0.113.60" })).json()) as { id: string; postUrl: string };
+    const url = `${server.url}${DRAFT}/${created.id}/events`;
+    // A client that names a ticket of its own is given its own anyway.
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get(url, { headers: { "last-event-id": "1", "x-dd-response-ticket": "1" } }, resolve).on("error", reject);
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-type"]).toBe("text/event-stream");
+    expect(head.headers["cache-control"]).toBe("no-cache, no-store, no-transform");
+    expect(head.headers["x-accel-buffering"]).toBe("no");
+    expect(head.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    let text = "";
+    head.on("data", (c: Buffer) => (text += c.toString("utf8")));
+    await expect.poll(() => text).toContain(": open");
+    // The previous test's stream may still be closing on the server.
+    await expect.poll(async () => sample(await metricsText(server), "playground_event_streams_open")).toBe(1);
+    expect(sample(await metricsText(server), "playground_event_streams_on_socket")).toBe(1);
+    const update = await fetch(created.postUrl.replace(/^http:\/\/[^/]+/, server.url), { method: "POST", headers: { "content-type": "text/html" }, body: "<p>two</p>" });
+    expect(update.status).toBe(200);
+    await expect.poll(() => text).toContain("id: 2");
+    // It had revision 1 already: nothing was sent for it.
+    expect(text).not.toContain("id: 1");
+    head.destroy();
+    await expect.poll(async () => sample(await metricsText(server), "playground_event_streams_open")).toBe(0);
+    expect(sample(await metricsText(server), "playground_event_streams_on_socket")).toBe(0);
+
+    const unknown = await fetch(`${server.url}${DRAFT}/${"A".repeat(22)}/events`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toContain("application/json");
+  });
+
   it("answers /metrics 404 to a client the trusted proxy forwards from elsewhere, with no token configured", async () => {
     const res = await fetch(`${server.url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } });
     expect(res.status).toBe(404);

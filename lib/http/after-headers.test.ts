@@ -1,0 +1,151 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeBodyAfterHeaders, type BodyWriter } from "./after-headers";
+
+// A node:http server standing in for the framework: it keeps state of its own on the request and
+// response, as the framework does, then answers the route's bodiless Response the way the
+// framework's sendResponse does (status, headers, end()).
+
+const META = Symbol.for("NextInternalRequestMeta");
+
+interface Seen {
+  began: http.ServerResponse | null;
+  abandoned: number;
+  frameworkCloses: number;
+  serverCloses: number;
+}
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  server = undefined;
+});
+
+async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onBegin: (res: http.ServerResponse) => void = () => {}) {
+  server = http.createServer((req, res) => {
+    res.on("close", () => seen.serverCloses++);
+    const serverListeners = res.listeners("close");
+    (req as unknown as Record<symbol, unknown>)[META] = { state: "the framework's" };
+    res.on("close", () => seen.frameworkCloses++);
+    const writer: BodyWriter = {
+      begin: (r) => {
+        seen.began = r;
+        onBegin(r);
+      },
+      abandon: () => seen.abandoned++,
+    };
+    writeBodyAfterHeaders(res, 200, writer, serverListeners);
+    answer(res);
+  });
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+function get(url: string): Promise<{ res: http.IncomingMessage; req: http.ClientRequest }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false }, (res) => resolve({ res, req }));
+    req.on("error", reject);
+  });
+}
+
+function readUntil(res: http.IncomingMessage, text: string): Promise<string> {
+  let body = "";
+  return new Promise((resolve) => {
+    const on = (chunk: Buffer) => {
+      body += chunk.toString();
+      if (body.includes(text)) {
+        res.off("data", on);
+        resolve(body);
+      }
+    };
+    res.on("data", on);
+  });
+}
+
+const bodiless = (res: http.ServerResponse) => {
+  res.statusCode = 200;
+  res.setHeader("content-type", "text/event-stream");
+  res.end();
+};
+
+describe("a body written after the framework's answer", () => {
+  it("turns the framework's end of a bodiless 200 into the start of the route's body, and lets go of the framework's state", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    const url = await serve(bodiless, seen, (r) => r.write("first\n"));
+    const { res } = await get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    expect(await readUntil(res, "first\n")).toBe("first\n");
+    const response = seen.began!;
+    // The connection outlives the framework's end(): the route writes on, and ends it itself.
+    response.write("second\n");
+    expect(await readUntil(res, "second\n")).toBe("second\n");
+    expect((response.req as unknown as Record<symbol, unknown>)[META]).toBeUndefined();
+    const ended = new Promise((r) => res.on("end", r));
+    response.end();
+    await ended;
+    await new Promise((r) => setImmediate(r));
+    expect(seen.serverCloses).toBe(1);
+    expect(seen.frameworkCloses).toBe(0);
+    expect(seen.abandoned).toBe(0);
+  });
+
+  it("lets an end with a body of the framework's own go through, and the route abandon its stream", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    const url = await serve((res) => {
+      res.statusCode = 200;
+      res.end("the framework's own answer");
+    }, seen);
+    const { res } = await get(url);
+    const body = await new Promise<string>((resolve) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve(text));
+    });
+    expect(body).toBe("the framework's own answer");
+    expect(seen.began).toBeNull();
+    expect(seen.abandoned).toBe(1);
+  });
+
+  it("lets an answer with another status go through (the framework's error), and the route abandon its stream", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    const url = await serve((res) => {
+      res.statusCode = 500;
+      res.end();
+    }, seen);
+    const { res } = await get(url);
+    expect(res.statusCode).toBe(500);
+    await new Promise((r) => res.resume().on("end", r));
+    expect(seen.began).toBeNull();
+    expect(seen.abandoned).toBe(1);
+  });
+
+  it("abandons the stream of a client that went away before the framework answered", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    let hold: http.ServerResponse | undefined;
+    const closed = new Promise<void>((resolve) => {
+      void serve((res) => {
+        hold = res;
+        res.on("close", () => resolve());
+      }, seen).then((url) => {
+        const req = http.get(url, { agent: false });
+        req.on("error", () => {});
+        // Gone as soon as the server has the request.
+        const poll = setInterval(() => {
+          if (hold) {
+            clearInterval(poll);
+            req.destroy();
+          }
+        }, 5);
+      });
+    });
+    await closed;
+    expect(seen.abandoned).toBe(1);
+    expect(seen.began).toBeNull();
+    // The framework's end after that is an ordinary one.
+    hold!.end();
+    expect(seen.began).toBeNull();
+  });
+});
