@@ -268,6 +268,9 @@ async function measure(n, send, memory) {
     heapPerWatcher: (connected.heapUsed - before.heapUsed) / n,
     rssBefore: before.rss,
     rssAfter: after.rss,
+    // Told apart from RSS: JS objects still held, against memory the allocator keeps for reuse.
+    heapBefore: before.heapUsed,
+    heapAfter: after.heapUsed,
   };
 }
 
@@ -311,11 +314,11 @@ console.log(
   `draft stream latency and memory on the production server, ${rounds} rounds after ${warmup} warm-up, html ${Math.round(html.length / 1024)} KiB, SQLite; ` +
     `baseline: bare node:http, same frame size; open files limit ${fdLimit}; ${os.cpus().length} cores, node ${process.version}`,
 );
-console.log("memory is taken after a full collection; RSS per watcher = (RSS connected - RSS before) / watchers; after = the app's RSS once all have disconnected, against before");
+console.log("memory is taken after a full collection; RSS per watcher = (RSS connected - RSS before) / watchers; after = the app's RSS and JS heap once all have disconnected, against before");
 console.log(
-  `| watchers | app p50 | app p99 | raw p50 | raw p99 | ratio p50 | ratio p99 | app RSS/watcher | app heap/watcher | raw RSS/watcher | app RSS before -> after disconnect |`,
+  `| watchers | app p50 | app p99 | raw p50 | raw p99 | ratio p50 | ratio p99 | app RSS/watcher | app heap/watcher | raw RSS/watcher | app RSS before -> after disconnect | app heap before -> after |`,
 );
-console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
 const results = [];
 try {
   for (const n of sizes) {
@@ -325,7 +328,7 @@ try {
     const change = ((u.rssAfter - u.rssBefore) / u.rssBefore) * 100;
     console.log(
       `| ${String(n).padStart(6)} | ${fmt(u.p50)} | ${fmt(u.p99)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(u.p50 / b.p50).toFixed(2).padStart(5)} | ${(u.p99 / b.p99).toFixed(2).padStart(5)} | ` +
-        `${kb(u.rssPerWatcher)} | ${kb(u.heapPerWatcher)} | ${kb(b.rssPerWatcher)} | ${mb(u.rssBefore)} -> ${mb(u.rssAfter)} (${change >= 0 ? "+" : ""}${change.toFixed(1)} %) |`,
+        `${kb(u.rssPerWatcher)} | ${kb(u.heapPerWatcher)} | ${kb(b.rssPerWatcher)} | ${mb(u.rssBefore)} -> ${mb(u.rssAfter)} (${change >= 0 ? "+" : ""}${change.toFixed(1)} %) | ${mb(u.heapBefore)} -> ${mb(u.heapAfter)} |`,
     );
   }
 } finally {
