@@ -57,7 +57,7 @@ test("every registry endpoint, field and error code is on /docs, and every examp
   }
 });
 
-test("conventions come first, then the endpoints, the playground, events and saving", async ({ page }) => {
+test("conventions come first, then the endpoints, the playground, events, saving, and health and metrics", async ({ page }) => {
   const docs = new DocsPage(page);
   await docs.open();
   await expect(docs.sectionHeadings()).toHaveText([
@@ -70,7 +70,11 @@ test("conventions come first, then the endpoints, the playground, events and sav
     /^Playground/,
     /^Events/,
     /^Saving a dashboard/,
+    /^Health and metrics/,
   ]);
+  for (const id of ["operations.healthz", "operations.readyz", "operations.metrics"]) await expect(docs.operation(id)).toHaveCount(1);
+  await expect(docs.operation("operations.metrics")).toContainText("METRICS_TOKEN");
+  await expect(docs.operation("operations.metrics")).toContainText("playground_event_streams_open");
   const conventions = docs.section("conventions");
   for (const id of ["api-base", "sign-in", "error-envelope", "cursor-paging", "cx-wrapper", "district-arr", "activity-basis", "priority", "freshness"]) {
     await expect(conventions.locator(`h3#${id}`)).toHaveCount(1);
@@ -172,7 +176,13 @@ test("each section is served as Markdown, and so is /docs when asked for it", as
   expect(openapi.headers()["content-type"]).toContain("application/json");
   const doc = await openapi.json();
   expect(doc.openapi).toBe("3.1.0");
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/crm/{instance}/companies", "/~/{handle}/{slug}"]));
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/crm/{instance}/companies", "/~/{handle}/{slug}", "/healthz", "/readyz", "/metrics"]));
+  expect(doc.paths["/metrics"].get.security).toEqual([{}, { metricsToken: [] }]);
+  expect(doc.paths["/readyz"].get.responses["503"]).toBeDefined();
+
+  const ops = await (await request.get("/docs/operations.md")).text();
+  expect(ops).toMatch(/^# Health and metrics\n/);
+  for (const path of ["GET /healthz", "GET /readyz", "GET /metrics", "`not_ready`", "http_request_duration_seconds"]) expect(ops).toContain(path);
 });
 
 test("the reference has no serious accessibility violations and is framed by no one", async ({ page }) => {

@@ -2,7 +2,7 @@ import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { withOrigin } from "@/lib/docs/markdown";
 import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath } from "@/lib/docs/sections";
 import { curlSnippet, fetchSnippet, tryItRequest } from "@/lib/docs/snippets";
-import { groupResponses, type Block, type DocsModel, type ErrorDoc, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "@/lib/docs/types";
+import { groupResponses, type Block, type DocsModel, type ErrorDoc, OPERATOR_ACCESS, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "@/lib/docs/types";
 import { CopyButton } from "./CopyButton";
 import { DocsSidebar, type SidebarGroup } from "./DocsSidebar";
 import { Inline } from "./Inline";
@@ -214,6 +214,7 @@ const securityText: Record<OperationDoc["security"], string> = {
   session: "Sign-in: the session cookie; 401 `unauthorized` without it.",
   "session-same-origin": "Sign-in: the session cookie, from the person's own page on this site, with its CSRF token.",
   none: "Sign-in: none; public.",
+  operator: OPERATOR_ACCESS,
   unstated: "",
 };
 

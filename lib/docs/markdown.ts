@@ -1,7 +1,7 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath } from "./sections";
 import { curlSnippet, fetchSnippet } from "./snippets";
-import { groupResponses, type Block, type DocsModel, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "./types";
+import { groupResponses, type Block, type DocsModel, OPERATOR_ACCESS, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "./types";
 
 // The reference as Markdown, for agents and anyone reading without a browser: the same model
 // the /docs page renders, section by section (`/docs/<section>.md`) or whole (`/docs/index.md`).
@@ -73,6 +73,7 @@ export function operationMarkdown(op: OperationDoc, origin: string, level: numbe
   if (op.security === "session") out.push("Sign-in: the session cookie; 401 `unauthorized` without it.");
   if (op.security === "session-same-origin") out.push("Sign-in: the session cookie, from the person's own page on this site, with its CSRF token.");
   if (op.security === "none") out.push("Sign-in: none; public.");
+  if (op.security === "operator") out.push(OPERATOR_ACCESS);
   const paths = op.params.filter((p) => p.in === "path");
   const others = op.params.filter((p) => p.in !== "path");
   if (paths.length) out.push("Path parameters:", paramsTable(paths));

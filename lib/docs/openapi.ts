@@ -13,6 +13,7 @@ import type { DocsModel, ErrorDoc, JsonSchema, OperationDoc } from "./types";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const SESSION_SCHEME = "session";
+export const METRICS_SCHEME = "metricsToken";
 
 type Obj = { [key: string]: unknown };
 
@@ -108,6 +109,8 @@ function operationObject(op: OperationDoc, origin: string, tag: string, renames:
   }
   if (op.security === "session" || op.security === "session-same-origin") obj.security = [{ [SESSION_SCHEME]: [] }];
   if (op.security === "none") obj.security = [];
+  // Loopback callers need nothing; anyone else needs the deployment's token.
+  if (op.security === "operator") obj.security = [{}, { [METRICS_SCHEME]: [] }];
   return obj;
 }
 
@@ -156,6 +159,11 @@ function build(origin: string, model: DocsModel): Obj {
           in: "cookie",
           name: SESSION_COOKIE,
           description: "The session cookie set by signing in at /signin (HttpOnly, SameSite=Lax). A dashboard never handles it: the page it runs in sends the viewer's own.",
+        },
+        [METRICS_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "The deployment's METRICS_TOKEN, for scraping /metrics from elsewhere than the instance's own host.",
         },
       },
     },

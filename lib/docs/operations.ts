@@ -492,8 +492,70 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
   ];
 }
 
+/** Metrics /metrics exposes beside the process's defaults (lib/ops/metrics.ts; a test keeps the two lists one). */
+export const documentedMetrics = [
+  ["http_requests_total", "requests answered, by method, route template and status"],
+  ["http_request_duration_seconds", "request latency histogram, by method and route template"],
+  ["http_requests_in_flight", "requests being answered now"],
+  ["playground_event_streams_open", "open draft event streams on this instance"],
+  ["playground_event_streams_on_socket", "of those, the streams written straight to their sockets; below the open count means the hand-over stopped happening"],
+  ["playground_fanout_delay_seconds", "from an update's commit to its frame being handed to this instance's watchers"],
+  ["crm_sync_runs_total", "CRM sync runs, by portal instance and outcome"],
+  ["crm_sync_errors_total", "CRM sync runs that failed, by portal instance"],
+  ["crm_sync_duration_seconds", "CRM sync run duration histogram, by portal instance"],
+  ["rate_limit_refusals_total", "requests refused by a rate limit or stream cap, by limit"],
+] as const;
+
+function operationsOperations(set: SchemaSet): OperationDoc[] {
+  const ok = set.add(z.object({ ok: z.literal(true) }));
+  return [
+    siteOperation({
+      method: "GET",
+      path: "/healthz",
+      section: "operations",
+      operationId: "operations.healthz",
+      summary: "Liveness: the process is up and answering",
+      description: [p("Checks nothing else, so a proxy or orchestrator restarts an instance only when it has stopped answering, not when storage is briefly away (that is `/readyz`).")],
+      security: "none",
+      responses: [jsonBody(200, "The process answers", ok, set)],
+      errors: ["method_not_allowed"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: "/readyz",
+      section: "operations",
+      operationId: "operations.readyz",
+      summary: "Readiness: whether this instance should be sent traffic",
+      description: [
+        p(
+          "200 once storage answers, every migration this build knows is applied, and, on PostgreSQL, the listener that carries other instances' draft updates is connected. Otherwise 503 `not_ready` with `Retry-After: 5` and a hint naming which of the three is missing. During a graceful shutdown (SIGTERM) the instance stops accepting connections, so a proxy moves on.",
+        ),
+      ],
+      security: "none",
+      responses: [jsonBody(200, "Ready for traffic", ok, set)],
+      errors: ["not_ready", "method_not_allowed"],
+    }),
+    siteOperation({
+      method: "GET",
+      path: "/metrics",
+      section: "operations",
+      operationId: "operations.metrics",
+      summary: "This instance's Prometheus metrics",
+      description: [
+        p("The Prometheus text format, one instance's figures: scrape every instance, not the proxy. Beside Node's process metrics (CPU, memory, event-loop lag, garbage collection):"),
+        { kind: "list", items: documentedMetrics.map(([name, help]) => `\`${name}\`: ${help}`) },
+        p("Route labels are templates (`/api/crm/:instance/companies`), never a path value, a draft id or a token."),
+      ],
+      security: "operator",
+      responses: [{ status: 200, contentType: "text/plain; version=0.0.4", description: "The metrics", schema: { type: "string" }, fields: [] }],
+      errors: ["unauthorized", "not_found", "method_not_allowed"],
+      curl: false,
+    }),
+  ];
+}
+
 export function buildOperations(set: SchemaSet): OperationDoc[] {
   const waiting = set.add(cxWrapper(z.unknown()).options[1]);
   set.define(CX_WAITING, waiting);
-  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set)];
+  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set), ...operationsOperations(set)];
 }

@@ -245,8 +245,21 @@ export function savingIntro(): Block[] {
   ];
 }
 
+export function operationsIntro(): Block[] {
+  return [
+    p(
+      "For whoever runs the service: a proxy or orchestrator asks `/healthz` whether to restart an instance and `/readyz` whether to send it traffic; Prometheus scrapes `/metrics` on each instance. They sit at the origin, outside `/api`, and need no session.",
+    ),
+    p(
+      "Every request is also logged as one JSON line on standard output with a request id (sent back as `X-Request-Id`), the route template, the status and the duration; never a token, a cookie or a draft id. Running several instances behind nginx, limits shared through PostgreSQL and graceful shutdown are described in the repository's `docs/operations.md`.",
+    ),
+  ];
+}
+
 export function sectionIntro(slug: SectionSlug): Block[] {
   switch (slug) {
+    case "operations":
+      return operationsIntro();
     case "conventions":
       return conventionsIntro();
     case "playground":

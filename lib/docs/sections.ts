@@ -27,6 +27,7 @@ export const docsSections = [
   { slug: "playground", title: "Playground", summary: "drafts, the demo API, scenarios and variants; public and credential-free" },
   { slug: "events", title: "Events", summary: "the draft stream: server-sent events with every revision" },
   { slug: "saving", title: "Saving a dashboard", summary: "a signed-in person's save into their own space, and reading it back" },
+  { slug: "operations", title: "Health and metrics", summary: "liveness and readiness for a proxy or orchestrator, and Prometheus metrics for operators" },
 ] as const satisfies readonly { slug: string; title: string; summary: string; tag?: Tag }[];
 
 export type SectionSlug = (typeof docsSections)[number]["slug"];

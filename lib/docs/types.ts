@@ -67,7 +67,11 @@ export interface ExampleDoc {
 }
 
 /** `unstated`: a page whose access the contract leaves to the page itself. */
-export type Security = "session" | "none" | "session-same-origin" | "unstated";
+/** `operator`: callers on loopback, or the bearer of the deployment's METRICS_TOKEN (behind TRUSTED_PROXY). */
+export type Security = "session" | "none" | "session-same-origin" | "operator" | "unstated";
+
+export const OPERATOR_ACCESS =
+  "Access: callers on this machine's loopback, or `Authorization: Bearer <METRICS_TOKEN>` when the deployment sets one; anyone else gets 404 `not_found` when no token is set, and 401 `unauthorized` when one is. No session.";
 
 export interface OperationDoc {
   /** Stable fragment id: `get-crm-instance-companies`. */
