@@ -218,9 +218,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
               onStart: config.crmSync.onStart,
               archivedEveryMs: config.crmSync.archivedEveryMs,
               log: (line) => log.info(line, { component: "crm-sync" }),
-              onRun: (instance, result, seconds) => {
-                if (result.status !== "skipped") metrics.syncRun(instance, result.status, seconds);
-              },
+              onRun: (instance, result, seconds) => metrics.syncRun(instance, result.status, seconds),
             });
       return background;
     },

@@ -500,7 +500,7 @@ export const documentedMetrics = [
   ["playground_event_streams_open", "open draft event streams on this instance"],
   ["playground_event_streams_on_socket", "of those, the streams written straight to their sockets; below the open count means the hand-over stopped happening"],
   ["playground_fanout_delay_seconds", "from an update's commit to its frame being handed to this instance's watchers"],
-  ["crm_sync_runs_total", "CRM sync runs, by portal instance and outcome"],
+  ["crm_sync_runs_total", "CRM sync runs, by portal instance and outcome: `ok`, `failed`, or `skipped` while another run (on any instance) held the portal's lease"],
   ["crm_sync_errors_total", "CRM sync runs that failed, by portal instance"],
   ["crm_sync_duration_seconds", "CRM sync run duration histogram, by portal instance"],
   ["rate_limit_refusals_total", "requests refused by a rate limit or stream cap, by limit"],

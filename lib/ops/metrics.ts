@@ -15,7 +15,8 @@ export interface Metrics {
   inFlightFrom(read: () => number): void;
   /** An update reached every watcher here that lacked it: seconds since the revision was written. */
   fanout(seconds: number): void;
-  syncRun(instance: string, outcome: "ok" | "failed", seconds: number): void;
+  /** A sync run of a portal instance; `skipped` when another run (here or on another instance) held its lease. */
+  syncRun(instance: string, outcome: "ok" | "failed" | "skipped", seconds: number): void;
   refused(limit: string): void;
   /** Adds prom-client's process metrics (CPU, memory, event loop, GC); once, by the production server. */
   collectProcessMetrics(): void;
@@ -71,7 +72,7 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const syncRuns = new Counter({ name: "crm_sync_runs_total", help: "CRM sync runs, by portal instance and outcome.", labelNames: ["instance", "outcome"], registers: [registry] });
+  const syncRuns = new Counter({ name: "crm_sync_runs_total", help: "CRM sync runs, by portal instance and outcome (ok, failed, or skipped while another run held the lease).", labelNames: ["instance", "outcome"], registers: [registry] });
   const syncErrors = new Counter({ name: "crm_sync_errors_total", help: "CRM sync runs that failed, by portal instance.", labelNames: ["instance"], registers: [registry] });
   const syncDuration = new Histogram({
     name: "crm_sync_duration_seconds",
@@ -102,7 +103,8 @@ export function createMetrics(): Metrics {
     syncRun(instance, outcome, seconds) {
       syncRuns.inc({ instance, outcome });
       if (outcome === "failed") syncErrors.inc({ instance });
-      syncDuration.observe({ instance }, seconds);
+      // A skipped run did no work; its time would only pull the histogram towards zero.
+      if (outcome !== "skipped") syncDuration.observe({ instance }, seconds);
     },
     refused: (limit) => refusals.inc({ limit }),
     collectProcessMetrics() {

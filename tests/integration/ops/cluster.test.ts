@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import { createSealer } from "@/lib/crypto/secrets";
@@ -129,7 +130,10 @@ describe("two instances on one PostgreSQL behind nginx", () => {
         SECRET_KEY,
         // The demo tenant, so people can sign in; the first instance seeds it before the second starts.
         DEMO_TENANT: "1",
-        CRM_SYNC_ON_START: "0",
+        // Both instances sync the CRM portal at start and every 10 s (the shortest interval), so
+        // their runs meet at the portal's lease.
+        CRM_SYNC_ON_START: "1",
+        CRM_SYNC_INTERVAL_MS: "10000",
         // Every watcher here comes from one address, through the proxy.
         PLAYGROUND_STREAMS_PER_DRAFT: "1000",
         PLAYGROUND_STREAMS_PER_ADDRESS: "1000",
@@ -195,6 +199,41 @@ describe("two instances on one PostgreSQL behind nginx", () => {
       expect(await latest.text(), base).toBe("<title>Two</title><p>2</p>");
       const earlier = await fetch(`${base}/~/csm/${slug}/source?revision=1`, { headers: { cookie: page.cookie } });
       expect(await earlier.text(), base).toBe("<title>One</title><p>1</p>");
+    }
+  });
+
+  it("syncs the CRM portal on one instance at a time: runs never overlap, and a lease held elsewhere makes both skip", { timeout: 120_000 }, async () => {
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` });
+    const syncRuns = async (base: string, outcome: string) => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      const line = text.split("\n").find((l) => l.startsWith(`crm_sync_runs_total{instance="customers",outcome="${outcome}"} `));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    try {
+      // Each instance has taken part: it ran a sync, or found the other one running.
+      for (const node of cluster.instances) {
+        await expect.poll(async () => (await syncRuns(node.url, "ok")) + (await syncRuns(node.url, "skipped")), { timeout: 40_000 }).toBeGreaterThanOrEqual(1);
+      }
+      // A run that holds the lease elsewhere (a third instance, say): both instances' next runs skip, and none starts.
+      const holdUntil = Date.now() + 30_000;
+      await pool.query("insert into crm_sync_locks (instance, holder, expires_at) values ('customers', 'elsewhere', $1) on conflict (instance) do update set holder = 'elsewhere', expires_at = $1", [holdUntil]);
+      const held = Date.now();
+      const skippedBefore = await Promise.all(cluster.instances.map((n) => syncRuns(n.url, "skipped")));
+      for (const [i, node] of cluster.instances.entries()) {
+        await expect.poll(() => syncRuns(node.url, "skipped"), { timeout: 25_000 }).toBeGreaterThan(skippedBefore[i] ?? 0);
+      }
+      const startedWhileHeld = await pool.query("select count(*)::int as n from crm_sync_runs where instance = 'customers' and started_at >= $1", [held]);
+      expect(startedWhileHeld.rows[0].n).toBe(0);
+      await pool.query("delete from crm_sync_locks where instance = 'customers' and holder = 'elsewhere'");
+
+      // Every run recorded, by whichever instance, ran alone.
+      const runs = (await pool.query("select started_at::float8 as s, finished_at::float8 as f from crm_sync_runs where instance = 'customers' order by started_at")).rows as { s: number; f: number | null }[];
+      expect(runs.length).toBeGreaterThanOrEqual(1);
+      for (let i = 1; i < runs.length; i++) expect(runs[i]!.s, `run ${i} began before run ${i - 1} ended`).toBeGreaterThanOrEqual(runs[i - 1]!.f ?? Infinity);
+      const ok = (await Promise.all(cluster.instances.map((n) => syncRuns(n.url, "ok")))).reduce((a, b) => a + b, 0);
+      expect(runs.filter((r) => r.f !== null).length).toBeGreaterThanOrEqual(ok);
+    } finally {
+      await pool.end();
     }
   });
 
