@@ -2,7 +2,9 @@
 // start` on the production build): the time from an update POST to its `draft` event arriving at
 // every watcher, at 100, 1,000, 5,000 and 10,000 watchers, beside a baseline in the same run: a
 // bare node:http server, in a process of its own, writing a frame of the same size to the same
-// number of watchers. Prints p50/p99 of both and their ratio, and each server's memory: RSS (and
+// number of watchers. Prints p50/p99 of both and their ratio, the first round after the crowd has
+// joined (a link shared in a meeting: every watcher connected moments before; the first warm-up
+// round, not in the percentiles), and each server's memory: RSS (and
 // the app's JS heap) per watcher once they are connected, and the app's RSS after they have all
 // disconnected, each taken after a full garbage collection.
 //
@@ -230,10 +232,13 @@ function percentile(sorted, p) {
  */
 async function measure(n, send, memory) {
   const samples = [];
+  // Update -> last delivery of each warm-up round: the first is the crowd that has just joined.
+  const firstRounds = [];
   let pending = null;
   const onEvent = (revision, at) => {
     if (!pending || revision !== pending.revision) return;
     if (pending.counted) samples.push(at - pending.startedAt);
+    else pending.last = at;
     if (--pending.left === 0) pending.done();
   };
   const { eventsUrl, sendOne, close: closeDraft } = await send();
@@ -251,6 +256,7 @@ async function measure(n, send, memory) {
       pending = { revision: -1, left: n, startedAt, done, counted: r >= warmup };
       pending.revision = await sendOne(pending);
       await Promise.race([finished, new Promise((_, reject) => setTimeout(() => reject(new Error(`round ${r}: not all delivered`)), Math.max(10_000, 3 * n)))]);
+      if (!pending.counted) firstRounds.push(pending.last - startedAt);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   } finally {
@@ -264,6 +270,7 @@ async function measure(n, send, memory) {
     p50: percentile(samples, 50),
     p99: percentile(samples, 99),
     count: samples.length,
+    first: firstRounds[0] ?? NaN,
     rssPerWatcher: (connected.rss - before.rss) / n,
     heapPerWatcher: (connected.heapUsed - before.heapUsed) / n,
     rssBefore: before.rss,
@@ -316,9 +323,9 @@ console.log(
 );
 console.log("memory is taken after a full collection; RSS per watcher = (RSS connected - RSS before) / watchers; after = the app's RSS and JS heap once all have disconnected, against before");
 console.log(
-  `| watchers | app p50 | app p99 | raw p50 | raw p99 | ratio p50 | ratio p99 | app RSS/watcher | app heap/watcher | raw RSS/watcher | app RSS before -> after disconnect | app heap before -> after |`,
+  `| watchers | app p50 | app p99 | raw p50 | raw p99 | ratio p50 | ratio p99 | first round app / raw | app RSS/watcher | app heap/watcher | raw RSS/watcher | app RSS before -> after disconnect | app heap before -> after |`,
 );
-console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 const results = [];
 try {
   for (const n of sizes) {
@@ -328,6 +335,7 @@ try {
     const change = ((u.rssAfter - u.rssBefore) / u.rssBefore) * 100;
     console.log(
       `| ${String(n).padStart(6)} | ${fmt(u.p50)} | ${fmt(u.p99)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(u.p50 / b.p50).toFixed(2).padStart(5)} | ${(u.p99 / b.p99).toFixed(2).padStart(5)} | ` +
+        `${fmt(u.first)} / ${fmt(b.first)} (${(u.first / b.first).toFixed(2)}) | ` +
         `${kb(u.rssPerWatcher)} | ${kb(u.heapPerWatcher)} | ${kb(b.rssPerWatcher)} | ${mb(u.rssBefore)} -> ${mb(u.rssAfter)} (${change >= 0 ? "+" : ""}${change.toFixed(1)} %) | ${mb(u.heapBefore)} -> ${mb(u.heapAfter)} |`,
     );
   }
