@@ -257,6 +257,25 @@ describe.each(backends)("connections that outlive their tokens, over $name", (ba
     expect((await connectionStates(h.db, ids.csm)).get("tracker")).toBeNull();
   });
 
+  it("marks a GitHub connection whose refresh token is refused the GitHub way, with 200 and bad_refresh_token", async () => {
+    const stored = (await userToken(h.db, testSealer, ids.csm, "coderepo"))!;
+    expect((await revoke("coderepo", stored.refreshToken!)).status).toBe(200);
+    answered.length = 0;
+
+    clock.now += TTL_MS * 2;
+    const res = await api.get("/vendors/coderepo/repos", "csm");
+    expect([res.status, res.body.error]).toEqual([401, "coderepo_not_connected"]);
+    expect(res.body.hint).toBe("GitHub refused to renew the connection (bad_refresh_token: The refresh token passed is incorrect or expired). Reconnect GitHub at /connections.");
+    expect(at("coderepo", "/oauth/token").map((a) => a.status)).toEqual([200]);
+    expect((await connectionStates(h.db, ids.csm)).get("coderepo")).toEqual({ reason: expect.stringMatching(/bad_refresh_token/), at: clock.now });
+    const check = await api.get("/connections/coderepo/check", "csm");
+    expect(check.body).toMatchObject({ status: "not-connected", ok: false, summary: expect.stringMatching(/bad_refresh_token.*Reconnect GitHub/) });
+    // Nothing asks GitHub again until the person reconnects.
+    answered.length = 0;
+    expect((await api.get("/vendors/coderepo/repos", "csm")).status).toBe(401);
+    expect(answered).toEqual([]);
+  });
+
   it("marks a revoked Intercom token the same way, without a renewal to try", async () => {
     expect((await api.get("/vendors/support/conversations", "csm")).status).toBe(200);
     const token = (await userToken(h.db, testSealer, ids.csm, "support"))!;
