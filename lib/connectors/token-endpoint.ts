@@ -26,7 +26,7 @@ export interface IssuedTokens {
   scope: string | null;
 }
 
-/** The vendor said no (400 or 401 from the token endpoint): the grant is gone, not the network. */
+/** The vendor said no (400 or 401, or GitHub's 200 with `error`): the grant is gone, not the network. */
 export class TokenRefused extends Error {
   constructor(
     readonly code: string,
@@ -69,13 +69,17 @@ export async function requestTokens(
   } catch {
     body = null;
   }
-  if (res.status === 400 || res.status === 401) {
-    const refused = tokenError.safeParse(body);
+  const refused = tokenError.safeParse(body);
+  const refusal = () => {
     const description = refused.success ? (refused.data.error_description ?? refused.data.hint ?? null) : null;
-    throw new TokenRefused(refused.success ? refused.data.error : `http_${res.status}`, description?.slice(0, 300) ?? null);
-  }
+    return new TokenRefused(refused.success ? refused.data.error : `http_${res.status}`, description?.slice(0, 300) ?? null);
+  };
+  if (res.status === 400 || res.status === 401) throw refusal();
   if (!res.ok) throw new UpstreamError(res.status === 429 ? "rate_limited" : "server", `POST ${url.pathname} answered ${res.status}`, res.status);
   const parsed = tokenAnswer.safeParse(body);
+  // GitHub refuses a grant with 200 and `error` (bad_refresh_token, bad_verification_code) in
+  // place of a token: the grant is as gone as after a 400, not a failure to try again.
+  if (!parsed.success && refused.success) throw refusal();
   if (!parsed.success) throw new UpstreamError("bad_response", `POST ${url.pathname} answered an unexpected shape`, res.status);
   const grant = parsed.data;
   return {

@@ -85,6 +85,7 @@ class CoderepoStandIn implements StandIn {
       consent: true,
       // A GitHub App's user-to-server tokens expire after eight hours, with a rotating refresh token.
       tokenTtlMs: deps.tokenTtlMs ?? 8 * 3_600_000,
+      refreshRefusal: "github",
       now: deps.now,
       memory: deps.oauthMemory,
     });

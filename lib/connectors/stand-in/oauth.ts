@@ -47,6 +47,11 @@ export interface StandInOAuthOptions {
    * twice revokes its whole grant (OAuth 2.1's reuse detection), as does /oauth/revoke.
    */
   tokenTtlMs?: number;
+  /**
+   * How a refused refresh grant is answered: OAuth's 400 `invalid_grant` (the default), or as
+   * GitHub answers it, 200 with `error: "bad_refresh_token"` and no token.
+   */
+  refreshRefusal?: "invalid_grant" | "github";
   /** How long a refresh token may wait to be used; default 30 days. */
   refreshTtlMs?: number;
   /**
@@ -136,6 +141,15 @@ function envelope(status: number, error: string, hint: string, headers: Record<s
 
 function tokenAnswer(body: Record<string, unknown>): Response {
   return new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+}
+
+/** GitHub's answer to a refresh token it will not honour, whatever the reason: 200, and no token. */
+function githubRefusal(): Response {
+  return tokenAnswer({
+    error: "bad_refresh_token",
+    error_description: "The refresh token passed is incorrect or expired.",
+    error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors#bad-refresh-token",
+  });
 }
 
 export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, email: string): string {
@@ -317,7 +331,7 @@ export class StandInOAuth {
    * second use of the same one means two holders, so the whole grant is revoked.
    */
   private refresh(form: URLSearchParams): Response {
-    const fail = (hint: string) => envelope(400, "invalid_grant", hint);
+    const fail = (hint: string) => (this.o.refreshRefusal === "github" ? githubRefusal() : envelope(400, "invalid_grant", hint));
     if (this.o.tokenTtlMs === undefined) return fail("This product's tokens do not expire; there is nothing to refresh.");
     const parsed = this.openRefresh(form.get("refresh_token") ?? "");
     if (!parsed) return fail("The refresh token was not issued here.");

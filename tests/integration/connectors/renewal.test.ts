@@ -70,6 +70,61 @@ function grant(slug: ConnectorSlug, email: string): TokenGrant {
   return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in ? clock.now + g.expires_in * 1000 : null };
 }
 
+/** A data read of each stand-in, as its vendor client sends it, with a bearer token. */
+function vendorRead(slug: ConnectorSlug, token: string): Promise<Response> {
+  const base = `${served.url}/stand-ins/${slug}`;
+  const authorization = `Bearer ${token}`;
+  if (slug === "tracker") {
+    return fetch(`${base}/graphql`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ query: "query Viewer { viewer { id } }" }) });
+  }
+  const path = { coderepo: "/user", calls: "/v2/calls", support: "/conversations" }[slug];
+  return fetch(`${base}${path}`, { headers: { authorization } });
+}
+
+const revoke = (slug: ConnectorSlug, token: string) =>
+  fetch(`${served.url}/stand-ins/${slug}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+
+describe("each stand-in refuses an expired or revoked token in its vendor's own shape", () => {
+  // The bodies the real vendors send for a refused token, so the clients meet here what they meet there.
+  const shapes: Record<ConnectorSlug, (why: "expired" | "revoked") => unknown> = {
+    tracker: (why) => ({
+      errors: [{ message: expect.stringMatching(why === "expired" ? /has expired/ : /was revoked/), extensions: { type: "authentication error", code: "AUTHENTICATION_ERROR" } }],
+    }),
+    coderepo: () => ({ message: "Bad credentials", documentation_url: expect.stringMatching(/^https:\/\/docs\.github\.com\//) }),
+    calls: () => ({ requestId: expect.any(String), errors: [expect.stringMatching(/expired/)] }),
+    support: (why) => ({ type: "error.list", request_id: expect.any(String), errors: [{ code: why === "revoked" ? "token_revoked" : "unauthorized", message: expect.any(String) }] }),
+  };
+
+  it.each(["tracker", "coderepo", "calls"] as const)("%s: an expired access token, then a revoked one", async (slug) => {
+    const g = standIns[slug].oauth.mintGrant("csm@demo.test");
+    expect((await vendorRead(slug, g.access_token)).status).toBe(200);
+    clock.now += TTL_MS;
+    try {
+      const expired = await vendorRead(slug, g.access_token);
+      expect({ status: expired.status, body: await expired.json() }).toMatchObject({ status: 401, body: shapes[slug]("expired") });
+    } finally {
+      clock.now -= TTL_MS;
+    }
+    expect((await revoke(slug, g.access_token)).status).toBe(200);
+    const revoked = await vendorRead(slug, g.access_token);
+    expect({ status: revoked.status, body: await revoked.json() }).toMatchObject({ status: 401, body: shapes[slug]("revoked") });
+  });
+
+  it("support: a lasting token, then revoked by the workspace", async () => {
+    const g = standIns.support.oauth.mintGrant("csm@demo.test");
+    expect(g.expires_in).toBeUndefined();
+    clock.now += 365 * 86_400_000;
+    try {
+      expect((await vendorRead("support", g.access_token)).status).toBe(200);
+    } finally {
+      clock.now -= 365 * 86_400_000;
+    }
+    expect((await revoke("support", g.access_token)).status).toBe(200);
+    const revoked = await vendorRead("support", g.access_token);
+    expect({ status: revoked.status, body: await revoked.json() }).toMatchObject({ status: 401, body: shapes.support("revoked") });
+  });
+});
+
 describe.each(backends)("connections that outlive their tokens, over $name", (backend) => {
   let h: OpenDb & { close(): Promise<void> };
   let api: ApiClient;
@@ -137,6 +192,25 @@ describe.each(backends)("connections that outlive their tokens, over $name", (ba
     expect((await userToken(h.db, testSealer, ids.csm, "coderepo"))!.accessToken).not.toBe(stored.accessToken);
   });
 
+  // The vendor ends each token early (its clock runs ahead of the stored expiry), so the first
+  // read is refused in the vendor's own shape; one renewal, and the read tried once more.
+  it.each([
+    { slug: "tracker", path: "/vendors/tracker/issues", table: "connector_tokens" },
+    { slug: "calls", path: "/vendors/calls/calls", table: "donor_credentials" },
+  ] as const)("renews $slug once after the vendor refuses an expired token, and retries the read once", async ({ slug, path, table }) => {
+    clock.now += TTL_MS + 1;
+    const later = clock.now + 10 * TTL_MS;
+    if (table === "connector_tokens") await h.db.updateTable(table).set({ expires_at: later }).where("user_id", "=", ids.csm).where("slug", "=", slug).execute();
+    else await h.db.updateTable(table).set({ expires_at: later }).where("slug", "=", slug).execute();
+    const res = await api.get(path, "csm");
+    expect(res.status).toBe(200);
+    expect(reads(slug)[0]?.status).toBe(401);
+    expect(reads(slug).slice(1).every((a) => a.status === 200)).toBe(true);
+    expect(reads(slug).length).toBeGreaterThan(1);
+    expect(at(slug, "/oauth/token").map((a) => a.status)).toEqual([200]);
+    expect(credentials.renewals).toBe(1);
+  });
+
   it("gives 50 concurrent requests with an expired token one renewal between them", async () => {
     clock.now += TTL_MS * 2;
     const answers = await Promise.all(Array.from({ length: 50 }, () => api.get("/vendors/coderepo/repos", "csm")));
@@ -181,6 +255,25 @@ describe.each(backends)("connections that outlive their tokens, over $name", (ba
     await saveUserToken(h.db, testSealer, ids.csm, "tracker", grant("tracker", "csm@demo.test"), clock.now);
     expect((await api.get("/vendors/tracker/issues", "csm")).status).toBe(200);
     expect((await connectionStates(h.db, ids.csm)).get("tracker")).toBeNull();
+  });
+
+  it("marks a GitHub connection whose refresh token is refused the GitHub way, with 200 and bad_refresh_token", async () => {
+    const stored = (await userToken(h.db, testSealer, ids.csm, "coderepo"))!;
+    expect((await revoke("coderepo", stored.refreshToken!)).status).toBe(200);
+    answered.length = 0;
+
+    clock.now += TTL_MS * 2;
+    const res = await api.get("/vendors/coderepo/repos", "csm");
+    expect([res.status, res.body.error]).toEqual([401, "coderepo_not_connected"]);
+    expect(res.body.hint).toBe("GitHub refused to renew the connection (bad_refresh_token: The refresh token passed is incorrect or expired). Reconnect GitHub at /connections.");
+    expect(at("coderepo", "/oauth/token").map((a) => a.status)).toEqual([200]);
+    expect((await connectionStates(h.db, ids.csm)).get("coderepo")).toEqual({ reason: expect.stringMatching(/bad_refresh_token/), at: clock.now });
+    const check = await api.get("/connections/coderepo/check", "csm");
+    expect(check.body).toMatchObject({ status: "not-connected", ok: false, summary: expect.stringMatching(/bad_refresh_token.*Reconnect GitHub/) });
+    // Nothing asks GitHub again until the person reconnects.
+    answered.length = 0;
+    expect((await api.get("/vendors/coderepo/repos", "csm")).status).toBe(401);
+    expect(answered).toEqual([]);
   });
 
   it("marks a revoked Intercom token the same way, without a renewal to try", async () => {
@@ -244,6 +337,27 @@ describe.each(backends)("connections that outlive their tokens, over $name", (ba
         expect(at("coderepo", "/oauth/token").map((a) => a.status)).toEqual([200]);
         expect(at("tracker", "/oauth/token").map((a) => a.status)).toEqual([200]);
         expect((await connectionStates(h.db, ids.csm)).get("coderepo")).toBeNull();
+      } finally {
+        await second.close();
+      }
+    });
+
+    it("lets two app instances on one PostgreSQL renew the shared calls credential once between them", async () => {
+      const storage = (h as unknown as { storage: { kind: "postgres"; url: string; schema: string } }).storage;
+      const second = await openDb(storage);
+      try {
+        const others = credentialsFor();
+        const other = await apiAsDemoUsers(() => second.db as Db, servicesWith(others));
+        const before = (await donorToken(h.db, testSealer, "calls"))!;
+        clock.now += TTL_MS * 2;
+        const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? api : other).get("/vendors/calls/calls", i % 4 < 2 ? "csm" : "admin")));
+        expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+        // One token request between the instances; a second would have replayed the rotated token.
+        expect(at("calls", "/oauth/token").map((a) => a.status)).toEqual([200]);
+        expect(credentials.renewals + others.renewals).toBe(1);
+        const after = (await donorToken(h.db, testSealer, "calls"))!;
+        expect(after.accessToken).not.toBe(before.accessToken);
+        expect(after.reconnect).toBeNull();
       } finally {
         await second.close();
       }

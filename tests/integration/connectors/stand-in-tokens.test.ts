@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { createStandIns } from "@/lib/connectors/stand-ins";
 import { newOAuthMemory, StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 
@@ -189,5 +191,65 @@ describe("stand-in OAuth memory", () => {
     // Without it, the new mount would have forgotten both.
     const forgetful = new StandInOAuth({ ...options, memory: undefined });
     expect(forgetful.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: true, email: account });
+  });
+});
+
+describe("the app's own stand-ins", () => {
+  const appSealer = createSealer("stand-in-mount-test-key-".repeat(2));
+  const mount = (env: Record<string, string> = {}) =>
+    createStandIns({
+      config: parseConfig({ SECRET_KEY: "stand-in-mount-test-key-".repeat(2), STAND_INS: "1", ...env }),
+      sealer: () => appSealer,
+      db: () => Promise.reject(new Error("no consent step in these tests")),
+    });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("issue tokens for STAND_IN_TOKEN_TTL_MS, or for each vendor's own lifetime without it", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse("2026-11-24T10:00:00Z"));
+    const now = Date.now();
+    const lifetime = (standIns: ReturnType<typeof mount>, slug: "tracker" | "coderepo" | "calls" | "support") => {
+      const g = standIns.mintForConnect(slug, account)!;
+      return g.expiresAt === null ? null : g.expiresAt! - now;
+    };
+    const own = mount();
+    expect(["tracker", "coderepo", "calls", "support"].map((s) => lifetime(own, s as "tracker"))).toEqual([86_400_000, 8 * 3_600_000, 86_400_000, null]);
+    expect(own.mintForConnect("tracker", account)!.refreshToken).toMatch(/^lin_oauth_rt_/);
+    const short = mount({ STAND_IN_TOKEN_TTL_MS: "60000" });
+    // Intercom's tokens never expire, whatever the setting.
+    expect(["tracker", "coderepo", "calls", "support"].map((s) => lifetime(short, s as "tracker"))).toEqual([60_000, 60_000, 60_000, null]);
+  });
+
+  it("remember revoked grants and used refresh tokens when they are mounted anew as the day turns", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse("2026-11-24T10:00:00Z"));
+    const standIns = mount();
+    const served = await serveOnLoopback((request) => {
+      const [, , slug = "", ...rest] = new URL(request.url).pathname.split("/");
+      return standIns.serve(request, slug, `/${rest.join("/")}`);
+    });
+    const post = (path: string, body: Record<string, string>) =>
+      fetch(`${served.url}/stand-ins/tracker${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+    try {
+      const revoked = standIns.mintForConnect("tracker", account)!;
+      const used = standIns.mintForConnect("tracker", account)!;
+      expect((await post("/oauth/revoke", { token: revoked.accessToken })).status).toBe(200);
+      expect((await post("/oauth/token", { grant_type: "refresh_token", refresh_token: used.refreshToken! })).status).toBe(200);
+      const before = standIns.all().tracker;
+
+      // Noon UTC: the tenant's day turns and every stand-in is mounted for the new day.
+      vi.setSystemTime(Date.parse("2026-11-24T12:30:00Z"));
+      expect(standIns.all().tracker).not.toBe(before);
+      expect(standIns.all().tracker.oauth.inspect(`Bearer ${revoked.accessToken}`)).toEqual({ ok: false, reason: "revoked" });
+      const replay = await post("/oauth/token", { grant_type: "refresh_token", refresh_token: used.refreshToken! });
+      expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
+      // A grant nobody revoked still works on the new day.
+      expect(standIns.all().tracker.oauth.inspect(`Bearer ${standIns.mintForConnect("tracker", account)!.accessToken}`)).toEqual({ ok: true, email: account });
+    } finally {
+      await served.close();
+    }
   });
 });

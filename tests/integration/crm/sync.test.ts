@@ -315,7 +315,11 @@ describe.each(backends)("CRM sync over $name", (backend) => {
     const hourLater = await runAt(T1 + 60 * 60_000);
     expect(hourLater.archived).toBe(first.archived);
     // Configured to every run, every run reads them.
-    expect((await runAt(T1 + 61 * 60_000, 0)).archived).toBe(first.archived);
+    const every = await runAt(T1 + 61 * 60_000, 0);
+    expect(every.archived).toBe(first.archived);
+    // With nothing changed in the portal, a run between full reads makes exactly those requests fewer.
+    const between = await runAt(T1 + 62 * 60_000);
+    expect([between.archived, every.total - between.total]).toEqual([0, first.archived]);
 
     // A record archived between full reads is gone after the next one.
     const gone = live(base).deals[4]!.id;
