@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverEnv } from "../scripts/start.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -11,9 +12,9 @@ export async function startServer({ port, dataDir, readyPath, env = {}, quiet })
   const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
     cwd: root,
     stdio: ["ignore", "ignore", quiet ? "pipe" : "inherit"],
+    // What `npm start` gives the server (scripts/start.mjs): the allocator, signal handling.
     env: {
-      ...process.env,
-      NODE_ENV: "production",
+      ...serverEnv(),
       DATA_DIR: dataDir,
       // The benchmark must not race the server's own background sync for the machine.
       CRM_SYNC_INTERVAL_MS: "86400000",

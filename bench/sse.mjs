@@ -6,7 +6,8 @@
 // joined (a link shared in a meeting: every watcher connected moments before; the first warm-up
 // round, not in the percentiles), and each server's memory: RSS (and
 // the app's JS heap) per watcher once they are connected, and the app's RSS after they have all
-// disconnected, each taken after a full garbage collection.
+// disconnected, each taken after a full garbage collection (and, after they disconnected, 3 s for the
+// allocator to give idle pages back).
 //
 //   node bench/sse.mjs [--rounds 20] [--warmup 3] [--watchers 100,1000,5000,10000] [--html-kb 20] [--time-limit 1800] [--port 3400]
 //
@@ -24,6 +25,7 @@ import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { jemallocPath } from "../scripts/start.mjs";
 import { root, startServer } from "./server.mjs";
 
 const { values: args } = parseArgs({
@@ -264,6 +266,8 @@ async function measure(n, send, memory) {
     await closeDraft?.();
   }
   await drained(memory.open);
+  // jemalloc (scripts/start.mjs) gives freed pages back once they have been idle about a second.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
   after = await memory.read();
   samples.sort((a, b) => a - b);
   return {
@@ -319,7 +323,8 @@ const appMem = { read: appMemory, open: appStreamsOpen };
 const rawMem = { read: rawMemory, open: async () => (await rawMemory()).streams };
 console.log(
   `draft stream latency and memory on the production server, ${rounds} rounds after ${warmup} warm-up, html ${Math.round(html.length / 1024)} KiB, SQLite; ` +
-    `baseline: bare node:http, same frame size; open files limit ${fdLimit}; ${os.cpus().length} cores, node ${process.version}`,
+    `baseline: bare node:http, same frame size; open files limit ${fdLimit}; ${os.cpus().length} cores, node ${process.version}; ` +
+    `the app's allocator: ${jemallocPath() ? "jemalloc" : "the system's malloc"}`,
 );
 console.log("memory is taken after a full collection; RSS per watcher = (RSS connected - RSS before) / watchers; after = the app's RSS and JS heap once all have disconnected, against before");
 console.log(

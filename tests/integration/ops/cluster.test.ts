@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -7,7 +6,7 @@ import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import { createSealer } from "@/lib/crypto/secrets";
 import { EventStreamParser } from "@/lib/playground/sse";
 import { PG_URL, dropSchema } from "../support/backends";
-import { ensureBuilt } from "../support/production";
+import { ensureBuilt, serverProcessUnder } from "../support/production";
 // @ts-expect-error -- a plain ES module script, without types
 import { startCluster } from "../../../scripts/cluster.mjs";
 
@@ -100,19 +99,8 @@ async function everyoneHas(watchers: Watcher[], revision: number, ms = 30_000): 
 
 /** The production server's own process: the one under scripts/start.mjs. */
 function serverProcessOf(node: Node): number {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid …; comm may hold spaces and parentheses, so read after the last ")".
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (ppid === node.process.pid) return Number(entry);
-  }
-  throw new Error("no server process under start.mjs");
+  if (node.process.pid === undefined) throw new Error("the instance has no process");
+  return serverProcessUnder(node.process.pid);
 }
 
 describe("two instances on one PostgreSQL behind nginx", () => {

@@ -6,7 +6,9 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_URL, dropSchema } from "../support/backends";
-import { ensureBuilt, rawStream, startProduction, type ProductionServer } from "../support/production";
+import { ensureBuilt, rawStream, serverProcessUnder, startProduction, type ProductionServer } from "../support/production";
+// @ts-expect-error -- a plain ES module script, without types
+import { jemallocPath } from "../../../scripts/start.mjs";
 
 // Operations of the production server as people start it (scripts/start.mjs): health,
 // readiness, metrics and who may read them, the request log, and shutdown on SIGTERM.
@@ -49,6 +51,13 @@ describe("the production server on SQLite, behind a trusted proxy on loopback", 
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("runs on jemalloc where the system has it, so memory freed by closed connections goes back", () => {
+    const maps = fs.readFileSync(`/proc/${serverProcessUnder(server.process.pid!)}/maps`, "utf8");
+    // .ci/run installs libjemalloc2; without it, npm start stays on the system's malloc.
+    if (jemallocPath()) expect(maps).toMatch(/libjemalloc\.so/);
+    else expect(maps).not.toMatch(/libjemalloc/);
   });
 
   it("answers /readyz 200 once storage is open and migrated", async () => {

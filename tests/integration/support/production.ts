@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
@@ -113,4 +114,21 @@ export function rawStream(url: string, headers: Record<string, string> = {}): { 
     request.on("error", () => resolve());
   });
   return { text: () => text, status, ended, close: () => request.destroy() };
+}
+
+/** The production server's own process: the child of scripts/start.mjs whose pid is `parent`. */
+export function serverProcessUnder(parent: number): number {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid …; comm may hold spaces and parentheses, so read after the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === parent) return Number(entry);
+  }
+  throw new Error("no server process under start.mjs");
 }
