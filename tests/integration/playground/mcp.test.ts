@@ -103,6 +103,10 @@ describe("the playground's MCP endpoint", () => {
     const mcpPart = llmsText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
     expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
     expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    // So does the reference's description of the endpoint.
+    const op = allOperations(docsModel()).find((o) => o.path === MCP);
+    const toolsSentence = /Tools: ([^;.]*)[;.]/.exec(JSON.stringify(op?.description))?.[1] ?? "";
+    expect([...toolsSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
   });
 
   it("runs the loop: check, create, a partial update, a refused blank update, read", async () => {
