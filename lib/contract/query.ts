@@ -101,7 +101,7 @@ export function parseEndpointQuery(search: URLSearchParams, endpoint: EndpointDe
     raw[key] = values[0] ?? "";
   }
   for (const [key, code] of Object.entries(endpoint.missingQuery ?? {})) {
-    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `Pass ${key}.`);
+    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `${key} is required: ${endpoint.missingQueryForm?.[key] ?? `give ?${key}=<value>`}.`);
   }
   const parsed = endpoint.query.safeParse(raw);
   if (!parsed.success) {

@@ -147,12 +147,18 @@ const withinTextBudget = (r: ReportText, ctx: z.RefinementCtx) => {
   if (n > REPORT_TEXT_MAX) ctx.addIssue({ code: "custom", message: `the report's text fields hold ${n} characters together; at most ${REPORT_TEXT_MAX}` });
 };
 
+const renderedRevision = "must be a positive integer: the revision that rendered (e.g. 3)";
+
 /** POST /draft/<read_id>/reports: one render of one revision. */
 export const renderReportInput = z
   .object({
-    revision: z.number().int().min(1).meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
+    revision: z
+      .number({ error: (issue) => (issue.input === undefined ? "required: the revision that rendered, a positive integer" : renderedRevision) })
+      .int(renderedRevision)
+      .min(1, renderedRevision)
+      .meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
     ...reportFields,
-  })
+  }, { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "The body must be a JSON object: a render report, as GET /dashboards/playground/draft/<read_id>/reports answers them, with revision.") })
   .strict()
   .superRefine(withinTextBudget)
   .meta({ id: "RenderReportInput" });
