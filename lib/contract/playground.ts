@@ -39,7 +39,8 @@ const bodyError = (notObject: string) => (issue: z.core.$ZodRawIssue) =>
     : notObject;
 
 const htmlForm = "the dashboard, one self-contained HTML document";
-const scenarioForm = 'must be a scenario name, a string such as "outage"; GET /dashboards/playground/scenarios lists them';
+const scenarioName = 'must be a scenario name, a string such as "outage"';
+const scenariosListed = "GET /dashboards/playground/scenarios lists them";
 const examplesForm = 'must be an object of API path → variant name, e.g. {"/cx/book": "empty"}';
 const draftDataMode = z.enum(dataMode.options, { error: 'must be "demo" or "live"' });
 
@@ -57,7 +58,7 @@ export const draftInput = z
       .meta({ description: "The dashboard: one self-contained HTML document" }),
     dataMode: draftDataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
     examples: examplesField.optional(),
-    scenario: z.string({ error: scenarioForm }).optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
+    scenario: z.string({ error: `${scenarioName}; ${scenariosListed}` }).optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
     dash: dashSlug.optional(),
     baseRevision: baseRevision.optional(),
   }, { error: bodyError('The body must be a JSON object: a draft such as {"html": "<!doctype html>…"}.') })
@@ -78,7 +79,7 @@ export const draftUpdate = z
     dataMode: draftDataMode.optional().meta({ description: "Fixed at creation: only the draft's own mode is accepted" }),
     examples: examplesOf(`${examplesForm}, or null to force none`).nullable().optional(),
     scenario: z
-      .string({ error: `${scenarioForm}, or null to go back to "default"` })
+      .string({ error: `${scenarioName}, or null to go back to "default"; ${scenariosListed}` })
       .nullable()
       .optional()
       .meta({ description: "Demo scenario name; null returns to `default`" }),
