@@ -113,7 +113,7 @@ export const renderRequest = z
 
 /** What a report says about one render, whoever sent it. */
 const reportFields = {
-  page: z.enum(["watch", "editor"]).meta({ description: "Where it rendered: the watch page, or the editor's preview" }),
+  page: z.enum(["watch", "editor"], { error: 'must be "watch" or "editor": where the dashboard rendered' }).meta({ description: "Where it rendered: the watch page, or the editor's preview" }),
   settled: z.boolean().meta({
     description: `True when the dashboard's requests had all been answered and it had painted; false when the report was sent after ${REPORT_WAIT_MAX_MS / 1000} s with requests still out`,
   }),
@@ -158,7 +158,12 @@ export const renderReportInput = z
       .min(1, renderedRevision)
       .meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
     ...reportFields,
-  }, { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "The body must be a JSON object: a render report, as GET /dashboards/playground/draft/<read_id>/reports answers them, with revision.") })
+  }, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unrecognized field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}: a render report's fields are ${["revision", ...Object.keys(reportFields)].join(", ")}.`
+        : "The body must be a JSON object: a render report, as GET /dashboards/playground/draft/<read_id>/reports answers them, with revision.",
+  })
   .strict()
   .superRefine(withinTextBudget)
   .meta({ id: "RenderReportInput" });
