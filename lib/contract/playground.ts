@@ -152,7 +152,7 @@ export const REVISIONS_LIMIT_MAX = 50;
 /** A page of revisions stops short of this many bytes of JSON (it always holds at least one revision). */
 export const REVISIONS_PAGE_BYTES = 8 * 1024 * 1024;
 
-const revisionsLimitMessage = `limit must be an integer from 1 to ${REVISIONS_LIMIT_MAX}`;
+const revisionsLimitMessage = `must be an integer from 1 to ${REVISIONS_LIMIT_MAX} (e.g. ?limit=20)`;
 
 /** The query of GET /draft/<read_id>/revisions. */
 export const draftRevisionsQuery = z

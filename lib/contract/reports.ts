@@ -194,7 +194,7 @@ export const renderReports = z
   })
   .meta({ id: "RenderReports" });
 
-const revisionMessage = "revision must be a positive integer";
+const revisionMessage = "must be a positive integer, a revision of this draft (e.g. ?revision=2)";
 
 /** The query of GET /draft/<read_id>/reports. */
 export const renderReportsQuery = z

@@ -206,7 +206,7 @@ describe.each(backends)("render reports on $name", (backend) => {
     const draft = await create(app, { html: "<p>q</p>" });
     for (const query of ["?revision=abc", "?revision=0", "?revision=1.5", "?revision=-1", "?revision=", "?revision=1e3"]) {
       const body = await envelope(await fetch(reportsUrl(app, draft.id, query)));
-      expect(body, query).toEqual({ status: 400, error: "invalid_query", hint: "revision: revision must be a positive integer" });
+      expect(body, query).toEqual({ status: 400, error: "invalid_query", hint: "revision: must be a positive integer, a revision of this draft (e.g. ?revision=2)" });
     }
     expect(await envelope(await fetch(reportsUrl(app, draft.id, "?revision=1&revision=2")))).toMatchObject({ status: 400, hint: expect.stringMatching(/^revision was given 2 times/) as string });
     expect(await envelope(await fetch(reportsUrl(app, draft.id, "?rev=1")))).toMatchObject({ status: 400, hint: expect.stringContaining('"rev"') as string });
