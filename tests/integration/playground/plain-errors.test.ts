@@ -100,10 +100,16 @@ describe("refusals of bad draft bodies, in plain words", () => {
   });
 });
 
-describe("the demo API's missing owner", () => {
+describe("the demo API's refusals of a query", () => {
   it("names owner and where owner ids come from", () => {
     const { status, body } = demoApiResponse({ path: "/cx/book", search: new URLSearchParams() });
     expect(status).toBe(400);
     expect(body).toEqual({ error: "owner_required", hint: expect.stringMatching(/^owner is required: an ownerId from \/cx\/owners, as \?owner=<ownerId>/) });
+  });
+
+  it("names the values a parameter takes", () => {
+    const { status, body } = demoApiResponse({ path: "/cx/book", search: new URLSearchParams("owner=x&basis=nope") });
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: "invalid_query", hint: 'basis: must be "real" or "activity", not "nope"' });
   });
 });
