@@ -15,6 +15,11 @@ const LLMS = "/dashboards/playground/llms.txt";
 interface Protocol {
   checkUrl: string;
   createUrl: string;
+  /** With `<read_id>` where the draft's read id goes. */
+  reportsUrl: string;
+  revisionsUrl: string;
+  /** What to append to watchUrl for a render that finishes, as a screenshot takes it. */
+  staticSuffix: string;
   recipe: string;
   scenarios: string[];
 }
@@ -28,10 +33,16 @@ async function readProtocol(request: APIRequestContext): Promise<Protocol> {
   const recipe = /```js\n([\s\S]*?)```/.exec(recipes)?.[1];
   const states = text.split("## Scenarios and variants")[1] ?? "";
   const scenarios = [...states.matchAll(/^- `([a-z-]+)`/gm)].map((m) => m[1]!);
+  const reportsUrl = /Read them with `GET (\S+\/draft\/<read_id>\/reports)`/.exec(text)?.[1];
+  const revisionsUrl = /`GET (\S+\/draft\/<read_id>\/revisions)` the kept revisions/.exec(text)?.[1];
+  const staticSuffix = /\(`watchUrl` plus `(\?[a-z]+=\d)`\)/.exec(text)?.[1];
   expect(checkUrl, "llms.txt names the check").toBeTruthy();
   expect(createUrl, "llms.txt names creation").toBeTruthy();
+  expect(reportsUrl, "llms.txt names the render reports").toBeTruthy();
+  expect(revisionsUrl, "llms.txt names the revisions").toBeTruthy();
+  expect(staticSuffix, "llms.txt says how to render once").toBeTruthy();
   expect(recipe, "llms.txt gives the CSM's book recipe").toBeTruthy();
-  return { checkUrl: checkUrl!, createUrl: createUrl!, recipe: recipe!, scenarios };
+  return { checkUrl: checkUrl!, createUrl: createUrl!, reportsUrl: reportsUrl!, revisionsUrl: revisionsUrl!, staticSuffix: staticSuffix!, recipe: recipe!, scenarios };
 }
 
 /** The task's dashboard: the recipe's code, and a table of the book or the state to show. */
@@ -57,8 +68,8 @@ function dashboard(recipe: string): string {
 }
 
 /** A browser renders the revision once, as a screenshot would, and its report reaches the server. */
-async function renderOnce(page: Page, watchUrl: string): Promise<void> {
-  await page.goto(`${new URL(watchUrl).pathname}?static=1`);
+async function renderOnce(page: Page, watchUrl: string, staticSuffix = "?static=1"): Promise<void> {
+  await page.goto(`${new URL(watchUrl).pathname}${staticSuffix}`);
   await expect(page.locator('html[data-rendered="true"]')).toHaveCount(1);
 }
 
@@ -82,10 +93,10 @@ test("an agent that reads only llms.txt builds the CSM's book, renders it cleanl
   const draft = await created.json();
   expect(draft.warnings).toEqual([]);
 
-  await renderOnce(page, draft.watchUrl);
+  await renderOnce(page, draft.watchUrl, protocol.staticSuffix);
   await expect(page.frameLocator('[data-testid="dashboard-frame"]').locator("#state")).toHaveText(/^\d+ schools$/);
   const readId = draft.id as string;
-  const reportsUrl = `/dashboards/playground/draft/${readId}/reports`;
+  const reportsUrl = protocol.reportsUrl.replace("<read_id>", readId);
   await expect.poll(async () => ((await (await request.get(reportsUrl)).json()) as Reports).reports.length).toBeGreaterThan(0);
   const rendered = (await (await request.get(reportsUrl)).json()) as Reports;
   expect(rendered.revision).toBe(1);
@@ -97,11 +108,11 @@ test("an agent that reads only llms.txt builds the CSM's book, renders it cleanl
   expect(protocol.scenarios).toContain("outage");
   const switched = await request.post(new URL(draft.postUrl).pathname, { data: { scenario: "outage" } });
   expect(switched.status()).toBe(200);
-  await renderOnce(page, draft.watchUrl);
+  await renderOnce(page, draft.watchUrl, protocol.staticSuffix);
   await expect(page.frameLocator('[data-testid="dashboard-frame"]').locator("#state")).not.toHaveText("Loading…");
 
   // Exactly the two revisions it meant to publish, with the HTML it sent once.
-  const revisions = (await (await request.get(`/dashboards/playground/draft/${readId}/revisions`)).json()).revisions as { revision: number; scenario: string; html: string }[];
+  const revisions = (await (await request.get(protocol.revisionsUrl.replace("<read_id>", readId))).json()).revisions as { revision: number; scenario: string; html: string }[];
   expect(revisions.map((r) => [r.revision, r.scenario, r.html === html])).toEqual([
     [2, "outage", true],
     [1, "default", true],

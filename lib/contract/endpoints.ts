@@ -20,6 +20,8 @@ export interface EndpointDef {
   query: z.ZodType<Record<string, unknown>, Record<string, string | undefined>>;
   /** A missing required query parameter answers this code instead of `invalid_query`. */
   missingQuery?: Record<string, ErrorCode>;
+  /** What a missing required query parameter takes, in the refusal's words ("an ownerId from /cx/owners, as ?owner=<ownerId>"). */
+  missingQueryForm?: Record<string, string>;
   response: z.ZodType;
   /** Endpoint-specific errors; the common ones (401, 500, and 400 where there is a query) are added. */
   errors: readonly ErrorCode[];
@@ -253,6 +255,7 @@ export const endpoints = [
       }),
     ),
     missingQuery: { owner: "owner_required" },
+    missingQueryForm: { owner: "an ownerId from /cx/owners, as ?owner=<ownerId>" },
     response: r.cxWrapper(
       z.object({
         ownerId: z.string(),

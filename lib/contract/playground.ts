@@ -11,9 +11,11 @@ export const DRAFT_HTML_MAX_BYTES = 2 * 1024 * 1024;
 /** A dashboard's name in a space: a draft's `dash` and the slug it is saved under. */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
+const slugForm = "must be a slug: lowercase letters, digits and hyphens, at most 64 (e.g. \"my-book\")";
+
 export const dashSlug = z
-  .string()
-  .regex(SLUG_PATTERN, "dash must be a slug: lowercase letters, digits and hyphens, at most 64")
+  .string({ error: slugForm })
+  .regex(SLUG_PATTERN, slugForm)
   .meta({ description: "Suggested name of the dashboard when a person saves it" });
 
 const positiveRevision = "must be a positive integer: the revision you last read (e.g. 3)";
@@ -24,20 +26,42 @@ const baseRevision = z
   .min(1, positiveRevision)
   .meta({ description: "Refuse the update (409 revision_conflict) unless this is the current revision" });
 
-const examplesField = z
-  .record(z.string(), z.string())
-  .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}; forces that variant over the scenario's" });
+// Refusals name the field and the form it takes in words: an agent fixes what the hint says and
+// nothing more, and the validator's own wording ("expected record, received array") says neither.
+
+const DRAFT_FIELDS = "html, scenario, examples, dash, dataMode and baseRevision";
+const clipKey = (k: string) => (k.length > 40 ? `${k.slice(0, 40)}…` : k);
+
+/** The refusal of a body that is not an object, or that has fields no draft has. */
+const bodyError = (notObject: string) => (issue: z.core.$ZodRawIssue) =>
+  issue.code === "unrecognized_keys"
+    ? `Unrecognized field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${clipKey(k)}"`).join(", ")}: a draft's fields are ${DRAFT_FIELDS}.`
+    : notObject;
+
+const htmlForm = "the dashboard, one self-contained HTML document";
+const scenarioName = 'must be a scenario name, a string such as "outage"';
+const scenariosListed = "GET /dashboards/playground/scenarios lists them";
+const examplesForm = 'must be an object of API path → variant name, e.g. {"/cx/book": "empty"}';
+const draftDataMode = z.enum(dataMode.options, { error: 'must be "demo" or "live"' });
+
+const examplesOf = (form: string) =>
+  z
+    .record(z.string(), z.string({ error: 'must be a variant name, a string such as "empty"' }), { error: form })
+    .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}; forces that variant over the scenario's" });
+const examplesField = examplesOf(examplesForm);
 
 /** The body of POST /draft (as JSON): a new draft. */
 export const draftInput = z
   .object({
-    html: z.string().meta({ description: "The dashboard: one self-contained HTML document" }),
-    dataMode: dataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
+    html: z
+      .string({ error: (issue) => (issue.input === undefined ? `required: ${htmlForm}, as a string` : `must be a string: ${htmlForm}`) })
+      .meta({ description: "The dashboard: one self-contained HTML document" }),
+    dataMode: draftDataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
     examples: examplesField.optional(),
-    scenario: z.string().optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
+    scenario: z.string({ error: `${scenarioName}; ${scenariosListed}` }).optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
     dash: dashSlug.optional(),
     baseRevision: baseRevision.optional(),
-  })
+  }, { error: bodyError('The body must be a JSON object: a draft such as {"html": "<!doctype html>…"}.') })
   .strict()
   .meta({ id: "DraftInput" });
 
@@ -48,13 +72,20 @@ export const draftInput = z
  */
 export const draftUpdate = z
   .object({
-    html: z.string().optional().meta({ description: "The dashboard's new HTML; left out, the current HTML stays" }),
-    dataMode: dataMode.optional().meta({ description: "Fixed at creation: only the draft's own mode is accepted" }),
-    examples: examplesField.nullable().optional(),
-    scenario: z.string().nullable().optional().meta({ description: "Demo scenario name; null returns to `default`" }),
+    html: z
+      .string({ error: `must be a string: ${htmlForm}; leave html out to keep the current HTML` })
+      .optional()
+      .meta({ description: "The dashboard's new HTML; left out, the current HTML stays" }),
+    dataMode: draftDataMode.optional().meta({ description: "Fixed at creation: only the draft's own mode is accepted" }),
+    examples: examplesOf(`${examplesForm}, or null to force none`).nullable().optional(),
+    scenario: z
+      .string({ error: `${scenarioName}, or null to go back to "default"; ${scenariosListed}` })
+      .nullable()
+      .optional()
+      .meta({ description: "Demo scenario name; null returns to `default`" }),
     dash: dashSlug.nullable().optional(),
     baseRevision: baseRevision.optional(),
-  })
+  }, { error: bodyError('The body must be a JSON object of the fields to change, e.g. {"scenario": "outage"}.') })
   .strict()
   .meta({ id: "DraftUpdate" });
 
@@ -121,7 +152,7 @@ export const REVISIONS_LIMIT_MAX = 50;
 /** A page of revisions stops short of this many bytes of JSON (it always holds at least one revision). */
 export const REVISIONS_PAGE_BYTES = 8 * 1024 * 1024;
 
-const revisionsLimitMessage = `limit must be an integer from 1 to ${REVISIONS_LIMIT_MAX}`;
+const revisionsLimitMessage = `must be an integer from 1 to ${REVISIONS_LIMIT_MAX} (e.g. ?limit=20)`;
 
 /** The query of GET /draft/<read_id>/revisions. */
 export const draftRevisionsQuery = z

@@ -86,6 +86,13 @@ export function withWindowRules<T extends z.ZodObject<typeof windowShape & z.Zod
 export const pageQuery = z.object({ limit: limitParam, cursor: cursorParam });
 export const noQuery = z.object({});
 
+/** `"a" or "b"`, `one of "a", "b" or "c"`. */
+function oneOf(values: string[]): string {
+  if (values.length === 1) return values[0]!;
+  const list = `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+  return values.length === 2 ? list : `one of ${list}`;
+}
+
 /**
  * Reads an endpoint's query the way the API does: each parameter at most once, a missing
  * required parameter answers its own code (e.g. owner_required), anything malformed answers
@@ -101,13 +108,19 @@ export function parseEndpointQuery(search: URLSearchParams, endpoint: EndpointDe
     raw[key] = values[0] ?? "";
   }
   for (const [key, code] of Object.entries(endpoint.missingQuery ?? {})) {
-    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `Pass ${key}.`);
+    if (raw[key] === undefined || raw[key] === "") throw new ApiError(code, `${key} is required: ${endpoint.missingQueryForm?.[key] ?? `give ?${key}=<value>`}.`);
   }
   const parsed = endpoint.query.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ApiError("invalid_query", `${where}${issue?.message ?? "malformed query"}`);
+    const name = issue?.path.join(".");
+    const where = name ? `${name}: ` : "";
+    // A value outside a set is named with the set in words, not as the validator's `"a"|"b"`.
+    const message =
+      issue?.code === "invalid_value" && name !== undefined && issue.values.length > 0
+        ? `must be ${oneOf(issue.values.map((v) => JSON.stringify(String(v))))}, not ${JSON.stringify((raw[name] ?? "").slice(0, 40))}`
+        : issue?.message;
+    throw new ApiError("invalid_query", `${where}${message ?? "malformed query"}`);
   }
   return parsed.data;
 }

@@ -113,7 +113,7 @@ export const renderRequest = z
 
 /** What a report says about one render, whoever sent it. */
 const reportFields = {
-  page: z.enum(["watch", "editor"]).meta({ description: "Where it rendered: the watch page, or the editor's preview" }),
+  page: z.enum(["watch", "editor"], { error: 'must be "watch" or "editor": where the dashboard rendered' }).meta({ description: "Where it rendered: the watch page, or the editor's preview" }),
   settled: z.boolean().meta({
     description: `True when the dashboard's requests had all been answered and it had painted; false when the report was sent after ${REPORT_WAIT_MAX_MS / 1000} s with requests still out`,
   }),
@@ -147,11 +147,22 @@ const withinTextBudget = (r: ReportText, ctx: z.RefinementCtx) => {
   if (n > REPORT_TEXT_MAX) ctx.addIssue({ code: "custom", message: `the report's text fields hold ${n} characters together; at most ${REPORT_TEXT_MAX}` });
 };
 
+const renderedRevision = "must be a positive integer: the revision that rendered (e.g. 3)";
+
 /** POST /draft/<read_id>/reports: one render of one revision. */
 export const renderReportInput = z
   .object({
-    revision: z.number().int().min(1).meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
+    revision: z
+      .number({ error: (issue) => (issue.input === undefined ? "required: the revision that rendered, a positive integer" : renderedRevision) })
+      .int(renderedRevision)
+      .min(1, renderedRevision)
+      .meta({ description: `The revision that rendered: one of the draft's latest ${REPORT_REVISIONS}` }),
     ...reportFields,
+  }, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unrecognized field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}: a render report's fields are ${["revision", ...Object.keys(reportFields)].join(", ")}.`
+        : "The body must be a JSON object: a render report, as GET /dashboards/playground/draft/<read_id>/reports answers them, with revision.",
   })
   .strict()
   .superRefine(withinTextBudget)
@@ -183,7 +194,7 @@ export const renderReports = z
   })
   .meta({ id: "RenderReports" });
 
-const revisionMessage = "revision must be a positive integer";
+const revisionMessage = "must be a positive integer, a revision of this draft (e.g. ?revision=2)";
 
 /** The query of GET /draft/<read_id>/reports. */
 export const renderReportsQuery = z

@@ -302,7 +302,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       summary: "The playground's agent loop as Model Context Protocol tools",
       description: [
         p(
-          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`; their input schemas are the draft bodies above.",
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`; their input schemas are the draft bodies and the reports query above.",
         ),
         p(
           "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",

@@ -154,10 +154,19 @@ export function restPath(raw: RawParams, name = "path"): string {
 // ---------------------------------------------------------------------------------------------
 // Bodies and queries, with one wording for what is wrong
 
+/** A field's path as code would name it: `examples["/cx/book"]`, `rows[2].name`. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) =>
+      typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(String(key)) ? `${i === 0 ? "" : "."}${String(key)}` : `[${JSON.stringify(String(key))}]`,
+    )
+    .join("");
+}
+
 /** `field: message` for a zod failure, the field named first when there is one. */
 export function issueText(error: z.ZodError, fallback = "not understood"): string {
   const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : "";
+  const where = issue && issue.path.length > 0 ? `${pathText(issue.path)}: ` : "";
   return `${where}${issue?.message ?? fallback}`.slice(0, 300);
 }
 
@@ -199,13 +208,17 @@ export async function readTextBody(request: Request, rules: BodyRules, keepBom =
 }
 
 /** A JSON body read under `rules` and parsed by `schema`. */
-export async function readJsonBody<T>(request: Request, schema: z.ZodType<T>, rules: Omit<BodyRules, "type" | "typeHint"> & { typeHint?: string }): Promise<T> {
+export async function readJsonBody<T>(
+  request: Request,
+  schema: z.ZodType<T>,
+  rules: Omit<BodyRules, "type" | "typeHint"> & { typeHint?: string; /** What the body should have been, after "The body is not JSON: " */ notJson?: string },
+): Promise<T> {
   const text = await readTextBody(request, { type: "application/json", typeHint: rules.typeHint ?? "Send Content-Type: application/json.", ...rules });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(rules.invalid, "The body is not JSON.");
+    throw new ApiError(rules.invalid, rules.notJson ? `The body is not JSON: ${rules.notJson}` : "The body is not JSON.");
   }
   return parseWith(schema, value, rules.invalid);
 }

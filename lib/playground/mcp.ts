@@ -68,11 +68,22 @@ export async function mcpAnswer(request: Request, source: McpSource): Promise<Re
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody });
+    return await transport.handleRequest(acceptingJson(request), { parsedBody });
   } finally {
     // JSON answers are complete once handleRequest settles; nothing outlives the request.
     await server.close();
   }
+}
+
+/**
+ * The request as the SDK's transport wants it: that transport refuses (406, outside the error
+ * envelope) a client that does not list both JSON and event streams in Accept, yet every answer
+ * here is JSON, so what the client accepts changes nothing. Its body is already read.
+ */
+function acceptingJson(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 const NOT_JSON_RPC =
@@ -110,28 +121,46 @@ async function readJsonRpc(request: Request): Promise<unknown> {
  */
 const unnamed = <S extends z.ZodObject>(schema: S) => schema.extend({});
 
+/** A string argument's refusal in words: what it is when it is missing, and that it is a string otherwise. */
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `required: ${what}` : `must be a string: ${what}`);
+
 /** create_draft and check_html take what POST /draft takes; baseRevision has nothing to guard before a draft exists. */
 const draftFields = draftInput.omit({ baseRevision: true });
 
 const updateFields = draftUpdate
   // Fixed at creation: an update may only repeat it, which a tool caller has no reason to do.
   .omit({ dataMode: true })
-  .extend({ postUrl: draftCreated.shape.postUrl.meta({ description: "The postUrl create_draft answered (or the write token, its last segment). Never the watchUrl: a read id never writes." }) });
+  .extend({
+    postUrl: z
+      .string({ error: required("the postUrl create_draft answered, or the write token (its last segment)") })
+      .meta({ description: "The postUrl create_draft answered (or the write token, its last segment). Never the watchUrl: a read id never writes." }),
+  });
 
 const readFields = z
-  .object({ watchUrl: draftCreated.shape.watchUrl.meta({ description: "The watchUrl create_draft answered, or the read id (`id`)" }) })
+  .object({
+    watchUrl: z
+      .string({ error: required("the watchUrl create_draft answered, or the read id (`id`)") })
+      .meta({ description: "The watchUrl create_draft answered, or the read id (`id`)" }),
+  })
   .strict();
+
+const reportRevision = "must be a positive integer: the revision whose reports to read (e.g. 2)";
 
 const reportFields = z
   .object({
     watchUrl: readFields.shape.watchUrl,
-    revision: z.number().int().min(1).optional().meta({ description: "The revision whose reports to read; the current one when left out" }),
+    revision: z
+      .number({ error: reportRevision })
+      .int(reportRevision)
+      .min(1, reportRevision)
+      .optional()
+      .meta({ description: "The revision whose reports to read; the current one when left out" }),
   })
   .strict();
 
 const endpointFields = z
   .object({
-    path: z.string().meta({
+    path: z.string({ error: (issue) => (issue.input === undefined ? 'required: an API path such as "/cx/book"' : 'must be an API path, a string such as "/cx/book"') }).meta({
       description: "An API path relative to the API base, as listed (`/cx/book`, `/crm/:instance/companies`) or concrete (`/crm/customers/companies`); a query string is ignored",
     }),
   })

@@ -85,6 +85,7 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, 
         max: REPORT_BODY_MAX_BYTES,
         tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most ${REPORT_TEXT_MAX} characters together.` },
         invalid: "invalid_report",
+        notJson: "send a render report as a JSON object, with revision.",
       });
       const { revision, ...fields } = input;
       const stored: RenderReport = { at: ctx.now(), ...fields };

@@ -413,7 +413,12 @@ export async function readDraftUpdate(request: Request): Promise<DraftUpdate> {
 async function readDraftBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
   const { essence } = contentType(request);
   if (essence === "application/json") {
-    return readJsonBody(request, schema, { max: JSON_BODY_MAX, tooLarge: tooLarge(JSON_BODY_MAX), invalid: "invalid_draft" });
+    return readJsonBody(request, schema, {
+      max: JSON_BODY_MAX,
+      tooLarge: tooLarge(JSON_BODY_MAX),
+      invalid: "invalid_draft",
+      notJson: 'send a JSON object such as {"html": "<!doctype html>…"}, or the HTML itself with Content-Type: text/html.',
+    });
   }
   const html = await readTextBody(
     request,

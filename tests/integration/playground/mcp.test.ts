@@ -103,6 +103,10 @@ describe("the playground's MCP endpoint", () => {
     const mcpPart = llmsText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
     expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
     expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    // So does the reference's description of the endpoint.
+    const op = allOperations(docsModel()).find((o) => o.path === MCP);
+    const toolsSentence = /Tools: ([^;.]*)[;.]/.exec(JSON.stringify(op?.description))?.[1] ?? "";
+    expect([...toolsSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
   });
 
   it("runs the loop: check, create, a partial update, a refused blank update, read", async () => {
@@ -168,6 +172,30 @@ describe("the playground's MCP endpoint", () => {
     expect(companies.notes.join(" ")).toContain("nextCursor");
 
     expect(refusal(await call(client, "describe_endpoint", { path: "/no/such/thing" }))).toMatch(/^not_found: .*\/cx\/book/);
+  });
+
+  it("refuses a tool's own bad arguments naming the field and the form it takes", async () => {
+    for (const [name, args, expected] of [
+      ["describe_endpoint", {}, /required: an API path such as "\/cx\/book".* at path$/],
+      ["describe_endpoint", { path: 5 }, /must be an API path, a string such as "\/cx\/book".* at path$/],
+      ["read_draft", {}, /required: the watchUrl create_draft answered, or the read id.* at watchUrl$/],
+      ["read_render_reports", { watchUrl: "A".repeat(22), revision: "x" }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
+      ["read_render_reports", { watchUrl: "A".repeat(22), revision: 0 }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
+      ["update_draft", { scenario: "outage" }, /required: the postUrl create_draft answered, or the write token.* at postUrl$/],
+    ] as const) {
+      const text = refusal(await call(client, name, args));
+      expect(text, `${name} ${JSON.stringify(args)}`).toMatch(expected);
+      expect(text, `${name} ${JSON.stringify(args)}`).not.toMatch(/Invalid input|expected \w+, received|Too small/);
+    }
+  });
+
+  it("answers a JSON-RPC request in JSON whatever its Accept header says, since every answer here is JSON", async () => {
+    for (const accept of [undefined, "*/*", "application/json"]) {
+      const res = await postJson(`${app.url}${MCP}`, { jsonrpc: "2.0", id: 3, method: "tools/list" }, accept === undefined ? {} : { accept });
+      expect(res.status, String(accept)).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(7);
+    }
   });
 
   it("lists the scenarios as GET /scenarios answers them", async () => {

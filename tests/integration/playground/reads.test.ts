@@ -170,7 +170,7 @@ describe.each(backends)("anonymous draft reads on $name", (backend) => {
     const cases: [query: string, error: string, hint: RegExp][] = [
       ["?limit=0", "invalid_query", /limit.*1 to 50/],
       ["?limit=51", "invalid_query", /limit.*1 to 50/],
-      ["?limit=abc", "invalid_query", /limit/],
+      ["?limit=abc", "invalid_query", /^limit: must be an integer from 1 to 50 \(e\.g\. \?limit=20\)/],
       ["?limit=1.5", "invalid_query", /limit/],
       ["?limit=", "invalid_query", /limit/],
       ["?limit=1&limit=2", "invalid_query", /limit.*once/],
