@@ -6,6 +6,22 @@ const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
 const readConfigOnce = { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." };
 // Process-wide state lives in the composition root (lib/app) and nowhere else.
 const noGlobalState = { selector: "Identifier[name='globalThis']", message: "Keep process-wide state in the composition root, lib/app/index.ts, and hand it to what needs it." };
+// Live data reaches a frame only through a grant from lib/consent/live.ts (docs/architecture.md,
+// Consent for live data). A grant cannot be written by hand, and these keep it that way: no cast
+// makes one, and only the two consent components may call what decides and what agrees.
+const noForgedGrant = [
+  {
+    selector: "TSAsExpression[typeAnnotation.typeName.name=/^(LiveGrant|Agreement)$/], TSTypeAssertion[typeAnnotation.typeName.name=/^(LiveGrant|Agreement)$/]",
+    message: "A live-data grant comes only from lib/consent/live.ts, through ConsentedFrame: never cast something to one.",
+  },
+];
+const consentCallers = {
+  name: "@/lib/consent/live",
+  importNames: ["decideLive", "agree", "startingAgreement"],
+  message:
+    "Only ConsentedFrame decides and only ConsentGate agrees: render someone's dashboard on live data with <ConsentedFrame>, which asks the viewer first.",
+};
+
 // The layers of lib/, lowest first. A folder (or top-level file: `config` is lib/config.ts) may
 // import its own layer and the layers below it, never one above; folders that share a layer may
 // not import each other both ways (scripts/layers.test.ts checks that, and that every folder of
@@ -15,6 +31,7 @@ const noGlobalState = { selector: "Identifier[name='globalThis']", message: "Kee
 export const libLayers = [
   { name: "foundations", folders: ["contract", "config", "crypto", "cache", "db"] },
   { name: "browser-safe", folders: ["frame", "check"] },
+  { name: "consent", folders: ["consent"] },
   { name: "identity", folders: ["auth"] },
   { name: "http", folders: ["http"] },
   { name: "outside systems", folders: ["connectors"] },
@@ -64,8 +81,14 @@ const config = [
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "no-restricted-syntax": ["error", readConfigOnce, noGlobalState],
+      "no-restricted-syntax": ["error", readConfigOnce, noGlobalState, ...noForgedGrant],
     },
+  },
+  {
+    // Pages and components reach live data only through the consent components.
+    files: ["components/**", "app/**"],
+    ignores: ["components/dashboard-frame/ConsentedFrame.tsx", "components/dashboard-frame/ConsentGate.tsx", "**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-imports": ["error", { paths: [consentCallers] }] },
   },
   {
     // lib/ never reaches up into the UI layers (the per-folder rules below repeat this).
@@ -100,6 +123,7 @@ const config = [
         "error",
         readConfigOnce,
         noGlobalState,
+        ...noForgedGrant,
         {
           selector: `ExportNamedDeclaration > FunctionDeclaration[id.name=${HTTP_METHODS}]`,
           message: "Route handlers go through the edge: export const { GET, … } = defineRoute({...}).",
@@ -118,7 +142,7 @@ const config = [
   {
     // The composition root keeps the process's one app.
     files: ["lib/app/index.ts"],
-    rules: { "no-restricted-syntax": ["error", readConfigOnce] },
+    rules: { "no-restricted-syntax": ["error", readConfigOnce, ...noForgedGrant] },
   },
   {
     // Configuration, scripts, tests and benchmarks may read the environment directly.

@@ -39,3 +39,36 @@ describe("route files go through the edge", () => {
     expect(await messagesFor("app/probe/route.ts", text)).toEqual([]);
   }, SLOW);
 });
+
+describe("live data reaches a frame only through the consent components", () => {
+  const consentOnly = "Only ConsentedFrame decides and only ConsentGate agrees: render someone's dashboard on live data with <ConsentedFrame>, which asks the viewer first.";
+  const noCast = "A live-data grant comes only from lib/consent/live.ts, through ConsentedFrame: never cast something to one.";
+
+  it("refuses a page or component that decides or agrees by itself", async () => {
+    for (const [file, text] of [
+      ["components/editor/Sneaky.tsx", 'import { decideLive } from "@/lib/consent/live";\nexport const d = decideLive;\n'],
+      ["app/sneaky/page.tsx", 'import { agree } from "@/lib/consent/live";\nexport const a = agree;\n'],
+      ["components/watch/Sneaky.tsx", 'import { startingAgreement as s } from "@/lib/consent/live";\nexport const x = s;\n'],
+      ["components/saved/Sneaky.tsx", 'import * as consent from "@/lib/consent/live";\nexport const c = consent;\n'],
+    ] as const) {
+      expect((await messagesFor(file, text)).join("\n"), `${file}: ${text}`).toContain(consentOnly.slice(0, 60));
+    }
+  }, SLOW);
+
+  it("refuses a cast to a grant or an agreement anywhere", async () => {
+    for (const [file, text] of [
+      ["components/editor/Sneaky.tsx", 'import type { LiveGrant } from "@/lib/consent/live";\nexport const g = {} as unknown as LiveGrant;\n'],
+      ["lib/playground/sneaky.ts", 'import type { Agreement } from "@/lib/consent/live";\nexport const a = <Agreement>(<unknown>{ paths: [] });\n'],
+    ] as const) {
+      expect(await messagesFor(file, text), text).toContain(noCast);
+    }
+  }, SLOW);
+
+  it("lets the consent components do their work, and anyone name the types", async () => {
+    expect(await messagesFor("components/dashboard-frame/ConsentGate.tsx", 'import { agree } from "@/lib/consent/live";\nexport const a = agree;\n')).toEqual([]);
+    expect(
+      await messagesFor("components/dashboard-frame/ConsentedFrame.tsx", 'import { decideLive, startingAgreement } from "@/lib/consent/live";\nexport const d = [decideLive, startingAgreement];\n'),
+    ).toEqual([]);
+    expect(await messagesFor("components/editor/Fine.tsx", 'import type { CodeAuthor, LiveGrant } from "@/lib/consent/live";\nexport type T = [CodeAuthor, LiveGrant];\n')).toEqual([]);
+  }, SLOW);
+});

@@ -1,63 +1,108 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { matchPath } from "@/lib/contract/match";
-import type { DraftReads } from "@/lib/check/reads";
+import { agree, type Agreement, type CodeAuthor, type LiveQuestion } from "@/lib/consent/live";
 import styles from "./ConsentGate.module.css";
 
-// What a viewer sees before a dashboard they did not write may read their live data. Until
-// they choose, no frame exists: no code of the dashboard runs and nothing of theirs is read.
-
-export type GateAuthor = { kind: "draft" } | { kind: "space"; handle: string; name: string };
+// What a viewer sees before code they did not write may read their live data. Until they choose,
+// no frame runs on their data. This component is the only caller of `agree`: a yes exists only as
+// the viewer's click on it (eslint.config.mjs keeps `agree` out of every other module).
 
 export interface ConsentGateProps {
-  author: GateAuthor;
-  reads: DraftReads;
-  /** Run this dashboard on the viewer's data, this time. */
-  onRun: () => void;
-  /** Run every dashboard of this author from now on (saved dashboards only). */
-  onTrust?: () => void;
+  question: LiveQuestion;
+  /** The viewer said yes: run on these paths. */
+  onAgree: (agreement: Agreement) => void;
+  /**
+   * "Always trust <handle>" (saved dashboards only): kept on the server first; resolves to an
+   * error message, or null once trusted, which counts as a yes.
+   */
+  onTrust?: () => Promise<string | null>;
   /** Do not use the viewer's data: show the dashboard on demo data. */
   onDecline: () => void;
-  /** Actions wait for hydration and for a trust request in flight. */
+  /** Actions wait for hydration. */
   disabled?: boolean;
-  /** Shown when the gate is back because a new revision reads more than was agreed. */
-  changed?: boolean;
-  message?: string | null;
+  /**
+   * Beside a dashboard that keeps running on what was agreed, rather than in its place: the
+   * editor asks this way about paths added by editing.
+   */
+  inline?: boolean;
 }
 
-/** "/crm/:instance/deals" reads as "/crm/any instance/deals", with what the endpoint is. */
+/** "/crm/:instance/deals" reads as "/crm/{any instance}/deals", with what the endpoint is. */
 function describe(path: string): { path: string; what: string } {
   const what = matchPath(path)?.endpoint.summary ?? "";
   return { path: path.replace(/:([a-zA-Z]+)/g, "{any $1}"), what };
 }
 
+function Who({ author }: { author: CodeAuthor }) {
+  switch (author.kind) {
+    case "draft":
+      return <>It was written by an anonymous author of a playground draft (whoever holds its write link), not by you.</>;
+    case "space":
+      return (
+        <>
+          It was written by {author.name} (<a href={`/~/${author.handle}`}>/~/{author.handle}</a>), not by you.
+        </>
+      );
+    case "editor":
+      return <>It is the code in this editor, which came from {author.from}.</>;
+    case "viewer":
+      return <>It is your own dashboard.</>;
+  }
+}
+
 export function ConsentGate(props: ConsentGateProps) {
-  const { author, reads, onRun, onTrust, onDecline, disabled, changed, message } = props;
+  const { question, onAgree, onTrust, onDecline, disabled, inline } = props;
+  const { author, reads, agreed } = question;
+  const changed = agreed.length > 0 || inline === true;
+  const shown = inline ? reads.paths.filter((p) => !agreed.includes(p)) : reads.paths;
   const heading = useRef<HTMLHeadingElement>(null);
-  // Moving focus to the question means a keyboard or screen-reader user meets it first.
+  const [trusting, setTrusting] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  // Moving focus to the question means a keyboard or screen-reader user meets it first; asked
+  // beside the editor, it must not take the caret from someone typing, so it is announced instead.
+  const focusKey = `${changed}:${shown.join(",")}`;
   useEffect(() => {
-    heading.current?.focus();
-  }, [changed]);
-  const who =
-    author.kind === "draft" ? (
-      <>an anonymous author of a playground draft (whoever holds its write link)</>
-    ) : (
-      <>
-        {author.name} (<a href={`/~/${author.handle}`}>/~/{author.handle}</a>)
-      </>
-    );
+    if (!inline) heading.current?.focus();
+  }, [focusKey, inline]);
+  const busy = disabled || trusting;
+  const title = inline
+    ? "The code now reads more of your data"
+    : changed
+      ? "This dashboard changed: run the new version on your data?"
+      : "Run this dashboard on your data?";
+
+  const trust = onTrust
+    ? async () => {
+        setTrusting(true);
+        setMessage(null);
+        const failed = await onTrust();
+        setTrusting(false);
+        if (failed) setMessage(failed);
+        else onAgree(agree(question));
+      }
+    : undefined;
+
   return (
-    <section className={styles.gate} aria-labelledby="consent-title" data-testid="consent-gate">
+    <section
+      className={`${styles.gate} ${inline ? styles.inline : ""}`}
+      aria-labelledby="consent-title"
+      data-testid="consent-gate"
+      role={inline ? "status" : undefined}
+    >
       <h2 id="consent-title" ref={heading} tabIndex={-1}>
-        {changed ? "This dashboard changed: run the new version on your data?" : "Run this dashboard on your data?"}
+        {title}
       </h2>
       <p>
-        It was written by {who}, not by you. It asks to read your own data through this site, as you:
+        <Who author={author} />{" "}
+        {inline
+          ? `Until you allow it, it runs on what you agreed to before, and these reads are refused:`
+          : `It asks to read your own data through this site, as you:`}
       </p>
-      {reads.paths.length > 0 ? (
+      {shown.length > 0 ? (
         <ul className={styles.paths} data-testid="consent-paths" aria-label="What it will read">
-          {reads.paths.map((p) => {
+          {shown.map((p) => {
             const d = describe(p);
             return (
               <li key={p}>
@@ -74,19 +119,21 @@ export function ConsentGate(props: ConsentGateProps) {
         </p>
       ) : null}
       <p className={styles.warning}>
-        <strong>A dashboard can send anything it reads out of your browser.</strong> Run it on your data only if you trust its author. It reads
-        nothing else, and nothing of yours is read until you choose.
+        <strong>A dashboard can send anything it reads out of your browser.</strong>{" "}
+        {author.kind === "editor"
+          ? "Run it on your data only if you know what this code does. It reads nothing else, and nothing of yours is read until you choose."
+          : "Run it on your data only if you trust its author. It reads nothing else, and nothing of yours is read until you choose."}
       </p>
       <div className={styles.actions} role="group" aria-label="Your choice">
-        <button type="button" className="primary" onClick={onRun} disabled={disabled}>
-          Run with my data
+        <button type="button" className="primary" onClick={() => onAgree(agree(question))} disabled={busy}>
+          {inline ? "Allow these reads" : "Run with my data"}
         </button>
-        {onTrust && author.kind === "space" ? (
-          <button type="button" onClick={onTrust} disabled={disabled}>
+        {trust && author.kind === "space" ? (
+          <button type="button" onClick={() => void trust()} disabled={busy}>
             Always trust {author.handle}
           </button>
         ) : null}
-        <button type="button" onClick={onDecline} disabled={disabled}>
+        <button type="button" onClick={onDecline} disabled={busy}>
           Show with demo data
         </button>
       </div>

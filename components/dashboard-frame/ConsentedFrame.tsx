@@ -2,115 +2,111 @@
 
 import { useEffect, useState } from "react";
 import { useInteractive } from "@/components/interactive";
-import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { decideLive, startingAgreement, type Agreement, type CodeAuthor } from "@/lib/consent/live";
 import type { DraftReads } from "@/lib/check/reads";
-import { ConsentGate, type GateAuthor } from "./ConsentGate";
-import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "./DashboardFrame";
+import { ConsentGate } from "./ConsentGate";
+import { DashboardFrame, type DashboardFrameProps } from "./DashboardFrame";
 import styles from "./ConsentGate.module.css";
 
-// A dashboard on the viewer's live data, behind their consent when someone else wrote it.
+// A dashboard on the viewer's live data: every page that shows one renders this, never a live
+// DashboardFrame of its own. What may run, and on which paths, is decided in lib/consent/live.ts;
+// this component shows the question that decision asks and holds the viewer's answer.
 //
-// - `ask` false (the viewer's own code, an author they trust, or nobody signed in whose data
-//   could be read): the frame runs at once.
-// - Otherwise the gate is shown and no frame exists until the viewer chooses. "Run with my
-//   data" agrees to the paths the gate listed; a later revision that reads nothing more keeps
-//   running, one that reads more asks again. "Show with demo data" runs it on the playground's
-//   demo API, with no cookie and nothing of the viewer's.
-//
-// Someone else's code reads only the paths of its manifest, trusted or not: the broker refuses
-// the rest, and the refusals show in the request log.
+// - Until the viewer chooses, no frame runs on their data: the gate stands in its place.
+// - "Run with my data" agrees to the paths shown; later code that names nothing more keeps
+//   running, code that names more asks again (in place of the frame, or with `reask="inline"`
+//   beside it, the frame meanwhile held to what was agreed).
+// - "Show with demo data" runs it on the playground's demo API, with no cookie and nothing of the
+//   viewer's; a page may take that choice itself (`onDecline`).
+
+/** What the page passes on to the frame itself. */
+export type FramePassThrough = Omit<DashboardFrameProps, "html" | "data" | "title">;
 
 export interface ConsentedFrameProps {
   html: string;
   title: string;
-  author: GateAuthor;
-  reads: DraftReads;
-  ask: boolean;
-  /** The viewer wrote this code: no manifest applies. */
-  own: boolean;
+  author: CodeAuthor;
+  /** The API paths the code names; null while they are being read off it (nothing runs meanwhile). */
+  reads: DraftReads | null;
+  /** Nobody signed in has no data of theirs to protect. */
+  signedIn: boolean;
   /** "Always trust <handle>"; resolves to an error message, or null once trusted. */
   onTrust?: () => Promise<string | null>;
+  /** The scenario and variants "Show with demo data" uses. */
   demo?: { scenario?: string; examples?: Record<string, string> };
-  onRequest?: (entry: RequestLogEntry) => void;
+  /** Takes "Show with demo data" to the page (the editor switches its data to demo). */
+  onDecline?: () => void;
+  /** How code that names more than was agreed is asked about: in place of the frame (default) or beside it. */
+  reask?: "gate" | "inline";
   onDataChange?: (data: "live" | "demo" | "waiting") => void;
-  /** Passed to the frame: each settled render, with the key it was started with. */
-  onReport?: (report: RenderReportBody, renderKey: string | number | undefined) => void;
-  renderKey?: string | number;
-  /** Passed to the frame (default true). */
-  standby?: boolean;
-  /** Passed to the frame: it takes its content's height and the page scrolls. */
-  fit?: boolean;
+  frame?: FramePassThrough;
 }
 
-type Choice = { kind: "undecided" } | { kind: "run"; agreed: readonly string[] } | { kind: "demo" };
-
 export function ConsentedFrame(props: ConsentedFrameProps) {
-  const { html, title, author, reads, ask, own, onTrust, demo, onRequest, onDataChange, onReport, renderKey, standby, fit } = props;
-  const reporting = { onReport, renderKey, standby, fit };
-  const [choice, setChoice] = useState<Choice>({ kind: "undecided" });
-  const [trusting, setTrusting] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
+  const { html, title, author, reads, signedIn, onTrust, demo, onDecline, reask = "gate", onDataChange, frame } = props;
+  const [agreement, setAgreement] = useState<Agreement | null>(null);
+  const [declined, setDeclined] = useState(false);
   // In server markup a choice would do nothing: the gate's buttons wait for hydration.
   const interactive = useInteractive();
 
-  const covered = choice.kind === "run" && reads.paths.every((p) => choice.agreed.includes(p));
-  // Nothing to read means nothing of the viewer's can reach it: no question to ask.
-  const gated = ask && reads.paths.length > 0 && choice.kind !== "demo" && !covered;
-  const data: "live" | "demo" | "waiting" = gated ? "waiting" : choice.kind === "demo" ? "demo" : "live";
+  const decision = reads === null ? null : decideLive({ signedIn, author, reads, agreement });
+  // Code that ran without a question (an author the viewer trusts, their own dashboard opened in
+  // the editor) keeps to the paths it named then: later code that names more asks.
+  // Taken during render (React renders again at once), so no frame ever runs without it.
+  const starting = agreement === null && decision !== null ? startingAgreement(decision) : null;
+  if (starting) setAgreement(starting);
+
+  const data: "live" | "demo" | "waiting" = declined ? "demo" : decision?.kind === "run" || (decision?.kind === "ask" && reask === "inline" && decision.running) ? "live" : "waiting";
   useEffect(() => {
     onDataChange?.(data);
   }, [data, onDataChange]);
 
-  if (gated) {
-    return (
-      <ConsentGate
-        author={author}
-        reads={reads}
-        changed={choice.kind === "run"}
-        disabled={trusting || !interactive}
-        message={message}
-        onRun={() => setChoice({ kind: "run", agreed: [...new Set([...(choice.kind === "run" ? choice.agreed : []), ...reads.paths])] })}
-        onDecline={() => setChoice({ kind: "demo" })}
-        onTrust={
-          onTrust
-            ? async () => {
-                setTrusting(true);
-                setMessage(null);
-                const failed = await onTrust();
-                setTrusting(false);
-                if (failed) setMessage(failed);
-                else setChoice({ kind: "run", agreed: reads.paths });
-              }
-            : undefined
-        }
-      />
-    );
-  }
+  const decline = () => {
+    if (onDecline) onDecline();
+    else setDeclined(true);
+  };
 
-  if (data === "demo") {
+  if (declined) {
     return (
       <>
         <p className={styles.note} data-testid="consent-declined">
           Shown with demo data: nothing of yours is read.{" "}
-          <button type="button" onClick={() => setChoice({ kind: "undecided" })}>
+          <button type="button" onClick={() => setDeclined(false)}>
             Ask me again
           </button>
         </p>
-        <DashboardFrame
-          html={html}
-          apiBase={PLAYGROUND_API_BASE}
-          mode="demo"
-          scenario={demo?.scenario}
-          examples={demo?.examples}
-          onRequest={onRequest}
-          title={title}
-          {...reporting}
-        />
+        <DashboardFrame html={html} data={{ mode: "demo", scenario: demo?.scenario, examples: demo?.examples }} title={title} {...frame} />
       </>
     );
   }
 
-  return (
-    <DashboardFrame html={html} apiBase="/api" mode="live" allowedPaths={own ? undefined : reads.paths} onRequest={onRequest} title={title} {...reporting} />
+  if (decision === null) {
+    return (
+      <p className={styles.waiting} role="status" data-testid="consent-reading">
+        Reading which of your data this code asks for…
+      </p>
+    );
+  }
+
+  if (decision.kind === "run") return <DashboardFrame html={html} data={{ mode: "live", grant: decision.grant }} title={title} {...frame} />;
+
+  const gate = (
+    <ConsentGate
+      question={decision.question}
+      inline={reask === "inline" && decision.running !== null}
+      disabled={!interactive}
+      onAgree={setAgreement}
+      onDecline={decline}
+      onTrust={onTrust}
+    />
   );
+  if (reask === "inline" && decision.running) {
+    return (
+      <>
+        {gate}
+        <DashboardFrame html={html} data={{ mode: "live", grant: decision.running }} title={title} {...frame} />
+      </>
+    );
+  }
+  return gate;
 }

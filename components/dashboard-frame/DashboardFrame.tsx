@@ -4,22 +4,22 @@ import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
 import { FRAME_HEIGHT_MAX, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
-import { openBroker, RequestLimiter, type BrokerConfig, type DataMode, type RequestLogEntry } from "./broker";
+import { apiBaseOf, openBroker, RequestLimiter, type FrameData, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
 
-export type { DataMode, RequestLogEntry } from "./broker";
+export type { DataMode, FrameData, RequestLogEntry } from "./broker";
 export type { RenderReportBody } from "./render-report";
 export type { ConsoleNotice, ErrorNotice } from "@/lib/frame/protocol";
 
 export interface DashboardFrameProps {
   html: string;
-  apiBase: string;
-  mode: DataMode;
-  scenario?: string;
-  examples?: Record<string, string>;
-  /** On live data: the only path templates the broker answers (see BrokerConfig). */
-  allowedPaths?: readonly string[];
+  /**
+   * Demo data, or the viewer's live data through a grant from lib/consent/live.ts: the one way a
+   * frame gets live data. Pages that show code the viewer may not have written go through
+   * ConsentedFrame, which asks.
+   */
+  data: FrameData;
   onRequest?: (entry: RequestLogEntry) => void;
   onNotice?: (notice: ScrollNotice | SnapshotNotice) => void;
   /**
@@ -113,8 +113,13 @@ interface Frames {
  * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, apiBase, mode, scenario, examples, title, compact, fit, renderKey } = props;
-  const examplesKey = JSON.stringify(examples ?? {});
+  const { html, data, title, compact, fit, renderKey } = props;
+  const apiBase = apiBaseOf(data);
+  const { mode } = data;
+  const scenario = data.mode === "demo" ? data.scenario : undefined;
+  const examplesKey = JSON.stringify(data.mode === "demo" ? (data.examples ?? {}) : {});
+  // A grant covering other paths starts the dashboard again, so reads refused before are made anew.
+  const grantKey = data.mode === "live" ? JSON.stringify(data.grant.paths) : "";
   // Fixed for the component's life: a standby appearing or vanishing later would move frames.
   const [standby] = useState(props.standby ?? true);
   const [frames, setFrames] = useState<Frames>(() => ({ active: 0, standby: standby ? 1 : null }));
@@ -166,10 +171,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     limiter.current ??= new RequestLimiter();
     const p = latest.current;
     const channel = new MessageChannel();
-    const config = (): BrokerConfig => {
-      const c = latest.current;
-      return { apiBase: c.apiBase, mode: c.mode, scenario: c.scenario, examples: c.examples, allowedPaths: c.allowedPaths };
-    };
+    const config = () => latest.current.data;
     const startedKey = p.renderKey;
     const recorder = p.onReport
       ? new RenderRecorder({
@@ -213,7 +215,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       recorder?.cancel();
       closeBroker();
     };
-    const init: InitMessage = { type: "init", html: p.html, apiBase: p.apiBase, scroll: scrollY.current };
+    const init: InitMessage = { type: "init", html: p.html, apiBase: apiBaseOf(p.data), scroll: scrollY.current };
     // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
     // holds nothing but this dashboard, which is what the message carries.
     target.postMessage(init, "*", [channel.port2]);
@@ -260,7 +262,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       return;
     }
     restart();
-  }, [html, apiBase, mode, scenario, examplesKey, renderKey]);
+  }, [html, apiBase, mode, scenario, examplesKey, grantKey, renderKey]);
 
   const onLoad = (key: number) => {
     // The empty document a frame holds before it has an address is not the bootstrap, and a

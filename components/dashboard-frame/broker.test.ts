@@ -1,9 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { BROKER_BODY_MAX, type HeightNotice, type RenderNotice, type ResponseMessage, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { decideLive, type LiveGrant } from "@/lib/consent/live";
 import { openBroker, RequestLimiter, type BrokerConfig, type RequestLogEntry } from "./broker";
 
 const P = PLAYGROUND_API_BASE;
+
+/** A grant as the one deciding module gives it: for nobody signed in, the paths the code names. */
+function grantFor(paths: string[] | "all"): LiveGrant {
+  const decision =
+    paths === "all"
+      ? decideLive({ signedIn: true, author: { kind: "viewer" }, reads: { paths: [], complete: true }, agreement: null })
+      : decideLive({ signedIn: false, author: { kind: "draft" }, reads: { paths, complete: true }, agreement: null });
+  if (decision.kind !== "run") throw new Error("expected a grant");
+  return decision.grant;
+}
 
 interface Call {
   url: string;
@@ -26,8 +37,8 @@ afterEach(() => {
 });
 
 /** A broker on one end of a real MessageChannel, and the frame's side of it on the other. */
-function setup(options: { config?: Partial<BrokerConfig>; fetchImpl?: typeof fetch; limiter?: RequestLimiter; now?: () => number } = {}) {
-  let config: BrokerConfig = { apiBase: P, mode: "demo", ...options.config };
+function setup(options: { config?: BrokerConfig; fetchImpl?: typeof fetch; limiter?: RequestLimiter; now?: () => number } = {}) {
+  let config: BrokerConfig = options.config ?? { mode: "demo" };
   const channel = new MessageChannel();
   const log: RequestLogEntry[] = [];
   const notices: (ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice)[] = [];
@@ -55,8 +66,8 @@ function setup(options: { config?: Partial<BrokerConfig>; fetchImpl?: typeof fet
     notices,
     received,
     close,
-    setConfig: (c: Partial<BrokerConfig>) => {
-      config = { ...config, ...c };
+    setConfig: (c: BrokerConfig) => {
+      config = c;
     },
     /** Sends raw data down the port, as dashboard code could. */
     post: (data: unknown) => channel.port2.postMessage(data),
@@ -215,7 +226,7 @@ describe("openBroker: routing", () => {
 
   it("a concrete path's variant wins over its pattern's", async () => {
     const f = fakeFetch();
-    const b = setup({ fetchImpl: f.impl, config: { examples: { "/crm/:instance/summary": "empty", "/crm/users/summary": "forbidden" } } });
+    const b = setup({ fetchImpl: f.impl, config: { mode: "demo", examples: { "/crm/:instance/summary": "empty", "/crm/users/summary": "forbidden" } } });
     await b.ask(`${P}/crm/users/summary`);
     await b.ask(`${P}/crm/customers/summary`);
     expect(f.calls.map((c) => c.url)).toEqual([`${P}/crm/users/summary?variant=forbidden`, `${P}/crm/customers/summary?variant=empty`]);
@@ -223,7 +234,7 @@ describe("openBroker: routing", () => {
 
   it("answers live drafts from /api as the viewer, with no playground parameters", async () => {
     const f = fakeFetch();
-    const b = setup({ fetchImpl: f.impl, config: { apiBase: "/api", mode: "live", scenario: "outage", examples: { "/me": "member" } } });
+    const b = setup({ fetchImpl: f.impl, config: { mode: "live", grant: grantFor("all") } });
     await b.ask("/api/cx/book?owner=o1&days=7");
     await b.ask("/api/me", "HEAD");
     expect(f.calls.map((c) => c.url)).toEqual(["/api/cx/book?owner=o1&days=7", "/api/me"]);
@@ -234,9 +245,9 @@ describe("openBroker: routing", () => {
 
   it("reads its configuration at each request, so a new scenario applies at once", async () => {
     const f = fakeFetch();
-    const b = setup({ fetchImpl: f.impl, config: { scenario: "empty" } });
+    const b = setup({ fetchImpl: f.impl, config: { mode: "demo", scenario: "empty" } });
     await b.ask(`${P}/me`);
-    b.setConfig({ scenario: "signed-out" });
+    b.setConfig({ mode: "demo", scenario: "signed-out" });
     await b.ask(`${P}/me`);
     expect(f.calls.map((c) => c.url)).toEqual([`${P}/me?scenario=empty`, `${P}/me?scenario=signed-out`]);
   });
@@ -371,7 +382,7 @@ describe("openBroker: the port", () => {
 describe("the agreed reads on live data", () => {
   it("answers only the paths the viewer agreed to, and logs the refusal", async () => {
     const f = fakeFetch();
-    const b = setup({ config: { apiBase: "/api", mode: "live", allowedPaths: ["/me", "/crm/:instance/deals"] }, fetchImpl: f.impl });
+    const b = setup({ config: { mode: "live", grant: grantFor(["/me", "/crm/:instance/deals"]) }, fetchImpl: f.impl });
     expect((await b.ask("/api/me")).status).toBe(200);
     expect((await b.ask("/api/crm/users/deals?limit=5")).status).toBe(200);
     const refused = await b.ask("/api/crm/users/contacts");
@@ -384,10 +395,35 @@ describe("the agreed reads on live data", () => {
 
   it("refuses everything when the manifest is empty, and leaves demo data alone", async () => {
     const f = fakeFetch();
-    const live = setup({ config: { apiBase: "/api", mode: "live", allowedPaths: [] }, fetchImpl: f.impl });
+    const live = setup({ config: { mode: "live", grant: grantFor([]) }, fetchImpl: f.impl });
     expect((await live.ask("/api/me")).status).toBe(403);
     expect(f.calls).toEqual([]);
-    const demo = setup({ config: { mode: "demo", allowedPaths: [] }, fetchImpl: f.impl });
+    const demo = setup({ config: { mode: "demo" }, fetchImpl: f.impl });
     expect((await demo.ask(`${P}/me`)).status).toBe(200);
+  });
+
+  it("serves no live data without a genuine grant: a missing one, a copy or a look-alike is refused", async () => {
+    const f = fakeFetch();
+    const real = grantFor("all");
+    const lookalikes: unknown[] = [
+      undefined,
+      null,
+      { paths: null, allows: () => true },
+      Object.create(Object.getPrototypeOf(real) as object),
+      { ...real },
+      structuredClone({ paths: null }),
+    ];
+    for (const grant of lookalikes) {
+      // What a page could hand over only by getting past the types.
+      const b = setup({ config: { mode: "live", grant } as unknown as BrokerConfig, fetchImpl: f.impl });
+      const refused = await b.ask("/api/me");
+      expect(refused.status).toBe(403);
+      expect(bodyOf(refused).error).toBe("live_not_granted");
+      expect(b.log.at(-1)?.refused?.error).toBe("live_not_granted");
+    }
+    expect(f.calls).toEqual([]);
+    const granted = setup({ config: { mode: "live", grant: real }, fetchImpl: f.impl });
+    expect((await granted.ask("/api/me")).status).toBe(200);
+    expect(f.calls.map((c) => c.url)).toEqual(["/api/me"]);
   });
 });

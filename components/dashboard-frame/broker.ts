@@ -1,5 +1,5 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { readAllowed } from "@/lib/check/reads";
+import { LiveGrant } from "@/lib/consent/live";
 import {
   BROKER_BODY_MAX,
   checkBrokerRequest,
@@ -33,17 +33,21 @@ export interface RequestLogEntry {
   refused?: { error: string; reason: string };
 }
 
-export interface BrokerConfig {
-  apiBase: string;
-  mode: DataMode;
-  scenario?: string;
-  examples?: Record<string, string>;
-  /**
-   * On live data, the path templates the viewer agreed to (the dashboard's manifest); every
-   * other read is refused. Absent only where the viewer wrote the code themselves.
-   */
-  allowedPaths?: readonly string[];
+/**
+ * What a frame's reads are answered from: the playground's demo API with a scenario and variants,
+ * or the viewer's own API through a grant, which only lib/consent/live.ts makes. There is no live
+ * data without one, and a grant names the paths it covers.
+ */
+export type FrameData =
+  | { mode: "demo"; scenario?: string; examples?: Record<string, string> }
+  | { mode: "live"; grant: LiveGrant };
+
+/** The API base a dashboard is given for its data. */
+export function apiBaseOf(data: FrameData): string {
+  return data.mode === "live" ? "/api" : PLAYGROUND_API_BASE;
 }
+
+export type BrokerConfig = FrameData;
 
 export interface BrokerOptions {
   /** Read at each request, so a new scenario or set of examples applies without a new channel. */
@@ -105,7 +109,7 @@ export class RequestLimiter {
 }
 
 function upstreamUrl(cfg: BrokerConfig, pathname: string, search: string, endpoint: string): string {
-  if (cfg.mode === "live") return `/api${pathname}${search}`;
+  if (cfg.mode === "live") return `${apiBaseOf(cfg)}${pathname}${search}`;
   const params = new URLSearchParams(search);
   if (cfg.scenario) params.set("scenario", cfg.scenario);
   const examples = cfg.examples ?? {};
@@ -168,15 +172,25 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
   const handle = (msg: FetchMessage) => {
     const started = now();
     const cfg = options.config();
-    const check = checkBrokerRequest(msg.method, msg.path, cfg.apiBase);
+    const check = checkBrokerRequest(msg.method, msg.path, apiBaseOf(cfg));
     if (!check.ok) {
       answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode, msg.method, check);
       return;
     }
-    if (cfg.mode === "live" && cfg.allowedPaths && !readAllowed(cfg.allowedPaths, check.pathname)) {
-      const hint = `The viewer agreed to this dashboard reading ${cfg.allowedPaths.length ? cfg.allowedPaths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`;
-      answer(refusalResponse(msg.id, 403, "read_not_agreed", hint), check.path, started, cfg.mode, msg.method, { error: "read_not_agreed", hint });
-      return;
+    if (cfg.mode === "live") {
+      // Checked at every read, whatever the page's types said: a cast or a copy is no grant.
+      const grant: unknown = cfg.grant;
+      if (!LiveGrant.isGrant(grant)) {
+        const hint = "This frame was given no permission to read live data, so none is served.";
+        answer(refusalResponse(msg.id, 403, "live_not_granted", hint), check.path, started, cfg.mode, msg.method, { error: "live_not_granted", hint });
+        return;
+      }
+      if (!grant.allows(check.pathname)) {
+        const paths = grant.paths ?? [];
+        const hint = `The viewer agreed to this dashboard reading ${paths.length ? paths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`;
+        answer(refusalResponse(msg.id, 403, "read_not_agreed", hint), check.path, started, cfg.mode, msg.method, { error: "read_not_agreed", hint });
+        return;
+      }
     }
     if (!options.limiter.take()) {
       const hint = "The dashboard is making too many requests; slow down.";

@@ -2,8 +2,9 @@
 
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { DashboardFrame, type ConsoleNotice, type ErrorNotice, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
-import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import type { CodeAuthor } from "@/lib/consent/live";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
@@ -20,7 +21,7 @@ import { PreviewControls, VariantsPanel, ViewSwitch, type View } from "./Preview
 import { SharePanel } from "./SharePanel";
 import { StateMatrix } from "./StateMatrix";
 import { useDebounced } from "./useDebounced";
-import { preloadCheck } from "./useDraftCheck";
+import { preloadCheck, useDraftReads } from "./useDraftCheck";
 import { useDraftSharing } from "./useDraftSharing";
 import { useEditorSource } from "./useEditorSource";
 import { useFindings } from "./useFindings";
@@ -69,6 +70,9 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
   const findings = useFindings(previewHtml, starters);
+  // On live data the preview is served only the paths its code names, after the viewer agreed.
+  const previewReads = useDraftReads(previewHtml, data.live);
+  const [previewData, setPreviewData] = useState<"live" | "demo" | "waiting">("demo");
   const sharing = useDraftSharing({ html, scenario: data.scenario, examples: data.examples, mode: data.mode, announce });
   const { revision } = sharing;
   const shared = sharing.share.kind === "shared";
@@ -180,6 +184,12 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   }, []);
 
   const name = (sharing.dash ?? htmlTitle(html)) ?? "Untitled dashboard";
+  const author: CodeAuthor = {
+    kind: "editor",
+    from: starter?.source?.from ?? (starter ? `the “${starter.label}” example${source.edited ? ", with edits" : ""}` : "this editor"),
+    own: starter?.source?.own ?? false,
+  };
+  const previewFrame = { onReport, onRequest, onRuntime, reportPage: "editor" as const, renderKey: previewHtml };
 
   return (
     <section aria-labelledby="editor-title" className={styles.page}>
@@ -249,20 +259,31 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           {view === "single" ? (
             <>
               <div className={styles.previewStage} aria-busy={!previewReady} data-testid="preview-stage">
-                <DashboardFrame
-                  html={previewHtml}
-                  apiBase={data.live ? "/api" : PLAYGROUND_API_BASE}
-                  mode={data.mode}
-                  scenario={data.live ? undefined : data.scenario || undefined}
-                  examples={data.live ? undefined : data.examples}
-                  title="Dashboard preview"
-                  onReport={onReport}
-                  onRequest={onRequest}
-                  onRuntime={onRuntime}
-                  reportPage="editor"
-                  renderKey={previewHtml}
-                />
-                {previewReady ? null : (
+                {data.live ? (
+                  // A new document (another example, a draft, a saved dashboard) asks afresh.
+                  <ConsentedFrame
+                    key={source.editorKey}
+                    html={previewHtml}
+                    title="Dashboard preview"
+                    author={author}
+                    reads={previewReads}
+                    signedIn={saver != null}
+                    reask="inline"
+                    // Once shared, the draft's data is fixed: declining shows demo data here only.
+                    onDecline={shared ? undefined : () => data.setMode("demo")}
+                    demo={{ scenario: data.scenario || undefined, examples: data.examples }}
+                    onDataChange={setPreviewData}
+                    frame={previewFrame}
+                  />
+                ) : (
+                  <DashboardFrame
+                    html={previewHtml}
+                    data={{ mode: "demo", scenario: data.scenario || undefined, examples: data.examples }}
+                    title="Dashboard preview"
+                    {...previewFrame}
+                  />
+                )}
+                {previewReady || (data.live && previewData === "waiting") ? null : (
                   <p className={styles.loading} role="status" data-testid="preview-loading">
                     Rendering preview…
                   </p>

@@ -2,7 +2,6 @@
 
 import { useEffect, useRef, useState } from "react";
 import { DashboardFrame } from "@/components/dashboard-frame/DashboardFrame";
-import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { MATRIX_STATES, type MatrixState } from "./matrix-states";
 import styles from "./editor.module.css";
 
@@ -71,7 +70,7 @@ function MatrixCell({ state, html }: { state: MatrixState; html: string }) {
       <div ref={stage} className={styles.cellStage} style={{ height: CELL_HEIGHT * scale }}>
         {seen ? (
           <div className={styles.cellScaled} style={{ width: CELL_WIDTH, transform: `scale(${scale})` }}>
-            <DashboardFrame html={html} apiBase={PLAYGROUND_API_BASE} mode="demo" scenario={state.scenario} title={`Preview: ${state.label}`} compact standby={false} />
+            <DashboardFrame html={html} data={{ mode: "demo", scenario: state.scenario }} title={`Preview: ${state.label}`} compact standby={false} />
           </div>
         ) : (
           <div className={styles.cellPlaceholder}>Loads when scrolled into view.</div>

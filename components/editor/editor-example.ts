@@ -12,4 +12,9 @@ export interface EditorExample {
   warnings?: readonly DraftWarning[];
   /** The example rendered under demo data, for the gallery. */
   picture?: ExamplePicture;
+  /**
+   * Where the document came from, as the consent question names it, when it is not one of the
+   * gallery's examples; `own` when it is the viewer's own saved dashboard.
+   */
+  source?: { from: string; own: boolean };
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import type { DraftReads } from "@/lib/check/reads";
 import type { DraftWarning } from "@/lib/contract/resources";
 
 // The static check (an HTML tokenizer, a JavaScript parser and the rules) is most of the editor's
@@ -49,4 +50,27 @@ export function useDraftCheck(html: string, known: ReadonlyMap<string, readonly 
   }, [html, knownWarnings]);
 
   return knownWarnings ? { kind: "done", checked: html, warnings: knownWarnings } : computed;
+}
+
+/**
+ * The API paths `html` reads (the check's manifest), once `wanted`: live data in the preview is
+ * served only for these. Null while the check loads or works, and after it failed.
+ */
+export function useDraftReads(html: string, wanted: boolean): DraftReads | null {
+  const [computed, setComputed] = useState<{ html: string; reads: DraftReads } | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let cancelled = false;
+    preloadCheck().then(
+      (m) => {
+        if (!cancelled) setComputed({ html, reads: m.analyseDraft(html).reads });
+      },
+      () => {},
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [html, wanted]);
+  // Reads of an older text never stand for the current one.
+  return wanted && computed?.html === html ? computed.reads : null;
 }

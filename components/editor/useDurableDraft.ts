@@ -162,7 +162,12 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     if (decision.kind !== "restore") return null;
     const edits = decision.edits;
     // On a draft's address the edits sit on its latest revision, whatever they started from.
-    s.restore(onDraft && start.current.starter ? start.current.starter : { ...edits.base, description: "" }, edits.html);
+    s.restore(
+      onDraft && start.current.starter
+        ? start.current.starter
+        : { ...edits.base, description: "", source: { from: `edits kept in this browser, started from “${edits.base.label}”`, own: false } },
+      edits.html,
+    );
     // A draft's data mode is fixed at creation; the plain editor's is whatever it was.
     d.restore({ mode: onDraft ? start.current.settings.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
     if (!onDraft) sh.setDash(edits.dash);
@@ -192,7 +197,15 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
         return;
       }
       const view = read.view;
-      const starter: EditorExample = { id: `draft-${view.id}`, label: view.dash ?? htmlTitle(view.html) ?? "draft", description: "", html: view.html, warnings: view.warnings };
+      const starter: EditorExample = {
+        id: `draft-${view.id}`,
+        label: view.dash ?? htmlTitle(view.html) ?? "draft",
+        description: "",
+        html: view.html,
+        warnings: view.warnings,
+        // Whoever holds the write link writes a draft, this browser or not: never the viewer's own code.
+        source: { from: "a playground draft, written by whoever holds its write link (an agent, or anyone it was shared with)", own: false },
+      };
       start.current = { starter, settings: { mode: view.dataMode, scenario: view.scenario, examples: view.examples } };
       s.load(starter);
       d.restore(start.current.settings);
@@ -218,12 +231,16 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
       say("Nothing was handed over to open; the editor starts from the example.");
       return;
     }
-    s.load({ id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html });
+    s.load({ id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html, source: handoff.source });
     d.restore({ mode: handoff.dataMode });
     sh.setDash(handoff.dash ?? null);
     // What was handed over is kept in this browser from now on, so a reload must not look for it again.
     window.history.replaceState(null, "", PLAYGROUND_BASE);
-    say(`Opened ${handoff.label} from your space. Saving adds a revision to it; nothing is shared until you share.`);
+    say(
+      handoff.source.own
+        ? `Opened ${handoff.label} from your space. Saving adds a revision to it; nothing is shared until you share.`
+        : `Opened ${handoff.label} on demo data: it is not yours, so it reads your data only if you choose My live data and agree. Saving puts a copy in your space.`,
+    );
   });
 
   // A new draft of this browser's own (shared, or forked): its address, and its capability kept.

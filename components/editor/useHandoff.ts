@@ -7,14 +7,25 @@ import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { htmlTitle } from "@/lib/saved/slug";
 
 /** What a saved dashboard's page hands over through this tab's session storage. */
-const handoffSchema = z.object({ html: z.string().min(1), dash: z.string().optional(), dataMode: z.enum(["demo", "live"]).optional() });
+const handoffSchema = z.object({
+  html: z.string().min(1),
+  dash: z.string().optional(),
+  owner: z.object({ handle: z.string(), name: z.string() }).optional(),
+  own: z.boolean().optional(),
+  dataMode: z.enum(["demo", "live"]).optional(),
+});
 
 export interface Handoff {
   html: string;
   /** The saved dashboard it came from, when the page named it: saving goes back to it. */
   dash?: string;
-  /** The data the dashboard was shown on. */
+  /**
+   * The data the editor starts on: the viewer's own dashboard goes on as it was shown; someone
+   * else's starts on demo data, and live data needs the viewer's yes in the editor.
+   */
   dataMode: DataMode;
+  /** Where it came from, as the consent question names it; `own` for the viewer's own dashboard. */
+  source: { from: string; own: boolean };
   /** What to call it: the dashboard's name, else its title. */
   label: string;
 }
@@ -42,9 +53,20 @@ export function useHandoff(open: boolean | undefined, receive: (handoff: Handoff
       } catch {
         parsed = null;
       }
-      await receiveRef.current(parsed
-          ? { html: parsed.html, dash: parsed.dash, dataMode: parsed.dataMode ?? "live", label: parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard" }
-          : null);
+      await receiveRef.current(parsed ? handoffOf(parsed) : null);
     })();
   }, [open]);
+}
+
+function handoffOf(parsed: z.infer<typeof handoffSchema>): Handoff {
+  const own = parsed.own === true;
+  const where = parsed.owner && parsed.dash ? `/~/${parsed.owner.handle}/${parsed.dash}` : "a saved dashboard";
+  const from = own ? `your own dashboard ${where}` : parsed.owner ? `${parsed.owner.name}'s dashboard ${where}, not yours` : `${where}, not yours`;
+  return {
+    html: parsed.html,
+    dash: parsed.dash,
+    dataMode: own && parsed.dataMode === "live" ? "live" : "demo",
+    label: parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard",
+    source: { from, own },
+  };
 }

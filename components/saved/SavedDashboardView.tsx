@@ -125,7 +125,13 @@ export function SavedDashboardView(props: SavedViewProps) {
     );
 
   const openInPlayground = () => {
-    handOver(sessionStorage, { html: shown.html, slug: path.split("/").pop() ?? "", dataMode: data === "demo" ? "demo" : "live" });
+    handOver(sessionStorage, {
+      html: shown.html,
+      slug: path.split("/").pop() ?? "",
+      owner,
+      own: viewer.isOwner,
+      dataMode: data === "live" ? "live" : "demo",
+    });
     router.push(PLAYGROUND_HANDOFF_PATH);
   };
 
@@ -187,19 +193,17 @@ export function SavedDashboardView(props: SavedViewProps) {
         </div>
       ) : null}
       <ConsentedFrame
-        fit
-        onRequest={onRequest}
         html={shown.html}
         title={`Dashboard: ${title}`}
-        author={{ kind: "space", handle: owner.handle, name: owner.name }}
+        author={viewer.isOwner ? { kind: "viewer" } : { kind: "space", handle: owner.handle, name: owner.name, trusted: viewer.trusted }}
         reads={reads}
-        ask={!viewer.isOwner && !viewer.trusted}
-        own={viewer.isOwner}
+        signedIn
         onDataChange={onDataChange}
         onTrust={async () => {
           const res = await postJson("/account/trust", viewer.csrf, { op: "add", handle: owner.handle });
           return res.ok ? null : res.message;
         }}
+        frame={{ fit: true, onRequest }}
       />
       <details className={styles.history} data-testid="history">
         <summary>History ({history.length} {history.length === 1 ? "revision" : "revisions"})</summary>

@@ -5,7 +5,7 @@ import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
-import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { RelativeTime } from "@/components/ui/RelativeTime";
@@ -266,22 +266,15 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           author={{ kind: "draft" }}
           reads={reads}
           // Signed out, there is no data of the viewer's to protect: they see their own 401s.
-          ask={signedIn}
-          own={false}
+          signedIn={signedIn}
           demo={{ scenario: view.scenario, examples: view.examples }}
-          onRequest={onRequest}
           onDataChange={setData}
-          onReport={onReport}
-          renderKey={view.revision}
-          standby={!staticRender}
+          frame={{ onRequest, onReport, reportPage: "watch", renderKey: view.revision, standby: !staticRender }}
         />
       ) : (
         <DashboardFrame
           html={view.html}
-          apiBase={PLAYGROUND_API_BASE}
-          mode="demo"
-          scenario={view.scenario}
-          examples={view.examples}
+          data={{ mode: "demo", scenario: view.scenario, examples: view.examples }}
           onRequest={onRequest}
           onReport={onReport}
           reportPage="watch"
