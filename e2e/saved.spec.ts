@@ -185,6 +185,10 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   await expect(page.getByTestId("editor-status")).toContainText("nothing is shared until you share");
   await expect(page.getByRole("textbox", { name: "Dashboard HTML" })).toContainText("<title>CRM pipeline</title>");
   await expect(page.getByTestId("editor-revision")).toHaveText("not shared");
+  // The person's own dashboard goes on on their own data, asking nothing.
+  await expect(page.getByRole("combobox", { name: /^Data/ })).toHaveValue("live");
+  await expect(page.frameLocator('iframe[title="Dashboard preview"]').locator("h1")).toContainText("CRM pipeline");
+  await expect(page.getByTestId("consent-gate")).toHaveCount(0);
   // The handed-over HTML is gone from the tab once read.
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { DashboardFrame, type ConsoleNotice, type ErrorNotice, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
@@ -67,7 +67,11 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const [savedHtml, setSavedHtml] = useState<string | null>(null);
   const interactive = useInteractive();
 
-  const previewHtml = useDebounced(html, PREVIEW_DEBOUNCE_MS);
+  // The document's key travels with its text, so the preview never pairs one document's consent
+  // with another's code (a new document asks afresh: see the preview below).
+  const typed = useMemo(() => ({ html, key: source.editorKey }), [html, source.editorKey]);
+  const preview = useDebounced(typed, PREVIEW_DEBOUNCE_MS);
+  const previewHtml = preview.html;
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
   const findings = useFindings(previewHtml, starters);
   // On live data the preview is served only the paths its code names, after the viewer agreed.
@@ -262,7 +266,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                 {data.live ? (
                   // A new document (another example, a draft, a saved dashboard) asks afresh.
                   <ConsentedFrame
-                    key={source.editorKey}
+                    key={preview.key}
                     html={previewHtml}
                     title="Dashboard preview"
                     author={author}

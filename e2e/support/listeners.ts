@@ -363,3 +363,31 @@ export function stunUsername(msg: Buffer): string | null {
   }
   return "";
 }
+
+/** Hex pairs back to text, where a run of them decodes as UTF-8 (what a leak encodes names with). */
+function unhex(s: string): string[] {
+  return [...s.matchAll(/(?:[0-9a-f]{2}){2,}/gi)].map((m) => Buffer.from(m[0], "hex").toString("latin1"));
+}
+
+/**
+ * Everything that reached a target, decoded as a leak would have encoded it: each TLS server name
+ * (its labels joined and hex-decoded), each HTTP request line (percent-decoded, and its hex
+ * runs), each STUN USERNAME (and its hex runs). What a test searches for a secret in.
+ */
+export function heard(c: Counts): string[] {
+  const out: string[] = [];
+  for (const name of c.sni) {
+    out.push(name, ...unhex(name.split(".").join("")), ...name.split(".").flatMap(unhex));
+  }
+  for (const line of c.httpRequests) {
+    let decoded = line;
+    try {
+      decoded = decodeURIComponent(line);
+    } catch {
+      // Left as sent.
+    }
+    out.push(line, decoded, ...unhex(line));
+  }
+  for (const user of c.stunUsernames) out.push(user, ...unhex(user));
+  return out;
+}

@@ -65,15 +65,20 @@ describe("decideLive: whether code may read the viewer's live data, and which pa
   });
 
   it("asks nobody signed out (there is nothing of theirs to read) and still holds the code to its paths", () => {
-    const grant = grantOf(decideLive({ signedIn: false, author: stranger, reads: reads("/me"), agreement: null }));
+    const decision = decideLive({ signedIn: false, author: stranger, reads: reads("/me"), agreement: null });
+    const grant = grantOf(decision);
     expect(grant.paths).toEqual(["/me"]);
     expect(grant.allows("/me/favourites")).toBe(false);
+    expect(startingAgreement(decision)).toBeNull();
   });
 
-  it("gives code that names no path a grant for none", () => {
-    const grant = grantOf(decideLive({ signedIn: true, author: stranger, reads: { paths: [], complete: false }, agreement: null }));
+  it("gives code that names no path a grant for none, which is no agreement to anything later", () => {
+    const decision = decideLive({ signedIn: true, author: stranger, reads: { paths: [], complete: false }, agreement: null });
+    const grant = grantOf(decision);
     expect(grant.paths).toEqual([]);
     expect(grant.allows("/me")).toBe(false);
+    // Code that names paths after it (an editor's text arriving, a new revision) is asked about in full.
+    expect(startingAgreement(decision)).toBeNull();
   });
 
   it("takes no agreement it did not make: a look-alike is no yes", () => {

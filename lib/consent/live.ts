@@ -65,8 +65,12 @@ export class Agreement {
 }
 
 export type LiveDecision =
-  /** Live data, through this grant. */
-  | { kind: "run"; grant: LiveGrant }
+  /**
+   * Live data, through this grant. `preagreed`: nobody was asked because the viewer trusts the
+   * author (or it is their own dashboard, opened in the editor); the page keeps what the code named
+   * then as its agreement (`startingAgreement`), so later code that names more asks.
+   */
+  | { kind: "run"; grant: LiveGrant; preagreed?: true }
   /**
    * Ask first. `running` is what the viewer already agreed to on this page, when anything: a page
    * that keeps the dashboard running while it asks again serves only those paths meanwhile.
@@ -123,7 +127,7 @@ export function decideLive(input: { signedIn: boolean; author: CodeAuthor; reads
   const agreed = genuine?.paths ?? [];
   if (!signedIn || reads.paths.length === 0) return { kind: "run", grant: mint(sorted([...agreed, ...reads.paths])) };
   const preagreed = (author.kind === "space" && author.trusted) || (author.kind === "editor" && author.own);
-  if (preagreed && genuine === null) return { kind: "run", grant: mint(sorted(reads.paths)) };
+  if (preagreed && genuine === null) return { kind: "run", grant: mint(sorted(reads.paths)), preagreed: true };
   if (genuine !== null && reads.paths.every((p) => agreed.includes(p))) return { kind: "run", grant: mint(agreed) };
   return { kind: "ask", question: { author, reads, agreed }, running: genuine === null ? null : mint(agreed) };
 }
@@ -137,10 +141,10 @@ export function agree(question: LiveQuestion): Agreement {
 }
 
 /**
- * A page's agreement when a trusted or own author's code starts: what that code named, so later
- * code that names more asks.
+ * A page's agreement when a trusted or own author's code starts without a question: what that
+ * code named, so later code that names more asks. Null for any other decision.
  */
 export function startingAgreement(decision: LiveDecision): Agreement | null {
-  if (decision.kind !== "run" || !LiveGrant.isGrant(decision.grant) || decision.grant.paths === null) return null;
+  if (decision.kind !== "run" || !decision.preagreed || !LiveGrant.isGrant(decision.grant) || decision.grant.paths === null) return null;
   return agreementOf(decision.grant.paths);
 }
