@@ -2,16 +2,22 @@ import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { renderReportInput } from "@/lib/contract/reports";
 import type { RenderReportBody } from "./render-report";
 
+/** Whose report it is: a watcher's (the read id), or the author's (the draft's write link). */
+export type ReportSender = { readId: string } | { postUrl: string };
+
 /**
  * Sends what this browser saw rendering a revision of a demo draft to the draft's render
  * reports, for the agent that wrote it. Callers send only for demo drafts (the server refuses
- * the rest). Best effort: a report that is refused or lost is not tried again.
+ * the rest). Sent with the write link, the server counts it as the author's own. Best effort: a
+ * report that is refused or lost is not tried again.
  */
-export async function sendRenderReport(readId: string, revision: number, report: RenderReportBody): Promise<void> {
+export async function sendRenderReport(sender: ReportSender, revision: number, report: RenderReportBody): Promise<void> {
   const body = renderReportInput.safeParse({ revision, ...report });
   if (!body.success) return;
+  // Same-origin path only: the write token never goes into a cross-origin request.
+  const base = "postUrl" in sender ? new URL(sender.postUrl).pathname : `${PLAYGROUND_BASE}/draft/${encodeURIComponent(sender.readId)}`;
   try {
-    await fetch(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(readId)}/reports`, {
+    await fetch(`${base}/reports`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body.data),

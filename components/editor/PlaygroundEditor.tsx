@@ -94,13 +94,15 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   );
   const reportedRevisions = useRef(new Set<number>());
   const { sharedAs } = sharing;
+  const authorLink = sharing.share.kind === "shared" ? sharing.share.postUrl : null;
   useEffect(() => {
     if (!sharedAs || sharedAs.live || !previewReport || reportedRevisions.current.has(sharedAs.revision)) return;
     const same = sharedAs.draft.html === previewReport.html && sharedAs.draft.scenario === previewReport.scenario && JSON.stringify(sharedAs.draft.examples) === previewReport.examples;
     if (!same) return;
     reportedRevisions.current.add(sharedAs.revision);
-    void sendRenderReport(sharedAs.id, sharedAs.revision, previewReport.body);
-  }, [sharedAs, previewReport]);
+    // This editor holds the write link: its report counts as the author's.
+    void sendRenderReport(authorLink ? { postUrl: authorLink } : { readId: sharedAs.id }, sharedAs.revision, previewReport.body);
+  }, [sharedAs, previewReport, authorLink]);
 
   // Edits are lost on leaving only when this browser would not keep them, and they are neither
   // shared (then every edit is pushed) nor saved.

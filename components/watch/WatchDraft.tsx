@@ -124,7 +124,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
       // A live draft renders the viewer's own data: nothing of it goes back to the author.
       if (dataMode !== "demo" || reported.current.has(key)) return;
       reported.current.add(key);
-      void sendRenderReport(id, key, body);
+      void sendRenderReport({ readId: id }, key, body);
     },
     [id, dataMode, staticRender],
   );

@@ -8,8 +8,14 @@ import { z } from "zod";
 // Shared by the server (which parses every report with these schemas), the host pages (which
 // bound what they send by the same numbers), /docs and llms.txt.
 
-/** Reports kept per revision; a new one pushes out the oldest. */
+/**
+ * Reports kept per revision. When more arrive, a report with errors is kept over one without,
+ * then the draft's author (its write link) over a watcher, then the newer over the older: a clean
+ * report never pushes out one that found errors.
+ */
 export const REPORTS_PER_REVISION = 10;
+/** Reports kept per revision from one source (one watcher's address, or the author): more from it push out its own. */
+export const REPORTS_PER_SOURCE = 3;
 /** Reports are taken, and kept, for this many of a draft's latest revisions. */
 export const REPORT_REVISIONS = 5;
 
@@ -168,20 +174,51 @@ export const renderReportInput = z
   .superRefine(withinTextBudget)
   .meta({ id: "RenderReportInput" });
 
+/** Who sent a report, as the server saw it: never what the report says of itself. */
+export const reportSource = z
+  .object({
+    kind: z.enum(["author", "watcher"]).meta({
+      description:
+        "`author`: sent with the draft's write link (the agent, or the editor that shared it); `watcher`: sent with the read id, by anyone who has the watch link",
+    }),
+    id: z
+      .string()
+      .regex(/^[a-z]-[A-Za-z0-9_-]{1,32}$/)
+      .meta({ description: "Stands for one sender: `a-author` for the author, `w-…` per watcher's network address (a keyed digest, never the address)" }),
+  })
+  .strict()
+  .meta({ id: "ReportSource" });
+
 /** One stored report, as GET /draft/<read_id>/reports answers it. */
 export const renderReport = z
   .object({
     at: z.number().int().meta({ description: "Epoch ms when the server received the report" }),
+    source: reportSource,
     ...reportFields,
   })
   .strict()
   .meta({ id: "RenderReport" });
+
+/** How many distinct senders reported on a revision, each counted once by its newest report. */
+export const reportSources = z
+  .object({
+    total: z.number().int().min(0).meta({ description: "Distinct sources among the kept reports" }),
+    failing: z.number().int().min(0).meta({ description: "Sources whose newest report has errors" }),
+    clean: z.number().int().min(0).meta({ description: "Sources whose newest report settled with no errors" }),
+    unsettled: z.number().int().min(0).meta({ description: "Sources whose newest report has no errors but did not settle (requests still out)" }),
+    author: z
+      .enum(["failing", "clean", "unsettled", "none"])
+      .meta({ description: "What the author's own newest report says (`none`: the author sent none)" }),
+  })
+  .strict()
+  .meta({ id: "ReportSources" });
 
 /** The answer to POST /draft/<read_id>/reports. */
 export const renderReportAccepted = z
   .object({
     revision: z.number().int().min(1),
     at: z.number().int().meta({ description: "Epoch ms when the report was stored" }),
+    source: reportSource,
   })
   .meta({ id: "RenderReportAccepted" });
 
@@ -190,7 +227,10 @@ export const renderReports = z
   .object({
     revision: z.number().int().min(1).meta({ description: "The revision these reports are about" }),
     currentRevision: z.number().int().min(1).meta({ description: "The draft's current revision" }),
-    reports: z.array(renderReport).meta({ description: `Newest first; at most ${REPORTS_PER_REVISION}. Empty until a browser has rendered the revision (and for revisions older than the latest ${REPORT_REVISIONS})` }),
+    reports: z.array(renderReport).meta({
+      description: `Newest first; at most ${REPORTS_PER_REVISION}, at most ${REPORTS_PER_SOURCE} from one source, and reports with errors kept over clean ones. Empty until a browser has rendered the revision (and for revisions older than the latest ${REPORT_REVISIONS})`,
+    }),
+    sources: reportSources,
   })
   .meta({ id: "RenderReports" });
 
@@ -216,4 +256,6 @@ export type RenderRequest = z.infer<typeof renderRequest>;
 export type RenderReportInput = z.infer<typeof renderReportInput>;
 export type RenderReport = z.infer<typeof renderReport>;
 export type RenderReportAccepted = z.infer<typeof renderReportAccepted>;
+export type ReportSource = z.infer<typeof reportSource>;
+export type ReportSources = z.infer<typeof reportSources>;
 export type RenderReports = z.infer<typeof renderReports>;

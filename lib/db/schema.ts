@@ -242,9 +242,15 @@ export interface PlaygroundDraftReportsTable {
   id: Generated<number>;
   draft_id: string;
   revision: number;
-  /** The report as JSON (`RenderReport`, `at` included). */
+  /** The report as JSON (`RenderReport`, `at` included, `source` not: it is the columns below). */
   report: string;
   created_at: number;
+  /** `author` (sent with the write link) or `watcher` (with the read id). */
+  source_kind: Generated<string>;
+  /** `a-author`, or `w-` and a keyed digest of the watcher's address. */
+  source_id: Generated<string>;
+  /** 1 when the report has errors. */
+  failing: Generated<number>;
 }
 
 /** A dashboard in its owner's space; `revision` is the latest one. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { sql } from "kysely";
 import type { Db } from "@/lib/db";
 import type { Dialect } from "@/lib/db/migrate";
 
@@ -21,11 +22,14 @@ export interface NewReport {
   revision: number;
   /** The stored report's JSON. */
   report: string;
+  source: { kind: "author" | "watcher"; id: string };
+  failing: boolean;
   now: number;
   cutoff: number;
   /** Only revisions from this one up to the current one take reports; older ones lose theirs. */
   recent: number;
   perRevision: number;
+  perSource: number;
 }
 
 export type InsertOutcome =
@@ -35,8 +39,11 @@ export type InsertOutcome =
   | { kind: "not_recent"; oldest: number; current: number };
 
 /**
- * Stores one report and prunes in the same transaction: past `perRevision` reports of its
- * revision the oldest go, and reports of revisions before the recent ones go. On PostgreSQL the
+ * Stores one report and prunes in the same transaction: past `perSource` reports of its source
+ * for the revision, and past `perRevision` reports of the revision, the least telling go (a clean
+ * report before one with errors, a watcher's before the author's, the older before the newer), so
+ * no number of clean reports from anyone can push out a report that found errors; and reports of
+ * revisions before the recent ones go. On PostgreSQL the
  * revision row is share-locked first, so an update pruning it cannot slip in between the check
  * and the insert (SQLite runs one writer at a time).
  */
@@ -52,34 +59,55 @@ export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Prom
     // The history keeps fewer revisions than reports are taken for (DRAFT_HISTORY_KEEP < 5).
     if (!(await kept.executeTakeFirst())) return { kind: "not_recent", oldest, current: draft.revision };
 
-    await trx.insertInto("playground_draft_reports").values({ draft_id: r.draftId, revision: r.revision, report: r.report, created_at: r.now }).execute();
-    const newest = trx
-      .selectFrom("playground_draft_reports")
-      .select("id")
-      .where("draft_id", "=", r.draftId)
-      .where("revision", "=", r.revision)
+    await trx
+      .insertInto("playground_draft_reports")
+      .values({ draft_id: r.draftId, revision: r.revision, report: r.report, created_at: r.now, source_kind: r.source.kind, source_id: r.source.id, failing: r.failing ? 1 : 0 })
+      .execute();
+    const ofRevision = () => trx.selectFrom("playground_draft_reports").select("id").where("draft_id", "=", r.draftId).where("revision", "=", r.revision);
+    const mostTelling = ofRevision()
+      .where("source_id", "=", r.source.id)
+      .orderBy("failing", "desc")
       .orderBy("id", "desc")
-      .limit(r.perRevision);
+      .limit(r.perSource);
     await trx
       .deleteFrom("playground_draft_reports")
       .where("draft_id", "=", r.draftId)
       .where("revision", "=", r.revision)
-      .where("id", "not in", newest)
+      .where("source_id", "=", r.source.id)
+      .where("id", "not in", mostTelling)
       .execute();
+    const keptOfRevision = ofRevision()
+      .orderBy("failing", "desc")
+      .orderBy(sql`case when source_kind = 'author' then 1 else 0 end`, "desc")
+      .orderBy("id", "desc")
+      .limit(r.perRevision);
+    await trx.deleteFrom("playground_draft_reports").where("draft_id", "=", r.draftId).where("revision", "=", r.revision).where("id", "not in", keptOfRevision).execute();
     await trx.deleteFrom("playground_draft_reports").where("draft_id", "=", r.draftId).where("revision", "<", oldest).execute();
     return { kind: "stored" };
   });
 }
 
-/** The stored reports of one revision as JSON texts, newest first. */
-export async function listReports(db: Db, draftId: string, revision: number, limit: number): Promise<string[]> {
-  const rows = await db
+export interface StoredReport {
+  /** The report's JSON. */
+  report: string;
+  source_kind: string;
+  source_id: string;
+}
+
+/** The stored reports of one revision, newest first. */
+export async function listReports(db: Db, draftId: string, revision: number, limit: number): Promise<StoredReport[]> {
+  return db
     .selectFrom("playground_draft_reports")
-    .select("report")
+    .select(["report", "source_kind", "source_id"])
     .where("draft_id", "=", draftId)
     .where("revision", "=", revision)
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
-  return rows.map((r) => r.report);
+}
+
+/** The read id of the draft whose write token hashes to `writeHash`, if it is one. */
+export async function findByWriteHash(db: Db, writeHash: string, cutoff: number): Promise<string | undefined> {
+  const row = await db.selectFrom("playground_drafts").select("id").where("write_hash", "=", writeHash).where("updated_at", ">=", cutoff).executeTakeFirst();
+  return row?.id;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import {
   REPORTS_PER_REVISION,
+  REPORTS_PER_SOURCE,
   REPORT_BODY_MAX_BYTES,
   REPORT_REVISIONS,
   REPORT_TEXT_MAX,
@@ -11,7 +12,10 @@ import {
   type RenderReport,
   type RenderReportAccepted,
   type RenderReports,
+  type ReportSource,
+  type ReportSources,
 } from "@/lib/contract/reports";
+import { sha256Hex } from "@/lib/auth/tokens";
 import type { Dialect } from "@/lib/db/migrate";
 import { parseWith, readJsonBody } from "@/lib/http/edge";
 import { notCrossSite } from "@/lib/http/origin";
@@ -19,7 +23,7 @@ import { json } from "@/lib/http/respond";
 import { noSuchDraft, type DraftContext } from "./drafts";
 import { clientAddress, type AddressMatcher } from "./limits";
 import { limiterFor } from "./shared-limits";
-import { findReportTarget, insertReport, listReports } from "./report-store";
+import { findByWriteHash, findReportTarget, insertReport, listReports } from "./report-store";
 
 // Render reports of demo drafts: POST /draft/<read_id>/reports takes what a browser saw when it
 // rendered a revision, GET answers them to the agent (lib/contract/reports.ts has the shapes).
@@ -30,9 +34,16 @@ import { findReportTarget, insertReport, listReports } from "./report-store";
 // only canned data, plus what any web page may learn of the browser showing it.
 //
 // The read id is enough to send one, as it is enough to watch: a report says what some browser
-// said, no more. Bounded three ways: the contract's limits per report, REPORTS_PER_REVISION per
-// revision for the latest REPORT_REVISIONS revisions (older ones are pruned, and the revision
-// history's own pruning cascades), and PLAYGROUND_REPORTS_PER_MIN per client address.
+// said, no more, and so each says where it came from, as the server saw it: `author` when sent
+// with the write link (POST /draft/<write_token>/reports: the agent, or the editor that shared
+// the draft), else `watcher`, one per client address (a keyed digest of it). Forgeries cannot
+// displace findings: a source keeps at most REPORTS_PER_SOURCE reports of a revision, and when a
+// revision holds REPORTS_PER_REVISION, a report with errors outlasts any clean one. The answer
+// counts the distinct sources and what each says, so an agent sees how many agree.
+//
+// Bounded three ways: the contract's limits per report, those counts for the latest
+// REPORT_REVISIONS revisions (older ones are pruned, and the revision history's own pruning
+// cascades), and PLAYGROUND_REPORTS_PER_MIN per client address.
 
 export interface Reports {
   /** POST /draft/<read_id>/reports */
@@ -43,6 +54,8 @@ export interface Reports {
 
 export interface ReportsDeps {
   ctx: DraftContext;
+  /** A keyed digest: the same address always stands for the same source, and the address is not told. */
+  mac: (value: string, purpose: string) => string;
   dialect: Dialect;
   trusted: AddressMatcher;
   publicOrigin?: string;
@@ -62,7 +75,21 @@ const liveRefused = () =>
     "This draft renders each viewer's own live data, so nothing of a render goes back to its author; create the draft with dataMode demo to get render reports.",
   );
 
-export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, refused }: ReportsDeps): Reports {
+const AUTHOR: ReportSource = { kind: "author", id: "a-author" };
+
+/** Each source once, by its newest report (reports arrive newest first). */
+export function summarise(reports: readonly RenderReport[]): ReportSources {
+  const seen = new Map<string, { kind: ReportSource["kind"]; verdict: "failing" | "clean" | "unsettled" }>();
+  for (const r of reports) {
+    if (seen.has(r.source.id)) continue;
+    seen.set(r.source.id, { kind: r.source.kind, verdict: r.errors.length > 0 ? "failing" : r.settled ? "clean" : "unsettled" });
+  }
+  const count = (v: string) => [...seen.values()].filter((s) => s.verdict === v).length;
+  const author = [...seen.values()].find((s) => s.kind === "author");
+  return { total: seen.size, failing: count("failing"), clean: count("clean"), unsettled: count("unsettled"), author: author?.verdict ?? "none" };
+}
+
+export function createReports({ ctx, mac, dialect, trusted, publicOrigin, guardRead, refused }: ReportsDeps): Reports {
   const sends = limiterFor({ db: ctx.db, dialect }, "reports", ctx.settings.reportsPerMinute, { now: ctx.now, log: ctx.log });
   const cutoff = () => ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
   // A revision pruned from the history has no row for a report to belong to.
@@ -81,6 +108,10 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, 
         });
       }
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
+      // The write link's token in place of the read id: the author's own report.
+      const authorOf = await findByWriteHash(ctx.db, sha256Hex(readId), cutoff());
+      const draftId = authorOf ?? readId;
+      const source: ReportSource = authorOf ? AUTHOR : { kind: "watcher", id: `w-${mac(clientAddress(request, trusted), "report-source").slice(0, 16)}` };
       const input = await readJsonBody(request, renderReportInput, {
         max: REPORT_BODY_MAX_BYTES,
         tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most ${REPORT_TEXT_MAX} characters together.` },
@@ -88,15 +119,18 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, 
         notJson: "send a render report as a JSON object, with revision.",
       });
       const { revision, ...fields } = input;
-      const stored: RenderReport = { at: ctx.now(), ...fields };
+      const stored: Omit<RenderReport, "source"> = { at: ctx.now(), ...fields };
       const outcome = await insertReport(ctx.db, dialect, {
-        draftId: readId,
+        draftId,
         revision,
         report: JSON.stringify(stored),
+        source,
+        failing: stored.errors.length > 0,
         now: stored.at,
         cutoff: cutoff(),
         recent: recent(),
         perRevision: REPORTS_PER_REVISION,
+        perSource: REPORTS_PER_SOURCE,
       });
       switch (outcome.kind) {
         case "missing":
@@ -109,7 +143,7 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, 
             `revision: reports are taken for revisions ${outcome.oldest} to ${outcome.current} of this draft (its latest ${recent()}); this one names ${revision}.`,
           );
       }
-      const accepted: RenderReportAccepted = { revision, at: stored.at };
+      const accepted: RenderReportAccepted = { revision, at: stored.at, source };
       return json(accepted, 201);
     },
 
@@ -122,12 +156,13 @@ export function createReports({ ctx, dialect, trusted, publicOrigin, guardRead, 
       if (draft.data_mode !== "demo") throw liveRefused();
       const revision = query.revision ?? draft.revision;
       const reports: RenderReport[] = [];
-      for (const text of await listReports(ctx.db, readId, revision, REPORTS_PER_REVISION)) {
-        const parsed = renderReport.safeParse(parseJson(text));
+      for (const row of await listReports(ctx.db, readId, revision, REPORTS_PER_REVISION)) {
+        const text = parseJson(row.report);
+        const parsed = renderReport.safeParse(typeof text === "object" && text !== null ? { ...text, source: { kind: row.source_kind, id: row.source_id } } : text);
         if (parsed.success) reports.push(parsed.data);
         else ctx.log("a stored render report no longer parses; it is left out");
       }
-      const body: RenderReports = { revision, currentRevision: draft.revision, reports };
+      const body: RenderReports = { revision, currentRevision: draft.revision, reports, sources: summarise(reports) };
       return json(body);
     },
   };

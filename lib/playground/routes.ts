@@ -171,7 +171,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     limited(take, what);
   };
   const guardRead = (request: Request) => limit(reads, "reads", clientAddress(request, trusted), "reads of drafts from your address");
-  const reports = createReports({ ctx, dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead, refused });
+  const reports = createReports({ ctx, mac: (v, purpose) => sealer.mac(v, purpose), dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead, refused });
   const inFlight = new InFlight();
   const slots = streamSlots(open, { log });
   const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   REPORTS_PER_REVISION,
+  REPORTS_PER_SOURCE,
   REPORT_BODY_MAX_BYTES,
   REPORT_ERRORS_MAX,
   REPORT_MESSAGE_MAX,
@@ -10,6 +11,8 @@ import {
   renderReports,
   type RenderReportInput,
 } from "@/lib/contract/reports";
+import { randomBytes } from "node:crypto";
+import { createSealer } from "@/lib/crypto/secrets";
 import { openDb } from "@/lib/db";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, postJson, startApp, type App } from "./support";
@@ -78,6 +81,10 @@ describe.each(backends)("render reports on $name", (backend) => {
     expect(sent.status, await sent.clone().text()).toBe(201);
     const accepted = renderReportAccepted.parse(await sent.json());
     expect(accepted.revision).toBe(1);
+    // Sent with the read id: a watcher's, known by a digest that does not spell the address.
+    expect(accepted.source.kind).toBe("watcher");
+    expect(accepted.source.id).toMatch(/^w-[A-Za-z0-9_-]{16}$/);
+    expect(accepted.source.id).not.toContain("127");
     expect(sent.headers.get("referrer-policy")).toBe("no-referrer");
 
     for (const query of ["", "?revision=1"]) {
@@ -86,7 +93,12 @@ describe.each(backends)("render reports on $name", (backend) => {
       expect(res.headers.get("cache-control")).toContain("no-store");
       const body = renderReports.parse(await res.json());
       const { revision: _revision, ...fields } = report();
-      expect(body).toEqual({ revision: 1, currentRevision: 1, reports: [{ at: accepted.at, ...fields }] });
+      expect(body).toEqual({
+        revision: 1,
+        currentRevision: 1,
+        reports: [{ at: accepted.at, source: accepted.source, ...fields }],
+        sources: { total: 1, failing: 1, clean: 0, unsettled: 0, author: "none" },
+      });
     }
 
     // Another revision has its own reports; the one before keeps what it had.
@@ -104,26 +116,74 @@ describe.each(backends)("render reports on $name", (backend) => {
     expect(renderReports.parse(await (await fetch(reportsUrl(app, draft.id, "?revision=9"))).json()).reports).toEqual([]);
   });
 
-  it("keeps the newest reports of a revision, and only for the latest revisions", async () => {
-    const draft = await create(app, { html: "<p>1</p>" });
-    for (let i = 0; i < REPORTS_PER_REVISION + 3; i++) {
-      expect((await send(app, draft.id, report({ elapsedMs: i }))).status).toBe(201);
-    }
-    expect(await storedFor(draft.id, 1)).toBe(REPORTS_PER_REVISION);
-    const kept = renderReports.parse(await (await fetch(reportsUrl(app, draft.id))).json()).reports;
-    expect(kept.map((r) => r.elapsedMs)).toEqual(Array.from({ length: REPORTS_PER_REVISION }, (_, i) => REPORTS_PER_REVISION + 2 - i));
+  it("keeps the newest reports of a revision, a few per source, and only for the latest revisions", async () => {
+    // Watchers at addresses of their own, behind a trusted proxy.
+    const many = await startApp(open, { settings: { ...lenient, trustedProxy: ["127.0.0.1"] } });
+    const from = (n: number) => ({ "x-forwarded-for": `192.0.2.${n}` });
+    try {
+      const draft = await create(many, { html: "<p>1</p>" });
+      for (let i = 0; i < REPORTS_PER_REVISION + 3; i++) {
+        expect((await send(many, draft.id, report({ elapsedMs: i }), from(i))).status).toBe(201);
+      }
+      expect(await storedFor(draft.id, 1)).toBe(REPORTS_PER_REVISION);
+      const kept = renderReports.parse(await (await fetch(reportsUrl(many, draft.id))).json());
+      expect(kept.reports.map((r) => r.elapsedMs)).toEqual(Array.from({ length: REPORTS_PER_REVISION }, (_, i) => REPORTS_PER_REVISION + 2 - i));
+      expect(kept.sources).toEqual({ total: REPORTS_PER_REVISION, failing: REPORTS_PER_REVISION, clean: 0, unsettled: 0, author: "none" });
 
-    // Revisions 2 to 6: revision 1 is no longer among the latest five. A report for it is
-    // refused, and the next report stored prunes what it had.
-    for (let r = 2; r <= REPORT_REVISIONS + 1; r++) await update(app, draft.postUrl, `<p>${r}</p>`);
-    const late = await send(app, draft.id, report({ revision: 1 }));
-    expect(await envelope(late)).toEqual({ status: 409, error: "revision_not_recent", hint: expect.stringContaining("revisions 2 to 6") as string });
-    const ahead = await send(app, draft.id, report({ revision: 7 }));
-    expect(await envelope(ahead)).toMatchObject({ status: 409, error: "revision_not_recent" });
-    expect(await storedFor(draft.id, 1)).toBe(REPORTS_PER_REVISION);
-    expect((await send(app, draft.id, report({ revision: 2 }))).status).toBe(201);
-    expect(await storedFor(draft.id, 1)).toBe(0);
-    expect(await storedFor(draft.id)).toBe(1);
+      // One source keeps its newest few.
+      for (let i = 0; i < REPORTS_PER_SOURCE + 2; i++) expect((await send(many, draft.id, report({ elapsedMs: 100 + i }), from(200))).status).toBe(201);
+      const one = renderReports.parse(await (await fetch(reportsUrl(many, draft.id))).json()).reports.filter((r) => r.elapsedMs >= 100);
+      expect(one.map((r) => r.elapsedMs)).toEqual(Array.from({ length: REPORTS_PER_SOURCE }, (_, i) => 100 + REPORTS_PER_SOURCE + 1 - i));
+
+      // Revisions 2 to 6: revision 1 is no longer among the latest five. A report for it is
+      // refused, and the next report stored prunes what it had.
+      for (let r = 2; r <= REPORT_REVISIONS + 1; r++) await update(many, draft.postUrl, `<p>${r}</p>`);
+      const late = await send(many, draft.id, report({ revision: 1 }));
+      expect(await envelope(late)).toEqual({ status: 409, error: "revision_not_recent", hint: expect.stringContaining("revisions 2 to 6") as string });
+      const ahead = await send(many, draft.id, report({ revision: 7 }));
+      expect(await envelope(ahead)).toMatchObject({ status: 409, error: "revision_not_recent" });
+      expect(await storedFor(draft.id, 1)).toBe(REPORTS_PER_REVISION);
+      expect((await send(many, draft.id, report({ revision: 2 }))).status).toBe(201);
+      expect(await storedFor(draft.id, 1)).toBe(0);
+      expect(await storedFor(draft.id)).toBe(1);
+    } finally {
+      await many.close();
+    }
+  });
+
+  it("keeps a real error however many clean reports are forged, says who sent what, and counts the sources", async () => {
+    const many = await startApp(open, { settings: { ...lenient, trustedProxy: ["127.0.0.1"] } });
+    const from = (n: number) => ({ "x-forwarded-for": `203.0.113.${n}` });
+    try {
+      const draft = await create(many, { html: "<script>rows.map()</script>" });
+      const failing = report({ elapsedMs: 777 });
+      const clean = report({ errors: [], console: [], refusals: [] });
+      expect((await send(many, draft.id, failing, from(1))).status).toBe(201);
+      // Fifteen forged "clean" reports from one address, then fifteen from fifteen addresses.
+      for (let i = 0; i < 15; i++) expect((await send(many, draft.id, clean, from(2))).status).toBe(201);
+      for (let i = 0; i < 15; i++) expect((await send(many, draft.id, clean, from(10 + i))).status).toBe(201);
+      const body = renderReports.parse(await (await fetch(reportsUrl(many, draft.id))).json());
+      expect(body.reports).toHaveLength(REPORTS_PER_REVISION);
+      const kept = body.reports.filter((r) => r.errors.length > 0);
+      expect(kept.map((r) => r.elapsedMs)).toEqual([777]);
+      expect(kept[0]?.errors[0]?.message).toContain("rows.map is not a function");
+      expect(body.sources.failing).toBe(1);
+      expect(body.sources.clean).toBe(body.sources.total - 1);
+      expect(new Set(body.reports.map((r) => r.source.id)).size).toBe(body.sources.total);
+
+      // The author's own word (sent with the write link) is marked as such, and is kept over a watcher's.
+      const token = tokenOf(draft.postUrl);
+      const mine = await send(many, token, report({ errors: [], console: [], refusals: [], elapsedMs: 55 }));
+      expect(mine.status).toBe(201);
+      expect(renderReportAccepted.parse(await mine.json()).source).toEqual({ kind: "author", id: "a-author" });
+      for (let i = 0; i < 12; i++) expect((await send(many, draft.id, clean, from(40 + i))).status).toBe(201);
+      const after = renderReports.parse(await (await fetch(reportsUrl(many, draft.id))).json());
+      expect(after.reports.filter((r) => r.source.kind === "author").map((r) => r.elapsedMs)).toEqual([55]);
+      expect(after.reports.filter((r) => r.errors.length > 0).map((r) => r.elapsedMs)).toEqual([777]);
+      expect(after.sources).toMatchObject({ failing: 1, author: "clean" });
+    } finally {
+      await many.close();
+    }
   });
 
   it("loses a revision's reports with the revision, and a draft's with the draft", async () => {
@@ -184,7 +244,6 @@ describe.each(backends)("render reports on $name", (backend) => {
       ["an unknown page", () => send(app, draft.id, { ...report(), page: "saved" }), 400, "invalid_report", /^page:/],
       ["a revision not yet made", () => send(app, draft.id, report({ revision: 2 })), 409, "revision_not_recent", /revisions 1 to 1/],
       ["an unknown read id", () => send(app, "A".repeat(22), report()), 404, "no_such_draft"],
-      ["a write token instead of the read id", () => send(app, tokenOf(draft.postUrl), report()), 404, "no_such_draft"],
       ["a malformed read id", () => send(app, "not-an-id", report()), 404, "no_such_draft"],
       ["another site", () => send(app, draft.id, report(), { "sec-fetch-site": "cross-site" }), 403, "cross_site_write"],
       ["an opaque-origin frame", () => send(app, draft.id, report(), { origin: "null" }), 403, "cross_site_write"],
@@ -234,16 +293,24 @@ describe.each(backends)("render reports on $name", (backend) => {
 
   it("is kept in storage: another instance on the same database answers what this one took", async () => {
     const second = await openDb(open.storage);
-    const other = await startApp(second, { settings: lenient });
+    // Instances of one deployment share its key.
+    const sealer = createSealer(randomBytes(32));
+    const one = await startApp(open, { settings: lenient, sealer });
+    const other = await startApp(second, { settings: lenient, sealer });
     try {
-      const draft = await create(app, { html: "<p>shared</p>" });
-      expect((await send(app, draft.id, report({ elapsedMs: 4321 }))).status).toBe(201);
+      const draft = await create(one, { html: "<p>shared</p>" });
+      expect((await send(one, draft.id, report({ elapsedMs: 4321 }))).status).toBe(201);
       const body = renderReports.parse(await (await fetch(reportsUrl(other, draft.id))).json());
       expect(body.reports.map((r) => r.elapsedMs)).toEqual([4321]);
-      expect((await send(other, draft.id, report({ elapsedMs: 1234 }))).status).toBe(201);
-      const both = renderReports.parse(await (await fetch(reportsUrl(app, draft.id))).json());
+      // The same address is the same source on every instance that shares the key.
+      const again = await send(other, draft.id, report({ elapsedMs: 1234 }));
+      expect(again.status).toBe(201);
+      expect(renderReportAccepted.parse(await again.json()).source).toEqual(body.reports[0]?.source);
+      const both = renderReports.parse(await (await fetch(reportsUrl(one, draft.id))).json());
       expect(both.reports.map((r) => r.elapsedMs)).toEqual([1234, 4321]);
+      expect(both.sources.total).toBe(1);
     } finally {
+      await one.close();
       await other.close();
       await second.close();
     }
