@@ -1,11 +1,15 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { config as appConfig } from "@/lib/config";
+import { hostBelieved, UNTRUSTED_HOST_HINT } from "@/lib/http/hosts";
+import { stampedLocalAddress, stampedMethod } from "@/lib/http/origin";
 import { atEdge, isJsonPath } from "@/lib/http/pre-route";
 import { pagePolicy, setsOwnPolicy } from "@/lib/http/page-policy";
 import { errorResponse } from "@/lib/http/respond";
 
 // Every request but the build's static files passes here first.
 //
+// 0. The Host: a name the server was not told of is refused (lib/http/hosts.ts), so a page on
+//    another site whose name resolves here (DNS rebinding) reaches no route, page or session.
 // 1. The edge (lib/http/edge.ts): a path that does not decode and an unknown address under a
 //    JSON area are answered here with the error envelope, before the framework can answer a 500
 //    or an HTML page; a JSON route's address with a trailing slash is served as the address
@@ -29,11 +33,15 @@ function rewriteTo(request: NextRequest, pathname: string, search: string): Next
 let policy: string | undefined;
 
 export function proxy(request: NextRequest): Response {
-  const edge = atEdge(request.method, request.nextUrl);
+  const cfg = appConfig();
+  if (!hostBelieved(request.headers.get("host"), request.nextUrl.protocol, stampedLocalAddress(request), cfg)) {
+    return errorResponse("untrusted_host", UNTRUSTED_HOST_HINT);
+  }
+  const edge = atEdge(stampedMethod(request), request.nextUrl);
   if ("answer" in edge) return edge.answer;
   const res = route(request, edge.pathname);
   if (res instanceof NextResponse && !setsOwnPolicy(edge.pathname)) {
-    policy ??= pagePolicy(appConfig().upstreams);
+    policy ??= pagePolicy(cfg.upstreams);
     res.headers.set("content-security-policy", policy);
   }
   return res;

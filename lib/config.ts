@@ -52,11 +52,25 @@ export type UpstreamConfig =
   | { mode: "stand-in"; apiUrl: string; authorizeUrl: null; tokenUrl: string; clientId: string; clientSecret: string }
   | { mode: "off" };
 
+/** An ALLOWED_HOSTS entry (lib/http/hosts.ts matches them): a name, name:port, [v6]:port, .domain or *. */
+const ALLOWED_HOST_ENTRY = /^(?:\*|\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::[0-9]{1,5})?|\[[0-9a-f:.]+\](?::[0-9]{1,5})?)$/;
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     PUBLIC_ORIGIN: z.url().optional(),
+    ALLOWED_HOSTS: z
+      .string()
+      .default("")
+      .transform((v) => v.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
+      .superRefine((entries, ctx) => {
+        for (const entry of entries) {
+          if (!ALLOWED_HOST_ENTRY.test(entry)) {
+            ctx.addIssue({ code: "custom", message: `"${entry.slice(0, 80)}" is not a host name, name:port, .domain (the name and every name under it) or *` });
+          }
+        }
+      }),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
@@ -141,6 +155,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     env: e.NODE_ENV,
     port: e.PORT,
     publicOrigin: e.PUBLIC_ORIGIN?.replace(/\/$/, ""),
+    /** Names the server answers under besides loopback, its listening address and PUBLIC_ORIGIN's (lib/http/hosts.ts). */
+    allowedHosts: e.ALLOWED_HOSTS,
     storage: e.DATABASE_URL
       ? ({ kind: "postgres", url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA } as const)
       : ({ kind: "sqlite", file: path.resolve(e.DATA_DIR, "app.sqlite") } as const),

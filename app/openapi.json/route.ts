@@ -11,6 +11,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Use GET.",
   methods: (on) => ({
     // The document names this server, and a shared cache may keep it: only a believed origin.
-    GET: on({ handle: ({ request }) => json(openApiDocument(trustedOrigin(request, app().config.publicOrigin)), 200, { "cache-control": "public, max-age=300" }) }),
+    GET: on({ handle: ({ request }) => json(openApiDocument(trustedOrigin(request, app().config.publicOrigin, app().config.allowedHosts)), 200, { "cache-control": "public, max-age=300" }) }),
   }),
 });

@@ -123,6 +123,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         createPlayground(open, {
           settings,
           publicOrigin: config.publicOrigin,
+          allowedHosts: config.allowedHosts,
           sealer: sealerOf(),
           log: (line) => log.warn(line, { component: "playground" }),
           observe: { refused: metrics.refused, fanout: metrics.fanout },

@@ -49,7 +49,7 @@ function guard(request: Request, deps: ConnectDeps, purpose: "user" | "donor"): 
  * Throws untrusted_host for a Host the server does not believe (see trustedOrigin).
  */
 export function connectorCallbackUrl(request: Request, config: Config, slug: string): string {
-  return `${trustedOrigin(request, config.publicOrigin)}/connections/${slug}/callback`;
+  return `${trustedOrigin(request, config.publicOrigin, config.allowedHosts)}/connections/${slug}/callback`;
 }
 
 /** POST /connections/<slug>/connect (or …/donor/connect): sends the browser to the vendor's consent page. */
@@ -59,7 +59,7 @@ export async function startConnect(request: Request, deps: ConnectDeps, purpose:
   let origin: string;
   let redirectUri: string;
   try {
-    origin = trustedOrigin(request, deps.config.publicOrigin);
+    origin = trustedOrigin(request, deps.config.publicOrigin, deps.config.allowedHosts);
     redirectUri = connectorCallbackUrl(request, deps.config, deps.connector!.slug);
   } catch (err) {
     return fromThrown(err);

@@ -19,6 +19,7 @@ import {
 } from "@/lib/contract/playground";
 import {
   REPORTS_PER_REVISION,
+  REPORTS_PER_SOURCE,
   REPORT_REVISIONS,
   REPORT_WAIT_MAX_MS,
   renderReportAccepted,
@@ -356,7 +357,10 @@ function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
       summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
       description: [
         p(
-          `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. The newest ${REPORTS_PER_REVISION} are kept for each of the latest ${REPORT_REVISIONS} revisions. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
+          `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
+        ),
+        p(
+          `Anyone with the watch link may send a report, so each says where it came from, as the server saw it: \`source.kind\` is \`author\` when it was sent with the write link (you, or the editor that shared the draft) and \`watcher\` otherwise, with one \`source.id\` per watcher's address. At most ${REPORTS_PER_REVISION} are kept for each of the latest ${REPORT_REVISIONS} revisions and ${REPORTS_PER_SOURCE} from one source; a report with errors is kept over a clean one, so no number of clean reports hides an error. \`sources\` counts the distinct sources and what each one's newest report says: trust a revision as clean when the sources that rendered it agree, and your own (\`author\`) is among them.`,
         ),
         demoOnly,
       ],
@@ -371,7 +375,12 @@ function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
       section: "playground",
       operationId: "playground.sendRenderReport",
       summary: "Send a render report (the watch page does this)",
-      description: [p("Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said."), demoOnly],
+      description: [
+        p(
+          "Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said, and is counted as a watcher's. Sent to the write link's path instead (`POST <postUrl>/reports`), it is the author's own.",
+        ),
+        demoOnly,
+      ],
       security: "none",
       params: [readId],
       requestBodies: [{ contentType: "application/json", description: "One render of one revision.", schema: input, fields: fieldRows(input, set.components) }],

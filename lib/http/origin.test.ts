@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOCAL_ADDRESS_HEADER, hostOf, notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest, trustedOrigin } from "./origin";
+import { hostOf } from "./hosts";
+import { LOCAL_ADDRESS_HEADER, notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest, trustedOrigin } from "./origin";
 
 const req = (headers: Record<string, string>) => new Request("http://app.test/x", { method: "POST", headers });
 

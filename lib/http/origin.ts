@@ -3,6 +3,7 @@ import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import { ApiError } from "@/lib/contract/errors";
+import { hostBelieved, hostOf, UNTRUSTED_HOST_HINT } from "./hosts";
 
 // Cross-site request checks for state-changing routes, and the origin the server hands out in
 // URLs (capability URLs, OAuth redirect URIs, documents that name the server).
@@ -14,62 +15,26 @@ import { ApiError } from "@/lib/contract/errors";
  */
 export const LOCAL_ADDRESS_HEADER = "x-dd-local-address";
 
-/** `address:port` as a Host header names it: IPv6 in brackets, IPv4-mapped IPv6 as IPv4. */
-export function hostOf(address: string, port: number): string {
-  const a = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)?.[1];
-  if (mapped) return `${mapped}:${port}`;
-  return net.isIP(a) === 6 ? `[${a}]:${port}` : `${a}:${port}`;
-}
-
-const HOST_SHAPE = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::([0-9]{1,5}))?$/;
-
-/** A Host header split into its name and port (the scheme's default when absent), or null when it is not one. */
-function parseHost(host: string, protocol: string): { name: string; port: number; v6: boolean } | null {
-  const m = HOST_SHAPE.exec(host.toLowerCase());
-  if (!m) return null;
-  const port = m[3] === undefined ? (protocol === "https:" ? 443 : 80) : Number(m[3]);
-  if (port < 1 || port > 65535) return null;
-  if (m[1] !== undefined) return net.isIP(m[1]) === 6 ? { name: m[1], port, v6: true } : null;
-  return { name: m[2] ?? "", port, v6: false };
-}
-
-const loopback = new net.BlockList();
-loopback.addSubnet("127.0.0.0", 8, "ipv4");
-loopback.addAddress("::1", "ipv6");
-
-function isLoopbackName(name: string, v6: boolean): boolean {
-  if (v6) return loopback.check(name, "ipv6");
-  if (name === "localhost") return true;
-  return net.isIP(name) === 4 && loopback.check(name, "ipv4");
-}
-
 /**
  * The origin to write into URLs this server hands out. PUBLIC_ORIGIN when it is set. Otherwise
- * the Host the request names, but only when the server can believe it: a loopback host
- * (127.0.0.0/8, localhost, [::1]; any port) or exactly the address and port the connection
- * reached. Any other Host could be a forgery (a client sets it freely, and DNS rebinding points
- * a foreign name at a local server), and would put that name into capability URLs and OAuth
- * redirect URIs, so it is refused: 400 `untrusted_host`.
+ * the Host the request names, but only when the server can believe it (lib/http/hosts.ts): a
+ * loopback host (127.0.0.0/8, localhost, [::1]; any port), exactly the address and port the
+ * connection reached, or a name in ALLOWED_HOSTS. Any other Host could be a forgery (a client
+ * sets it freely, and DNS rebinding points a foreign name at a local server), and would put that
+ * name into capability URLs and OAuth redirect URIs, so it is refused: 400 `untrusted_host`.
+ * (proxy.ts refuses such a request before any route runs; this holds where it is not in front.)
  */
-export function trustedOrigin(request: Request, publicOrigin?: string): string {
+export function trustedOrigin(request: Request, publicOrigin?: string, allowedHosts: readonly string[] = []): string {
   if (publicOrigin) return publicOrigin;
   const url = new URL(request.url);
   const host = (request.headers.get("host") ?? url.host).toLowerCase();
-  const parsed = parseHost(host, url.protocol);
-  if (parsed && (isLoopbackName(parsed.name, parsed.v6) || sameAsListening(request, parsed))) return `${url.protocol}//${host}`;
-  throw new ApiError(
-    "untrusted_host",
-    "This server does not hand out URLs under that Host. Reach it at a loopback address or at the address it listens on, or have its operator set PUBLIC_ORIGIN.",
-  );
+  if (hostBelieved(host, url.protocol, stampedLocalAddress(request), { allowedHosts })) return `${url.protocol}//${host}`;
+  throw new ApiError("untrusted_host", UNTRUSTED_HOST_HINT);
 }
 
-/** Whether the Host names the very address and port the connection was accepted on. */
-function sameAsListening(request: Request, host: { name: string; port: number; v6: boolean }): boolean {
-  // Only a stamped header is the server's own word; without the stamp, a client could send it.
-  if (!peerStampInstalled()) return false;
-  const local = request.headers.get(LOCAL_ADDRESS_HEADER);
-  return local !== null && local === hostOf(host.name, host.port);
+/** The address and port the connection was accepted on, when the server stamped it (a client could send the header itself otherwise). */
+export function stampedLocalAddress(request: { headers: Headers }): string | null {
+  return peerStampInstalled() ? request.headers.get(LOCAL_ADDRESS_HEADER) : null;
 }
 
 /**
@@ -132,6 +97,20 @@ export function peerStampInstalled(): boolean {
   return stampHolder.__ddPeerStamp === true;
 }
 
+/**
+ * The header that carries a request's method when it is one the server's Request objects cannot
+ * hold (the fetch standard forbids TRACE, TRACK and CONNECT, and the framework fails on them with
+ * a 500): the stamp renames such a request OPTIONS, which every route refuses, and names the real
+ * method here, replacing whatever a client sent under that name, so proxy.ts refuses it by name.
+ */
+export const FORBIDDEN_METHOD_HEADER = "x-dd-forbidden-method";
+const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+
+/** The method a request really had, where the stamp had to rename it (see FORBIDDEN_METHOD_HEADER). */
+export function stampedMethod(request: { method: string; headers: Headers }): string {
+  return (peerStampInstalled() ? request.headers.get(FORBIDDEN_METHOD_HEADER) : null) ?? request.method;
+}
+
 /** Stamps every HTTP request this process serves with its peer address and local address. Idempotent. */
 export function installPeerStamp(): void {
   if (stampHolder.__ddPeerStamp) return;
@@ -146,5 +125,10 @@ export function installPeerStamp(): void {
     const local = socket ?? request.socket;
     if (local?.localAddress && local.localPort) request.headers[LOCAL_ADDRESS_HEADER] = hostOf(local.localAddress, local.localPort);
     else delete request.headers[LOCAL_ADDRESS_HEADER];
+    delete request.headers[FORBIDDEN_METHOD_HEADER];
+    if (request.method && FORBIDDEN_METHODS.has(request.method)) {
+      request.headers[FORBIDDEN_METHOD_HEADER] = request.method;
+      request.method = "OPTIONS";
+    }
   });
 }

@@ -1,13 +1,35 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { atEdge, isJsonPath, undecodableSegment } from "./pre-route";
+import { atEdge, isJsonPath, methodsAt, undecodableSegment } from "./pre-route";
 
 const url = (p: string) => new URL(p, "http://127.0.0.1:3000");
 const routed = (method: string, p: string) => {
   const r = atEdge(method, url(p));
   return "pathname" in r ? r.pathname : null;
 };
+
+/** Each page and route file under `areas` of app/, with an address it answers. */
+function filesUnder(areas: string[]): { sample: string; kind: "route" | "page" }[] {
+  const root = path.resolve(import.meta.dirname, "../../app");
+  const found: { sample: string; kind: "route" | "page" }[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/^(route|page)\.tsx?$/.test(e.name)) {
+        const sample = `/${path.relative(root, dir).split(path.sep).join("/")}`
+          .replace(/\/\[\[\.\.\.[^\]]+\]\]/g, "/x/y")
+          .replace(/\/\[\.\.\.[^\]]+\]/g, "/x/y")
+          .replace(/\/\[[^\]]+\]/g, "/x")
+          .replace(/\/$/, "");
+        found.push({ sample: sample || "/", kind: e.name.startsWith("route") ? "route" : "page" });
+      }
+    }
+  };
+  for (const area of areas) walk(path.join(root, area));
+  return found;
+}
 
 describe("the edge", () => {
   it("finds segments whose percent-encoding does not decode", () => {
@@ -63,25 +85,46 @@ describe("the edge", () => {
   // The edge's list of JSON routes must name every route file in the areas it closes, or a new
   // route there would be answered 404 before it runs.
   it("lets through every route and page under /account and the playground", () => {
-    const root = path.resolve(import.meta.dirname, "../../app");
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) walk(p);
-        else if (/^(route|page)\.tsx?$/.test(e.name)) found.push(path.relative(root, dir));
-      }
-    };
-    walk(path.join(root, "account"));
-    walk(path.join(root, "dashboards", "playground"));
+    const found = filesUnder(["account", "dashboards/playground"]);
     expect(found.length).toBeGreaterThan(8);
-    for (const dir of found) {
-      const sample = `/${dir.split(path.sep).join("/")}`
-        .replace(/\/\[\[\.\.\.[^\]]+\]\]/g, "/x/y")
-        .replace(/\/\[\.\.\.[^\]]+\]/g, "/x/y")
-        .replace(/\/\[[^\]]+\]/g, "/x");
+    for (const { sample, kind } of found) {
       expect(routed("GET", sample), sample).toBe(sample);
-      expect(routed("POST", sample), sample).toBe(sample);
+      if (kind === "route") expect(routed("POST", sample), sample).toBe(sample);
     }
+  });
+
+  // A new route file with no entry would be taken for a page, and its writes refused here.
+  it("knows the methods of every route file, and takes every page for a page", () => {
+    const found = filesUnder([""]);
+    expect(found.filter((f) => f.kind === "route").length).toBeGreaterThan(25);
+    // A saved dashboard's address is its page for GET and the save route for POST (proxy.ts).
+    const shared = new Set(["/~/x/x"]);
+    for (const { sample, kind } of found) {
+      expect(methodsAt(sample).route, `${kind} ${sample}`).toBe(kind === "route" || shared.has(sample));
+      if (kind === "page") expect(methodsAt(sample).allow, sample).toMatch(/^GET, HEAD/);
+    }
+  });
+
+  it("answers a method no route takes, and any write to a page, with the 405 envelope naming what the address answers", async () => {
+    for (const [method, p, allow] of [
+      ["PROPFIND", "/api/me", "GET, HEAD"],
+      ["MKCOL", "/dashboards/playground/draft", "POST"],
+      ["TRACE", "/", "GET, HEAD"],
+      ["PROPFIND", "/account/home", "POST"],
+      ["PUT", "/docs", "GET, HEAD"],
+      ["POST", "/dashboards/playground", "GET, HEAD"],
+      ["DELETE", "/~/csm", "GET, HEAD"],
+      ["PROPFIND", "/~/csm/my-book", "GET, HEAD, POST"],
+    ] as const) {
+      const r = atEdge(method, url(p));
+      expect("answer" in r, `${method} ${p}`).toBe(true);
+      if (!("answer" in r)) continue;
+      expect(r.answer.status).toBe(405);
+      expect(r.answer.headers.get("allow"), `${method} ${p}`).toBe(allow);
+      expect(await r.answer.json()).toEqual({ error: "method_not_allowed", hint: `${method} is not a method this address answers; it answers ${allow}.` });
+    }
+    // A route's own refusals of the standard methods stay its own.
+    expect(routed("DELETE", "/api/me")).toBe("/api/me");
+    expect(routed("OPTIONS", "/dashboards/playground/draft")).toBe("/dashboards/playground/draft");
   });
 });

@@ -42,6 +42,42 @@ function unknownJsonRoute(pathname: string): boolean {
   return CLOSED_AREAS.some((a) => a.test(pathname)) && !JSON_ROUTES.some((r) => r.test(pathname));
 }
 
+/**
+ * Every route handler's addresses and the methods its defineRoute answers (e2e/edges.spec.ts holds
+ * each to what the server says to OPTIONS, and lib/http/pre-route.test.ts to the route files).
+ * Any other address is a page, which answers GET and HEAD.
+ */
+const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
+  [/^\/api(?:\/.*)?$/, "GET, HEAD"],
+  [/^\/account\/(?:favourites|home|trust)$/, "POST"],
+  [/^\/bench-baseline$/, "GET, HEAD"],
+  [/^\/connections\/[^/]+\/.+$/, "GET, HEAD, POST"],
+  [/^\/dashboards\/frame$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/api(?:\/.*)?$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/(?:check|draft|mcp)$/, "POST"],
+  [/^\/dashboards\/playground\/(?:endpoints|scenarios|llms\.txt)$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/draft\/[^/]+(?:\/reports)?$/, "GET, HEAD, POST"],
+  [/^\/dashboards\/playground\/draft\/[^/]+\/(?:events|revisions)$/, "GET, HEAD"],
+  [/^\/dashboards\/save(?:\/.*)?$/, "GET, HEAD, POST"],
+  [/^\/docs\/[^/]+$/, "GET, HEAD"],
+  [/^\/(?:healthz|readyz|metrics|openapi\.json)$/, "GET, HEAD"],
+  [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
+  [/^\/(?:signin\/demo|signout)$/, "POST"],
+  [/^\/stand-ins\/[^/]+(?:\/.*)?$/, "GET, HEAD, POST"],
+  [/^\/~\/[^/]+\/[^/]+\/source$/, "GET, HEAD"],
+  // The page answers GET; the save route, POST.
+  [/^\/~\/[^/]+\/[^/]+$/, "GET, HEAD, POST"],
+];
+
+/** The methods the route at `pathname` answers, and whether it is a route handler (else a page). */
+export function methodsAt(pathname: string): { allow: string; route: boolean } {
+  for (const [pattern, allow] of ROUTE_METHODS) if (pattern.test(pathname)) return { allow, route: true };
+  return { allow: "GET, HEAD", route: false };
+}
+
+/** The methods every route's defineRoute takes and refuses itself, with its own words. */
+const STANDARD_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /** The first path segment whose percent-encoding does not decode to UTF-8 text, or null. */
 export function undecodableSegment(pathname: string): string | null {
   for (const segment of pathname.split("/")) {
@@ -87,6 +123,14 @@ export function atEdge(method: string, url: URL): { answer: Response } | { pathn
   if (unknownJsonRoute(pathname)) {
     const hint = pathname.startsWith("/account") ? "/account takes POST at favourites, home and trust." : "See /dashboards/playground/llms.txt for the playground's routes.";
     return { answer: errorResponse("not_found", hint) };
+  }
+  // A method no route takes (PROPFIND, TRACE…) gets the framework's empty 400 or a 500, and a page
+  // answers any method with itself: both are the 405 envelope here. A route handler refuses the
+  // standard methods it does not take itself, in its own words.
+  const { allow, route } = methodsAt(pathname);
+  if (!STANDARD_METHODS.has(method) || (!route && method !== "GET" && method !== "HEAD")) {
+    const hint = `${clip(method, 20)} is not a method this address answers; it answers ${allow}.`;
+    return { answer: errorResponse("method_not_allowed", hint, { allow }) };
   }
   return { pathname };
 }

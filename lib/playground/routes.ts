@@ -76,6 +76,8 @@ export interface PlaygroundOptions {
    * request's Host, when it is loopback or the listening address (else 400 untrusted_host).
    */
   publicOrigin?: string;
+  /** ALLOWED_HOSTS: names URLs may be written under besides loopback and the listening address. */
+  allowedHosts?: readonly string[];
   now?: () => number;
   hub?: HubOptions;
   log?: (line: string) => void;
@@ -218,7 +220,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     async create(request) {
       guardWrite(request);
       // Before anything is written: the answer's URLs must be ones the server can stand behind.
-      const origin = trustedOrigin(request, options.publicOrigin);
+      const origin = trustedOrigin(request, options.publicOrigin, options.allowedHosts);
       await limit(creates, "creates", clientAddress(request, trusted), "draft creations from your address");
       const input = await readDraftInput(request);
       const created = await createDraft(ctx, input);
@@ -241,7 +243,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async update(request, writeToken) {
       guardWrite(request);
-      const origin = trustedOrigin(request, options.publicOrigin);
+      const origin = trustedOrigin(request, options.publicOrigin, options.allowedHosts);
       if (!CAPABILITY_SHAPE.test(writeToken)) throw noSuchDraft(settings);
       await limit(updates, "updates", sha256Hex(writeToken), "updates of this draft");
       const input = await readDraftUpdate(request);

@@ -50,7 +50,7 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
       params: (raw) => ({ handle: oneParam(raw, "handle"), slug: oneParam(raw, "slug") }),
       refuse: "Save with POST and Content-Type: text/html; open the page with GET.",
       // The page at the same path answers GET.
-      allow: "GET, POST",
+      allow: "GET, HEAD, POST",
       methods: (on) => ({
         POST: on({
           guard: human("save a dashboard"),

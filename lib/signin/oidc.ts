@@ -45,7 +45,7 @@ export function oidcConfiguration(oidc: OidcConfig): Promise<client.Configuratio
 
 /** Throws untrusted_host for a Host the server does not believe (see trustedOrigin). */
 function callbackUrl(request: Request, config: Config): string {
-  return `${trustedOrigin(request, config.publicOrigin)}/signin/callback`;
+  return `${trustedOrigin(request, config.publicOrigin, config.allowedHosts)}/signin/callback`;
 }
 
 function flowCookie(value: string, secure: boolean, maxAgeSeconds: number): string {

@@ -12,7 +12,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     GET: on({
       // The protocol names this server's URLs, and a cache may keep it: only a believed origin.
       handle: ({ request }) =>
-        new Response(llmsText(trustedOrigin(request, app().config.publicOrigin)), {
+        new Response(llmsText(trustedOrigin(request, app().config.publicOrigin, app().config.allowedHosts)), {
           headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", "referrer-policy": "no-referrer" },
         }),
     }),
