@@ -76,10 +76,10 @@ test("sharing moves the editor to the draft's own address; a reload reopens it e
   }
 
   // The token went only where a write goes: never into the address of a request other than the
-  // draft's own write path, and never into a Referer.
-  const writePath = new URL(created.postUrl).pathname;
+  // draft's own write path (and the author's render reports under it), and never into a Referer.
+  const writePaths = [new URL(created.postUrl).pathname, `${new URL(created.postUrl).pathname}/reports`];
   for (const r of requests) {
-    if (new URL(r.url()).pathname !== writePath) expect(r.url(), r.url()).not.toContain(token);
+    if (!writePaths.includes(new URL(r.url()).pathname)) expect(r.url(), r.url()).not.toContain(token);
     expect((await r.allHeaders()).referer ?? "", r.url()).not.toContain(token);
   }
 });

@@ -11,7 +11,8 @@ import { errorResponse, fromThrown } from "@/lib/http/respond";
 import { connectorCallbackUrl } from "./connect";
 import { createCrmportalStandIn } from "./crmportal";
 import { connectors } from "./registry";
-import { newOAuthMemory, type StandInCaller, type StandInOAuthMemory } from "./stand-in/oauth";
+import { storedOAuthMemory } from "./stand-in/memory-store";
+import type { StandInCaller, StandInOAuthMemory } from "./stand-in/oauth";
 import type { TokenGrant } from "./store";
 import type { StandIn } from "./types";
 
@@ -64,8 +65,9 @@ export interface StandIns {
 
 export function createStandIns(deps: StandInsDeps): StandIns {
   let current: Mounted | undefined;
-  // Kept across the daily remounts: a grant revoked before midnight stays revoked after it.
-  const memory = Object.fromEntries(connectorSlugs.map((s) => [s, newOAuthMemory()])) as Record<ConnectorSlug, StandInOAuthMemory>;
+  // In storage: shared by every instance, and kept across the daily remounts (a grant revoked
+  // before midnight stays revoked after it).
+  const memory = Object.fromEntries(connectorSlugs.map((s) => [s, storedOAuthMemory(deps.db, s)])) as Record<ConnectorSlug, StandInOAuthMemory>;
   const mounted = (): Mounted => {
     const day = today();
     if (current?.day !== day) {

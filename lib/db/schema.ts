@@ -253,6 +253,14 @@ export interface PlaygroundDraftReportsTable {
   failing: Generated<number>;
 }
 
+/** What a stand-in's authorization server remembers: a used code or refresh token (by MAC), a revoked grant. */
+export interface StandInOAuthMarksTable {
+  slug: string;
+  kind: "code" | "refresh" | "revoked";
+  key: string;
+  expires_at: number;
+}
+
 /** A dashboard in its owner's space; `revision` is the latest one. */
 export interface SavedDashboardsTable {
   owner_id: number;
@@ -309,6 +317,7 @@ export interface Database {
   playground_drafts: PlaygroundDraftsTable;
   playground_draft_revisions: PlaygroundDraftRevisionsTable;
   playground_draft_reports: PlaygroundDraftReportsTable;
+  stand_in_oauth_marks: StandInOAuthMarksTable;
   crm_owners: CrmOwnersTable;
   crm_companies: CrmCompaniesTable;
   crm_contacts: CrmContactsTable;

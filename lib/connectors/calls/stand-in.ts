@@ -122,7 +122,7 @@ class GongStandIn implements StandIn {
     const route = routes[path];
     if (!route) return this.error(404, `No such endpoint: ${path}`);
     if (request.method !== route.method) return this.error(405, `${request.method} is not supported on ${path}`);
-    if (!this.oauth.verify(request.headers.get("authorization"))) {
+    if (!(await this.oauth.verify(request.headers.get("authorization")))) {
       return this.error(401, "Authentication failed: the access token is missing, invalid or expired");
     }
     try {

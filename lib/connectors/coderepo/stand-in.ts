@@ -101,7 +101,7 @@ class CoderepoStandIn implements StandIn {
     const route = path.replace(/\/+$/, "");
     if (request.method !== "GET" || (route !== "/user" && route !== "/user/repos")) return notFound();
 
-    const email = this.oauth.verify(request.headers.get("authorization"));
+    const email = await this.oauth.verify(request.headers.get("authorization"));
     if (!email) {
       // GitHub answers a missing token on /user with 401 too ("Requires authentication").
       const message = request.headers.get("authorization") ? "Bad credentials" : "Requires authentication";

@@ -412,7 +412,7 @@ class CrmportalStandIn implements StandIn {
     const oauth = await this.oauth.serve(request, path, caller);
     if (oauth) return oauth;
 
-    const account = this.oauth.verify(request.headers.get("authorization"));
+    const account = await this.oauth.verify(request.headers.get("authorization"));
     const instance = (Object.keys(PORTAL_ACCOUNTS) as CrmInstance[]).find((k) => PORTAL_ACCOUNTS[k] === account);
     if (!instance) {
       return this.error(

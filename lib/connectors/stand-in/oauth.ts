@@ -5,8 +5,9 @@ import type { Sealer } from "@/lib/crypto/secrets";
 // The OAuth 2.0 authorization server every stand-in shares: an authorize page where the person
 // signed in to this app approves access to their own account, and a token endpoint. Codes and
 // access tokens are self-verifying (a MAC over their content, keyed by the deployment's key), so
-// they survive restarts and work across instances; codes are single-use within a process and
-// expire after five minutes.
+// they survive restarts and work across instances; what must be remembered — a code redeemed, a
+// refresh token used, a grant revoked — is kept in the app's storage (memory-store.ts), so a code
+// is single-use and a revocation holds across every instance. Codes expire after five minutes.
 //
 // The stand-ins serve demo data that /api guards, so consent is narrow: only with a session of
 // this app (the caller says who is signed in), only for that person's own account, only to this
@@ -37,8 +38,6 @@ export interface StandInOAuthOptions {
    * credentials: their authorize and token endpoints answer 404 and only `mint` issues them.
    */
   consent: boolean;
-  /** Redeemed codes remembered at once; see REDEEMED_CODES_MAX. */
-  maxRedeemedCodes?: number;
   now?: () => number;
   /**
    * How long an access token lives, as the vendors' expiring tokens do. Unset: access tokens do
@@ -55,22 +54,55 @@ export interface StandInOAuthOptions {
   /** How long a refresh token may wait to be used; default 30 days. */
   refreshTtlMs?: number;
   /**
-   * What the server remembers (redeemed codes, used refresh tokens, revoked grants). The app
-   * mounts its stand-ins anew when the day turns; handing the same memory to each mount keeps a
-   * revoked grant revoked and a used refresh token used across it.
+   * What the server remembers (redeemed codes, used refresh tokens, revoked grants). The app keeps
+   * it in storage, shared by its instances and by each day's new mount of the stand-ins. Default:
+   * this process's memory alone.
    */
   memory?: StandInOAuthMemory;
 }
 
-/** Redeemed code MACs, used refresh token MACs and revoked grants, each with when it may be forgotten. */
+/** The outcome of marking a single-use value used. */
+export type UseOutcome = "first" | "again" | "full";
+
+/**
+ * What an authorization server must remember: single-use values used (a code's MAC, a refresh
+ * token's MAC) and grants revoked, each until it could no longer be presented.
+ */
 export interface StandInOAuthMemory {
-  redeemed: Map<string, number>;
-  usedRefresh: Map<string, number>;
-  revokedGrants: Map<string, number>;
+  /** Marks the value used until `until`: "first" the first time, "again" after, "full" when it cannot be remembered now. */
+  use(kind: "code" | "refresh", key: string, until: number, now: number): Promise<UseOutcome>;
+  revoke(grant: string, until: number): Promise<void>;
+  revoked(grant: string, now: number): Promise<boolean>;
 }
 
-export function newOAuthMemory(): StandInOAuthMemory {
-  return { redeemed: new Map(), usedRefresh: new Map(), revokedGrants: new Map() };
+/**
+ * This process's memory, bounded: at `max` values remembered, expired ones are dropped, and when
+ * none has expired a new one waits ("full") rather than a remembered one being forgotten early,
+ * which would let it be replayed.
+ */
+export function newOAuthMemory(max = REDEEMED_CODES_MAX): StandInOAuthMemory & { size(): number } {
+  const used = new Map<string, number>();
+  const revokedGrants = new Map<string, number>();
+  return {
+    size: () => used.size,
+    async use(kind, key, until, now) {
+      const k = `${kind}:${key}`;
+      const known = used.get(k);
+      if (known !== undefined && known >= now) return "again";
+      if (used.size >= max) for (const [old, x] of used) if (x < now) used.delete(old);
+      if (used.size >= max) return "full";
+      used.set(k, until);
+      return "first";
+    },
+    async revoke(grant, until) {
+      revokedGrants.set(grant, until);
+    },
+    async revoked(grant, now) {
+      const until = revokedGrants.get(grant);
+      if (until !== undefined && until <= now) revokedGrants.delete(grant);
+      return until !== undefined && until > now;
+    },
+  };
 }
 
 /** An expiring access token's content. */
@@ -158,19 +190,13 @@ export function mintStandInToken(sealer: Sealer, slug: string, prefix: string, e
 }
 
 export class StandInOAuth {
-  /** Redeemed code MAC → its expiry; expired entries are dropped as new ones arrive. */
-  private readonly redeemed: Map<string, number>;
-  /** Used refresh token MAC → its expiry, so a second use is seen as a replay. */
-  private readonly usedRefresh: Map<string, number>;
-  /** Grants revoked by a replay or /oauth/revoke, with when their last token could expire. */
-  private readonly revokedGrants: Map<string, number>;
+  /** Redeemed codes, used refresh tokens (a second use is a replay) and revoked grants. */
+  private readonly memory: StandInOAuthMemory;
   private readonly now: () => number;
-  private readonly maxRedeemed: number;
 
   constructor(private readonly o: StandInOAuthOptions) {
     this.now = o.now ?? Date.now;
-    this.maxRedeemed = o.maxRedeemedCodes ?? REDEEMED_CODES_MAX;
-    ({ redeemed: this.redeemed, usedRefresh: this.usedRefresh, revokedGrants: this.revokedGrants } = o.memory ?? newOAuthMemory());
+    this.memory = o.memory ?? newOAuthMemory();
   }
 
   /** In-process issue of a token, for the app itself (organisation and shared credentials, seeding). */
@@ -183,11 +209,6 @@ export class StandInOAuth {
     return this.o.accounts().includes(email);
   }
 
-  /** Redeemed codes currently remembered (for tests of the bound). */
-  get redeemedCount(): number {
-    return this.redeemed.size;
-  }
-
   /**
    * An access token and a refresh token for a new grant, minted in-process (shared credentials
    * whose vendor expires tokens). Without a token lifetime, the access token alone.
@@ -197,13 +218,13 @@ export class StandInOAuth {
   }
 
   /** The account behind an access token, or null. Accepts "Bearer x", "token x" or the bare token. */
-  verify(authorization: string | null): string | null {
-    const state = this.inspect(authorization);
+  async verify(authorization: string | null): Promise<string | null> {
+    const state = await this.inspect(authorization);
     return state.ok ? state.email : null;
   }
 
   /** Whose an access token is, or why it is not accepted: never issued here, expired, or revoked. */
-  inspect(authorization: string | null): TokenState {
+  async inspect(authorization: string | null): Promise<TokenState> {
     const invalid: TokenState = { ok: false, reason: "invalid" };
     if (!authorization) return invalid;
     const token = authorization.replace(/^(Bearer|token)\s+/i, "").trim();
@@ -221,7 +242,7 @@ export class StandInOAuth {
       return invalid;
     }
     if (typeof access.e !== "string" || (access.x !== undefined && typeof access.x !== "number") || typeof access.g !== "string" || !this.knows(access.e)) return invalid;
-    if (this.revokedGrants.has(access.g)) return { ok: false, reason: "revoked" };
+    if (await this.memory.revoked(access.g, this.now())) return { ok: false, reason: "revoked" };
     if (access.x !== undefined && access.x <= this.now()) return { ok: false, reason: "expired" };
     return { ok: true, email: access.e };
   }
@@ -316,13 +337,12 @@ export class StandInOAuth {
     }
     const now = this.now();
     if (typeof code.x !== "number" || code.x < now) return fail("The code has expired.");
-    if (this.redeemed.has(mac)) return fail("The code has already been used.");
     if (code.r !== form.get("redirect_uri")) return fail("redirect_uri differs from the one the code was issued for.");
     if (typeof code.c !== "string" || createHash("sha256").update(verifier).digest("base64url") !== code.c) return fail("code_verifier does not match the code's challenge.");
-    if (!this.remember(mac, code.x, now)) {
-      const wait = Math.max(1, Math.ceil((Math.min(...this.redeemed.values()) - now) / 1000));
-      return envelope(429, "rate_limited", "Too many codes redeemed in the last five minutes; try again shortly.", { "retry-after": String(wait) });
-    }
+    // Marked used in one step wherever it is redeemed: two instances cannot both take it.
+    const use = await this.memory.use("code", mac, code.x, now);
+    if (use === "again") return fail("The code has already been used.");
+    if (use === "full") return envelope(429, "rate_limited", "Too many codes redeemed in the last five minutes; try again shortly.", { "retry-after": String(Math.ceil(CODE_TTL_MS / 1000)) });
     return tokenAnswer({ ...this.issue(code.e, randomBytes(9).toString("base64url")), scope: form.get("scope") ?? "read" });
   }
 
@@ -330,24 +350,21 @@ export class StandInOAuth {
    * A refresh token for a new pair. Each is good once: the answer carries its successor, and a
    * second use of the same one means two holders, so the whole grant is revoked.
    */
-  private refresh(form: URLSearchParams): Response {
+  private async refresh(form: URLSearchParams): Promise<Response> {
     const fail = (hint: string) => (this.o.refreshRefusal === "github" ? githubRefusal() : envelope(400, "invalid_grant", hint));
     if (this.o.tokenTtlMs === undefined) return fail("This product's tokens do not expire; there is nothing to refresh.");
     const parsed = this.openRefresh(form.get("refresh_token") ?? "");
     if (!parsed) return fail("The refresh token was not issued here.");
     const { body, mac } = parsed;
     const now = this.now();
-    if (this.revokedGrants.has(body.g)) return fail("The grant was revoked; connect again.");
+    if (await this.memory.revoked(body.g, now)) return fail("The grant was revoked; connect again.");
     if (body.x <= now) return fail("The refresh token has expired; connect again.");
-    if (this.usedRefresh.has(mac)) {
-      this.revokedGrants.set(body.g, now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
+    const use = await this.memory.use("refresh", mac, body.x, now);
+    if (use === "again") {
+      await this.memory.revoke(body.g, now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
       return fail("The refresh token was already used, so the grant is revoked; connect again.");
     }
-    this.forgetExpired(now);
-    if (this.usedRefresh.size >= this.maxRedeemed) {
-      return envelope(429, "rate_limited", "Too many refreshes remembered; try again shortly.", { "retry-after": "1" });
-    }
-    this.usedRefresh.set(mac, body.x);
+    if (use === "full") return envelope(429, "rate_limited", "Too many refreshes remembered; try again shortly.", { "retry-after": "1" });
     return tokenAnswer(this.issue(body.e, body.g));
   }
 
@@ -357,7 +374,7 @@ export class StandInOAuth {
     if (!form) return envelope(400, "invalid_request", "Send the token as application/x-www-form-urlencoded.");
     const token = form.get("token") ?? "";
     const grant = this.openRefresh(token)?.body.g ?? this.grantOfAccess(token);
-    if (grant) this.revokedGrants.set(grant, this.now() + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
+    if (grant) await this.memory.revoke(grant, this.now() + (this.o.refreshTtlMs ?? REFRESH_TTL_MS));
     return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
   }
 
@@ -404,22 +421,6 @@ export class StandInOAuth {
     } catch {
       return null;
     }
-  }
-
-  /** Drops used refresh tokens and revoked grants that could no longer be presented. */
-  private forgetExpired(now: number): void {
-    for (const [k, x] of this.usedRefresh) if (x <= now) this.usedRefresh.delete(k);
-    for (const [k, x] of this.revokedGrants) if (x <= now) this.revokedGrants.delete(k);
-  }
-
-  /** Marks a code redeemed, dropping expired ones first; false when the bound is reached. */
-  private remember(mac: string, expiresAt: number, now: number): boolean {
-    if (this.redeemed.size >= this.maxRedeemed) {
-      for (const [k, x] of this.redeemed) if (x < now) this.redeemed.delete(k);
-    }
-    if (this.redeemed.size >= this.maxRedeemed) return false;
-    this.redeemed.set(mac, expiresAt);
-    return true;
   }
 
   /** A urlencoded form with no field over FIELD_MAX, or null. */

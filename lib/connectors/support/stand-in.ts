@@ -83,7 +83,7 @@ class SupportStandIn implements StandIn {
     if (request.method !== "GET" || (path !== "/me" && path !== "/conversations")) {
       return this.error(404, "not_found", "Resource Not Found");
     }
-    const token = this.oauth.inspect(request.headers.get("authorization"));
+    const token = await this.oauth.inspect(request.headers.get("authorization"));
     const teammate = token.ok ? this.teammates.get(token.email) : undefined;
     // Intercom's tokens do not expire; a workspace admin can revoke one.
     if (!teammate) return token.ok || token.reason !== "revoked" ? this.error(401, "unauthorized", "Access Token Invalid") : this.error(401, "token_revoked", "Token revoked");

@@ -334,7 +334,7 @@ class TrackerStandIn implements StandIn {
   }
 
   private async graphql(request: Request): Promise<Response> {
-    const token = this.oauth.inspect(request.headers.get("authorization"));
+    const token = await this.oauth.inspect(request.headers.get("authorization"));
     const viewer = token.ok ? this.people.get(token.email) : undefined;
     if (!viewer) {
       const message = token.ok || token.reason === "invalid" ? "Authentication required, not authenticated" : `Authentication failed: the access token ${token.reason === "expired" ? "has expired" : "was revoked"}`;

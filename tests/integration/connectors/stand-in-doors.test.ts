@@ -155,7 +155,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     const granted = await exchange("tracker", code);
     expect(granted.status).toBe(200);
     const { access_token } = (await granted.json()) as { access_token: string };
-    expect(testApp.standIns.all().tracker.oauth.verify(`Bearer ${access_token}`)).toBe("member@demo.test");
+    expect(await testApp.standIns.all().tracker.oauth.verify(`Bearer ${access_token}`)).toBe("member@demo.test");
     await refused(await exchange("tracker", code), 400, "invalid_grant");
   });
 
@@ -216,7 +216,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     expect([done.status, done.headers.get("location")]).toEqual([303, "/connections?connected=tracker"]);
     const memberId = (await userForRequest(h.db, new Request(served.url, { headers: { cookie: cookies.member } })))!.id;
     const stored = await userToken(h.db, testApp.sealer(), memberId, "tracker");
-    expect(testApp.standIns.all().tracker.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("member@demo.test");
+    expect(await testApp.standIns.all().tracker.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("member@demo.test");
   });
 
   it("connects the shared calls credential in-process for an admin, and for no one else", async () => {
@@ -225,7 +225,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     const admin = await form("/connections/calls/donor/connect", {}, "admin");
     expect([admin.status, admin.headers.get("location")]).toEqual([303, "/connections?connected=calls"]);
     const stored = await donorToken(h.db, testApp.sealer(), "calls");
-    expect(testApp.standIns.all().calls.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("admin@demo.test");
+    expect(await testApp.standIns.all().calls.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("admin@demo.test");
   });
 
   it("answers 404 with the envelope for a connector that uses the real product", async () => {

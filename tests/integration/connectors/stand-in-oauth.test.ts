@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { connectors } from "@/lib/connectors/registry";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
-import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
+import { newOAuthMemory, StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn } from "@/lib/connectors/types";
 import { createSealer } from "@/lib/crypto/secrets";
 import { generateTenant } from "@/demo/tenant";
@@ -73,7 +73,7 @@ describe.each(personal.map((def) => [def.slug as keyof typeof accountFor, def] a
     const granted = await exchange(code);
     expect(granted.status).toBe(200);
     const { access_token } = z.object({ access_token: z.string(), token_type: z.literal("Bearer") }).parse(await granted.json());
-    expect(standIn.oauth.verify(`Bearer ${access_token}`)).toBe(account);
+    expect(await standIn.oauth.verify(`Bearer ${access_token}`)).toBe(account);
     const probe = await def.probe({ baseUrl: served.url, authorization: def.authorization(access_token) });
     expect(probe.summary.length).toBeGreaterThan(0);
 
@@ -97,7 +97,7 @@ describe.each(personal.map((def) => [def.slug as keyof typeof accountFor, def] a
   it("answers the API with 401 for a token it did not issue", async () => {
     const foreign = createSealer("another-deployment-key-".repeat(2));
     const other = def.createStandIn({ tenant, sealer: foreign }).oauth.mint(account);
-    expect(standIn.oauth.verify(`Bearer ${other}`)).toBeNull();
+    expect(await standIn.oauth.verify(`Bearer ${other}`)).toBeNull();
     await expect(def.probe({ baseUrl: served.url, authorization: def.authorization(other) })).rejects.toMatchObject({ kind: "unauthorized" });
   });
 });
@@ -110,7 +110,7 @@ describe("the shared calls credential", () => {
       const res = await standIn.handle(new Request(`http://stand-in.test${path}`, { method: "POST" }), path, caller);
       expect([res.status, (await res.json()).error]).toEqual([404, "not_found"]);
     }
-    expect(standIn.oauth.verify(`Bearer ${standIn.oauth.mint("admin@demo.test")}`)).toBe("admin@demo.test");
+    expect(await standIn.oauth.verify(`Bearer ${standIn.oauth.mint("admin@demo.test")}`)).toBe("admin@demo.test");
   });
 });
 
@@ -118,6 +118,7 @@ describe("redeemed codes", () => {
   it("are remembered up to the bound, forgotten once expired, and never evicted early", async () => {
     let now = Date.parse("2026-11-20T12:00:00Z");
     const callback = "http://app.test/connections/tracker/callback";
+    const memory = newOAuthMemory(3);
     const oauth = new StandInOAuth({
       slug: "tracker",
       product: "Linear",
@@ -125,7 +126,7 @@ describe("redeemed codes", () => {
       sealer,
       accounts: () => ["csm@demo.test"],
       consent: true,
-      maxRedeemedCodes: 3,
+      memory,
       now: () => now,
     });
     const caller: StandInCaller = { signedIn: async () => "csm@demo.test", callback, sameSite: true };
@@ -155,7 +156,7 @@ describe("redeemed codes", () => {
 
     const codes = [await code(), await code(), await code(), await code()];
     for (const c of codes.slice(0, 3)) expect((await redeem(c)).status).toBe(200);
-    expect(oauth.redeemedCount).toBe(3);
+    expect(memory.size()).toBe(3);
     const full = await redeem(codes[3]!);
     expect([full.status, (await full.json()).error]).toEqual([429, "rate_limited"]);
     expect(Number(full.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -165,6 +166,6 @@ describe("redeemed codes", () => {
     now += 5 * 60_000 + 1;
     const fresh = await code();
     expect((await redeem(fresh)).status).toBe(200);
-    expect(oauth.redeemedCount).toBe(1);
+    expect(memory.size()).toBe(1);
   });
 });

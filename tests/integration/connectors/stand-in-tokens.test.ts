@@ -4,7 +4,10 @@ import { parseConfig } from "@/lib/config";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { createStandIns } from "@/lib/connectors/stand-ins";
 import { newOAuthMemory, StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
+import { storedOAuthMemory } from "@/lib/connectors/stand-in/memory-store";
 import { createSealer } from "@/lib/crypto/secrets";
+import { openDb, type OpenDb } from "@/lib/db";
+import { backends } from "../support/backends";
 
 // The stand-ins' tokens behave like the vendors' that expire them: an access token lives for its
 // lifetime, a refresh token gives a new pair once and rotates, a refresh token used twice revokes
@@ -26,7 +29,7 @@ function server(tokenTtlMs: number | undefined) {
     const answered = await oauth.serve(request, path, caller);
     if (answered) return answered;
     // A data endpoint, as the stand-ins' APIs check a token.
-    const state = oauth.inspect(request.headers.get("authorization"));
+    const state = await oauth.inspect(request.headers.get("authorization"));
     return state.ok ? Response.json({ email: state.email }) : Response.json({ error: state.reason }, { status: 401 });
   };
   return { oauth, handler, advance: (ms: number) => (now += ms) };
@@ -130,7 +133,7 @@ describe("stand-in tokens of a product whose tokens last", () => {
       expect(minted.expires_in).toBeUndefined();
       expect(minted.refresh_token).toBeUndefined();
       s.advance(365 * 86_400_000);
-      expect(s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: true, email: account });
+      expect(await s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: true, email: account });
       const res = await fetch(`${served.url}/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -144,7 +147,7 @@ describe("stand-in tokens of a product whose tokens last", () => {
         body: new URLSearchParams({ token: minted.access_token }),
       });
       expect(revoked.status).toBe(200);
-      expect(s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: false, reason: "revoked" });
+      expect(await s.oauth.inspect(`Bearer ${minted.access_token}`)).toEqual({ ok: false, reason: "revoked" });
     } finally {
       await served.close();
     }
@@ -185,22 +188,95 @@ describe("stand-in OAuth memory", () => {
 
     // The day turns and the app mounts its stand-ins anew, with the same memory.
     const after = new StandInOAuth(options);
-    expect(after.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: false, reason: "revoked" });
+    expect(await after.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: false, reason: "revoked" });
     const replay = await post(after, "/oauth/token", { grant_type: "refresh_token", refresh_token: used.refresh_token! });
     expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
     // Without it, the new mount would have forgotten both.
     const forgetful = new StandInOAuth({ ...options, memory: undefined });
-    expect(forgetful.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: true, email: account });
+    expect(await forgetful.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: true, email: account });
+  });
+});
+
+describe.each(backends)("stand-in OAuth memory in storage, on $name", (backend) => {
+  let first: Awaited<ReturnType<typeof backend.open>>;
+  let second: OpenDb;
+  beforeAll(async () => {
+    first = await backend.open();
+    // Another instance: its own connection to the same database.
+    second = await openDb(first.storage);
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  const instance = (db: OpenDb) =>
+    new StandInOAuth({ slug: "tracker", product: "Linear", tokenPrefix: "lin_oauth", sealer, accounts: () => [account], consent: true, tokenTtlMs: TTL_MS, memory: storedOAuthMemory(async () => db.db, "tracker") });
+  const form = (body: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+  const caller: StandInCaller = { signedIn: async () => account, callback: redirectUri, sameSite: true };
+  async function codeFrom(oauth: StandInOAuth): Promise<string> {
+    const res = await oauth.serve(
+      new Request("http://app.test/stand-ins/tracker/oauth/authorize", form({
+        redirect_uri: redirectUri,
+        response_type: "code",
+        state: "s",
+        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+        code_challenge_method: "S256",
+        decision: "approve",
+      })),
+      "/oauth/authorize",
+      caller,
+    );
+    return new URL(res!.headers.get("location")!).searchParams.get("code")!;
+  }
+  const redeem = async (oauth: StandInOAuth, code: string) =>
+    (await oauth.serve(new Request("http://app.test/stand-ins/tracker/oauth/token", form({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier })), "/oauth/token", undefined))!;
+
+  it("redeems a code once across instances, even when both are asked at the same moment", async () => {
+    const a = instance(first);
+    const b = instance(second);
+    const code = await codeFrom(a);
+    expect((await redeem(a, code)).status).toBe(200);
+    const again = await redeem(b, code);
+    expect([again.status, (await again.json()).error_description]).toEqual([400, "The code has already been used."]);
+
+    for (let i = 0; i < 5; i++) {
+      const raced = await codeFrom(b);
+      const answers = await Promise.all([redeem(a, raced), redeem(b, raced), redeem(a, raced), redeem(b, raced)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    }
+  });
+
+  it("revokes on every instance, and a refresh token replayed at another instance revokes its grant", async () => {
+    const a = instance(first);
+    const b = instance(second);
+    const revoked = a.mintGrant(account);
+    expect((await a.serve(new Request("http://app.test/oauth/revoke", form({ token: revoked.access_token })), "/oauth/revoke", undefined))!.status).toBe(200);
+    expect(await b.inspect(`Bearer ${revoked.access_token}`)).toEqual({ ok: false, reason: "revoked" });
+
+    const grant = a.mintGrant(account);
+    const refresh = (oauth: StandInOAuth) => oauth.serve(new Request("http://app.test/oauth/token", form({ grant_type: "refresh_token", refresh_token: grant.refresh_token! })), "/oauth/token", undefined);
+    expect((await refresh(a))!.status).toBe(200);
+    const replay = (await refresh(b))!;
+    expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
+    expect(await a.inspect(`Bearer ${grant.access_token}`)).toEqual({ ok: false, reason: "revoked" });
   });
 });
 
 describe("the app's own stand-ins", () => {
   const appSealer = createSealer("stand-in-mount-test-key-".repeat(2));
+  let storage: Awaited<ReturnType<(typeof backends)[number]["open"]>>;
+  beforeAll(async () => {
+    storage = await backends[0]!.open();
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
   const mount = (env: Record<string, string> = {}) =>
     createStandIns({
       config: parseConfig({ SECRET_KEY: "stand-in-mount-test-key-".repeat(2), STAND_INS: "1", ...env }),
       sealer: () => appSealer,
-      db: () => Promise.reject(new Error("no consent step in these tests")),
+      db: async () => storage.db,
     });
 
   afterEach(() => {
@@ -243,11 +319,11 @@ describe("the app's own stand-ins", () => {
       // Noon UTC: the tenant's day turns and every stand-in is mounted for the new day.
       vi.setSystemTime(Date.parse("2026-11-24T12:30:00Z"));
       expect(standIns.all().tracker).not.toBe(before);
-      expect(standIns.all().tracker.oauth.inspect(`Bearer ${revoked.accessToken}`)).toEqual({ ok: false, reason: "revoked" });
+      expect(await standIns.all().tracker.oauth.inspect(`Bearer ${revoked.accessToken}`)).toEqual({ ok: false, reason: "revoked" });
       const replay = await post("/oauth/token", { grant_type: "refresh_token", refresh_token: used.refreshToken! });
       expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
       // A grant nobody revoked still works on the new day.
-      expect(standIns.all().tracker.oauth.inspect(`Bearer ${standIns.mintForConnect("tracker", account)!.accessToken}`)).toEqual({ ok: true, email: account });
+      expect(await standIns.all().tracker.oauth.inspect(`Bearer ${standIns.mintForConnect("tracker", account)!.accessToken}`)).toEqual({ ok: true, email: account });
     } finally {
       await served.close();
     }
