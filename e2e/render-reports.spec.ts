@@ -85,6 +85,20 @@ test("a dashboard that throws and writes is reported with the error's line and t
   ]);
   expect(report.console).toEqual([{ message: 'about to fail {"step":2}', count: 1 }]);
   expect(report.requests).toEqual([expect.objectContaining({ method: "GET", path: "/me", status: 200 })]);
+
+  // Anyone with the watch link can post: fifteen forged "clean" reports do not hide the error,
+  // and the answer says who sent what.
+  const forged = { revision: 1, page: "watch", settled: true, elapsedMs: 120, errors: [], console: [], refusals: [], requests: [], dropped: 0 };
+  for (let i = 0; i < 15; i++) {
+    const res = await request.post(`/dashboards/playground/draft/${draft.id}/reports`, { data: forged });
+    expect(res.status()).toBe(201);
+  }
+  const after = renderReports.parse((await author.reports(draft, 1)).body);
+  expect(after.reports.filter((r) => r.errors.length > 0)).toHaveLength(1);
+  expect(after.reports.every((r) => r.source.kind === "watcher")).toBe(true);
+  // The browser and the forger share this machine's address: one source, failing by its kept error.
+  expect(after.sources).toEqual({ total: 1, failing: 1, clean: 0, unsettled: 0, author: "none" });
+  expect(after.reports.length).toBeLessThanOrEqual(3);
 });
 
 test("a clean dashboard is reported with no errors and its requests, once per revision and page load", async ({ page, request }) => {

@@ -7,7 +7,7 @@ export const errorCatalogue = {
   forbidden: { status: 403, description: "Signed in, but not permitted." },
   not_found: { status: 404, description: "No such path under the API base." },
   invalid_path: { status: 400, description: "A path segment's percent-encoding does not decode to UTF-8 text (e.g. `%E0%A4%A`)." },
-  method_not_allowed: { status: 405, description: "Every API endpoint is GET." },
+  method_not_allowed: { status: 405, description: "Every API endpoint is GET; elsewhere, `Allow` names the methods the address takes." },
   invalid_query: { status: 400, description: "A query parameter is malformed; `hint` names it." },
   invalid_cursor: { status: 400, description: "The cursor was not issued by this server." },
   internal_error: { status: 500, description: "An unexpected failure. Nothing about it is disclosed." },
@@ -54,7 +54,8 @@ export const errorCatalogue = {
   revision_not_recent: { status: 409, description: "Render reports are taken only for the draft's latest 5 revisions; `hint` names them." },
   untrusted_host: {
     status: 400,
-    description: "The request's Host is not one this server hands out URLs under: without PUBLIC_ORIGIN, only loopback hosts and the address it listens on.",
+    description:
+      "The request's Host is not a name this server answers under: loopback names, the address it listens on, PUBLIC_ORIGIN's host and ALLOWED_HOSTS. Checked on every request, so a foreign name resolved to the server (DNS rebinding) reaches nothing.",
   },
 
   // Saving into a person's space, and their favourites and home

@@ -199,16 +199,16 @@ export const renderReport = z
   .strict()
   .meta({ id: "RenderReport" });
 
-/** How many distinct senders reported on a revision, each counted once by its newest report. */
+/** How many distinct senders reported on a revision, each counted once: failing if any of its reports found errors. */
 export const reportSources = z
   .object({
     total: z.number().int().min(0).meta({ description: "Distinct sources among the kept reports" }),
-    failing: z.number().int().min(0).meta({ description: "Sources whose newest report has errors" }),
-    clean: z.number().int().min(0).meta({ description: "Sources whose newest report settled with no errors" }),
-    unsettled: z.number().int().min(0).meta({ description: "Sources whose newest report has no errors but did not settle (requests still out)" }),
+    failing: z.number().int().min(0).meta({ description: "Sources with a report that found errors" }),
+    clean: z.number().int().min(0).meta({ description: "Sources whose reports found no errors, one of them settled" }),
+    unsettled: z.number().int().min(0).meta({ description: "Sources whose reports found no errors and never settled (requests still out)" }),
     author: z
       .enum(["failing", "clean", "unsettled", "none"])
-      .meta({ description: "What the author's own newest report says (`none`: the author sent none)" }),
+      .meta({ description: "What the author's own reports say, counted the same way (`none`: the author sent none)" }),
   })
   .strict()
   .meta({ id: "ReportSources" });

@@ -77,12 +77,17 @@ const liveRefused = () =>
 
 const AUTHOR: ReportSource = { kind: "author", id: "a-author" };
 
-/** Each source once, by its newest report (reports arrive newest first). */
+/**
+ * Each source once: failing when any of its kept reports found errors (a revision does not change,
+ * so an error it saw once is an error), else clean when one settled, else unsettled.
+ */
 export function summarise(reports: readonly RenderReport[]): ReportSources {
-  const seen = new Map<string, { kind: ReportSource["kind"]; verdict: "failing" | "clean" | "unsettled" }>();
+  const rank = { unsettled: 0, clean: 1, failing: 2 } as const;
+  const seen = new Map<string, { kind: ReportSource["kind"]; verdict: keyof typeof rank }>();
   for (const r of reports) {
-    if (seen.has(r.source.id)) continue;
-    seen.set(r.source.id, { kind: r.source.kind, verdict: r.errors.length > 0 ? "failing" : r.settled ? "clean" : "unsettled" });
+    const verdict = r.errors.length > 0 ? "failing" : r.settled ? "clean" : "unsettled";
+    const known = seen.get(r.source.id);
+    if (!known || rank[verdict] > rank[known.verdict]) seen.set(r.source.id, { kind: r.source.kind, verdict });
   }
   const count = (v: string) => [...seen.values()].filter((s) => s.verdict === v).length;
   const author = [...seen.values()].find((s) => s.kind === "author");
