@@ -18,6 +18,8 @@ const refused: Record<Upstream, { code: ErrorCode; hint: string }> = {
   crmportal: { code: "crmportal_upstream_error", hint: "The CRM portal refused this deployment's token; an operator sets CRMPORTAL_TOKEN." },
 };
 
+const productOf: Record<Upstream, string> = { tracker: "The issue tracker", coderepo: "Code hosting", calls: "Call recording", support: "Customer messaging", crmportal: "The CRM portal" };
+
 const upstreamCode: Record<Upstream, ErrorCode> = {
   tracker: "tracker_upstream_error",
   coderepo: "coderepo_upstream_error",
@@ -26,12 +28,20 @@ const upstreamCode: Record<Upstream, ErrorCode> = {
   crmportal: "crmportal_upstream_error",
 };
 
+/** Longest wait the API suggests after an upstream rate limit when the vendor named none. */
+const RATE_LIMIT_RETRY_DEFAULT_S = 30;
+
 export function toApiError(slug: Upstream, err: unknown): unknown {
   if (!(err instanceof UpstreamError)) return err;
   // Operators need to see upstream trouble; the message names method, path and status only.
   console.warn(`[${slug}] upstream ${err.kind}: ${err.message}`);
   if (err.kind === "unauthorized") return new ApiError(refused[slug].code, refused[slug].hint);
+  if (err.kind === "rate_limited") {
+    // Not the upstream failing: it asked for time. Say how long, in the vendor's own figure.
+    const seconds = err.retryAfterMs === undefined ? RATE_LIMIT_RETRY_DEFAULT_S : Math.max(1, Math.ceil(err.retryAfterMs / 1000));
+    return new ApiError("upstream_rate_limited", `${productOf[slug]} is rate-limiting this deployment's requests; try again in ${seconds} s.`, { "retry-after": String(seconds) });
+  }
   const why =
-    err.kind === "timeout" ? "did not answer in time" : err.kind === "rate_limited" ? "is rate-limiting requests" : err.kind === "bad_response" ? "answered something unexpected" : "failed";
+    err.kind === "timeout" ? "did not answer in time" : err.kind === "bad_response" ? "answered something unexpected" : "failed";
   return new ApiError(upstreamCode[slug], `The upstream ${why}; try again shortly.`);
 }

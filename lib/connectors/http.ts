@@ -2,7 +2,10 @@ import "server-only";
 import type { z } from "zod";
 
 // The HTTP core every vendor client uses: the vendor's auth header, a time limit, bounded
-// retries that honour 429 Retry-After, and failures sorted into kinds the API can answer.
+// retries that honour each vendor's rate-limit answer (429 Retry-After by default; a client
+// reads its vendor's own headers and statuses through `rateLimit`), and failures sorted into
+// kinds the API can answer. A wait longer than the client will hold a request fails as
+// `rate_limited` carrying how long the vendor asked for, so the API can say when to come back.
 
 export type UpstreamFailure = "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "server" | "timeout" | "network" | "bad_response";
 
@@ -11,11 +14,29 @@ export class UpstreamError extends Error {
     readonly kind: UpstreamFailure,
     message: string,
     readonly status?: number,
+    /** For `rate_limited`: how long the vendor asked to wait, when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "UpstreamError";
   }
 }
+
+/**
+ * A vendor's answer read as a rate limit: how long it asks to wait (null: it did not say, so back
+ * off), and whether it is a rate limit or an overloaded server. Null when the answer is neither.
+ */
+export interface RateLimitAnswer {
+  waitMs: number | null;
+  kind: "rate_limited" | "server";
+}
+export type RateLimitReader = (res: Response, now: number) => RateLimitAnswer | null;
+
+/** The default: 429 is a rate limit and 503 an overloaded server, each with its Retry-After. */
+export const retryAfterReader: RateLimitReader = (res, now) => {
+  if (res.status !== 429 && res.status !== 503) return null;
+  return { waitMs: retryAfterMs(res.headers.get("retry-after"), now), kind: res.status === 429 ? "rate_limited" : "server" };
+};
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -23,9 +44,13 @@ export interface UpstreamOptions {
   authorization?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
-  /** Retries after a 429 or 503; each waits Retry-After (capped), or a short backoff. */
+  /** Retries after a rate limit; each waits what the vendor asked (up to maxRetryWaitMs), or a short backoff. */
   maxRetries?: number;
   maxRetryWaitMs?: number;
+  /** How this vendor says "slow down" (default: 429/503 with Retry-After). */
+  rateLimit?: RateLimitReader;
+  /** Told of each wait before a retry, with the answer's status: a sync records what it waited on. */
+  onWait?: (waitMs: number, status: number) => void;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -77,17 +102,20 @@ export async function upstreamFetch(opts: UpstreamOptions, path: string, req: Up
     }
     if (res.ok) return res;
 
-    const retryable = res.status === 429 || res.status === 503;
-    if (retryable && attempt < maxRetries) {
-      const wait = retryAfterMs(res.headers.get("retry-after")) ?? 250 * 2 ** attempt;
-      if (wait <= maxWait) {
-        await res.body?.cancel();
+    const limited = (opts.rateLimit ?? retryAfterReader)(res, Date.now());
+    const label = `${req.method ?? "GET"} ${url.pathname} answered ${res.status}`;
+    if (limited) {
+      const wait = limited.waitMs ?? 250 * 2 ** attempt;
+      await res.body?.cancel();
+      if (attempt < maxRetries && wait <= maxWait) {
+        opts.onWait?.(wait, res.status);
         await sleep(wait);
         continue;
       }
+      throw new UpstreamError(limited.kind, `${label}${limited.kind === "rate_limited" ? ` (rate limited; wait ${Math.ceil(wait / 1000)} s)` : ""}`, res.status, limited.waitMs ?? undefined);
     }
     await res.body?.cancel();
-    throw new UpstreamError(kindOf(res.status), `${req.method ?? "GET"} ${url.pathname} answered ${res.status}`, res.status);
+    throw new UpstreamError(kindOf(res.status), label, res.status);
   }
 }
 

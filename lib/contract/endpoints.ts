@@ -39,7 +39,7 @@ const crmInstance = {
   },
 } as const;
 const crmErrors = ["forbidden", "no_such_instance"] as const;
-const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured", "calls_upstream_error"] as const;
+const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured", "calls_upstream_error", "upstream_rate_limited"] as const;
 
 export const endpoints = [
   {
@@ -152,7 +152,7 @@ export const endpoints = [
       project: z.string().min(1).max(200).optional().meta({ description: "Project id or name" }),
     }),
     response: z.object({ issues: z.array(r.trackerIssue) }),
-    errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error"],
+    errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error", "upstream_rate_limited"],
   },
   {
     id: "vendors.coderepo.repos",
@@ -161,7 +161,7 @@ export const endpoints = [
     summary: "Repositories the user can see, most recently pushed first",
     query: noQuery,
     response: z.object({ repos: z.array(r.repository) }),
-    errors: ["coderepo_not_connected", "coderepo_not_configured", "coderepo_upstream_error"],
+    errors: ["coderepo_not_connected", "coderepo_not_configured", "coderepo_upstream_error", "upstream_rate_limited"],
   },
   {
     id: "vendors.calls.calls",
@@ -198,7 +198,7 @@ export const endpoints = [
     summary: "Support conversations, cursor-paged",
     query: z.object({ cursor: pageQuery.shape.cursor }),
     response: z.object({ conversations: z.array(r.supportConversation), nextCursor: z.string().nullable() }),
-    errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "invalid_cursor"],
+    errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "upstream_rate_limited", "invalid_cursor"],
     pagedList: "conversations",
   },
   {
@@ -208,7 +208,7 @@ export const endpoints = [
     summary: "CRM portal companies, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ companies: z.array(r.portalCompany) }),
-    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
     id: "vendors.crmportal.contacts",
@@ -217,7 +217,7 @@ export const endpoints = [
     summary: "CRM portal contacts, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ contacts: z.array(r.portalContact) }),
-    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
     id: "vendors.crmportal.deals",
@@ -226,7 +226,7 @@ export const endpoints = [
     summary: "CRM portal deals, read directly; the whole list in one response",
     query: noQuery,
     response: z.object({ deals: z.array(r.portalDeal) }),
-    errors: ["crmportal_not_configured", "crmportal_upstream_error"],
+    errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
     id: "cx.owners",
