@@ -18,7 +18,8 @@ import type { ConnectorDef } from "./types";
 // rotating refresh token exactly once between them; whoever waited finds the renewed pair and
 // uses it. When renewal is impossible (the vendor refuses the refresh token, or refuses a token
 // that has none), the credential is marked with the reason and nothing asks the vendor again
-// until the person connects anew.
+// until the person connects anew. Where a vendor names the customer's API in its token answer
+// (Gong), the credential carries that base: reads go there, and a renewal may move it.
 
 const notConfigured: Record<ConnectorSlug, ErrorCode> = {
   tracker: "tracker_not_configured",
@@ -75,9 +76,16 @@ export function createCredentials(options: CredentialsOptions): Credentials {
     return new ApiError(notConnectedCode[def.slug], owner.kind === "donor" ? "An admin connects the shared call-recording credential at /connections." : `Connect ${def.product} at /connections.`);
   };
 
-  /** Due for renewal: it expires within a tenth of its lifetime (at most five minutes) and can be renewed. */
-  const due = (t: StoredToken): boolean => {
-    if (t.expiresAt === null || !t.refreshToken) return false;
+  /**
+   * Due for renewal: it expires within a tenth of its lifetime (at most five minutes) and can be
+   * renewed. A credential whose vendor names the customer's API base in its token answer, stored
+   * without one and never renewed since (connected before bases were kept, or minted without
+   * one), is renewed once to learn where its API is.
+   */
+  const due = (def: ConnectorDef, t: StoredToken): boolean => {
+    if (!t.refreshToken) return false;
+    if (def.apiBaseField && t.apiBaseUrl === null && t.refreshedAt === null) return true;
+    if (t.expiresAt === null) return false;
     const lifetime = t.expiresAt - (t.refreshedAt ?? t.connectedAt);
     return t.expiresAt - now() <= Math.min(AHEAD_MAX_MS, Math.max(0, lifetime) / 10);
   };
@@ -99,7 +107,13 @@ export function createCredentials(options: CredentialsOptions): Credentials {
       const why = err.description ? `${err.code}: ${err.description.replace(/[\s.;]+$/, "")}` : err.code;
       return { ok: false, reason: await refuse(db, def, owner, current, `${def.product} refused to renew the connection (${why}).`) };
     }
-    const grant = { accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? current.refreshToken, expiresAt: issued.expiresAt };
+    // A refresh answer may move the customer's API; one that names none leaves it where it was.
+    const grant = {
+      accessToken: issued.accessToken,
+      refreshToken: issued.refreshToken ?? current.refreshToken,
+      expiresAt: issued.expiresAt,
+      apiBaseUrl: issued.apiBaseUrl ?? current.apiBaseUrl,
+    };
     await storeRenewal(db, options.sealer(), owner, grant, current.sealedAccess, now());
     const renewed = await readCredential(db, options.sealer(), owner);
     return renewed && !renewed.reconnect ? { ok: true, token: renewed } : { ok: false, reason: renewed?.reconnect?.reason ?? null };
@@ -145,17 +159,18 @@ export function createCredentials(options: CredentialsOptions): Credentials {
       let token = await readCredential(db, options.sealer(), owner);
       if (!token) throw notConnected(def, owner, null);
       if (token.reconnect) throw notConnected(def, owner, token.reconnect.reason);
-      if (due(token)) {
+      if (due(def, token)) {
         try {
           token = await renewOrThrow(db, def, owner, token);
         } catch (err) {
           // The vendor could not be reached: a token that has not expired yet still serves.
-          if (!(err instanceof UpstreamError) || token.expiresAt! <= now()) throw err;
+          if (!(err instanceof UpstreamError) || (token.expiresAt !== null && token.expiresAt <= now())) throw err;
           console.warn(`[connectors] ${credentialKey(owner)}: early renewal failed (${err.kind}); using the current token`);
         }
       }
       const first = token;
-      const withToken = (t: StoredToken): UpstreamOptions => ({ ...upstream, authorization: def.authorization(t.accessToken) });
+      // Each token is read where its vendor said its API is, else at the configured URL.
+      const withToken = (t: StoredToken): UpstreamOptions => ({ ...upstream, baseUrl: t.apiBaseUrl ?? upstream.baseUrl, authorization: def.authorization(t.accessToken) });
       return {
         upstream: withToken(first),
         async run(load) {

@@ -96,10 +96,17 @@ export function createStandIns(deps: StandInsDeps): StandIns {
     all: () => mounted().byslug,
     crmportal: () => mounted().crmportal,
     mintForConnect(slug, email) {
-      const oauth = mounted().byslug[slug].oauth;
-      if (!oauth.knows(email)) return null;
-      const g = oauth.mintGrant(email);
-      return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in !== undefined ? Date.now() + g.expires_in * 1000 : null };
+      const standIn = mounted().byslug[slug];
+      if (!standIn.oauth.knows(email)) return null;
+      const g = standIn.oauth.mintGrant(email);
+      const up = deps.config.upstreams[slug];
+      return {
+        accessToken: g.access_token,
+        refreshToken: g.refresh_token ?? null,
+        expiresAt: g.expires_in !== undefined ? Date.now() + g.expires_in * 1000 : null,
+        // What the vendor's token answer would name: the customer's API base where the app reaches the stand-in.
+        apiBaseUrl: up.mode === "off" ? null : (standIn.apiBaseFor?.(up.apiUrl) ?? null),
+      };
     },
 
     // Only while that connector uses its stand-in (per slug: a connector configured for the real

@@ -18,6 +18,11 @@ export interface StoredToken {
   /** Why this credential must be connected again, and since when; null while it works. */
   reconnect: { reason: string; at: number } | null;
   /**
+   * Where this credential's API is, as the vendor's token answer last named it (Gong's
+   * per-customer base); null: the connector's configured API URL.
+   */
+  apiBaseUrl: string | null;
+  /**
    * The stored (sealed) access token as the row holds it: a renewal replaces the pair only while
    * the row still holds the token it renewed, so two renewals never both land.
    */
@@ -30,6 +35,8 @@ export interface TokenGrant {
   expiresAt?: number | null;
   scope?: string | null;
   account?: string | null;
+  /** Where the vendor said this customer's API is; null or absent: the configured API URL. */
+  apiBaseUrl?: string | null;
 }
 
 /** Whose credential: one person's for a connector, or the organisation's shared one. */
@@ -37,14 +44,19 @@ export type CredentialOwner = { kind: "user"; userId: number; slug: ConnectorSlu
 
 export const credentialKey = (o: CredentialOwner): string => (o.kind === "user" ? `user:${o.userId}:${o.slug}` : `donor:${o.slug}`);
 
-const contextOf = (o: CredentialOwner, kind: "access" | "refresh") =>
+const contextOf = (o: CredentialOwner, kind: "access" | "refresh" | "api-base") =>
   o.kind === "user" ? `user-token:${o.slug}:${o.userId}:${kind}` : `donor-token:${o.slug}:${kind}`;
 
+/**
+ * The pair, and where its API is, sealed to the row. The API base is where the token is sent, so
+ * it is sealed like the token: a row edited behind the app's back cannot send it elsewhere.
+ */
 function sealedPair(sealer: Sealer, owner: CredentialOwner, grant: TokenGrant) {
   return {
     access_token: sealer.seal(grant.accessToken, contextOf(owner, "access")),
     refresh_token: grant.refreshToken ? sealer.seal(grant.refreshToken, contextOf(owner, "refresh")) : null,
     expires_at: grant.expiresAt ?? null,
+    api_base_url: grant.apiBaseUrl ? sealer.seal(grant.apiBaseUrl, contextOf(owner, "api-base")) : null,
   };
 }
 
@@ -93,6 +105,7 @@ interface CredentialRow {
   reconnect_reason: string | null;
   reconnect_at: number | null;
   scope?: string | null;
+  api_base_url: string | null;
 }
 
 /**
@@ -111,6 +124,7 @@ function opened(sealer: Sealer, owner: CredentialOwner, row: CredentialRow | und
       connectedAt: row.connected_at,
       refreshedAt: row.refreshed_at,
       reconnect: row.reconnect_reason !== null ? { reason: row.reconnect_reason, at: row.reconnect_at ?? row.connected_at } : null,
+      apiBaseUrl: row.api_base_url ? sealer.open(row.api_base_url, contextOf(owner, "api-base")) : null,
       sealedAccess: row.access_token,
     };
   } catch {

@@ -24,6 +24,26 @@ export interface IssuedTokens {
   refreshToken: string | null;
   expiresAt: number | null;
   scope: string | null;
+  /** Where this customer's API is, when the vendor names it (the connector's `apiBaseField`); else null. */
+  apiBaseUrl: string | null;
+}
+
+/**
+ * A vendor-named API base, or null when it is not one the app will send a token to: an absolute
+ * URL without credentials, query or fragment, over https — or over http only when the token
+ * endpoint itself is (a stand-in on loopback), so a vendor reached over TLS cannot downgrade it.
+ */
+export function namedApiBase(value: unknown, tokenUrl: URL): string | null {
+  if (typeof value !== "string" || value.length > 2_048) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  const scheme = url.protocol === "https:" || (url.protocol === "http:" && tokenUrl.protocol === "http:");
+  if (!scheme || url.username || url.password || url.search || url.hash) return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 /** The vendor said no (400 or 401, or GitHub's 200 with `error`): the grant is gone, not the network. */
@@ -39,7 +59,7 @@ export class TokenRefused extends Error {
 
 export async function requestTokens(
   config: Pick<Config, "upstreams" | "connectorTimeoutMs">,
-  def: Pick<ConnectorDef, "slug" | "tokenAuth">,
+  def: Pick<ConnectorDef, "slug" | "tokenAuth" | "apiBaseField">,
   fields: Record<string, string>,
   now = Date.now(),
 ): Promise<IssuedTokens> {
@@ -82,10 +102,19 @@ export async function requestTokens(
   if (!parsed.success && refused.success) throw refusal();
   if (!parsed.success) throw new UpstreamError("bad_response", `POST ${url.pathname} answered an unexpected shape`, res.status);
   const grant = parsed.data;
+  let apiBaseUrl: string | null = null;
+  if (def.apiBaseField) {
+    const named = (body as Record<string, unknown>)[def.apiBaseField];
+    apiBaseUrl = namedApiBase(named, url);
+    // The vendor has issued (and, for a refresh, rotated) the pair: it is kept either way, and
+    // the read goes where the credential went before rather than where a bad answer says.
+    if (named !== undefined && apiBaseUrl === null) console.warn(`[connectors] ${def.slug}: the token answer's ${def.apiBaseField} is not a usable URL; ignored`);
+  }
   return {
     accessToken: grant.access_token,
     refreshToken: grant.refresh_token ?? null,
     expiresAt: grant.expires_in ? now + grant.expires_in * 1000 : null,
     scope: grant.scope ?? null,
+    apiBaseUrl,
   };
 }

@@ -20,6 +20,11 @@ export interface StandIn {
    * who the app that mounts the stand-in sees signed in; without it nobody can give consent.
    */
   handle(request: Request, path: string, caller?: StandInCaller): Promise<Response>;
+  /**
+   * Where the vendor's token answer says a customer's API is, for this stand-in mounted at
+   * `mount` (Gong's per-customer base). Absent: the API is at the mount itself.
+   */
+  apiBaseFor?(mount: string): string;
 }
 
 export interface StandInDeps {
@@ -47,6 +52,12 @@ export interface ConnectorDef {
   scope: string;
   /** How the token endpoint takes the client's credentials. */
   tokenAuth: "body" | "basic";
+  /**
+   * The token answer's field that names where this customer's API is (Gong:
+   * `api_base_url_for_customer`), kept with the credential and renewed with it. Absent: the API
+   * is at the configured URL.
+   */
+  apiBaseField?: string;
   /** The header value a token is sent with. */
   authorization(accessToken: string): string;
   /** What the probe does, in words (shown in the connection check's `probe`). */

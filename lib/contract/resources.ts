@@ -128,6 +128,27 @@ export const crmSource = z
       )
       .meta({ description: "Per object type: watermark and row count" }),
     lastError: z.string().nullable(),
+    rateLimits: z
+      .object({
+        searches: z.number().int().meta({
+          description: "Search requests the run sent, retries included. The CRM portal (HubSpot) limits searches per token to a few a second.",
+        }),
+        pacedMs: z.number().meta({ description: "Milliseconds the run held its searches back to stay under that limit" }),
+        waits: z.number().int().meta({
+          description: "Times the portal answered 429 (or 503) and the run waited before asking again. 0 when pacing kept it under every limit.",
+        }),
+        waitedMs: z.number().meta({ description: "Milliseconds spent in those waits" }),
+        limitsHit: z.array(z.enum(["search", "burst", "daily", "unavailable"])).meta({
+          description:
+            "The limits the portal said were reached, in the order first met: `search` (searches per second), `burst` (other requests per ten seconds), `daily` (requests per day; the run fails and says so in `lastError`), `unavailable` (503, overloaded). Empty when none.",
+        }),
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "What the latest run met of the portal's rate limits, updated while it runs; null before the first run. A run slowed by a limit still completes; one that cannot (the daily limit) fails with the limit named in `lastError`.",
+      }),
   })
   .meta({ id: "CrmSource" });
 

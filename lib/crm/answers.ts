@@ -200,6 +200,7 @@ export async function sources(db: Db, instance: CrmInstance, now = Date.now()): 
         progress: status === "running" && run ? { done: run.rowsDone, expected: run.rowsExpected } : null,
         objects: objects.map((object, i) => ({ object, watermark: marks.get(object) ?? null, rows: counts[i] ?? 0 })),
         lastError,
+        rateLimits: run ? { ...run.traffic, limitsHit: [...run.traffic.limitsHit] } : null,
       },
     ],
   };

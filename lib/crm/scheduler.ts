@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import type { UpstreamFailure, UpstreamOptions } from "@/lib/connectors/http";
+import type { UpstreamFailure } from "@/lib/connectors/http";
+import type { PortalUpstream } from "@/lib/connectors/crmportal";
 import { syncInstance, type SyncResult } from "./sync";
 import { crmInstances, type CrmInstance } from "@/lib/connectors/crmportal/records";
 
@@ -12,7 +13,7 @@ import { crmInstances, type CrmInstance } from "@/lib/connectors/crmportal/recor
 export interface CrmSyncOptions {
   db: () => Promise<Db>;
   /** Where each instance's portal is; null when that instance is not configured. */
-  upstreamFor: (instance: CrmInstance) => UpstreamOptions | null;
+  upstreamFor: (instance: CrmInstance) => PortalUpstream | null;
   intervalMs: number;
   onStart: boolean;
   log: (line: string) => void;

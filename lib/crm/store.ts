@@ -2,6 +2,7 @@ import "server-only";
 import type { Selectable } from "kysely";
 import type { Db } from "@/lib/db";
 import type { CrmCompaniesTable, CrmContactsTable, CrmDealsTable, CrmSyncRunsTable } from "@/lib/db/schema";
+import { portalLimits, type PortalLimit } from "@/lib/connectors/crmportal/client";
 import {
   monetary,
   type CrmInstance,
@@ -284,6 +285,23 @@ export async function setArchivedCheckedAt(db: Db, instance: CrmInstance, at: nu
 
 // ── Sync runs ─────────────────────────────────────────────────────────────────────────────
 
+/** What a run met of the portal's rate limits, so far. */
+export interface RunTraffic {
+  /** Search requests sent, retries included. */
+  searches: number;
+  /** Time searches were held back to stay under the search limit, ms. */
+  pacedMs: number;
+  /** Waits after the portal answered "slow down", and their total, ms. */
+  waits: number;
+  waitedMs: number;
+  /** The limits the portal said were reached, in the order first met. */
+  limitsHit: PortalLimit[];
+}
+
+export function noTraffic(): RunTraffic {
+  return { searches: 0, pacedMs: 0, waits: 0, waitedMs: 0, limitsHit: [] };
+}
+
 export interface SyncRun {
   id: number;
   status: "running" | "ok" | "failed";
@@ -293,6 +311,11 @@ export interface SyncRun {
   rowsDone: number;
   rowsExpected: number | null;
   error: string | null;
+  traffic: RunTraffic;
+}
+
+function limitsOf(text: string | null): PortalLimit[] {
+  return (text ?? "").split(",").filter((l): l is PortalLimit => (portalLimits as readonly string[]).includes(l));
 }
 
 function runOf(r: Selectable<CrmSyncRunsTable>): SyncRun {
@@ -305,6 +328,24 @@ function runOf(r: Selectable<CrmSyncRunsTable>): SyncRun {
     rowsDone: Number(r.rows_done),
     rowsExpected: r.rows_expected === null ? null : Number(r.rows_expected),
     error: r.error,
+    traffic: {
+      searches: Number(r.searches),
+      pacedMs: Number(r.paced_ms),
+      waits: Number(r.limit_waits),
+      waitedMs: Number(r.limit_waited_ms),
+      limitsHit: limitsOf(r.limits_hit),
+    },
+  };
+}
+
+/** The run's traffic as its columns; times are whole milliseconds. */
+function trafficColumns(t: RunTraffic) {
+  return {
+    searches: t.searches,
+    paced_ms: Math.round(t.pacedMs),
+    limit_waits: t.waits,
+    limit_waited_ms: Math.round(t.waitedMs),
+    limits_hit: t.limitsHit.length ? t.limitsHit.join(",") : null,
   };
 }
 
@@ -317,22 +358,38 @@ export async function insertRun(db: Db, instance: CrmInstance, connector: string
   return Number(row.id);
 }
 
-export async function updateRunProgress(db: Db, runId: number, progress: { now: number; rowsDone?: number; rowsExpected?: number | null }): Promise<void> {
+export async function updateRunProgress(
+  db: Db,
+  runId: number,
+  progress: { now: number; rowsDone?: number; rowsExpected?: number | null; traffic?: RunTraffic },
+): Promise<void> {
   await db
     .updateTable("crm_sync_runs")
     .set({
       heartbeat_at: progress.now,
       ...(progress.rowsDone !== undefined ? { rows_done: progress.rowsDone } : {}),
       ...(progress.rowsExpected !== undefined ? { rows_expected: progress.rowsExpected } : {}),
+      ...(progress.traffic ? trafficColumns(progress.traffic) : {}),
     })
     .where("id", "=", runId)
     .execute();
 }
 
-export async function finishRun(db: Db, runId: number, outcome: { now: number; status: "ok" | "failed"; rowsDone: number; error: string | null }): Promise<void> {
+export async function finishRun(
+  db: Db,
+  runId: number,
+  outcome: { now: number; status: "ok" | "failed"; rowsDone: number; error: string | null; traffic?: RunTraffic },
+): Promise<void> {
   await db
     .updateTable("crm_sync_runs")
-    .set({ status: outcome.status, finished_at: outcome.now, heartbeat_at: outcome.now, rows_done: outcome.rowsDone, error: outcome.error })
+    .set({
+      status: outcome.status,
+      finished_at: outcome.now,
+      heartbeat_at: outcome.now,
+      rows_done: outcome.rowsDone,
+      error: outcome.error,
+      ...(outcome.traffic ? trafficColumns(outcome.traffic) : {}),
+    })
     .where("id", "=", runId)
     .execute();
 }

@@ -1,6 +1,5 @@
 import type { Db } from "@/lib/db";
-import type { UpstreamOptions } from "@/lib/connectors/http";
-import { fetchArchivedIds, fetchChanges, fetchOwners } from "@/lib/connectors/crmportal";
+import { fetchArchivedIds, fetchChanges, fetchOwners, MAX_SEARCH_LIMIT, type PortalUpstream } from "@/lib/connectors/crmportal";
 import type { SyncLease } from "./sync-lease";
 import {
   deactivateOwners,
@@ -17,6 +16,7 @@ import {
   upsertOwners,
   watermarks,
   objectsFor,
+  type RunTraffic,
 } from "./store";
 import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type SyncedObject } from "@/lib/connectors/crmportal/records";
 
@@ -26,10 +26,16 @@ import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type Synce
 
 export type IncrementalObject = Exclude<SyncedObject, "owners">;
 
+/**
+ * Records a search asks for unless told otherwise: HubSpot's most. Searches are what the portal
+ * limits most tightly (a few a second per token), so each carries as much as it may.
+ */
+export const SYNC_PAGE_SIZE = MAX_SEARCH_LIMIT;
+
 /** One run in progress, as its phases share it. */
 export interface Run {
   db: Db;
-  upstream: UpstreamOptions;
+  upstream: PortalUpstream;
   instance: CrmInstance;
   now: () => number;
   log: (line: string) => void;
@@ -42,6 +48,8 @@ export interface Run {
   rows: number;
   /** How often archived ids are read in full. */
   archivedEveryMs: number;
+  /** What the run has met of the portal's rate limits; written with every progress update. */
+  traffic: RunTraffic;
 }
 
 export function incrementalObjectsFor(instance: CrmInstance): IncrementalObject[] {
@@ -62,7 +70,7 @@ export async function syncOwners(run: Run): Promise<number> {
     const newest = owners.reduce((m, o) => Math.max(m, o.updatedAt), -Infinity);
     if (Number.isFinite(newest)) await setWatermark(trx, instance, "owners", newest);
     run.rows += owners.length;
-    await updateRunProgress(trx, run.id, { now: at, rowsDone: run.rows });
+    await updateRunProgress(trx, run.id, { now: at, rowsDone: run.rows, traffic: run.traffic });
   });
   return owners.length;
 }
@@ -76,7 +84,7 @@ export async function syncChanges(run: Run, owners: number): Promise<void> {
   const opened: OpenedChanges[] = [];
   for (const object of incrementalObjectsFor(run.instance)) opened.push(await openChanges(run, object, marks.get(object) ?? null));
   const expected = opened.reduce<number | null>((sum, p) => (sum === null || p.total === null ? null : sum + p.total), owners);
-  await updateRunProgress(run.db, run.id, { now: run.now(), rowsExpected: expected });
+  await updateRunProgress(run.db, run.id, { now: run.now(), rowsExpected: expected, traffic: run.traffic });
   for (const p of opened) await p.drain();
 }
 
@@ -113,8 +121,8 @@ interface OpenedChanges {
   drain: () => Promise<void>;
 }
 
-function pageOptions(run: Run): { pageSize: number } | undefined {
-  return run.pageSize === undefined ? undefined : { pageSize: run.pageSize };
+function pageOptions(run: Run): { pageSize: number } {
+  return { pageSize: run.pageSize ?? SYNC_PAGE_SIZE };
 }
 
 /** Reads the first page of one object's changes since `since`; `drain` writes it and every page after it. */
@@ -137,7 +145,7 @@ async function drainChanges<K extends IncrementalObject>(run: Run, object: K, si
     await run.db.transaction().execute(async (trx) => {
       await appliers[object](trx, run.instance, records, at);
       if (Number.isFinite(mark)) await setWatermark(trx, run.instance, object, mark);
-      await updateRunProgress(trx, run.id, { now: at, rowsDone: run.rows + records.length });
+      await updateRunProgress(trx, run.id, { now: at, rowsDone: run.rows + records.length, traffic: run.traffic });
     });
     run.rows += records.length;
     page = last ? null : await fetchChanges(run.upstream, object, since, page.after, pageOptions(run));

@@ -3,9 +3,10 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Db } from "@/lib/db";
 import { UpstreamError, type UpstreamFailure, type UpstreamOptions } from "@/lib/connectors/http";
+import type { PortalUpstream } from "@/lib/connectors/crmportal";
 import { acquireLease } from "./sync-lease";
 import { removeArchived, syncChanges, syncOwners, type Run } from "./sync-phases";
-import { failStaleRuns, finishRun, insertRun, pruneRuns, updateRunProgress, CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor } from "./store";
+import { failStaleRuns, finishRun, insertRun, noTraffic, pruneRuns, updateRunProgress, CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor, type RunTraffic } from "./store";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
 export { CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor };
@@ -17,13 +18,27 @@ export type { IncrementalObject } from "./sync-phases";
 // so a run that dies part-way keeps every page it committed and the next run resumes from the
 // watermark. Changes are read with "modified at or after the watermark": the boundary records
 // come back once more and are upserted again, which changes nothing.
+//
+// The portal limits searches per token to a few a second: the client paces them, and a run
+// waits out a "slow down" answer for longer than a viewer's read would (nobody is waiting on a
+// background run), so a rate limit slows a run rather than fails it. What the run met of the
+// limits (searches, time held back, waits, the limits named) is kept with it, and a run that
+// fails on a limit all the same says so in its error.
 
 /** Finished runs are kept this long (the last successful one always). */
 export const RUN_RETENTION_MS = 30 * 86_400_000;
 
+/**
+ * How often a run asks again for one request the portal told to slow down, and the longest wait
+ * it sleeps for that (a whole ten-second window, HubSpot's longest short one), unless the
+ * upstream options set their own.
+ */
+export const SYNC_RATE_LIMIT_RETRIES = 5;
+export const SYNC_RATE_LIMIT_MAX_WAIT_MS = 15_000;
+
 export interface SyncDeps {
   db: Db;
-  upstream: UpstreamOptions;
+  upstream: PortalUpstream;
   instance: CrmInstance;
   /** Names this run in the lease; unique per call unless given. */
   holder?: string;
@@ -76,7 +91,11 @@ interface SyncSettings extends Pick<Run, "db" | "upstream" | "instance" | "now" 
 function settingsOf(deps: SyncDeps): SyncSettings {
   return {
     db: deps.db,
-    upstream: deps.upstream,
+    upstream: {
+      ...deps.upstream,
+      maxRetries: deps.upstream.maxRetries ?? SYNC_RATE_LIMIT_RETRIES,
+      maxRetryWaitMs: deps.upstream.maxRetryWaitMs ?? SYNC_RATE_LIMIT_MAX_WAIT_MS,
+    },
     instance: deps.instance,
     now: deps.now ?? Date.now,
     log: deps.log ?? (() => {}),
@@ -98,20 +117,51 @@ export async function syncInstance(deps: SyncDeps): Promise<SyncResult> {
   }
 
   const started = now();
+  const traffic = noTraffic();
   let run: Run | null = null;
   try {
     const id = await openRun(sync, started);
-    run = { ...sync, lease, id, started, rows: 0 };
-    lease.startHeartbeat(now, (at) => updateRunProgress(db, id, { now: at }));
+    run = { ...sync, upstream: observed(sync.upstream, traffic), lease, id, started, rows: 0, traffic };
+    // While the run waits on the portal (paced, or told to slow down), the heartbeat says so.
+    lease.startHeartbeat(now, (at) => updateRunProgress(db, id, { now: at, traffic }));
     const owners = await syncOwners(run);
     await syncChanges(run, owners);
     await removeArchived(run);
     return await finishOk(run);
   } catch (err) {
-    return await finishFailed(sync, run, err);
+    return await finishFailed(sync, run, err, traffic);
   } finally {
     await lease.end();
   }
+}
+
+/** The upstream options of one run: each search, limit met and wait is counted in `t`. */
+function observed(up: PortalUpstream, t: RunTraffic): PortalUpstream {
+  return {
+    ...up,
+    traffic: {
+      search(heldMs) {
+        t.searches++;
+        t.pacedMs += heldMs;
+        up.traffic?.search?.(heldMs);
+      },
+      limited(limit, status) {
+        if (!t.limitsHit.includes(limit)) t.limitsHit.push(limit);
+        up.traffic?.limited?.(limit, status);
+      },
+    },
+    onWait(ms, status) {
+      t.waits++;
+      t.waitedMs += ms;
+      up.onWait?.(ms, status);
+    },
+  };
+}
+
+/** The run's traffic in a few words, for the log. */
+function trafficLine(t: RunTraffic): string {
+  const waits = t.waits ? `, waited ${t.waits} time(s) ${Math.round(t.waitedMs)} ms on ${t.limitsHit.join(", ")}` : "";
+  return `${t.searches} searches (held ${Math.round(t.pacedMs)} ms)${waits}`;
 }
 
 // ── the run record ────────────────────────────────────────────────────────────────────────
@@ -126,27 +176,27 @@ async function openRun({ db, instance, leaseMs, log }: SyncSettings, started: nu
 /** Records the run as done, then forgets finished runs past their retention. */
 async function finishOk(run: Run): Promise<SyncResult> {
   const { db, instance, now, log, rows } = run;
-  await finishRun(db, run.id, { now: now(), status: "ok", rowsDone: rows, error: null });
+  await finishRun(db, run.id, { now: now(), status: "ok", rowsDone: rows, error: null, traffic: run.traffic });
   try {
     await pruneRuns(db, instance, run.started - RUN_RETENTION_MS);
   } catch (err) {
     log(`crm sync ${instance}: could not prune old runs: ${describeFailure(err, run.upstream)}`);
   }
-  log(`crm sync ${instance}: ok, ${rows} rows in ${now() - run.started} ms`);
+  log(`crm sync ${instance}: ok, ${rows} rows in ${now() - run.started} ms; ${trafficLine(run.traffic)}`);
   return { status: "ok", rows };
 }
 
 /** Records the run (when it got as far as having a record) as failed, with the failure in one line. */
-async function finishFailed(sync: SyncSettings, run: Run | null, err: unknown): Promise<SyncResult> {
+async function finishFailed(sync: SyncSettings, run: Run | null, err: unknown, traffic: RunTraffic): Promise<SyncResult> {
   const error = describeFailure(err, sync.upstream);
   const rows = run?.rows ?? 0;
   if (run) {
     try {
-      await finishRun(sync.db, run.id, { now: sync.now(), status: "failed", rowsDone: rows, error });
+      await finishRun(sync.db, run.id, { now: sync.now(), status: "failed", rowsDone: rows, error, traffic });
     } catch {
       // The run record stays `running`; the next run marks it failed once its heartbeat is stale.
     }
   }
-  sync.log(`crm sync ${sync.instance}: failed after ${rows} rows: ${error}`);
+  sync.log(`crm sync ${sync.instance}: failed after ${rows} rows: ${error}; ${trafficLine(traffic)}`);
   return { status: "failed", rows, error, failure: failureKind(err) };
 }

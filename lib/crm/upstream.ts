@@ -1,15 +1,15 @@
 import "server-only";
 import type { Config } from "@/lib/config";
-import type { UpstreamOptions } from "@/lib/connectors/http";
-import { standInPortalToken } from "@/lib/connectors/crmportal";
+import { standInPortalToken, type PortalUpstream } from "@/lib/connectors/crmportal";
 import type { StandIns } from "@/lib/connectors/stand-ins";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 
-export type CrmUpstream = (instance: CrmInstance) => UpstreamOptions | null;
+export type CrmUpstream = (instance: CrmInstance) => PortalUpstream | null;
 
 /**
  * How to reach one CRM portal: with the deployment's private-app token, or the stand-in's
- * portal token in the embedded default. Null when that portal is not configured.
+ * portal token in the embedded default. Null when that portal is not configured. Searches are
+ * paced to HubSpot's documented limit either way: the stand-in enforces the same one.
  */
 export function crmUpstreamFor(config: Config, standIns: Pick<StandIns, "crmportal">): CrmUpstream {
   return (instance) => {

@@ -60,6 +60,8 @@ export interface ConnectorTokensTable {
   /** Why the credential must be connected again, in words; null while it works. */
   reconnect_reason: string | null;
   reconnect_at: number | null;
+  /** Where the credential's API is, sealed, when the vendor named it (0015); null: the configured URL. */
+  api_base_url: string | null;
 }
 
 export interface DonorCredentialsTable {
@@ -74,6 +76,8 @@ export interface DonorCredentialsTable {
   /** Why the credential must be connected again, in words; null while it works. */
   reconnect_reason: string | null;
   reconnect_at: number | null;
+  /** Where the credential's API is, sealed, when the vendor named it (0015); null: the configured URL. */
+  api_base_url: string | null;
 }
 
 export interface CallsOptInsTable {
@@ -175,6 +179,15 @@ export interface CrmSyncRunsTable {
   rows_done: number;
   rows_expected: number | null;
   error: string | null;
+  /** Searches sent to the portal (0014). */
+  searches: Generated<number>;
+  /** Time searches were held back to stay under the portal's search limit, ms. */
+  paced_ms: Generated<number>;
+  /** Waits after the portal answered "slow down" (429, or 503). */
+  limit_waits: Generated<number>;
+  limit_waited_ms: Generated<number>;
+  /** The limits met, comma-separated, in the order first met; null when none. */
+  limits_hit: string | null;
 }
 
 export interface CrmSyncLocksTable {
@@ -253,6 +266,23 @@ export interface PlaygroundDraftReportsTable {
   failing: Generated<number>;
 }
 
+/** The service's own render of a draft revision at one viewport and demo state: its report and PNG. */
+export interface DraftRendersTable {
+  draft_id: string;
+  revision: number;
+  key: string;
+  viewport: string;
+  scenario: string;
+  /** JSON: API path → variant. */
+  examples: string;
+  /** JSON: the render report, `RenderReport` without `source`. */
+  report: string;
+  png: Uint8Array;
+  width: number;
+  height: number;
+  created_at: number;
+}
+
 /** What a stand-in's authorization server remembers: a used code or refresh token (by MAC), a revoked grant. */
 export interface StandInOAuthMarksTable {
   slug: string;
@@ -318,6 +348,7 @@ export interface Database {
   playground_draft_revisions: PlaygroundDraftRevisionsTable;
   playground_draft_reports: PlaygroundDraftReportsTable;
   stand_in_oauth_marks: StandInOAuthMarksTable;
+  draft_renders: DraftRendersTable;
   crm_owners: CrmOwnersTable;
   crm_companies: CrmCompaniesTable;
   crm_contacts: CrmContactsTable;

@@ -25,7 +25,8 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   waiting: { state: "Waiting", render: "The `waitingOn` text, not zeroes and not an empty table." },
   not_synced: {
     state: "Waiting",
-    render: "\"First sync in progress\" with the hint; `/crm/:instance/sources` has `progress` (`done` of `expected`) for a progress bar.",
+    render:
+      "\"First sync in progress\" with the hint; `/crm/:instance/sources` has `progress` (`done` of `expected`) for a progress bar, and `rateLimits` (`waits`, `limitsHit`) to say when the CRM portal's rate limits are slowing it.",
   },
   never_run: { state: "Waiting", render: "\"No sync has run yet\" (sources with `status: \"never_run\"` and null times)." },
   signed_out: { state: "Signed out", render: "A sign-in prompt with the hint. No data and no snapshot." },

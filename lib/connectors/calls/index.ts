@@ -4,10 +4,11 @@ import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef, ProbeResult } from "@/lib/connectors/types";
 import { fetchCallsPage, getGongTranscripts, isGongCallId, listGongCalls, listGongCallsExtensive, windowEndingAt } from "./client";
 import { byStartedDesc, mapCall, mapCallDetailed, mapTranscript, normaliseStarted } from "./map";
-import { createCallsStandIn } from "./stand-in";
+import { createCallsStandIn, GONG_API_BASE_FIELD } from "./stand-in";
 
 // Call recording through Gong, read with one shared donor credential. Who may read is decided
-// before these functions run; they only talk to Gong and shape the answers.
+// before these functions run; they only talk to Gong and shape the answers, at the customer's
+// own API base, which the credential carries (see `apiBaseField`).
 
 /** The API's calls are those of the trailing 30 days. */
 export const CALL_WINDOW_DAYS = 30;
@@ -62,6 +63,8 @@ export const callsConnector: ConnectorDef = {
   credential: "donor",
   scope: "api:calls:read:basic api:calls:read:extensive api:calls:read:transcript",
   tokenAuth: "basic",
+  // Gong serves each customer on a host of its own, named in the token answer.
+  apiBaseField: GONG_API_BASE_FIELD,
   authorization: (token) => `Bearer ${token}`,
   probeDescription: `Lists the first few calls of the last ${PROBE_DAYS} days through the organisation's shared Gong connection`,
   probe: (upstream) => probeCalls(upstream),

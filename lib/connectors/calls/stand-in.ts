@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { CallParty, RecordedCall, TranscriptSegment } from "@/demo/tenant";
+import { hashString, type CallParty, type RecordedCall, type TranscriptSegment } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
@@ -9,11 +9,21 @@ import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 // extensive call list with parties, and transcripts, each cursor-paged the way Gong pages
 // (`records.cursor`, absent on the last page). The credential is the shared donor's, which sees
 // every call of the workspace. As Gong does, a filter that matches no call answers 404.
+//
+// Gong serves each customer's API on a host of its own and names it in the OAuth token answer
+// (`api_base_url_for_customer`). Here the customer's "host" is a path under the stand-in,
+// `<mount>/<customer>`, and the API is served there only: anywhere else (the mount's root
+// included) a token is refused with Gong's 401, as a host that is not the customer's refuses it.
 
 export interface CallsStandInOptions {
   /** Records per page; small by default so a tenant's calls span several pages. */
   pageSize?: number;
+  /** The customer's host name, as Gong's "us-12345"; default one derived from the tenant. */
+  customer?: string;
 }
+
+/** The token answer's field naming where the customer's API is. */
+export const GONG_API_BASE_FIELD = "api_base_url_for_customer";
 
 const DEFAULT_PAGE_SIZE = 20;
 const NO_CALLS = "No calls found corresponding to the provided filters";
@@ -70,9 +80,18 @@ function sentencesOf(text: string): string[] {
   return text.split(/(?<=[.!?])\s+/).filter((s) => s.length > 0);
 }
 
+/** Where the stand-in is mounted, as the request reached it: its origin and the path above `path`. */
+function mountOf(request: Request, path: string): string {
+  const url = new URL(request.url);
+  const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : "";
+  return `${url.origin}${mount.replace(/\/+$/, "")}`;
+}
+
 class GongStandIn implements StandIn {
   readonly oauth: StandInOAuth;
   readonly faults = new Faults();
+  /** The customer's path segment, e.g. "us-40512". */
+  readonly customer: string;
   private readonly pageSize: number;
   private requests = 0;
   private accountList: readonly string[] | null = null;
@@ -84,6 +103,8 @@ class GongStandIn implements StandIn {
     const size = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pageSize must be a positive integer, got ${size}`);
     this.pageSize = size;
+    this.customer = options.customer ?? `us-${10_000 + (hashString(`gong-customer:${deps.tenant.seed}`) % 90_000)}`;
+    if (!/^[a-z0-9-]{1,63}$/.test(this.customer)) throw new RangeError(`customer must be a host label, got ${this.customer}`);
     this.oauth = new StandInOAuth({
       slug: "calls",
       product: "Gong",
@@ -107,21 +128,31 @@ class GongStandIn implements StandIn {
     return this.accountList;
   }
 
+  /** The customer's API base for a stand-in mounted at `mount`, as the token answer names it. */
+  apiBaseFor(mount: string): string {
+    return `${mount.replace(/\/+$/, "")}/${this.customer}`;
+  }
+
   async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
     const fault = await this.faults.apply(request, path);
     if (fault) return fault;
 
     const oauth = await this.oauth.serve(request, path, caller);
-    if (oauth) return oauth;
+    if (oauth) return path === "/oauth/token" && oauth.status === 200 ? this.namingApiBase(oauth, mountOf(request, path)) : oauth;
 
+    const customerRoot = `/${this.customer}`;
+    if (path !== customerRoot && !path.startsWith(`${customerRoot}/`)) {
+      return this.error(401, "Authentication failed: the access token is not valid on this host; use the API base URL the token answer named");
+    }
+    const apiPath = path.slice(customerRoot.length);
     const routes: Record<string, { method: "GET" | "POST"; run: (r: Request) => Promise<unknown> }> = {
       "/v2/calls": { method: "GET", run: (r) => Promise.resolve(this.listCalls(new URL(r.url).searchParams)) },
       "/v2/calls/extensive": { method: "POST", run: async (r) => this.extensive(await this.body(r, extensiveBody)) },
       "/v2/calls/transcript": { method: "POST", run: async (r) => this.transcripts(await this.body(r, transcriptBody)) },
     };
-    const route = routes[path];
-    if (!route) return this.error(404, `No such endpoint: ${path}`);
-    if (request.method !== route.method) return this.error(405, `${request.method} is not supported on ${path}`);
+    const route = routes[apiPath];
+    if (!route) return this.error(404, `No such endpoint: ${apiPath}`);
+    if (request.method !== route.method) return this.error(405, `${request.method} is not supported on ${apiPath}`);
     if (!(await this.oauth.verify(request.headers.get("authorization")))) {
       return this.error(401, "Authentication failed: the access token is missing, invalid or expired");
     }
@@ -131,6 +162,13 @@ class GongStandIn implements StandIn {
       if (err instanceof HttpProblem) return this.error(err.status, err.message);
       throw err;
     }
+  }
+
+  /** Gong's token answer names the customer's API base beside the tokens. */
+  private async namingApiBase(answer: Response, mount: string): Promise<Response> {
+    const body = (await answer.json()) as Record<string, unknown>;
+    if (typeof body.access_token !== "string") return Response.json(body, { status: answer.status, headers: answer.headers });
+    return Response.json({ ...body, [GONG_API_BASE_FIELD]: this.apiBaseFor(mount) }, { status: answer.status, headers: answer.headers });
   }
 
   // ── endpoints ────────────────────────────────────────────────────────────────────────────

@@ -1,11 +1,21 @@
 import "server-only";
 import { z } from "zod";
-import { readUpstreamJson, upstreamFetch, UpstreamError, type UpstreamOptions, type UpstreamRequest } from "@/lib/connectors/http";
+import {
+  readUpstreamJson,
+  retryAfterMs,
+  retryAfterReader,
+  upstreamFetch,
+  UpstreamError,
+  type RateLimitReader,
+  type UpstreamOptions,
+  type UpstreamRequest,
+} from "@/lib/connectors/http";
 
 // A typed client of the GitHub REST API: the authenticated user and the repositories the user
 // can see. GitHub pages with the Link response header; the client follows rel="next" only
 // while it stays on the API's own origin, so a tampered or misconfigured upstream cannot send
-// the token anywhere else.
+// the token anywhere else. GitHub says "slow down" with 403 as often as 429, so its rate-limit
+// headers, not the status alone, tell a limit from a refusal.
 
 /** Headers GitHub documents for every REST call; the version header pins the response shapes. */
 export const GITHUB_HEADERS = {
@@ -41,8 +51,34 @@ export const DEFAULT_PER_PAGE = 100;
 /** 50 pages of 100 is far beyond any one person's repositories; the bound stops a runaway upstream. */
 export const MAX_PAGES = 50;
 
+/** GitHub asks for at least a minute after a limit that names no time to wait. */
+const UNNAMED_WAIT_MS = 60_000;
+
+/** An epoch-seconds header as epoch ms, or null when absent or unreadable. */
+function epochSecondsMs(header: string | null): number | null {
+  return header !== null && /^\d{1,12}$/.test(header.trim()) ? Number(header.trim()) * 1000 : null;
+}
+
+/**
+ * GitHub's rate limits, as its REST documentation describes them: the primary limit is a 403 or
+ * 429 with `x-ratelimit-remaining: 0`, to be waited out until `x-ratelimit-reset` (epoch seconds);
+ * a secondary limit is a 403 or 429 with `retry-after`, or a 429 naming nothing (wait a minute).
+ * A 403 with neither is a refusal, not a limit. A 503 is an overloaded server, as for any vendor.
+ */
+export const githubRateLimit: RateLimitReader = (res, now) => {
+  if (res.status !== 403 && res.status !== 429) return retryAfterReader(res, now);
+  const after = retryAfterMs(res.headers.get("retry-after"), now);
+  if (after !== null) return { waitMs: after, kind: "rate_limited" };
+  if (res.headers.get("x-ratelimit-remaining")?.trim() === "0") {
+    const reset = epochSecondsMs(res.headers.get("x-ratelimit-reset"));
+    // The reset is to the second, and clocks differ: never ask again sooner than a second on.
+    return { waitMs: reset === null ? UNNAMED_WAIT_MS : Math.max(1_000, reset - now), kind: "rate_limited" };
+  }
+  return res.status === 429 ? { waitMs: UNNAMED_WAIT_MS, kind: "rate_limited" } : null;
+};
+
 function withGitHubHeaders(up: UpstreamOptions): UpstreamOptions {
-  return { ...up, headers: { ...up.headers, ...GITHUB_HEADERS } };
+  return { ...up, headers: { ...up.headers, ...GITHUB_HEADERS }, rateLimit: up.rateLimit ?? githubRateLimit };
 }
 
 async function getJson<S extends z.ZodType>(
@@ -85,7 +121,7 @@ export function sameOriginNext(link: string, baseUrl: string): URL {
   return next;
 }
 
-/** GET /user, with the scopes GitHub reports the token has (null when it sends none, e.g. fine-grained tokens). */
+/** GET /user, with the OAuth scopes GitHub reports the token has (null when it sends none: a GitHub App's user token or a fine-grained token has permissions instead). */
 export async function getAuthenticatedUser(up: UpstreamOptions): Promise<{ user: GhUser; scopes: string[] | null }> {
   const { data, headers } = await getJson(up, "/user", ghUser);
   const raw = headers.get("x-oauth-scopes");

@@ -1,11 +1,17 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { z } from "zod";
-import { upstreamJson, UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import { retryAfterMs, upstreamJson, UpstreamError, type RateLimitAnswer, type UpstreamOptions, type UpstreamRequest } from "@/lib/connectors/http";
 
 // A typed client of the HubSpot CRM v3 API (and the v4 association reads) for the parts the sync
 // and the direct reads need: searches by modification time, whole object lists, archived ids,
 // owners, association batch reads and the account details. Every answer is parsed with zod, so
 // a changed API fails as `bad_response` rather than as wrong data.
+//
+// HubSpot limits searches per token to a few a second, apart from its limit on all other
+// requests, so searches are paced per token (one module-wide pacer: every caller in the process
+// using a token shares its slots), and a 429 is read as HubSpot words it (its X-HubSpot-RateLimit-*
+// headers, the search window when they are missing) and waited out.
 
 /** HubSpot refuses to page a search past this many results (a 400). */
 export const SEARCH_CAP = 10_000;
@@ -18,6 +24,36 @@ export const LIST_LIMIT = 100;
 export const MAX_LIST_PAGES = 5_000;
 /** HubSpot's ceiling for inputs of one association batch read. */
 export const MAX_BATCH_INPUTS = 1_000;
+
+/**
+ * HubSpot's documented limits for a private app's token (Professional and Enterprise): searches
+ * have a per-second limit of their own (its developer changelog: four a second per token) and do
+ * not count towards the ten-second limit every other request shares; every request counts
+ * towards the daily one.
+ */
+export const HUBSPOT_LIMITS = {
+  searchesPerSecond: 4,
+  requestsPerTenSeconds: 190,
+  requestsPerDay: 650_000,
+} as const;
+export type PortalLimits = { -readonly [K in keyof typeof HUBSPOT_LIMITS]: number };
+
+/**
+ * The share of the search limit the client spends. HubSpot counts a search when it arrives, not
+ * when it was sent; spacing searches a tenth wider than the limit allows leaves that much room
+ * for one answer arriving faster than the one before it.
+ */
+export const SEARCH_PACE_SHARE = 0.9;
+/** The window HubSpot's search limit is counted over. */
+export const SEARCH_WINDOW_MS = 1_000;
+/** The window of HubSpot's limit on every other request. */
+export const BURST_WINDOW_MS = 10_000;
+/**
+ * The daily limit resets at midnight in the portal's time zone, which a 429 does not say: an hour
+ * is what the client suggests, and far longer than it holds a request, so the read fails as
+ * rate limited rather than wait.
+ */
+export const DAILY_RETRY_MS = 3_600_000;
 
 export const searchableTypes = ["companies", "contacts", "deals", "calls", "meetings", "emails"] as const;
 export type HubspotObjectType = (typeof searchableTypes)[number];
@@ -114,7 +150,7 @@ export const associationsBatchResponse = z.object({
       from: z.object({ id: z.string().min(1) }),
       to: z.array(
         z.object({
-          // HubSpot sends the id as a number; a string is read the same.
+          // The published description says a string; HubSpot's answers have carried a number. Either is read.
           toObjectId: z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(String),
           associationTypes: z.array(associationType),
         }),
@@ -141,6 +177,153 @@ export const hubspotError = z.object({
   correlationId: z.string().optional(),
   category: z.string(),
 });
+
+// ── HubSpot's rate limits ─────────────────────────────────────────────────────────────────
+
+/** Which of HubSpot's limits an answer says was reached; `unavailable` is a 503 (overloaded, not limited). */
+export const portalLimits = ["search", "burst", "daily", "unavailable"] as const;
+export type PortalLimit = (typeof portalLimits)[number];
+
+export interface PortalRateLimitAnswer extends RateLimitAnswer {
+  limit: PortalLimit;
+}
+
+function headerCount(res: Response, name: string): number | null {
+  const v = res.headers.get(name)?.trim();
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : null;
+}
+
+/** Whether the answer is to a search (the portal may sit under a path prefix, as the stand-in does). */
+function isSearch(res: Response): boolean {
+  try {
+    return /\/crm\/v3\/objects\/[^/]+\/search$/.test(new URL(res.url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A HubSpot answer read as a rate limit. A 429 names its limit by its headers: the daily one when
+ * none of the day is left, else the window the answer counts (the search limit for a search). The
+ * wait is Retry-After when sent; else, when X-HubSpot-RateLimit-Remaining is 0, the whole window
+ * (X-HubSpot-RateLimit-Interval-Milliseconds), after which every request counted in it has left
+ * it; without headers (HubSpot's search answers are reported to carry none), the window of the
+ * limit the request falls under. A 503 is HubSpot overloaded: its Retry-After, else a backoff.
+ */
+export function readHubspotLimit(res: Response, now: number): PortalRateLimitAnswer | null {
+  if (res.status === 503) return { waitMs: retryAfterMs(res.headers.get("retry-after"), now), kind: "server", limit: "unavailable" };
+  if (res.status !== 429) return null;
+  const search = isSearch(res);
+  const limit: PortalLimit = headerCount(res, "x-hubspot-ratelimit-daily-remaining") === 0 ? "daily" : search ? "search" : "burst";
+  const retryAfter = retryAfterMs(res.headers.get("retry-after"), now);
+  const interval = headerCount(res, "x-hubspot-ratelimit-interval-milliseconds");
+  let waitMs: number;
+  if (retryAfter !== null) waitMs = retryAfter;
+  else if (limit === "daily") waitMs = DAILY_RETRY_MS;
+  else if (interval !== null && interval > 0 && headerCount(res, "x-hubspot-ratelimit-remaining") === 0) waitMs = interval;
+  else waitMs = search ? SEARCH_WINDOW_MS : BURST_WINDOW_MS;
+  return { waitMs, kind: "rate_limited", limit };
+}
+
+/** `readHubspotLimit` as the HTTP core's reader. */
+export const hubspotRateLimitReader = (res: Response, now: number): RateLimitAnswer | null => {
+  const read = readHubspotLimit(res, now);
+  return read && { waitMs: read.waitMs, kind: read.kind };
+};
+
+/** What a caller (the sync) learns of its traffic with the portal. */
+export interface PortalTraffic {
+  /** Each search request sent (retries too), with how long pacing held it back. */
+  search?(heldMs: number): void;
+  /** Each answer read as a rate limit, waited on or not. */
+  limited?(limit: PortalLimit, status: number): void;
+}
+
+/** How to reach a portal: the HTTP core's options, with HubSpot's search pace and a traffic observer. */
+export interface PortalUpstream extends UpstreamOptions {
+  /** Searches a second this token may make; HubSpot's documented limit unless told. */
+  searchesPerSecond?: number;
+  traffic?: PortalTraffic;
+}
+
+/**
+ * Spaces each token's searches at least `intervalMs` apart. Slots are reserved before waiting, so
+ * concurrent callers queue behind one another rather than all going at once; after a 429 the
+ * token's next slot moves past the retry.
+ */
+export class SearchPacer {
+  private readonly next = new Map<string, number>();
+
+  constructor(
+    private readonly clock: () => number = () => performance.now(),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  /** Waits for the token's next slot; answers how long it waited. */
+  async take(key: string, intervalMs: number): Promise<number> {
+    const now = this.clock();
+    const slot = Math.max(now, this.next.get(key) ?? now);
+    this.next.set(key, slot + intervalMs);
+    if (this.next.size > 64) for (const [k, at] of this.next) if (at < now) this.next.delete(k);
+    const held = slot - now;
+    if (held > 0) await this.sleep(held);
+    return held;
+  }
+
+  /** No search of the token before `msFromNow` from now. */
+  holdFor(key: string, msFromNow: number): void {
+    const at = this.clock() + msFromNow;
+    this.next.set(key, Math.max(this.next.get(key) ?? at, at));
+  }
+}
+
+const searchPacer = new SearchPacer();
+
+/** Pacing is per token and portal; a digest keys it, so the pacer holds no credential. */
+function paceKey(up: UpstreamOptions): string {
+  return createHash("sha256").update(`${up.baseUrl}\n${up.authorization ?? ""}`).digest("base64url");
+}
+
+/** The time between two searches of one token, or 0 when searches are not paced. */
+export function searchIntervalMs(up: PortalUpstream): number {
+  const rate = up.searchesPerSecond ?? HUBSPOT_LIMITS.searchesPerSecond;
+  if (!(rate > 0) || !Number.isFinite(rate)) return 0;
+  return SEARCH_WINDOW_MS / (rate * SEARCH_PACE_SHARE);
+}
+
+/** The caller's options with HubSpot's reader, telling the observer of each limit met and each wait. */
+function hubspotOptions(up: PortalUpstream, afterWait?: (ms: number) => void): UpstreamOptions {
+  const reader = up.rateLimit;
+  return {
+    ...up,
+    rateLimit: (res, now) => {
+      const read = readHubspotLimit(res, now);
+      if (read) up.traffic?.limited?.(read.limit, res.status);
+      return reader ? reader(res, now) : read && { waitMs: read.waitMs, kind: read.kind };
+    },
+    onWait: (ms, status) => {
+      up.onWait?.(ms, status);
+      afterWait?.(ms);
+    },
+  };
+}
+
+function portalJson<S extends z.ZodType>(up: PortalUpstream, path: string, schema: S, req: UpstreamRequest = {}): Promise<z.output<S>> {
+  return upstreamJson(hubspotOptions(up), path, schema, req);
+}
+
+/** A search, sent in the token's next slot; a retry after a 429 moves the slots after it. */
+async function pacedSearch<S extends z.ZodType>(up: PortalUpstream, path: string, schema: S, body: unknown): Promise<z.output<S>> {
+  const interval = searchIntervalMs(up);
+  const key = paceKey(up);
+  const held = interval > 0 ? await searchPacer.take(key, interval) : 0;
+  up.traffic?.search?.(held);
+  const opts = hubspotOptions(up, (ms) => {
+    if (interval > 0) searchPacer.holdFor(key, ms + interval);
+    up.traffic?.search?.(0);
+  });
+  return upstreamJson(opts, path, schema, { method: "POST", json: body });
+}
 
 // ── times ─────────────────────────────────────────────────────────────────────────────────
 
@@ -180,7 +363,7 @@ export interface SearchParams {
 }
 
 /** One page of records modified at or after `since`, oldest change first. */
-export function searchModified(up: UpstreamOptions, type: HubspotObjectType, p: SearchParams): Promise<SearchResponse> {
+export function searchModified(up: PortalUpstream, type: HubspotObjectType, p: SearchParams): Promise<SearchResponse> {
   checkLimit(p.limit, MAX_SEARCH_LIMIT);
   const prop = modifiedProperty[type];
   const body: Record<string, unknown> = {
@@ -190,7 +373,7 @@ export function searchModified(up: UpstreamOptions, type: HubspotObjectType, p: 
     limit: p.limit,
   };
   if (p.after !== undefined) body.after = p.after;
-  return upstreamJson(up, `/crm/v3/objects/${type}/search`, searchResponse, { method: "POST", json: body });
+  return pacedSearch(up, `/crm/v3/objects/${type}/search`, searchResponse, body);
 }
 
 /** Follows `paging.next.after` to the end; a repeated cursor or too many pages fail loudly. */
@@ -212,14 +395,14 @@ async function everyPage<T>(label: string, fetchPage: (after: string | undefined
 
 /** Every live record of a type, with the named properties (and associations, when asked). */
 export function listAllObjects(
-  up: UpstreamOptions,
+  up: PortalUpstream,
   type: "companies" | "contacts" | "deals",
   properties: readonly string[],
   opts: { associations?: readonly string[] } = {},
 ): Promise<HubspotRecord[]> {
   const path = `/crm/v3/objects/${type}`;
   return everyPage(path, (after) =>
-    upstreamJson(up, path, listResponse, {
+    portalJson(up, path, listResponse, {
       query: {
         limit: LIST_LIMIT,
         after,
@@ -232,32 +415,32 @@ export function listAllObjects(
 }
 
 /** The first page of a plain list, for the probe. */
-export function listObjectsPage(up: UpstreamOptions, type: "companies" | "contacts" | "deals", limit: number): Promise<ListResponse> {
+export function listObjectsPage(up: PortalUpstream, type: "companies" | "contacts" | "deals", limit: number): Promise<ListResponse> {
   checkLimit(limit, LIST_LIMIT);
-  return upstreamJson(up, `/crm/v3/objects/${type}`, listResponse, { query: { limit } });
+  return portalJson(up, `/crm/v3/objects/${type}`, listResponse, { query: { limit } });
 }
 
 /** Ids of every archived (deleted) record of a type. */
-export async function listArchivedIds(up: UpstreamOptions, type: HubspotObjectType): Promise<string[]> {
+export async function listArchivedIds(up: PortalUpstream, type: HubspotObjectType): Promise<string[]> {
   const path = `/crm/v3/objects/${type}`;
-  const rows = await everyPage(path, (after) => upstreamJson(up, path, archivedListResponse, { query: { archived: "true", limit: LIST_LIMIT, after } }));
+  const rows = await everyPage(path, (after) => portalJson(up, path, archivedListResponse, { query: { archived: "true", limit: LIST_LIMIT, after } }));
   return rows.map((r) => r.id);
 }
 
 /** Active owners, or the archived (departed) ones. */
-export function listOwners(up: UpstreamOptions, archived: boolean): Promise<HubspotOwner[]> {
+export function listOwners(up: PortalUpstream, archived: boolean): Promise<HubspotOwner[]> {
   return everyPage("/crm/v3/owners", (after) =>
-    upstreamJson(up, "/crm/v3/owners", ownersResponse, { query: { limit: LIST_LIMIT, after, archived: String(archived) } }),
+    portalJson(up, "/crm/v3/owners", ownersResponse, { query: { limit: LIST_LIMIT, after, archived: String(archived) } }),
   );
 }
 
 /** Each record's associated companies, for records of `from`; absent ids have none. */
-export async function readCompanyAssociations(up: UpstreamOptions, from: "deals" | EngagementType, ids: readonly string[]): Promise<AssociationsBatch["results"]> {
+export async function readCompanyAssociations(up: PortalUpstream, from: "deals" | EngagementType, ids: readonly string[]): Promise<AssociationsBatch["results"]> {
   const unique = [...new Set(ids)];
   const out: AssociationsBatch["results"] = [];
   for (let i = 0; i < unique.length; i += MAX_BATCH_INPUTS) {
     const inputs = unique.slice(i, i + MAX_BATCH_INPUTS).map((id) => ({ id }));
-    const answer = await upstreamJson(up, `/crm/v4/associations/${from}/companies/batch/read`, associationsBatchResponse, {
+    const answer = await portalJson(up, `/crm/v4/associations/${from}/companies/batch/read`, associationsBatchResponse, {
       method: "POST",
       json: { inputs },
     });
@@ -266,8 +449,8 @@ export async function readCompanyAssociations(up: UpstreamOptions, from: "deals"
   return out;
 }
 
-export function getAccountDetails(up: UpstreamOptions): Promise<AccountDetails> {
-  return upstreamJson(up, "/account-info/v3/details", accountDetails);
+export function getAccountDetails(up: PortalUpstream): Promise<AccountDetails> {
+  return portalJson(up, "/account-info/v3/details", accountDetails);
 }
 
 // ── incremental reads across HubSpot's search cap ─────────────────────────────────────────
@@ -312,7 +495,7 @@ export function startPosition(since: number | null): SearchPosition {
 }
 
 /** The next page of changes of one type, continuing from `pos`. */
-export async function searchChanges(up: UpstreamOptions, type: HubspotObjectType, pos: SearchPosition, opts: ChangesOptions): Promise<SearchChanges> {
+export async function searchChanges(up: PortalUpstream, type: HubspotObjectType, pos: SearchPosition, opts: ChangesOptions): Promise<SearchChanges> {
   checkLimit(opts.pageSize, MAX_SEARCH_LIMIT);
   if (!Number.isInteger(opts.searchCap) || opts.searchCap < 1) throw new RangeError(`searchCap must be a positive integer, got ${opts.searchCap}`);
   let at = pos;

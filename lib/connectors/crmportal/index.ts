@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ProbeResult } from "@/lib/connectors/types";
 import type { ChangesPage, PortalEngagementRecord, PortalOwner, RecordOf } from "./records";
 import {
@@ -20,6 +19,7 @@ import {
   type EngagementType,
   type HubspotObjectType,
   type HubspotRecord,
+  type PortalUpstream,
 } from "./client";
 import {
   companyByRecord,
@@ -41,7 +41,19 @@ import {
 // Incremental reads (for the sync engine) use the search endpoints by modification time; the
 // direct reads list every live record.
 
-export { createCrmportalStandIn, PORTAL_ACCOUNTS, standInPortalToken, type CrmportalStandInOptions } from "./stand-in";
+export { createCrmportalStandIn, PORTAL_ACCOUNTS, standInPortalToken, type CrmportalStandIn, type CrmportalStandInOptions, type PortalUsage } from "./stand-in";
+export {
+  HUBSPOT_LIMITS,
+  hubspotRateLimitReader,
+  MAX_SEARCH_LIMIT,
+  portalLimits,
+  readHubspotLimit,
+  searchIntervalMs,
+  type PortalLimit,
+  type PortalLimits,
+  type PortalTraffic,
+  type PortalUpstream,
+} from "./client";
 export type { PortalCompany, PortalContact, PortalDeal } from "./map";
 
 export const crmportalProduct = "HubSpot";
@@ -93,12 +105,12 @@ function changesOptions(opts: FetchChangesOptions): { pageSize: number; searchCa
 
 // ── incremental reads ─────────────────────────────────────────────────────────────────────
 
-async function companyIdsFor(up: UpstreamOptions, from: "deals" | EngagementType, ids: string[]): Promise<Map<string, string>> {
+async function companyIdsFor(up: PortalUpstream, from: "deals" | EngagementType, ids: string[]): Promise<Map<string, string>> {
   return ids.length ? companyByRecord(await readCompanyAssociations(up, from, ids)) : new Map();
 }
 
 async function objectChanges<T>(
-  up: UpstreamOptions,
+  up: PortalUpstream,
   type: Exclude<HubspotObjectType, EngagementType>,
   since: number | null,
   after: string | null,
@@ -123,7 +135,7 @@ async function objectChanges<T>(
  * Calls, meetings and emails as one stream: each type in turn, oldest change first within a type.
  * The first page also asks the other two types for their totals, so progress has a whole figure.
  */
-async function engagementChanges(up: UpstreamOptions, since: number | null, after: string | null, opts: FetchChangesOptions): Promise<ChangesPage<PortalEngagementRecord>> {
+async function engagementChanges(up: PortalUpstream, since: number | null, after: string | null, opts: FetchChangesOptions): Promise<ChangesPage<PortalEngagementRecord>> {
   const o = changesOptions(opts);
   let c: z.infer<typeof engagementCursor>;
   if (after === null) {
@@ -166,7 +178,7 @@ async function engagementChanges(up: UpstreamOptions, since: number | null, afte
 }
 
 type Readers = {
-  [K in ChangeObject]: (up: UpstreamOptions, since: number | null, after: string | null, opts: FetchChangesOptions) => Promise<ChangesPage<RecordOf[K]>>;
+  [K in ChangeObject]: (up: PortalUpstream, since: number | null, after: string | null, opts: FetchChangesOptions) => Promise<ChangesPage<RecordOf[K]>>;
 };
 
 const readers: Readers = {
@@ -192,7 +204,7 @@ const readers: Readers = {
  * position this connector did not hand out throws a RangeError.
  */
 export function fetchChanges<O extends ChangeObject>(
-  up: UpstreamOptions,
+  up: PortalUpstream,
   object: O,
   since: number | null,
   after: string | null,
@@ -202,7 +214,7 @@ export function fetchChanges<O extends ChangeObject>(
 }
 
 /** Every owner: active ones and the archived (departed) ones, the latter inactive. */
-export async function fetchOwners(up: UpstreamOptions): Promise<PortalOwner[]> {
+export async function fetchOwners(up: PortalUpstream): Promise<PortalOwner[]> {
   const active = await listOwners(up, false);
   const archived = await listOwners(up, true);
   const byId = new Map<string, PortalOwner>();
@@ -211,7 +223,7 @@ export async function fetchOwners(up: UpstreamOptions): Promise<PortalOwner[]> {
 }
 
 /** Ids of every archived (deleted) record; for engagements, of calls, meetings and emails. */
-export async function fetchArchivedIds(up: UpstreamOptions, object: ChangeObject): Promise<string[]> {
+export async function fetchArchivedIds(up: PortalUpstream, object: ChangeObject): Promise<string[]> {
   if (object !== "engagements") return listArchivedIds(up, object);
   const ids: string[] = [];
   for (const type of engagementTypes) ids.push(...(await listArchivedIds(up, type)));
@@ -220,20 +232,20 @@ export async function fetchArchivedIds(up: UpstreamOptions, object: ChangeObject
 
 // ── direct reads ──────────────────────────────────────────────────────────────────────────
 
-export async function listPortalCompanies(up: UpstreamOptions): Promise<PortalCompany[]> {
+export async function listPortalCompanies(up: PortalUpstream): Promise<PortalCompany[]> {
   return (await listAllObjects(up, "companies", ["name", "domain", "industry", "numberofemployees"])).map(toPortalCompany);
 }
 
-export async function listPortalContacts(up: UpstreamOptions): Promise<PortalContact[]> {
+export async function listPortalContacts(up: PortalUpstream): Promise<PortalContact[]> {
   return (await listAllObjects(up, "contacts", ["email", "firstname", "lastname", "associatedcompanyid"])).map(toPortalContact);
 }
 
-export async function listPortalDeals(up: UpstreamOptions): Promise<PortalDeal[]> {
+export async function listPortalDeals(up: PortalUpstream): Promise<PortalDeal[]> {
   return (await listAllObjects(up, "deals", ["dealname", "dealstage", "closedate", "amount"], { associations: ["companies"] })).map(toPortalDeal);
 }
 
 /** Reads the portal's details and one company: proves the token and its CRM read scope. */
-export async function crmportalProbe(up: UpstreamOptions): Promise<ProbeResult> {
+export async function crmportalProbe(up: PortalUpstream): Promise<ProbeResult> {
   const account = await getAccountDetails(up);
   const companies = await listObjectsPage(up, "companies", 1);
   return probeResult(account, companies.total ?? null);

@@ -5,7 +5,10 @@ import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 import type { CrmInstance } from "./records";
-import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, searchableTypes, type HubspotObjectType } from "./client";
+import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, searchableTypes, type HubspotObjectType, type PortalLimits } from "./client";
+import { PortalRateLimits, type EnforcedLimit, type PortalUsage } from "./stand-in-limits";
+
+export type { PortalUsage } from "./stand-in-limits";
 
 // A stand-in of the HubSpot CRM v3 API (with the v4 association batch read) serving two
 // portals, chosen by the private-app token's account: the customers portal (the tenant's
@@ -14,6 +17,13 @@ import { engagementTypes, MAX_BATCH_INPUTS, MAX_SEARCH_LIMIT, SEARCH_CAP, search
 // property and page by offset up to a cap, as HubSpot's do; lists page by offset too. Every
 // datetime property is epoch milliseconds as a string, except `closedate` and `hs_timestamp`,
 // which come as ISO timestamps so clients meet both forms.
+//
+// It enforces HubSpot's rate limits per portal token (stand-in-limits.ts): a search beyond the
+// search limit, or another request beyond the ten-second or daily limit, is answered 429 in
+// HubSpot's body, and every answer to a known token carries the X-HubSpot-RateLimit-* headers.
+// Answers follow HubSpot's published descriptions (tests/fixtures/vendor-api/hubspot), where
+// HubSpot's live answers differ from them: property values are strings (an unset one is left
+// out, not null), association ids are strings, and batch errors carry every required field.
 
 export const PORTAL_ACCOUNTS: Record<CrmInstance, string> = {
   customers: "portal-customers@crmportal.demo.test",
@@ -25,7 +35,31 @@ export interface CrmportalStandInOptions {
   searchCap?: number;
   /** Silently lowers every page size to this, as a busy portal may. */
   pageSizeCap?: number;
+  /** Rate limits per token; HubSpot's documented ones (HUBSPOT_LIMITS) where not given. */
+  limits?: Partial<PortalLimits>;
 }
+
+/** The stand-in, with what it has answered and refused under its rate limits. */
+export interface CrmportalStandIn extends StandIn {
+  readonly limits: { readonly configured: Readonly<PortalLimits>; usage(): PortalUsage };
+}
+
+/** HubSpot's numeric ids of the object types, accepted wherever a type name is (its descriptions use `0-3` for deals). */
+const objectTypeIds: Record<string, HubspotObjectType> = {
+  "0-1": "contacts",
+  "0-2": "companies",
+  "0-3": "deals",
+  "0-47": "meetings",
+  "0-48": "calls",
+  "0-49": "emails",
+};
+
+/** HubSpot's 429 body for each limit: what its own SDK reads (`policyName`, and the message for the per-second one). */
+const rateLimitBodies: Record<EnforcedLimit, { message: string; policyName: string }> = {
+  search: { message: "You have reached your secondly limit.", policyName: "SECONDLY" },
+  burst: { message: "You have reached your ten_secondly_rolling limit.", policyName: "TEN_SECONDLY_ROLLING" },
+  daily: { message: "You have reached your daily limit.", policyName: "DAILY" },
+};
 
 const SEARCH_DEFAULT_LIMIT = 10;
 const LIST_DEFAULT_LIMIT = 10;
@@ -374,16 +408,21 @@ function matches(r: StoredRecord, f: SearchFilter): boolean {
   return c >= 0; // GTE
 }
 
-function isObjectType(s: string): s is HubspotObjectType {
-  return (searchableTypes as readonly string[]).includes(s);
+function objectType(s: string): HubspotObjectType | null {
+  if ((searchableTypes as readonly string[]).includes(s)) return s as HubspotObjectType;
+  return objectTypeIds[s] ?? null;
 }
 
-class CrmportalStandIn implements StandIn {
+const SEARCH_PATH = /^\/crm\/v3\/objects\/([A-Za-z_]+|0-\d+)\/search$/;
+
+class CrmportalStandInImpl implements CrmportalStandIn {
   readonly oauth: StandInOAuth;
   readonly faults = new Faults();
+  readonly limits: PortalRateLimits;
   private readonly portals: Record<CrmInstance, Portal>;
   private readonly searchCap: number;
   private readonly pageSizeCap: number;
+  private readonly now: () => number;
   private requestSeq = 0;
 
   constructor(
@@ -394,6 +433,8 @@ class CrmportalStandIn implements StandIn {
     this.portals = { customers: customersPortal(tenant), users: usersPortal(tenant) };
     this.searchCap = opts.searchCap ?? SEARCH_CAP;
     this.pageSizeCap = opts.pageSizeCap ?? Number.POSITIVE_INFINITY;
+    this.limits = new PortalRateLimits(opts.limits);
+    this.now = deps.now ?? Date.now;
     // Private-app tokens have no consent flow: the app mints them in-process, and the OAuth routes answer 404.
     this.oauth = new StandInOAuth({
       slug: "crmportal",
@@ -406,47 +447,70 @@ class CrmportalStandIn implements StandIn {
   }
 
   async handle(request: Request, path: string, caller?: StandInCaller): Promise<Response> {
+    const isSearch = request.method === "POST" && SEARCH_PATH.test(path);
     const fault = await this.faults.apply(request, path);
-    if (fault) return this.vendorFault(fault);
+    if (fault) return this.vendorFault(fault, await this.instanceOf(request), isSearch);
 
     const oauth = await this.oauth.serve(request, path, caller);
     if (oauth) return oauth;
 
-    const account = await this.oauth.verify(request.headers.get("authorization"));
-    const instance = (Object.keys(PORTAL_ACCOUNTS) as CrmInstance[]).find((k) => PORTAL_ACCOUNTS[k] === account);
+    const instance = await this.instanceOf(request);
     if (!instance) {
+      // Nothing is counted for a token HubSpot does not know, and no limits are told.
       return this.error(
         401,
         "INVALID_AUTHENTICATION",
         "Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview",
       );
     }
-    const portal = this.portals[instance];
-    const params = new URL(request.url).searchParams;
+    const verdict = this.limits.admit(instance, isSearch, this.now());
+    if (verdict.refused) return this.rateLimited(verdict.refused, verdict.headers);
+    const res = await this.route(request, path, this.portals[instance]);
+    for (const [name, value] of Object.entries(verdict.headers)) res.headers.set(name, value);
+    return res;
+  }
 
+  /** The portal a bearer token is for, or null. */
+  private async instanceOf(request: Request): Promise<CrmInstance | null> {
+    const account = await this.oauth.verify(request.headers.get("authorization"));
+    return (Object.keys(PORTAL_ACCOUNTS) as CrmInstance[]).find((k) => PORTAL_ACCOUNTS[k] === account) ?? null;
+  }
+
+  private async route(request: Request, path: string, portal: Portal): Promise<Response> {
+    const params = new URL(request.url).searchParams;
     if (path === "/account-info/v3/details" && request.method === "GET") return this.accountDetails(portal);
     if ((path === "/crm/v3/owners" || path === "/crm/v3/owners/") && request.method === "GET") return this.owners(portal, params);
 
-    const search = /^\/crm\/v3\/objects\/([A-Za-z_]+)\/search$/.exec(path);
+    const search = SEARCH_PATH.exec(path);
     if (search && request.method === "POST") {
-      const type = search[1] ?? "";
-      if (!isObjectType(type)) return this.unknownType(type);
+      const type = objectType(search[1] ?? "");
+      if (!type) return this.unknownType(search[1] ?? "");
       return this.search(portal, type, await this.readJson(request));
     }
-    const list = /^\/crm\/v3\/objects\/([A-Za-z_]+)$/.exec(path);
+    const list = /^\/crm\/v3\/objects\/([A-Za-z_]+|0-\d+)$/.exec(path);
     if (list && request.method === "GET") {
-      const type = list[1] ?? "";
-      if (!isObjectType(type)) return this.unknownType(type);
+      const type = objectType(list[1] ?? "");
+      if (!type) return this.unknownType(list[1] ?? "");
       return this.list(portal, type, params);
     }
-    const batch = /^\/crm\/v4\/associations\/([A-Za-z_]+)\/([A-Za-z_]+)\/batch\/read$/.exec(path);
+    const batch = /^\/crm\/v4\/associations\/([A-Za-z_]+|0-\d+)\/([A-Za-z_]+|0-\d+)\/batch\/read$/.exec(path);
     if (batch && request.method === "POST") {
-      const from = batch[1] ?? "";
-      if (!isObjectType(from) || from === "companies") return this.unknownType(from);
-      if (batch[2] !== "companies") return this.unknownType(batch[2] ?? "");
+      const from = objectType(batch[1] ?? "");
+      if (!from || from === "companies") return this.unknownType(batch[1] ?? "");
+      if (objectType(batch[2] ?? "") !== "companies") return this.unknownType(batch[2] ?? "");
       return this.associations(portal, from, await this.readJson(request));
     }
     return this.error(404, "OBJECT_NOT_FOUND", `No route for ${request.method} ${path}`);
+  }
+
+  /** HubSpot's 429: its body for the limit reached, with the window's headers (none of it left). */
+  private rateLimited(limit: EnforcedLimit, headers: Record<string, string>): Response {
+    const { message, policyName } = rateLimitBodies[limit];
+    return this.json(
+      429,
+      { status: "error", message, errorType: "RATE_LIMIT", correlationId: this.correlationId(), policyName, category: "RATE_LIMITS" },
+      headers,
+    );
   }
 
   private accountDetails(portal: Portal): Response {
@@ -559,7 +623,8 @@ class CrmportalStandIn implements StandIn {
     return this.json(200, {
       total: ordered.length,
       results: slice.map((r) => this.record(type, r, body.properties?.length ? body.properties : null)),
-      ...this.paging(offset + slice.length, ordered.length),
+      // A search's next page is named by its offset alone: there is no link to follow.
+      ...this.paging(offset + slice.length, ordered.length, false),
     });
   }
 
@@ -571,10 +636,12 @@ class CrmportalStandIn implements StandIn {
     const a = companyAssociation[from];
     const results: unknown[] = [];
     const missing: string[] = [];
+    // The published description has ids as strings and a label only where there is one.
+    const types = a.types.map(({ category, typeId, label }) => (label === null ? { category, typeId } : { category, typeId, label }));
     for (const { id } of parsed.data.inputs) {
       const companyId = byId.get(id)?.companyId ?? null;
       if (companyId === null) missing.push(id);
-      else results.push({ from: { id }, to: [{ toObjectId: Number(companyId), associationTypes: a.types }] });
+      else results.push({ from: { id }, to: [{ toObjectId: companyId, associationTypes: types }] });
     }
     const started = isoDateTime(this.tenant.now);
     if (missing.length === 0) return this.json(200, { status: "COMPLETE", results, startedAt: started, completedAt: started });
@@ -582,12 +649,15 @@ class CrmportalStandIn implements StandIn {
       status: "COMPLETE",
       results,
       numErrors: missing.length,
+      // Every field the description requires of a batch error; its sub-category is an object
+      // there (HubSpot's answers have carried a string), so it is left out.
       errors: missing.map((id) => ({
         status: "error",
         category: "OBJECT_NOT_FOUND",
-        subCategory: "crm.associations.NO_ASSOCIATIONS_FOUND",
         message: `No company is associated with ${from} ${id}.`,
         context: { fromObjectId: [id] },
+        errors: [],
+        links: {},
       })),
       startedAt: started,
       completedAt: started,
@@ -596,9 +666,13 @@ class CrmportalStandIn implements StandIn {
 
   private record(type: HubspotObjectType, r: StoredRecord, wanted: readonly string[] | null): Record<string, unknown> {
     const names = wanted ? [...new Set([...wanted, ...alwaysProperties[type]])] : defaultProperties[type];
-    const properties: Props = {};
-    // Unknown property names are left out, as HubSpot does; known but unset ones are null.
-    for (const n of names) if (Object.hasOwn(r.props, n)) properties[n] = r.props[n] ?? null;
+    const properties: Record<string, string> = {};
+    // Unknown property names are left out, as HubSpot does; so are unset ones, which HubSpot
+    // answers as null but its published description has only strings for.
+    for (const n of names) {
+      const v = r.props[n];
+      if (typeof v === "string") properties[n] = v;
+    }
     return {
       id: r.id,
       properties,
@@ -624,9 +698,9 @@ class CrmportalStandIn implements StandIn {
     return { offset, limit: Math.min(limit, this.pageSizeCap) };
   }
 
-  private paging(end: number, total: number): { paging?: { next: { after: string; link: string } } } {
+  private paging(end: number, total: number, withLink = true): { paging?: { next: { after: string; link?: string } } } {
     if (end >= total) return {};
-    return { paging: { next: { after: String(end), link: `?after=${end}` } } };
+    return { paging: { next: withLink ? { after: String(end), link: `?after=${end}` } : { after: String(end) } } };
   }
 
   private async readJson(request: Request): Promise<unknown> {
@@ -641,18 +715,19 @@ class CrmportalStandIn implements StandIn {
     return this.error(400, "VALIDATION_ERROR", `Unable to infer object type from: ${type}`);
   }
 
-  /** A queued fault, answered in HubSpot's error shape. */
-  private vendorFault(fault: Response): Response {
+  /**
+   * A queued fault, answered in HubSpot's error shape. A 429 is the limit of the request's kind
+   * (the search limit for a search), with that window's headers saying none of it is left; a
+   * Retry-After is sent only when the fault names one, as HubSpot sends none.
+   */
+  private vendorFault(fault: Response, instance: CrmInstance | null, isSearch: boolean): Response {
     const retryAfter = fault.headers.get("retry-after");
     const extra: Record<string, string> = retryAfter ? { "retry-after": retryAfter } : {};
     if (fault.status === 401) return this.error(401, "INVALID_AUTHENTICATION", "Authentication credentials not found.", extra);
     if (fault.status === 403) return this.error(403, "MISSING_SCOPES", "This app hasn't been granted all required scopes to make this call.", extra);
     if (fault.status === 429) {
-      return this.error(429, "RATE_LIMITS", "You have reached your secondly limit.", {
-        ...extra,
-        "x-hubspot-ratelimit-max": "190",
-        "x-hubspot-ratelimit-remaining": "0",
-      });
+      const limits = instance ? this.limits.headersFor(instance, isSearch, this.now(), true) : {};
+      return this.rateLimited(isSearch ? "search" : "burst", { ...limits, ...extra });
     }
     return this.error(fault.status, "INTERNAL_ERROR", "internal error", extra);
   }
@@ -661,10 +736,11 @@ class CrmportalStandIn implements StandIn {
     return this.json(status, { status: "error", message, correlationId: this.correlationId(), category }, headers);
   }
 
+  /** A UUID, as HubSpot's are, derived from the tenant and the request's number so answers repeat. */
   private correlationId(): string {
     this.requestSeq++;
-    const h = hashString(`${this.tenant.seed}:${this.requestSeq}`).toString(16).padStart(8, "0");
-    return `${h}-${String(this.requestSeq).padStart(4, "0")}-4000-8000-${h}${h.slice(0, 4)}`;
+    const hex = [0, 1, 2, 3].map((i) => hashString(`${this.tenant.seed}:${this.requestSeq}:${i}`).toString(16).padStart(8, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
 
   private json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -672,8 +748,8 @@ class CrmportalStandIn implements StandIn {
   }
 }
 
-export function createCrmportalStandIn(deps: StandInDeps, opts: CrmportalStandInOptions = {}): StandIn {
-  return new CrmportalStandIn(deps.tenant, deps, opts);
+export function createCrmportalStandIn(deps: StandInDeps, opts: CrmportalStandInOptions = {}): CrmportalStandIn {
+  return new CrmportalStandInImpl(deps.tenant, deps, opts);
 }
 
 /** A private-app token for one of the stand-in's two portals. */

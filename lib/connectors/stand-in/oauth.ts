@@ -54,6 +54,18 @@ export interface StandInOAuthOptions {
   /** How long a refresh token may wait to be used; default 30 days. */
   refreshTtlMs?: number;
   /**
+   * The refresh tokens' own prefix, where the vendor's differs from its access tokens' (GitHub:
+   * "ghr" beside "ghu"). Default: the token prefix followed by "_rt".
+   */
+  refreshPrefix?: string;
+  /** Whether a grant's answer says how long its refresh token lives (`refresh_token_expires_in`, as GitHub's does). */
+  refreshTokenExpiresIn?: boolean;
+  /**
+   * The scope a code's token answer names. Default: the scope asked for, else "read". GitHub
+   * Apps answer "" whatever was asked: their user tokens carry the app's permissions, not scopes.
+   */
+  grantedScope?: string;
+  /**
    * What the server remembers (redeemed codes, used refresh tokens, revoked grants). The app keeps
    * it in storage, shared by its instances and by each day's new mount of the stand-ins. Default:
    * this process's memory alone.
@@ -119,6 +131,15 @@ interface RefreshBody {
   g: string;
   n: string; // nonce: every rotation is a new token
 }
+
+/** A grant's tokens as the token endpoint answers them. */
+export type IssuedGrant = {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+};
 
 /** What an access token is, for a stand-in's API: whose, or why not. */
 export type TokenState = { ok: true; email: string } | { ok: false; reason: "invalid" | "expired" | "revoked" };
@@ -213,7 +234,7 @@ export class StandInOAuth {
    * An access token and a refresh token for a new grant, minted in-process (shared credentials
    * whose vendor expires tokens). Without a token lifetime, the access token alone.
    */
-  mintGrant(email: string): { access_token: string; token_type: "Bearer"; expires_in?: number; refresh_token?: string } {
+  mintGrant(email: string): IssuedGrant {
     return this.issue(email, randomBytes(9).toString("base64url"));
   }
 
@@ -343,7 +364,7 @@ export class StandInOAuth {
     const use = await this.memory.use("code", mac, code.x, now);
     if (use === "again") return fail("The code has already been used.");
     if (use === "full") return envelope(429, "rate_limited", "Too many codes redeemed in the last five minutes; try again shortly.", { "retry-after": String(Math.ceil(CODE_TTL_MS / 1000)) });
-    return tokenAnswer({ ...this.issue(code.e, randomBytes(9).toString("base64url")), scope: form.get("scope") ?? "read" });
+    return tokenAnswer({ ...this.issue(code.e, randomBytes(9).toString("base64url")), scope: this.o.grantedScope ?? form.get("scope") ?? "read" });
   }
 
   /**
@@ -379,7 +400,7 @@ export class StandInOAuth {
   }
 
   /** A grant's tokens: an expiring access token and its refresh token, or the lasting token alone. */
-  private issue(email: string, grant: string): { access_token: string; token_type: "Bearer"; expires_in?: number; refresh_token?: string } {
+  private issue(email: string, grant: string): IssuedGrant {
     const ttl = this.o.tokenTtlMs;
     if (ttl === undefined) {
       // A lasting token, but still of a grant, so the person (or workspace) can revoke it.
@@ -387,18 +408,24 @@ export class StandInOAuth {
       return { access_token: `${this.o.tokenPrefix}_${lasting}.${this.o.sealer.mac(lasting, `stand-in-token:${this.o.slug}`)}`, token_type: "Bearer" };
     }
     const now = this.now();
+    const refreshTtl = this.o.refreshTtlMs ?? REFRESH_TTL_MS;
     const access = b64(JSON.stringify({ e: email, x: now + ttl, g: grant } satisfies AccessBody));
-    const refresh = b64(JSON.stringify({ e: email, x: now + (this.o.refreshTtlMs ?? REFRESH_TTL_MS), g: grant, n: randomBytes(9).toString("base64url") } satisfies RefreshBody));
+    const refresh = b64(JSON.stringify({ e: email, x: now + refreshTtl, g: grant, n: randomBytes(9).toString("base64url") } satisfies RefreshBody));
     return {
       access_token: `${this.o.tokenPrefix}_${access}.${this.o.sealer.mac(access, `stand-in-token:${this.o.slug}`)}`,
       token_type: "Bearer",
       expires_in: Math.floor(ttl / 1000),
-      refresh_token: `${this.o.tokenPrefix}_rt_${refresh}.${this.o.sealer.mac(refresh, `stand-in-refresh:${this.o.slug}`)}`,
+      refresh_token: `${this.refreshPrefix()}${refresh}.${this.o.sealer.mac(refresh, `stand-in-refresh:${this.o.slug}`)}`,
+      ...(this.o.refreshTokenExpiresIn ? { refresh_token_expires_in: Math.floor(refreshTtl / 1000) } : {}),
     };
   }
 
+  private refreshPrefix(): string {
+    return `${this.o.refreshPrefix ?? `${this.o.tokenPrefix}_rt`}_`;
+  }
+
   private openRefresh(token: string): { body: RefreshBody; mac: string } | null {
-    const prefix = `${this.o.tokenPrefix}_rt_`;
+    const prefix = this.refreshPrefix();
     if (!token.startsWith(prefix) || token.length > FIELD_MAX) return null;
     const [body, mac, extra] = token.slice(prefix.length).split(".");
     if (!body || !mac || extra !== undefined || this.o.sealer.mac(body, `stand-in-refresh:${this.o.slug}`) !== mac) return null;

@@ -1,9 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { upstreamJson, UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
+import { retryAfterMs, retryAfterReader, upstreamJson, UpstreamError, type RateLimitReader, type UpstreamOptions } from "@/lib/connectors/http";
 
 // A typed client of the Intercom REST API (version 2.11): the signed-in teammate (/me) and the
-// workspace's conversations, cursor-paged with `starting_after`.
+// workspace's conversations, cursor-paged with `starting_after`. Intercom's 429 says when its
+// window resets in X-RateLimit-Reset (epoch seconds), not in Retry-After.
 
 export const INTERCOM_VERSION = "2.11";
 /** Intercom's documented ceiling for `per_page` on the conversation list. */
@@ -36,10 +37,12 @@ export type IntercomConversation = z.infer<typeof intercomConversation>;
 
 export const intercomPages = z.object({
   type: z.literal("pages"),
-  page: z.number().int(),
-  per_page: z.number().int(),
-  total_pages: z.number().int(),
-  next: z.object({ page: z.number().int().optional(), starting_after: z.string().min(1) }).nullish(),
+  // Intercom's cursor_pages requires only `type`; the counts are informative.
+  page: z.number().int().optional(),
+  per_page: z.number().int().optional(),
+  total_pages: z.number().int().optional(),
+  // The description lets `starting_after` be null; with no cursor there is no next page.
+  next: z.object({ page: z.number().int().optional(), per_page: z.number().int().optional(), starting_after: z.string().nullish() }).nullish(),
 });
 export type IntercomPages = z.infer<typeof intercomPages>;
 
@@ -58,9 +61,23 @@ export const intercomErrorList = z.object({
   errors: z.array(z.object({ code: z.string(), message: z.string().optional() })),
 });
 
+/**
+ * Intercom's rate limit: a 429 whose X-RateLimit-Reset (epoch seconds) says when the window's
+ * allowance is whole again; a Retry-After, should one come, is honoured first. Anything else is
+ * read as any vendor's (503 an overloaded server).
+ */
+export const intercomRateLimit: RateLimitReader = (res, now) => {
+  if (res.status !== 429) return retryAfterReader(res, now);
+  const after = retryAfterMs(res.headers.get("retry-after"), now);
+  if (after !== null) return { waitMs: after, kind: "rate_limited" };
+  const reset = res.headers.get("x-ratelimit-reset")?.trim() ?? "";
+  // The reset is to the second, and clocks differ: never ask again sooner than a second on.
+  return { waitMs: /^\d{1,12}$/.test(reset) ? Math.max(1_000, Number(reset) * 1000 - now) : null, kind: "rate_limited" };
+};
+
 /** Pins the API version, so a workspace's default version cannot change the shapes read here. */
 function withVersion(up: UpstreamOptions): UpstreamOptions {
-  return { ...up, headers: { ...up.headers, accept: "application/json", "intercom-version": INTERCOM_VERSION } };
+  return { ...up, headers: { ...up.headers, accept: "application/json", "intercom-version": INTERCOM_VERSION }, rateLimit: up.rateLimit ?? intercomRateLimit };
 }
 
 export function getMe(up: UpstreamOptions): Promise<IntercomAdmin> {

@@ -61,6 +61,14 @@ describe("nextVendorCursor", () => {
     expect(nextVendorCursor(intercomPages.parse({ type: "pages", page: 3, per_page: 2, total_pages: 3 }))).toBeNull();
     expect(nextVendorCursor(intercomPages.parse({ type: "pages", page: 3, per_page: 2, total_pages: 3, next: null }))).toBeNull();
   });
+
+  it("is null when next names no cursor, which Intercom's description allows", () => {
+    expect(nextVendorCursor(intercomPages.parse({ type: "pages", page: 3, per_page: 2, total_pages: 3, next: { per_page: 2, starting_after: null } }))).toBeNull();
+  });
+
+  it("reads the pages object with only the fields Intercom requires", () => {
+    expect(nextVendorCursor(intercomPages.parse({ type: "pages", next: { per_page: 2, starting_after: "abc" } }))).toBe("abc");
+  });
 });
 
 describe("probeResult", () => {

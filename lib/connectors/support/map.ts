@@ -14,7 +14,7 @@ export function toSupportConversation(c: IntercomConversation): SupportConversat
 
 /** The vendor cursor of the following page, or null when this was the last one. */
 export function nextVendorCursor(pages: IntercomPages): string | null {
-  return pages.next?.starting_after ?? null;
+  return pages.next?.starting_after || null;
 }
 
 export function probeResult(admin: IntercomAdmin): ProbeResult {

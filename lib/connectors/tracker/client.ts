@@ -1,15 +1,21 @@
 import "server-only";
 import { z } from "zod";
-import { UpstreamError, upstreamJson, type UpstreamFailure, type UpstreamOptions } from "@/lib/connectors/http";
+import { readUpstreamJson, retryAfterReader, UpstreamError, upstreamFetch, type RateLimitReader, type UpstreamFailure, type UpstreamOptions } from "@/lib/connectors/http";
+import { failureOfLinearError, linearRateLimitWait, type LinearGraphQLErrorLike } from "./linear-errors";
 
 // Linear's GraphQL API (POST {apiUrl}/graphql). Every answer is parsed with the shape of the
 // fields asked for, so a changed API fails loudly instead of yielding half-empty issues.
+//
+// Linear reports failures as GraphQL errors whatever the HTTP status: a rate limit or a refused
+// token may come as 400 as well as 429 or 401. So an error answer is read for its errors, and
+// sorted by their type and code as Linear's SDK sorts them; the status decides only when the
+// answer carries no GraphQL errors (a gateway's own 429 or 503, say).
 
 // ── Vendor shapes ─────────────────────────────────────────────────────────────────────────
 
 const graphqlError = z.looseObject({
   message: z.string(),
-  extensions: z.looseObject({ code: z.string().optional() }).optional(),
+  extensions: z.looseObject({ type: z.string().optional(), code: z.string().optional() }).optional(),
 });
 
 const graphqlEnvelope = z.object({
@@ -88,6 +94,14 @@ const PROJECT_ISSUES_QUERY = `query ProjectIssues($first: Int!, $after: String, 
   }
 }`;
 
+/** The documents this client sends, for the contract tests that validate them against Linear's schema. */
+export const TRACKER_QUERIES = {
+  viewer: VIEWER_QUERY,
+  assignedIssues: ASSIGNED_ISSUES_QUERY,
+  projects: PROJECTS_QUERY,
+  projectIssues: PROJECT_ISSUES_QUERY,
+} as const;
+
 /**
  * "Assigned" means the active part of the viewer's queue, as Linear's own "My issues" view
  * shows it: finished work (completed or canceled states) would otherwise bury the open issues
@@ -107,38 +121,103 @@ export interface PageOptions {
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_MAX_PAGES = 50;
 
-function failureOf(code: string | undefined): UpstreamFailure {
-  switch (code) {
-    case "AUTHENTICATION_ERROR":
-      return "unauthorized";
-    case "FORBIDDEN":
-      return "forbidden";
-    case "RATELIMITED":
-      return "rate_limited";
-    case "INTERNAL_SERVER_ERROR":
-      return "server";
-    default:
-      return code?.includes("NOT_FOUND") ? "not_found" : "bad_response";
+/** Longest error answer read to sort it; Linear's are a few hundred bytes. */
+const ERROR_BODY_MAX = 64 * 1024;
+
+/** The GraphQL errors of an answer that is not 2xx, read from a copy so the HTTP core still holds the original. */
+async function errorsOf(res: Response): Promise<LinearGraphQLErrorLike[]> {
+  if (!(res.headers.get("content-type") ?? "").toLowerCase().includes("json") || !res.body) return [];
+  const reader = res.clone().body?.getReader();
+  if (!reader) return [];
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > ERROR_BODY_MAX) {
+        await reader.cancel();
+        return [];
+      }
+      chunks.push(value);
+    }
+    const parsed = graphqlEnvelope.safeParse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+    return parsed.success ? (parsed.data.errors ?? []) : [];
+  } catch {
+    return [];
   }
 }
 
-/** One GraphQL request. Errors in a 200 answer are failures too: GraphQL reports them in the body. */
+interface Verdict {
+  kind: UpstreamFailure;
+  message: string;
+}
+
+function verdictOf(error: LinearGraphQLErrorLike): Verdict {
+  const code = typeof error.extensions?.code === "string" ? error.extensions.code : undefined;
+  // The vendor's message may be long; the log line needs its gist.
+  return { kind: failureOfLinearError(error), message: `GraphQL error${code ? ` ${code}` : ""}: ${error.message.slice(0, 200)}` };
+}
+
+/** One GraphQL request. Errors are failures whatever the status: GraphQL reports them in the body. */
 async function graphql<S extends z.ZodType>(
   up: UpstreamOptions,
   query: string,
   variables: Record<string, unknown>,
   schema: S,
 ): Promise<z.output<S>> {
-  const answer = await upstreamJson(up, "/graphql", graphqlEnvelope, { method: "POST", json: { query, variables } });
+  // What Linear said about each error answer, read before the HTTP core decides about it.
+  const verdicts = new WeakMap<Response, Verdict>();
+  const seen: { last: Verdict | null } = { last: null };
+  const doFetch = up.fetch ?? fetch;
+  const fallback: RateLimitReader = up.rateLimit ?? retryAfterReader;
+  const opts: UpstreamOptions = {
+    ...up,
+    fetch: async (input, init) => {
+      seen.last = null;
+      const res = await doFetch(input, init);
+      if (!res.ok) {
+        const first = (await errorsOf(res))[0];
+        if (first) {
+          seen.last = verdictOf(first);
+          verdicts.set(res, seen.last);
+        }
+      }
+      return res;
+    },
+    // Linear's RATELIMITED, whatever its status, waits what its headers ask; its other errors are
+    // never a rate limit, even as a 429. An answer without GraphQL errors is read by its status.
+    rateLimit: (res, now) => {
+      const verdict = verdicts.get(res);
+      if (!verdict) return fallback(res, now);
+      if (verdict.kind === "rate_limited") return { kind: "rate_limited", waitMs: linearRateLimitWait(res.headers, now) };
+      return res.status === 503 ? fallback(res, now) : null;
+    },
+  };
+
+  let res: Response;
+  try {
+    res = await upstreamFetch(opts, "/graphql", { method: "POST", json: { query, variables } });
+  } catch (err) {
+    // The HTTP core sorted the refusal by its status alone; Linear's error says what it was.
+    const said = seen.last;
+    if (err instanceof UpstreamError && said && said.kind !== "rate_limited" && err.kind !== "timeout" && err.kind !== "network") {
+      throw new UpstreamError(said.kind, `${said.message} (HTTP ${err.status ?? "?"})`, err.status);
+    }
+    throw err;
+  }
+  const answer = await readUpstreamJson(res, "/graphql", graphqlEnvelope);
   const first = answer.errors?.[0];
   if (first) {
-    const code = first.extensions?.code;
-    throw new UpstreamError(failureOf(code), `GraphQL error${code ? ` ${code}` : ""}: ${first.message}`, 200);
+    const verdict = verdictOf(first);
+    const wait = verdict.kind === "rate_limited" ? linearRateLimitWait(res.headers, Date.now()) : null;
+    throw new UpstreamError(verdict.kind, verdict.message, res.status, wait ?? undefined);
   }
   const parsed = schema.safeParse(answer.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UpstreamError("bad_response", `/graphql answered an unexpected shape at data.${issue?.path.join(".") ?? ""}`, 200);
+    throw new UpstreamError("bad_response", `/graphql answered an unexpected shape at data.${issue?.path.join(".") ?? ""}`, res.status);
   }
   return parsed.data;
 }

@@ -1,305 +1,449 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  parse,
+  responsePathAsArray,
+  validate,
+  type DocumentNode,
+  type GraphQLFieldResolver,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type GraphQLTypeResolver,
+} from "graphql";
 import { z } from "zod";
-import { demoUsers } from "@/demo/users";
-import type { Tenant, TrackerIssue as TenantIssue, TrackerProject } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
+import { LINEAR_ERRORS, type LinearErrorKind } from "./linear-errors";
+import { standInLinearSchema } from "./schema";
+import { trackerWorld, uuidFrom, ORGANIZATION, type IssueRec, type PersonRec, type ProjectRec, type StateRec, type TeamRec, type TrackerWorld } from "./stand-in-data";
+import { FilterNotEmulated, issueFilter, matcher, projectFilter, stateFilter, teamFilter, userFilter, type Build, type FilterEnv } from "./stand-in-filters";
+import { LinearRateLimits, queryComplexity } from "./stand-in-limits";
 
-// A stand-in of Linear's GraphQL API serving the demo tenant's tracker. It answers the queries
-// the tracker client sends and no more: the query text is read only far enough to know which
-// fields are selected (so an answer holds exactly those, as a GraphQL server's would) and which
-// variables feed which arguments. Aliases, fragments, directives and object literals in
-// arguments are refused, so a client relying on them fails here rather than in production.
+// A stand-in of Linear's GraphQL API serving the demo tenant's tracker. Queries are executed by
+// graphql-js against Linear's published schema (schema.ts), so fragments, aliases, variables,
+// directives and __typename behave as they do at Linear, and a document Linear would refuse is
+// refused here in Linear's words. Resolvers answer the tenant's users, teams, workflow states,
+// projects and issues; any other field answers null where the schema allows it and otherwise a
+// neutral value of its type (an empty list, zero, false, an empty string, the tenant's clock), so
+// a query Linear's SDK makes never breaks on a field the demo has no data for.
 
 /** Linear's user access tokens live about a day and come with a refresh token that rotates. */
 const LINEAR_TOKEN_TTL_MS = 24 * 3_600_000;
 
-// ── GraphQL errors, in Linear's body shape ────────────────────────────────────────────────
+/** Linear's page size: 50 unless asked, at most 250. */
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 250;
 
-class GraphQLFailure extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
+/** Parsed and validated documents kept per stand-in: clients send the same few over and over. */
+const PREPARED_MAX = 100;
+const PREPARED_QUERY_MAX_CHARS = 100_000;
 
-function errorResponse(f: GraphQLFailure): Response {
-  const type = f.code === "AUTHENTICATION_ERROR" ? "authentication error" : "graphql error";
-  const body = { errors: [{ message: f.message, extensions: { type, code: f.code, userPresentableMessage: f.message } }] };
-  return new Response(JSON.stringify(body), { status: f.status, headers: { "content-type": "application/json" } });
-}
+const ANONYMOUS = "(anonymous)";
 
-// ── Reading the query text ────────────────────────────────────────────────────────────────
+// ── Linear's error answers ────────────────────────────────────────────────────────────────
 
-interface Field {
-  name: string;
-  /** The raw text between the argument parentheses, or null. */
-  args: string | null;
-  selection: Field[] | null;
-}
+const USER_ERRORS: ReadonlySet<LinearErrorKind> = new Set(["invalidInput", "graphql", "parse", "badRequest"]);
 
-function parseOperation(query: string): Field[] {
-  let i = 0;
-  const skip = () => {
-    for (;;) {
-      while (i < query.length && /[\s,]/.test(query[i] ?? "")) i++;
-      if (query[i] !== "#") return;
-      while (i < query.length && query[i] !== "\n") i++;
-    }
-  };
-  const fail = (what: string): never => {
-    throw new GraphQLFailure(`Syntax Error: ${what} at offset ${i}.`, "GRAPHQL_PARSE_FAILED");
-  };
-
-  skip();
-  const header = /^(query|mutation|subscription)\b/.exec(query.slice(i));
-  if (header && header[1] !== "query") {
-    throw new GraphQLFailure(`This stand-in is read-only; ${header[1]} operations are not served.`, "GRAPHQL_VALIDATION_FAILED");
-  }
-  // The operation name and variable definitions carry nothing this stand-in needs.
-  const open = query.indexOf("{", i);
-  if (open < 0) fail("expected a selection set");
-  i = open;
-
-  const readParens = (): string => {
-    const start = ++i;
-    let depth = 1;
-    while (i < query.length && depth > 0) {
-      const c = query[i];
-      if (c === '"') {
-        i++;
-        while (i < query.length && query[i] !== '"') i += query[i] === "\\" ? 2 : 1;
-      } else if (c === "(") depth++;
-      else if (c === ")") depth--;
-      i++;
-    }
-    if (depth > 0) fail("unterminated arguments");
-    return query.slice(start, i - 1);
-  };
-
-  const readSet = (): Field[] => {
-    i++; // past "{"
-    const fields: Field[] = [];
-    for (;;) {
-      skip();
-      if (i >= query.length) fail("unterminated selection set");
-      if (query[i] === "}") {
-        i++;
-        if (fields.length === 0) fail("empty selection set");
-        return fields;
-      }
-      if (query.startsWith("...", i)) throw new GraphQLFailure("Fragments are not served by this stand-in.", "GRAPHQL_VALIDATION_FAILED");
-      const m = /^[_A-Za-z][_0-9A-Za-z]*/.exec(query.slice(i));
-      if (!m) fail("expected a field name");
-      const name = m?.[0] ?? "";
-      i += name.length;
-      skip();
-      if (query[i] === ":") throw new GraphQLFailure("Aliases are not served by this stand-in.", "GRAPHQL_VALIDATION_FAILED");
-      if (query[i] === "@") throw new GraphQLFailure("Directives are not served by this stand-in.", "GRAPHQL_VALIDATION_FAILED");
-      let args: string | null = null;
-      if (query[i] === "(") {
-        args = readParens();
-        skip();
-      }
-      const selection = query[i] === "{" ? readSet() : null;
-      fields.push({ name, args, selection });
-    }
-  };
-
-  const root = readSet();
-  skip();
-  if (i < query.length) fail("unexpected text after the operation");
-  return root;
-}
-
-type Args = Record<string, unknown>;
-
-const ARGUMENT = /\s*,?\s*([_A-Za-z][_0-9A-Za-z]*)\s*:\s*(\$[_A-Za-z][_0-9A-Za-z]*|-?\d+|"(?:[^"\\]|\\.)*"|true|false|null)\s*,?/y;
-
-function parseArgs(raw: string | null, variables: Args): Args {
-  const args: Args = {};
-  if (raw === null) return args;
-  ARGUMENT.lastIndex = 0;
-  let consumed = 0;
-  for (let m = ARGUMENT.exec(raw); m; m = ARGUMENT.exec(raw)) {
-    const [, key = "", value = ""] = m;
-    args[key] = value.startsWith("$") ? variables[value.slice(1)] : JSON.parse(value);
-    consumed = ARGUMENT.lastIndex;
-  }
-  if (raw.slice(consumed).trim() !== "") {
-    throw new GraphQLFailure("This stand-in takes arguments as variables or scalar literals only.", "GRAPHQL_VALIDATION_FAILED");
-  }
-  return args;
-}
-
-// ── Resolving a selection against the data ────────────────────────────────────────────────
-
-type Value = string | number | boolean | null | Value[] | Obj | ((args: Args) => Value);
-interface Obj {
-  readonly __typename: string;
-  readonly [field: string]: Value;
-}
-
-function isObj(v: Value): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
-
-function select(value: Value, field: Field, variables: Args): Json {
-  const v = typeof value === "function" ? value(parseArgs(field.args, variables)) : value;
-  if (Array.isArray(v)) return v.map((item) => select(item, { ...field, args: null }, variables));
-  if (isObj(v)) {
-    if (!field.selection) {
-      throw new GraphQLFailure(`Field "${field.name}" of type "${v.__typename}" must have a selection of subfields.`, "GRAPHQL_VALIDATION_FAILED");
-    }
-    const out: { [k: string]: Json } = {};
-    for (const sub of field.selection) {
-      if (!Object.hasOwn(v, sub.name)) {
-        throw new GraphQLFailure(`Cannot query field "${sub.name}" on type "${v.__typename}".`, "GRAPHQL_VALIDATION_FAILED");
-      }
-      out[sub.name] = select(v[sub.name] ?? null, sub, variables);
-    }
-    return out;
-  }
-  if (typeof v === "function") throw new GraphQLFailure(`Field "${field.name}" cannot be resolved.`, "INTERNAL_SERVER_ERROR", 500);
-  // A null object (an unassigned issue's assignee) answers null whatever was selected.
-  if (v === null) return null;
-  if (field.selection) throw new GraphQLFailure(`Field "${field.name}" must not have a selection since it is a scalar.`, "GRAPHQL_VALIDATION_FAILED");
-  return v;
-}
-
-// ── Connections and filters, as far as the client uses them ───────────────────────────────
-
-const MAX_FIRST = 250;
-const DEFAULT_FIRST = 50;
-
-const connectionArgs = z.object({
-  first: z.number().int().min(1).max(MAX_FIRST).nullish(),
-  after: z.string().nullish(),
-  filter: z.unknown().optional(),
-});
-
-/** Linear's cursors are opaque; here the cursor is the id of the last node of the page. */
-function connectionOf<T extends { id: string }>(typename: string, items: readonly T[], args: Args, node: (t: T) => Obj): Obj {
-  const extra = Object.keys(args).filter((k) => !["first", "after", "filter"].includes(k));
-  if (extra.length > 0) throw new GraphQLFailure(`Unknown argument "${extra[0]}" on field "${typename}".`, "GRAPHQL_VALIDATION_FAILED");
-  const parsed = connectionArgs.safeParse(args);
-  if (!parsed.success) throw new GraphQLFailure(`Argument Validation Error: first must be between 1 and ${MAX_FIRST}.`, "INVALID_INPUT");
-  const first = parsed.data.first ?? DEFAULT_FIRST;
-  let start = 0;
-  if (parsed.data.after) {
-    const at = items.findIndex((t) => t.id === parsed.data.after);
-    if (at < 0) throw new GraphQLFailure("Argument Validation Error: after is not a valid cursor.", "INVALID_INPUT");
-    start = at + 1;
-  }
-  const page = items.slice(start, start + first);
-  const last = page.at(-1);
-  return {
-    __typename: `${typename}Connection`,
-    nodes: page.map(node),
-    pageInfo: {
-      __typename: "PageInfo",
-      hasNextPage: start + first < items.length,
-      hasPreviousPage: start > 0,
-      startCursor: page[0]?.id ?? null,
-      endCursor: last?.id ?? null,
-    },
-  };
-}
-
-const stringComparator = z.strictObject({
-  eq: z.string().optional(),
-  neq: z.string().optional(),
-  in: z.array(z.string()).optional(),
-  nin: z.array(z.string()).optional(),
-});
-
-const issueFilter = z.strictObject({
-  state: z.strictObject({ type: stringComparator.optional(), name: stringComparator.optional() }).optional(),
-  project: z.strictObject({ id: stringComparator.optional() }).optional(),
-});
-
-function compare(value: string | null, c: z.infer<typeof stringComparator> | undefined): boolean {
-  if (!c) return true;
-  if (c.eq !== undefined && value !== c.eq) return false;
-  if (c.neq !== undefined && value === c.neq) return false;
-  if (c.in && (value === null || !c.in.includes(value))) return false;
-  if (c.nin && value !== null && c.nin.includes(value)) return false;
-  return true;
-}
-
-function issueMatcher(filter: unknown): (i: TenantIssue) => boolean {
-  if (filter === undefined || filter === null) return () => true;
-  const parsed = issueFilter.safeParse(filter);
-  if (!parsed.success) {
-    throw new GraphQLFailure("This stand-in filters issues by state.type, state.name and project.id only.", "INVALID_INPUT");
-  }
-  const f = parsed.data;
-  return (i) =>
-    compare(i.stateType, f.state?.type) && compare(i.stateName, f.state?.name) && compare(i.projectId, f.project?.id);
-}
-
-// ── The tenant, as Linear's objects ───────────────────────────────────────────────────────
-
-const PRIORITY_LABELS = ["No priority", "Urgent", "High", "Medium", "Low"] as const;
-
-/** Linear's ids are UUIDs; people in the tenant have none, so one is derived from the email. */
-function uuidFrom(seed: string): string {
-  const h = createHash("sha256").update(seed).digest("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-interface Person {
-  id: string;
-  email: string;
-  name: string;
-  /** Linear's nickname: unique in the workspace, by default derived from the first name. */
-  displayName: string;
-  active: boolean;
-}
-
-function peopleOf(tenant: Tenant): Person[] {
-  const raw = new Map<string, { name: string; first: string; last: string; active: boolean }>();
-  for (const u of demoUsers) {
-    const [first = u.name, ...rest] = u.name.split(" ");
-    raw.set(u.email, { name: u.name, first, last: rest.join(" "), active: true });
-  }
-  for (const s of tenant.staff) {
-    if (raw.has(s.email)) continue;
-    raw.set(s.email, { name: `${s.firstName} ${s.lastName}`.trim(), first: s.firstName, last: s.lastName, active: s.lifecycleStage !== "offboarded" });
-  }
-  const taken = new Set<string>();
-  const nick = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return [...raw].map(([email, p]) => {
-    const base = nick(p.first) || nick(email.split("@")[0] ?? "") || "user";
-    let displayName = base;
-    if (taken.has(displayName)) displayName = `${base}${nick(p.last).slice(0, 1)}`;
-    for (let n = 2; taken.has(displayName); n++) displayName = `${base}${n}`;
-    taken.add(displayName);
-    return { id: uuidFrom(`tracker-user:${email}`), email, name: p.name, displayName, active: p.active };
+function linearError(kind: LinearErrorKind, message: string, userPresentableMessage = message): GraphQLError {
+  const e = LINEAR_ERRORS[kind];
+  return new GraphQLError(message, {
+    extensions: { type: e.type, code: e.code, statusCode: e.statusCode, userError: USER_ERRORS.has(kind), userPresentableMessage },
   });
 }
 
-const byNewest = (a: TenantIssue, b: TenantIssue) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+interface ErrorJson {
+  message: string;
+  locations?: readonly { line: number; column: number }[];
+  path?: readonly (string | number)[];
+  extensions: Record<string, unknown>;
+}
 
-class TrackerStandIn implements StandIn {
+/** One error as Linear sends it; anything the stand-in did not mean to throw is an internal error, without its details. */
+function errorJson(err: GraphQLError): ErrorJson {
+  const ext = err.extensions;
+  const ours = typeof ext.code === "string" && typeof ext.type === "string";
+  if (!ours) console.warn(`[tracker stand-in] internal error: ${err.message}`);
+  const shown = ours ? err : linearError("internal", "Internal server error");
+  return {
+    message: shown.message,
+    ...(err.locations ? { locations: err.locations } : {}),
+    ...(err.path ? { path: err.path } : {}),
+    extensions: { ...shown.extensions },
+  };
+}
+
+function statusOf(errors: readonly ErrorJson[]): number {
+  const s = errors[0]?.extensions.statusCode;
+  return typeof s === "number" && s >= 400 && s < 600 ? s : 400;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+}
+
+function errorAnswer(status: number, errors: readonly GraphQLError[], headers: Record<string, string> = {}): Response {
+  return json(status, { errors: errors.map(errorJson), data: null }, headers);
+}
+
+// ── Faults in Linear's own words ──────────────────────────────────────────────────────────
+
+/**
+ * A refusal the next GraphQL request gets whatever its token, with the status Linear may send it
+ * with: Linear's gateway answers some errors with 400 and the error's own status inside
+ * `extensions.statusCode`, so a client must read the body, not the status alone.
+ */
+export interface LinearFault {
+  error: "authentication" | "forbidden" | "internal";
+  status?: 400 | 401 | 403 | 500 | 502 | 503;
+}
+
+export class LinearFaults {
+  private queue: LinearFault[] = [];
+
+  next(...faults: LinearFault[]): void {
+    if (this.queue.length + faults.length > 100) throw new RangeError("at most 100 Linear faults may be queued");
+    this.queue.push(...faults);
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+
+  take(): LinearFault | undefined {
+    return this.queue.shift();
+  }
+}
+
+const FAULT_ERRORS: Record<LinearFault["error"], { kind: LinearErrorKind; message: string }> = {
+  authentication: { kind: "authentication", message: "Authentication required, not authenticated" },
+  forbidden: { kind: "forbidden", message: "Forbidden" },
+  internal: { kind: "internal", message: "Internal server error" },
+};
+
+// ── Resolution ────────────────────────────────────────────────────────────────────────────
+
+type Args = Record<string, unknown>;
+
+interface Ctx {
+  viewer: PersonRec;
+  env: FilterEnv;
+}
+
+/** A field whose value depends on its arguments or on who asks; anything else in a record is its value. */
+class Computed {
+  constructor(readonly resolve: (args: Args, ctx: Ctx) => unknown) {}
+}
+const computed = (resolve: (args: Args, ctx: Ctx) => unknown) => new Computed(resolve);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Linear refuses a page larger than 250 (and a negative one) on any connection. */
+function checkPageSize(args: Args, field: string): void {
+  for (const name of ["first", "last"] as const) {
+    const n = args[name];
+    if (typeof n !== "number") continue;
+    if (n > MAX_PAGE) throw linearError("invalidInput", "Argument Validation Error", `${name} on ${field} must not be greater than ${MAX_PAGE}.`);
+    if (n < 0) throw linearError("invalidInput", "Argument Validation Error", `${name} on ${field} must not be less than 0.`);
+  }
+}
+
+/** What a field the demo has no data for answers: null where the schema allows, otherwise a neutral value of its type. */
+function placeholder(type: GraphQLOutputType, info: GraphQLResolveInfo, ctx: Ctx): unknown {
+  if (!isNonNullType(type)) return null;
+  const t = type.ofType;
+  if (isListType(t)) return [];
+  if (isEnumType(t)) return t.getValues()[0]?.value ?? null;
+  // An object of its own: each of its fields is resolved the same way.
+  if (isObjectType(t)) return {};
+  if (isScalarType(t)) {
+    switch (t.name) {
+      case "ID":
+      case "UUID":
+        return uuidFrom(`tracker-placeholder:${responsePathAsArray(info.path).join(".")}`);
+      case "Int":
+      case "Float":
+        return 0;
+      case "Boolean":
+        return false;
+      case "DateTime":
+      case "DateTimeOrDuration":
+        return iso(ctx.env.now);
+      case "TimelessDate":
+      case "TimelessDateOrDuration":
+        return iso(ctx.env.now).slice(0, 10);
+      case "JSON":
+      case "JSONObject":
+        return {};
+      case "Duration":
+        return "PT0S";
+      default:
+        return "";
+    }
+  }
+  // An interface or union: stand in with its first possible type.
+  const first = info.schema.getPossibleTypes(t)[0];
+  return first ? { __typename: first.name } : null;
+}
+
+const fieldResolver: GraphQLFieldResolver<unknown, Ctx> = (source, args, ctx, info) => {
+  checkPageSize(args, info.fieldName);
+  if (isRecord(source) && Object.hasOwn(source, info.fieldName)) {
+    const v = source[info.fieldName];
+    const value = v instanceof Computed ? v.resolve(args, ctx) : v;
+    if (value !== undefined) return value;
+  }
+  return placeholder(info.returnType, info, ctx);
+};
+
+const typeResolver: GraphQLTypeResolver<unknown, Ctx> = (value) => (isRecord(value) && typeof value.__typename === "string" ? value.__typename : undefined);
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase() ?? "")
+    .join("");
+
+/** The answers of one tenant, as Linear's object graph. */
+class TrackerGraph {
+  constructor(private readonly w: TrackerWorld) {}
+
+  readonly root = {
+    viewer: computed((_args, ctx) => this.user(ctx.viewer)),
+    organization: computed(() => this.organization()),
+    users: computed((args, ctx) => this.connection(this.w.people, args, ctx, "users", userFilter, (p) => this.user(p))),
+    user: computed((args) => this.user(this.find(this.w.people, args.id, "User", (p) => p.id))),
+    teams: computed((args, ctx) => this.connection(this.w.teams, args, ctx, "teams", teamFilter, (t) => this.team(t))),
+    team: computed((args) => this.team(this.find(this.w.teams, args.id, "Team", (t) => t.id, (t) => t.key))),
+    workflowStates: computed((args, ctx) => this.connection(this.w.states, args, ctx, "workflowStates", stateFilter, (s) => this.state(s))),
+    workflowState: computed((args) => this.state(this.find(this.w.states, args.id, "WorkflowState", (s) => s.id))),
+    projects: computed((args, ctx) => this.connection(this.w.projects, args, ctx, "projects", projectFilter, (p) => this.project(p))),
+    project: computed((args) => this.project(this.find(this.w.projects, args.id, "Project", (p) => p.id, (p) => p.slugId))),
+    issues: computed((args, ctx) => this.issues(this.w.issues, args, ctx, "issues")),
+    issue: computed((args) => this.issue(this.find(this.w.issues, args.id, "Issue", (i) => i.id, (i) => i.identifier))),
+  };
+
+  /** By id (or by the other key Linear accepts, such as an issue's identifier); Linear answers an unknown one as invalid input. */
+  private find<T>(items: readonly T[], id: unknown, type: string, ...keys: ((t: T) => string)[]): T {
+    const wanted = typeof id === "string" ? id.trim() : "";
+    const found = items.find((t) => keys.some((k, n) => (n === 0 ? k(t) === wanted : k(t).toLowerCase() === wanted.toLowerCase())));
+    if (!found) throw linearError("invalidInput", `Entity not found: ${type}`, `Could not find referenced ${type}.`);
+    return found;
+  }
+
+  /** Linear's connection arguments over a list already in its default order (createdAt). */
+  private connection<T extends { id: string }>(
+    items: readonly T[],
+    args: Args,
+    ctx: Ctx,
+    at: string,
+    filter: Build<T>,
+    node: (t: T) => Record<string, unknown>,
+    updatedAt?: (t: T) => number | null,
+  ): Record<string, unknown> {
+    if (Array.isArray(args.sort) && args.sort.length > 0) {
+      throw linearError("invalidInput", `The stand-in does not sort ${at}; use orderBy.`);
+    }
+    let list: readonly T[] = items;
+    try {
+      const keep = matcher(filter, args.filter, `${at}.filter`, ctx.env);
+      list = list.filter(keep);
+    } catch (err) {
+      if (err instanceof FilterNotEmulated) throw linearError("invalidInput", err.message);
+      throw err;
+    }
+    if (args.orderBy === "updatedAt" && updatedAt) list = [...list].sort((a, b) => (updatedAt(b) ?? 0) - (updatedAt(a) ?? 0));
+
+    // Linear's cursors are opaque; here a cursor is the id of the node it follows or precedes.
+    const indexOf = (cursor: unknown, name: string) => {
+      const i = list.findIndex((t) => t.id === cursor);
+      if (i < 0) throw linearError("invalidInput", "Argument Validation Error", `${name} is not a valid cursor.`);
+      return i;
+    };
+    let start = 0;
+    let end = list.length;
+    if (typeof args.after === "string") start = indexOf(args.after, "after") + 1;
+    if (typeof args.before === "string") end = Math.max(start, indexOf(args.before, "before"));
+    const first = typeof args.first === "number" ? args.first : typeof args.last === "number" ? undefined : DEFAULT_PAGE;
+    if (first !== undefined) end = Math.min(end, start + first);
+    if (typeof args.last === "number") start = Math.max(start, end - args.last);
+    const slice = list.slice(start, end);
+    const nodes = slice.map(node);
+    return {
+      nodes,
+      edges: computed(() => slice.map((t, i) => ({ cursor: t.id, node: nodes[i] }))),
+      pageInfo: {
+        hasNextPage: end < list.length,
+        hasPreviousPage: start > 0,
+        startCursor: slice[0]?.id ?? null,
+        endCursor: slice.at(-1)?.id ?? null,
+      },
+    };
+  }
+
+  private issues(items: readonly IssueRec[], args: Args, ctx: Ctx, at: string): Record<string, unknown> {
+    return this.connection(items, args, ctx, at, issueFilter, (i) => this.issue(i), (i) => i.updatedAt);
+  }
+
+  private organization(): Record<string, unknown> {
+    const known = this.w.people.map((p) => p.createdAt).filter((t): t is number => t !== null);
+    return {
+      __typename: "Organization",
+      id: uuidFrom("tracker-organization"),
+      name: ORGANIZATION.name,
+      urlKey: ORGANIZATION.urlKey,
+      createdAt: iso(known.length > 0 ? Math.min(...known) : this.w.now),
+      userCount: this.w.people.filter((p) => p.active).length,
+      users: computed((args, ctx) => this.connection(this.w.people, args, ctx, "organization.users", userFilter, (p) => this.user(p))),
+      teams: computed((args, ctx) => this.connection(this.w.teams, args, ctx, "organization.teams", teamFilter, (t) => this.team(t))),
+    };
+  }
+
+  private user(p: PersonRec): Record<string, unknown> {
+    const created = p.createdAt ?? this.w.now;
+    return {
+      __typename: "User",
+      id: p.id,
+      name: p.name,
+      displayName: p.displayName,
+      email: p.email,
+      active: p.active,
+      admin: p.admin,
+      owner: p.admin,
+      guest: false,
+      app: false,
+      initials: initials(p.name),
+      url: `https://tracker.demo.test/profiles/${p.displayName}`,
+      createdAt: iso(created),
+      updatedAt: iso(p.updatedAt ?? created),
+      isMe: computed((_args, ctx) => ctx.viewer.email === p.email),
+      organization: computed(() => this.organization()),
+      // Every issue assigned to the person, whatever its state, as Linear answers it; narrowing
+      // to open work is the caller's filter.
+      assignedIssues: computed((args, ctx) =>
+        this.issues(
+          this.w.issues.filter((i) => i.assignee?.email === p.email),
+          args,
+          ctx,
+          "assignedIssues",
+        ),
+      ),
+    };
+  }
+
+  private team(t: TeamRec): Record<string, unknown> {
+    return {
+      __typename: "Team",
+      id: t.id,
+      key: t.key,
+      name: t.name,
+      createdAt: iso(this.w.now),
+      issues: computed((args, ctx) =>
+        this.issues(
+          this.w.issues.filter((i) => i.team.id === t.id),
+          args,
+          ctx,
+          "team.issues",
+        ),
+      ),
+    };
+  }
+
+  private state(s: StateRec): Record<string, unknown> {
+    return { __typename: "WorkflowState", id: s.id, name: s.name, type: s.type, position: s.position, color: s.color };
+  }
+
+  private project(p: ProjectRec): Record<string, unknown> {
+    const created = p.createdAt ?? this.w.now;
+    return {
+      __typename: "Project",
+      id: p.id,
+      name: p.name,
+      slugId: p.slugId,
+      url: p.url,
+      createdAt: iso(created),
+      updatedAt: iso(p.updatedAt ?? created),
+      issues: computed((args, ctx) =>
+        this.issues(
+          this.w.issues.filter((i) => i.project?.id === p.id),
+          args,
+          ctx,
+          "project.issues",
+        ),
+      ),
+      teams: computed((args, ctx) => this.connection(p.team ? [p.team] : [], args, ctx, "project.teams", teamFilter, (t) => this.team(t))),
+    };
+  }
+
+  private issue(i: IssueRec): Record<string, unknown> {
+    return {
+      __typename: "Issue",
+      id: i.id,
+      identifier: i.identifier,
+      number: i.number,
+      title: i.title,
+      url: i.url,
+      priority: i.priority,
+      priorityLabel: i.priorityLabel,
+      branchName: `${i.assignee ? `${i.assignee.displayName}/` : ""}${i.identifier.toLowerCase()}-${slug(i.title)}`,
+      state: this.state(i.state),
+      assignee: i.assignee ? this.user(i.assignee) : null,
+      project: i.project ? this.project(i.project) : null,
+      team: this.team(i.team),
+      createdAt: iso(i.createdAt),
+      updatedAt: iso(i.updatedAt),
+      completedAt: i.state.type === "completed" ? iso(i.updatedAt) : null,
+      canceledAt: i.state.type === "canceled" ? iso(i.updatedAt) : null,
+    };
+  }
+}
+
+// ── The stand-in ──────────────────────────────────────────────────────────────────────────
+
+const requestBody = z.object({
+  query: z.string().min(1),
+  variables: z.record(z.string(), z.unknown()).nullish(),
+  operationName: z.string().nullish(),
+});
+
+type Prepared = { ok: true; doc: DocumentNode } | { ok: false; errors: readonly GraphQLError[] };
+
+export class TrackerStandIn implements StandIn {
   readonly oauth: StandInOAuth;
   readonly faults = new Faults();
-  private readonly people: Map<string, Person>;
-  private readonly projects: TrackerProject[];
-  private readonly issues: TenantIssue[];
+  /** Refusals in Linear's words for the next GraphQL requests, whatever their token. */
+  readonly linearFaults = new LinearFaults();
+  /** Linear's per-person request and complexity budgets; metered and reported, refused only when configured to. */
+  readonly limits: LinearRateLimits;
+  private readonly world: TrackerWorld;
+  private readonly graph: TrackerGraph;
+  private readonly prepared = new Map<string, Prepared>();
 
   constructor(deps: StandInDeps) {
-    this.people = new Map(peopleOf(deps.tenant).map((p) => [p.email, p]));
-    this.projects = [...deps.tenant.tracker.projects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    this.issues = [...deps.tenant.tracker.issues].sort(byNewest);
-    const accounts = [...this.people.keys()];
+    this.world = trackerWorld(deps.tenant);
+    this.graph = new TrackerGraph(this.world);
+    this.limits = new LinearRateLimits(deps.now ?? Date.now);
+    const accounts = [...this.world.peopleByEmail.keys()];
     this.oauth = new StandInOAuth({
       slug: "tracker",
       product: "Linear",
@@ -318,106 +462,127 @@ class TrackerStandIn implements StandIn {
     if (fault) return fault;
     const oauth = await this.oauth.serve(request, path, caller);
     if (oauth) return oauth;
-    if (path === "/graphql") {
-      if (request.method !== "POST") return errorResponse(new GraphQLFailure("GraphQL requests are POSTed to /graphql.", "BAD_REQUEST", 405));
-      try {
-        return await this.graphql(request);
-      } catch (err) {
-        if (err instanceof GraphQLFailure) return errorResponse(err);
-        throw err;
-      }
+    if (path !== "/graphql") {
+      return json(404, { errors: [{ message: "Not found", extensions: { code: "NOT_FOUND" } }] });
     }
-    return new Response(JSON.stringify({ errors: [{ message: "Not found", extensions: { code: "NOT_FOUND" } }] }), {
-      status: 404,
-      headers: { "content-type": "application/json" },
-    });
+    if (request.method !== "POST") {
+      const { headers } = this.limits.spend(ANONYMOUS, 0);
+      return errorAnswer(405, [linearError("badRequest", "GraphQL requests are POSTed to /graphql.")], { ...headers, allow: "POST" });
+    }
+    return this.graphql(request);
   }
 
   private async graphql(request: Request): Promise<Response> {
+    const queued = this.linearFaults.take();
+    if (queued) {
+      const { kind, message } = FAULT_ERRORS[queued.error];
+      const { headers } = this.limits.spend(ANONYMOUS, 0);
+      return errorAnswer(queued.status ?? LINEAR_ERRORS[kind].statusCode, [linearError(kind, message)], headers);
+    }
+
     const token = await this.oauth.inspect(request.headers.get("authorization"));
-    const viewer = token.ok ? this.people.get(token.email) : undefined;
+    const viewer = token.ok ? this.world.peopleByEmail.get(token.email) : undefined;
     if (!viewer) {
-      const message = token.ok || token.reason === "invalid" ? "Authentication required, not authenticated" : `Authentication failed: the access token ${token.reason === "expired" ? "has expired" : "was revoked"}`;
-      throw new GraphQLFailure(message, "AUTHENTICATION_ERROR", 401);
+      const message =
+        token.ok || token.reason === "invalid"
+          ? "Authentication required, not authenticated"
+          : `Authentication failed: the access token ${token.reason === "expired" ? "has expired" : "was revoked"}`;
+      const { headers } = this.limits.spend(ANONYMOUS, 0);
+      return errorAnswer(401, [linearError("authentication", message, "You need to authenticate to access this operation.")], headers);
     }
 
-    let body: unknown;
+    let raw: unknown;
     try {
-      body = await request.json();
+      raw = await request.json();
     } catch {
-      throw new GraphQLFailure("Request body is not JSON.", "BAD_REQUEST");
+      return this.refuse(viewer, linearError("badRequest", "Request body is not JSON."));
     }
-    const parsed = z
-      .object({ query: z.string().min(1), variables: z.record(z.string(), z.unknown()).nullish(), operationName: z.string().nullish() })
-      .safeParse(body);
-    if (!parsed.success) throw new GraphQLFailure("Must provide query string.", "BAD_REQUEST");
-    const variables = parsed.data.variables ?? {};
-    const root = parseOperation(parsed.data.query);
+    const body = requestBody.safeParse(raw);
+    if (!body.success) return this.refuse(viewer, linearError("badRequest", "Must provide query string."));
+    const variables = body.data.variables ?? {};
 
-    const queryRoot: Obj = {
-      __typename: "Query",
-      viewer: this.userNode(viewer),
-      organization: {
-        __typename: "Organization",
-        id: uuidFrom("tracker-organization"),
-        name: "Demo Edu",
-        urlKey: "demo-edu",
-      },
-      projects: (args) => {
-        if (args.filter !== undefined) throw new GraphQLFailure("This stand-in does not filter projects.", "INVALID_INPUT");
-        return connectionOf("Project", this.projects, args, (p) => this.projectNode(p));
-      },
-      issues: (args) => {
-        const keep = issueMatcher(args.filter);
-        return connectionOf("Issue", this.issues.filter(keep), args, (i) => this.issueNode(i));
-      },
-    };
-    const data = select(queryRoot, { name: "query", args: null, selection: root }, variables);
-    return new Response(JSON.stringify({ data }), { headers: { "content-type": "application/json" } });
+    const prepared = this.prepare(body.data.query);
+    if (!prepared.ok) return this.refuse(viewer, ...prepared.errors);
+    const operation = getOperationAST(prepared.doc, body.data.operationName ?? undefined);
+    if (!operation) {
+      return this.refuse(viewer, linearError("graphql", body.data.operationName ? `Unknown operation named "${body.data.operationName}".` : "Must provide operation name if query contains multiple operations."));
+    }
+    if (operation.operation !== "query") {
+      return this.refuse(viewer, linearError("graphql", `This stand-in is read-only; ${operation.operation} operations are not served.`));
+    }
+
+    const schema = standInLinearSchema();
+    const spent = this.limits.spend(viewer.email, queryComplexity(schema, prepared.doc, operation, variables));
+    if (spent.refusedForMs !== null) {
+      const retryAfter = String(Math.max(1, Math.ceil(spent.refusedForMs / 1000)));
+      return errorAnswer(this.limits.current.status, [linearError("ratelimited", "Rate limit exceeded", "Too many requests: try again shortly.")], {
+        ...spent.headers,
+        "retry-after": retryAfter,
+      });
+    }
+
+    const ctx: Ctx = { viewer, env: { viewer: viewer.email, now: this.world.now } };
+    const result = await execute({
+      schema,
+      document: prepared.doc,
+      rootValue: this.graph.root,
+      contextValue: ctx,
+      variableValues: variables,
+      operationName: body.data.operationName ?? undefined,
+      fieldResolver,
+      typeResolver,
+    });
+    if (!result.errors || result.errors.length === 0) return json(200, { data: result.data }, spent.headers);
+    // Variables that do not fit their types fail before any field runs (no path): the request was wrong.
+    const errors = result.errors.map((e) => errorJson(e.path ? e : linearError("badRequest", e.message)));
+    // A field error under a nullable field leaves the rest of the answer standing, as at Linear.
+    const status = result.data ? 200 : statusOf(errors);
+    return json(status, { errors, data: result.data ?? null }, spent.headers);
   }
 
-  private userNode(p: Person): Obj {
-    return {
-      __typename: "User",
-      id: p.id,
-      name: p.name,
-      displayName: p.displayName,
-      email: p.email,
-      active: p.active,
-      // Every issue assigned to the person, whatever its state, as Linear answers it; narrowing
-      // to open work is the caller's filter.
-      assignedIssues: (args) => {
-        const keep = issueMatcher(args.filter);
-        const mine = this.issues.filter((i) => i.assigneeEmail === p.email && keep(i));
-        return connectionOf("Issue", mine, args, (i) => this.issueNode(i));
-      },
-    };
+  /** A request refused before it ran: it still counts against the person's requests. */
+  private refuse(viewer: PersonRec, ...errors: GraphQLError[]): Response {
+    const { headers } = this.limits.spend(viewer.email, 0);
+    return errorAnswer(statusOf(errors.map(errorJson)), errors, headers);
   }
 
-  private projectNode(p: TrackerProject): Obj {
-    return { __typename: "Project", id: p.id, name: p.name, url: `https://tracker.demo.test/project/${p.key.toLowerCase()}` };
-  }
-
-  private issueNode(i: TenantIssue): Obj {
-    const assignee = i.assigneeEmail ? this.people.get(i.assigneeEmail) : undefined;
-    const project = i.projectId ? this.projects.find((p) => p.id === i.projectId) : undefined;
-    return {
-      __typename: "Issue",
-      id: i.id,
-      identifier: i.identifier,
-      title: i.title,
-      url: i.url,
-      priority: i.priority,
-      priorityLabel: PRIORITY_LABELS[i.priority],
-      state: { __typename: "WorkflowState", id: uuidFrom(`tracker-state:${i.stateName}`), name: i.stateName, type: i.stateType },
-      assignee: assignee ? this.userNode(assignee) : null,
-      project: project ? this.projectNode(project) : null,
-      createdAt: new Date(i.createdAt).toISOString(),
-      updatedAt: new Date(i.updatedAt).toISOString(),
-    };
+  private prepare(query: string): Prepared {
+    const known = this.prepared.get(query);
+    if (known) return known;
+    let out: Prepared;
+    try {
+      const doc = parse(query);
+      const errors = validate(standInLinearSchema(), doc);
+      out = errors.length > 0 ? { ok: false, errors: errors.map((e) => withKind(e, "graphql")) } : { ok: true, doc };
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      out = { ok: false, errors: [withKind(err, "parse")] };
+    }
+    if (query.length <= PREPARED_QUERY_MAX_CHARS) {
+      if (this.prepared.size >= PREPARED_MAX) this.prepared.delete(this.prepared.keys().next().value ?? "");
+      this.prepared.set(query, out);
+    }
+    return out;
   }
 }
 
-export function createTrackerStandIn(deps: StandInDeps): StandIn {
+/** A parse or validation error from graphql-js, keeping its message and place, in Linear's extensions. */
+function withKind(err: GraphQLError, kind: LinearErrorKind): GraphQLError {
+  const e = LINEAR_ERRORS[kind];
+  return new GraphQLError(err.message, {
+    nodes: err.nodes,
+    source: err.source,
+    positions: err.positions,
+    extensions: { type: e.type, code: e.code, statusCode: e.statusCode, userError: true, userPresentableMessage: err.message },
+  });
+}
+
+export function createTrackerStandIn(deps: StandInDeps): TrackerStandIn {
   return new TrackerStandIn(deps);
+}
+
+/** The tracker's stand-in behind the StandIn the app mounts, for tests that set its limits or faults. */
+export function asTrackerStandIn(standIn: StandIn): TrackerStandIn {
+  if (!(standIn instanceof TrackerStandIn)) throw new TypeError("not the tracker's stand-in");
+  return standIn;
 }

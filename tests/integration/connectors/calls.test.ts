@@ -37,11 +37,16 @@ let standIn: StandIn;
 let served: Served;
 let defaultStandIn: StandIn;
 let defaultServed: Served;
+/** Where each stand-in serves the customer's API, as its token answer names it. */
+let api: string;
+let defaultApi: string;
+/** A customer API path as the stand-in receives it. */
+const at = (route: string) => `${new URL(api).pathname}${route}`;
 const waits: number[] = [];
 
 function upstream(extra: Partial<UpstreamOptions> = {}, email = "admin@demo.test"): UpstreamOptions {
   return {
-    baseUrl: served.url,
+    baseUrl: api,
     authorization: callsConnector.authorization(standIn.oauth.mint(email)),
     sleep: async (ms) => {
       waits.push(ms);
@@ -55,6 +60,8 @@ beforeAll(async () => {
   served = await serveOnLoopback((req) => standIn.handle(req, new URL(req.url).pathname));
   defaultStandIn = callsConnector.createStandIn({ tenant, sealer });
   defaultServed = await serveOnLoopback((req) => defaultStandIn.handle(req, new URL(req.url).pathname));
+  api = standIn.apiBaseFor!(served.url);
+  defaultApi = defaultStandIn.apiBaseFor!(defaultServed.url);
 });
 
 afterAll(async () => {
@@ -109,7 +116,7 @@ describe("calls against the stand-in", () => {
 
     const seen = standIn.faults.seen;
     expect(seen).toHaveLength(Math.ceil(recent.length / PAGE_SIZE));
-    expect(seen.every((r) => r.method === "GET" && r.path === "/v2/calls")).toBe(true);
+    expect(seen.every((r) => r.method === "GET" && r.path === at("/v2/calls"))).toBe(true);
     // Sent as a bearer token (the stand-in accepted it; the recorder keeps only the scheme).
     expect(seen[0]?.authScheme).toBe("Bearer");
   });
@@ -151,7 +158,7 @@ describe("calls against the stand-in", () => {
     expect(body.calls.some((c) => c.participants.some((p) => p.affiliation === "External"))).toBe(true);
     const seen = standIn.faults.seen;
     expect(seen).toHaveLength(Math.ceil(recent.length / PAGE_SIZE));
-    expect(seen.every((r) => r.method === "POST" && r.path === "/v2/calls/extensive")).toBe(true);
+    expect(seen.every((r) => r.method === "POST" && r.path === at("/v2/calls/extensive"))).toBe(true);
   });
 
   it("answers the same calls whoever's Gong token is used: the donor sees the whole workspace", async () => {
@@ -166,7 +173,7 @@ describe("calls against the stand-in", () => {
     const before = Date.parse(tenant.calls[0]?.started ?? "") - DAY;
     expect(await listCalls(upstream(), { detailed: false, now: before })).toEqual({ calls: [] });
     expect(await listCalls(upstream(), { detailed: true, now: before })).toEqual({ calls: [] });
-    const res = await fetch(`${served.url}/v2/calls?fromDateTime=2020-01-01T00:00:00Z&toDateTime=2020-01-02T00:00:00Z`, {
+    const res = await fetch(`${api}/v2/calls?fromDateTime=2020-01-01T00:00:00Z&toDateTime=2020-01-02T00:00:00Z`, {
       headers: { authorization: `Bearer ${standIn.oauth.mint("admin@demo.test")}` },
     });
     expect(res.status).toBe(404);
@@ -174,7 +181,7 @@ describe("calls against the stand-in", () => {
   });
 
   it("pages with the default page size too", async () => {
-    const result = await listCalls({ ...upstream(), baseUrl: defaultServed.url }, { detailed: false, now });
+    const result = await listCalls({ ...upstream(), baseUrl: defaultApi }, { detailed: false, now });
     expect(result.calls.map((c) => c.id)).toEqual(recent.map((c) => c.id));
     expect(defaultStandIn.faults.seen).toHaveLength(Math.ceil(recent.length / 20));
     expect(defaultStandIn.faults.seen.length).toBeGreaterThan(1);
@@ -188,7 +195,7 @@ describe("transcripts", () => {
       const t = await getTranscript(up, c.id, { now });
       expect(transcriptResponse.parse(t)).toEqual({ callId: c.id, segments: c.transcript });
     }
-    expect(standIn.faults.seen.every((r) => r.method === "POST" && r.path === "/v2/calls/transcript")).toBe(true);
+    expect(standIn.faults.seen.every((r) => r.method === "POST" && r.path === at("/v2/calls/transcript"))).toBe(true);
     // Gong's speaker ids join segments to participants.
     const detailed = await listCalls(up, { detailed: true, now });
     const c = detailed.calls[0];
@@ -200,7 +207,7 @@ describe("transcripts", () => {
   it("splits turns into timed sentences at the stand-in, which the client joins back", async () => {
     const c = recent.find((x) => x.transcript.some((s) => /[.!?] \S/.test(s.text)));
     expect(c).toBeDefined();
-    const res = await fetch(`${served.url}/v2/calls/transcript`, {
+    const res = await fetch(`${api}/v2/calls/transcript`, {
       method: "POST",
       headers: { authorization: `Bearer ${standIn.oauth.mint("admin@demo.test")}`, "content-type": "application/json" },
       body: JSON.stringify({ filter: { callIds: [c?.id] } }),
@@ -257,7 +264,7 @@ describe("paging safety", () => {
   it("rejects a forged cursor, or one from another window, with Gong's error body", async () => {
     const auth = { authorization: `Bearer ${standIn.oauth.mint("admin@demo.test")}` };
     const w = windowEndingAt(now, 30);
-    const first = await fetch(`${served.url}/v2/calls?${new URLSearchParams({ ...w })}`, { headers: auth });
+    const first = await fetch(`${api}/v2/calls?${new URLSearchParams({ ...w })}`, { headers: auth });
     const issued = gongCallsPage.parse(await first.json()).records.cursor ?? "";
     expect(issued).not.toBe("");
     const other = windowEndingAt(now, 20);
@@ -265,11 +272,11 @@ describe("paging safety", () => {
       [other, issued],
       [w, "forged.cursor"],
     ] as const) {
-      const res = await fetch(`${served.url}/v2/calls?${new URLSearchParams({ ...query, cursor: c })}`, { headers: auth });
+      const res = await fetch(`${api}/v2/calls?${new URLSearchParams({ ...query, cursor: c })}`, { headers: auth });
       expect(res.status).toBe(400);
       gongError(await res.json());
     }
-    const bad = await fetch(`${served.url}/v2/calls?fromDateTime=yesterday`, { headers: auth });
+    const bad = await fetch(`${api}/v2/calls?fromDateTime=yesterday`, { headers: auth });
     expect(bad.status).toBe(400);
   });
 });
@@ -281,7 +288,7 @@ describe("upstream failures", () => {
     expect(err.kind).toBe("unauthorized");
     expect(err.status).toBe(401);
 
-    const res = await fetch(`${served.url}/v2/calls/extensive`, { method: "POST", body: "{}" });
+    const res = await fetch(`${api}/v2/calls/extensive`, { method: "POST", body: "{}" });
     expect(res.status).toBe(401);
     gongError(await res.json());
 
@@ -329,13 +336,13 @@ describe("probe", () => {
     expect(result.summary).toBe(`Gong answered: ${week.length} calls in the last 7 days`);
     expect(result.details[0]).toEqual({ label: "Calls (7 days)", value: String(week.length) });
     expect(result.details[1]?.label).toBe("Latest call on first page");
-    expect(standIn.faults.seen).toEqual([expect.objectContaining({ method: "GET", path: "/v2/calls" })]);
+    expect(standIn.faults.seen).toEqual([expect.objectContaining({ method: "GET", path: at("/v2/calls") })]);
   });
 
   it("runs as the connector's probe, reporting the latest call date when one page holds the week", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(now);
-    const result = await callsConnector.probe({ ...upstream(), baseUrl: defaultServed.url });
+    const result = await callsConnector.probe({ ...upstream(), baseUrl: defaultApi });
     expect(result.summary).toBe(`Gong answered: ${week.length} calls in the last 7 days`);
     expect(result.details).toEqual([
       { label: "Calls (7 days)", value: String(week.length) },

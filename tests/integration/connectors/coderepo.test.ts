@@ -75,7 +75,8 @@ describe("listRepos against the stand-in", () => {
     expect(sent).toHaveLength(1);
     const [first] = sent;
     expect(first?.headers.get("authorization")).toBe(`Bearer ${token}`);
-    expect(token.startsWith("gho_")).toBe(true);
+    // A GitHub App's user token, not an OAuth app's (gho_).
+    expect(token.startsWith("ghu_")).toBe(true);
     expect(first?.headers.get("accept")).toBe("application/vnd.github+json");
     expect(first?.headers.get("x-github-api-version")).toBe("2022-11-28");
     const q = first?.url.searchParams;
@@ -168,7 +169,7 @@ describe("paging", () => {
       asked.push(String(input));
       return new Response("[]", { headers: { "content-type": "application/json", link: '<https://elsewhere.test/user/repos?page=2>; rel="next"' } });
     };
-    const err = await upstreamFailure(listRepos({ baseUrl: "https://api.example.test", authorization: "Bearer gho_x", fetch: fake }));
+    const err = await upstreamFailure(listRepos({ baseUrl: "https://api.example.test", authorization: "Bearer ghu_x", fetch: fake }));
     expect(err.kind).toBe("bad_response");
     expect(asked).toHaveLength(1);
     expect(asked.some((u) => u.includes("elsewhere"))).toBe(false);
@@ -198,11 +199,11 @@ describe("paging", () => {
 
 describe("upstream failures", () => {
   it("an invalid token is unauthorized, and the stand-in answers GitHub's error body", async () => {
-    const err = await upstreamFailure(listRepos({ baseUrl: served.url, authorization: "Bearer gho_forged.token" }));
+    const err = await upstreamFailure(listRepos({ baseUrl: served.url, authorization: "Bearer ghu_forged.token" }));
     expect(err.kind).toBe("unauthorized");
     expect(err.status).toBe(401);
 
-    const res = await fetch(`${served.url}/user/repos`, { headers: { authorization: "Bearer gho_forged.token" } });
+    const res = await fetch(`${served.url}/user/repos`, { headers: { authorization: "Bearer ghu_forged.token" } });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ message: "Bad credentials", documentation_url: expect.any(String) });
   });
@@ -255,12 +256,13 @@ describe("upstream failures", () => {
 });
 
 describe("probe", () => {
-  it("reads /user once and reports the login and scopes", async () => {
+  it("reads /user once and reports the login, and no OAuth scopes for a GitHub App's user token", async () => {
     const result = await coderepoConnector.probe(as(DEMO_CSM_EMAIL));
     expect(result.summary).toBe("Connected to GitHub as casey-morgan");
-    expect(result.details).toContainEqual({ label: "Login", value: "casey-morgan" });
-    expect(result.details).toContainEqual({ label: "Name", value: "Casey Morgan" });
-    expect(result.details).toContainEqual({ label: "Scopes", value: "repo, read:user" });
+    expect(result.details).toEqual([
+      { label: "Login", value: "casey-morgan" },
+      { label: "Name", value: "Casey Morgan" },
+    ]);
     expect(standIn.faults.seen.map((s) => `${s.method} ${s.path}`)).toEqual(["GET /user"]);
   });
 
@@ -279,6 +281,6 @@ describe("probe", () => {
 
   it("describes the connector as GitHub with a user credential", () => {
     expect(coderepoConnector).toMatchObject({ slug: "coderepo", title: "Code hosting", product: "GitHub", credential: "user", scope: "repo read:user", tokenAuth: "body" });
-    expect(coderepoConnector.authorization("gho_abc")).toBe("Bearer gho_abc");
+    expect(coderepoConnector.authorization("ghu_abc")).toBe("Bearer ghu_abc");
   });
 });

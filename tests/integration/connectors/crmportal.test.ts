@@ -21,7 +21,7 @@ import {
   type CrmportalStandInOptions,
   type FetchChangesOptions,
 } from "@/lib/connectors/crmportal";
-import type { StandIn } from "@/lib/connectors/types";
+import type { CrmportalStandIn, PortalUpstream } from "@/lib/connectors/crmportal";
 import type { ChangesPage, CrmInstance, RecordOf } from "@/lib/connectors/crmportal/records";
 import { upstreamFailure } from "./upstream-failure";
 
@@ -37,12 +37,18 @@ function byTimeThenId<T extends { id: string }>(rows: readonly T[], at: (r: T) =
 }
 
 interface Portal {
-  standIn: StandIn;
+  standIn: CrmportalStandIn;
   served: Served;
 }
+/**
+ * These tests read far more than HubSpot's limits allow in a second; their portals allow this
+ * many searches a second (and ten times as many other requests in ten seconds), and the client
+ * paces to it. The contract tests (crmportal-contract.test.ts) keep HubSpot's own limits.
+ */
+const FAST = 1_000;
 const portals: Portal[] = [];
 async function start(t: Tenant, opts: CrmportalStandInOptions = {}): Promise<Portal> {
-  const standIn = createCrmportalStandIn({ tenant: t, sealer }, opts);
+  const standIn = createCrmportalStandIn({ tenant: t, sealer }, { ...opts, limits: { searchesPerSecond: FAST, requestsPerTenSeconds: 10 * FAST, ...opts.limits } });
   const served = await serveOnLoopback((req) => standIn.handle(req, new URL(req.url).pathname));
   const p = { standIn, served };
   portals.push(p);
@@ -66,10 +72,11 @@ const recordingFetch: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
-function upstream(p: Portal, instance: CrmInstance = "customers", extra: Partial<UpstreamOptions> = {}): UpstreamOptions {
+function upstream(p: Portal, instance: CrmInstance = "customers", extra: Partial<PortalUpstream> = {}): PortalUpstream {
   return {
     baseUrl: p.served.url,
     authorization: portalAuthorization(standInPortalToken(p.standIn, instance)),
+    searchesPerSecond: FAST,
     fetch: recordingFetch,
     sleep: async (ms) => {
       waits.push(ms);

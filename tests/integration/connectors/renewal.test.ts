@@ -64,15 +64,19 @@ function servicesWith(credentials: Credentials): () => HandlerServices {
 
 const credentialsFor = () => createCredentials({ config, sealer: () => testSealer, now: () => clock.now });
 
+/** Where a stand-in serves its API: Gong's under the customer's base its token answer names. */
+const apiOf = (slug: ConnectorSlug): string => standIns[slug].apiBaseFor?.(`${served.url}/stand-ins/${slug}`) ?? `${served.url}/stand-ins/${slug}`;
+
 /** A new grant from the stand-in, as connecting gives one, with the expiry the app stores. */
 function grant(slug: ConnectorSlug, email: string): TokenGrant {
   const g = standIns[slug].oauth.mintGrant(email);
-  return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in ? clock.now + g.expires_in * 1000 : null };
+  const apiBaseUrl = standIns[slug].apiBaseFor ? apiOf(slug) : null;
+  return { accessToken: g.access_token, refreshToken: g.refresh_token ?? null, expiresAt: g.expires_in ? clock.now + g.expires_in * 1000 : null, apiBaseUrl };
 }
 
 /** A data read of each stand-in, as its vendor client sends it, with a bearer token. */
 function vendorRead(slug: ConnectorSlug, token: string): Promise<Response> {
-  const base = `${served.url}/stand-ins/${slug}`;
+  const base = apiOf(slug);
   const authorization = `Bearer ${token}`;
   if (slug === "tracker") {
     return fetch(`${base}/graphql`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ query: "query Viewer { viewer { id } }" }) });

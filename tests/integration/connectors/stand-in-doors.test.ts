@@ -176,6 +176,7 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
       ["/stand-ins/crmportal/crm/v3/objects/contacts", forged],
       ["/stand-ins/calls/v2/calls", {}],
       ["/stand-ins/calls/v2/calls", { authorization: "Bearer gong_forged.x" }],
+      [`${testApp.standIns.all().calls.apiBaseFor!("/stand-ins/calls")}/v2/calls`, { authorization: "Bearer gong_forged.x" }],
       ["/stand-ins/coderepo/user/repos", {}],
       ["/stand-ins/support/conversations", { authorization: "Bearer tok_x.y" }],
     ] as const) {
@@ -185,9 +186,13 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
   });
 
   it("still reads data with a token minted in-process, as the app's own clients do", async () => {
-    const token = testApp.standIns.all().calls.oauth.mint("admin@demo.test");
-    const calls = await get("/stand-ins/calls/v2/calls", undefined, { authorization: `Bearer ${token}` });
+    const gong = testApp.standIns.all().calls;
+    const token = gong.oauth.mint("admin@demo.test");
+    // Gong's API is at the customer's own base, which its token answer names; its root is not.
+    const customer = gong.apiBaseFor!("/stand-ins/calls");
+    const calls = await get(`${customer}/v2/calls`, undefined, { authorization: `Bearer ${token}` });
     expect(calls.status).toBe(200);
+    await refused(await get("/stand-ins/calls/v2/calls", undefined, { authorization: `Bearer ${token}` }), 401);
     const portal = await get("/stand-ins/crmportal/account-info/v3/details", undefined, {
       authorization: `Bearer ${testApp.standIns.crmportal().oauth.mint("portal-customers@crmportal.demo.test")}`,
     });
@@ -226,6 +231,8 @@ describe.each(backends)("stand-ins mounted by the app, over $name", (backend) =>
     expect([admin.status, admin.headers.get("location")]).toEqual([303, "/connections?connected=calls"]);
     const stored = await donorToken(h.db, testApp.sealer(), "calls");
     expect(await testApp.standIns.all().calls.oauth.verify(`Bearer ${stored!.accessToken}`)).toBe("admin@demo.test");
+    // As Gong's token answer would, the grant names the customer's API base, where the app reaches the stand-in.
+    expect(stored!.apiBaseUrl).toBe(testApp.standIns.all().calls.apiBaseFor!(`${served.url}/stand-ins/calls`));
   });
 
   it("answers 404 with the envelope for a connector that uses the real product", async () => {

@@ -106,6 +106,7 @@ describe.each(backends)("CRM endpoints over $name", (backend) => {
             progress: null,
             objects: ["owners", "companies", "contacts", "deals", "engagements"].map((object) => ({ object, watermark: null, rows: 0 })),
             lastError: null,
+            rateLimits: null,
           },
         ],
       });

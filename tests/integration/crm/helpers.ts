@@ -1,8 +1,6 @@
 import { generateTenant, type Tenant } from "@/demo/tenant";
-import { createCrmportalStandIn, standInPortalToken } from "@/lib/connectors/crmportal";
-import type { UpstreamOptions } from "@/lib/connectors/http";
+import { createCrmportalStandIn, standInPortalToken, type CrmportalStandIn, type CrmportalStandInOptions, type PortalUpstream } from "@/lib/connectors/crmportal";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
-import type { StandIn } from "@/lib/connectors/types";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import type { Db } from "@/lib/db";
 import { testSealer } from "../support/backends";
@@ -10,23 +8,39 @@ import { testSealer } from "../support/backends";
 // The CRM portal's stand-in over loopback HTTP, serving a tenant that tests can change: a
 // change builds a new stand-in from the changed tenant (tokens stay valid, being MACs under the
 // same key), which is how records change "in the portal" between sync runs.
+//
+// Unless told otherwise it allows requests far faster than HubSpot does, and the client paces
+// searches to the same figure, so tests about what a sync stores do not spend seconds on the
+// limits; the tests about the limits give HubSpot's own.
+
+/** The search limit of these tests' portals unless a test sets one. */
+export const FAST_SEARCHES_PER_SECOND = 1_000;
 
 export interface Portal {
   readonly url: string;
   tenant: Tenant;
-  standIn: StandIn;
+  standIn: CrmportalStandIn;
   /** Replaces what the portal serves with a changed copy of the tenant. */
   change(mutate: (t: Tenant) => void): Tenant;
   /** Serves the given tenant again, unchanged, with no faults queued. */
   reset(t: Tenant): void;
-  upstream(instance: CrmInstance): UpstreamOptions;
+  /** A sync's options, paced to the portal's search limit; no retries unless `extra` says. */
+  upstream(instance: CrmInstance, extra?: Partial<PortalUpstream>): PortalUpstream;
   /** Requests to one path seen since the last change or clear. */
   requests(pathIncludes: string): number;
   close(): Promise<void>;
 }
 
-export async function startPortal(tenant: Tenant = generateTenant(), port = 0): Promise<Portal> {
-  let standIn = createCrmportalStandIn({ tenant, sealer: testSealer });
+/** The stand-in's options, and its clock (tests move it to pass the portal's windows). */
+export interface PortalOptions extends CrmportalStandInOptions {
+  now?: () => number;
+}
+
+export async function startPortal(tenant: Tenant = generateTenant(), port = 0, opts: PortalOptions = {}): Promise<Portal> {
+  const { now, ...rest } = opts;
+  const options: CrmportalStandInOptions = { ...rest, limits: { searchesPerSecond: FAST_SEARCHES_PER_SECOND, requestsPerTenSeconds: 10 * FAST_SEARCHES_PER_SECOND, ...rest.limits } };
+  const make = (t: Tenant) => createCrmportalStandIn({ tenant: t, sealer: testSealer, ...(now ? { now } : {}) }, options);
+  let standIn = make(tenant);
   const served: Served = await serveOnLoopback((req) => standIn.handle(req, new URL(req.url).pathname), port);
   const portal: Portal = {
     url: served.url,
@@ -34,25 +48,27 @@ export async function startPortal(tenant: Tenant = generateTenant(), port = 0): 
     get standIn() {
       return standIn;
     },
-    set standIn(s: StandIn) {
+    set standIn(s: CrmportalStandIn) {
       standIn = s;
     },
     change(mutate) {
       const next = structuredClone(portal.tenant);
       mutate(next);
       portal.tenant = next;
-      standIn = createCrmportalStandIn({ tenant: next, sealer: testSealer });
+      standIn = make(next);
       return next;
     },
     reset(t) {
       portal.tenant = t;
-      standIn = createCrmportalStandIn({ tenant: t, sealer: testSealer });
+      standIn = make(t);
     },
-    upstream: (instance) => ({
+    upstream: (instance, extra = {}) => ({
       baseUrl: served.url,
       authorization: `Bearer ${standInPortalToken(standIn, instance)}`,
       timeoutMs: 10_000,
       maxRetries: 0,
+      searchesPerSecond: standIn.limits.configured.searchesPerSecond,
+      ...extra,
     }),
     requests: (pathIncludes) => standIn.faults.seen.filter((s) => s.path.includes(pathIncludes)).length,
     close: () => served.close(),

@@ -5,7 +5,7 @@ import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { lastSuccessfulSync } from "@/lib/crm/store";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { backends } from "../support/backends";
-import { portalToken, runsOf, startPortal, type Portal } from "./helpers";
+import { FAST_SEARCHES_PER_SECOND, portalToken, runsOf, startPortal, type Portal } from "./helpers";
 
 const tenant = generateTenant();
 
@@ -49,6 +49,7 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
     authorization: `Bearer ${portalToken(instance, tenant)}`,
     timeoutMs: 5_000,
     maxRetries: 0,
+    searchesPerSecond: FAST_SEARCHES_PER_SECOND,
   });
 
   it("retries at start-up until the portal answers, then syncs both instances", async () => {
