@@ -34,7 +34,7 @@ export const libLayers = [
   { name: "consent", folders: ["consent"] },
   { name: "identity", folders: ["auth"] },
   { name: "http", folders: ["http"] },
-  { name: "outside systems", folders: ["connectors"] },
+  { name: "outside systems", folders: ["connectors", "renderer"] },
   { name: "crm", folders: ["crm"] },
   { name: "domains", folders: ["cx", "saved"] },
   { name: "seeding", folders: ["seed"] },

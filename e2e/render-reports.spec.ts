@@ -97,7 +97,7 @@ test("a dashboard that throws and writes is reported with the error's line and t
   expect(after.reports.filter((r) => r.errors.length > 0)).toHaveLength(1);
   expect(after.reports.every((r) => r.source.kind === "watcher")).toBe(true);
   // The browser and the forger share this machine's address: one source, failing by its kept error.
-  expect(after.sources).toEqual({ total: 1, failing: 1, clean: 0, unsettled: 0, author: "none" });
+  expect(after.sources).toEqual({ total: 1, failing: 1, clean: 0, unsettled: 0, author: "none", service: "none" });
   expect(after.reports.length).toBeLessThanOrEqual(3);
 });
 

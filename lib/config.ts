@@ -125,6 +125,16 @@ const schema = z
     PLAYGROUND_DEMO_READS_PER_MIN: z.coerce.number().int().min(1).default(1200),
     PLAYGROUND_READ_MIB_PER_SEC: z.coerce.number().int().min(1).default(16),
     PLAYGROUND_REPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
+    RENDERER_CHROMIUM: z
+      .string()
+      .default("auto")
+      .refine((v) => v === "auto" || v === "off" || path.isAbsolute(v), "RENDERER_CHROMIUM must be auto, off, or an absolute path to a Chromium binary"),
+    RENDERER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    RENDERER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+    RENDERER_TIMEOUT_MS: z.coerce.number().int().min(2_000).max(120_000).default(20_000),
+    RENDERER_MEMORY_MIB: z.coerce.number().int().min(128).max(65_536).default(1_024),
+    PLAYGROUND_RENDERS_PER_MIN: z.coerce.number().int().min(1).default(20),
+    PLAYGROUND_RENDERS_PER_DRAFT_PER_MIN: z.coerce.number().int().min(1).default(30),
     CONNECTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     CONNECTOR_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
@@ -206,6 +216,16 @@ export function parseConfig(env: Record<string, string | undefined>) {
       demoReadsPerMinute: e.PLAYGROUND_DEMO_READS_PER_MIN,
       readBytesPerSecond: e.PLAYGROUND_READ_MIB_PER_SEC * 1024 * 1024,
       reportsPerMinute: e.PLAYGROUND_REPORTS_PER_MIN,
+      rendersPerMinute: e.PLAYGROUND_RENDERS_PER_MIN,
+      rendersPerDraftPerMinute: e.PLAYGROUND_RENDERS_PER_DRAFT_PER_MIN,
+    },
+    /** The service's own renderer of demo drafts (lib/renderer): which Chromium, and its bounds. */
+    renderer: {
+      chromium: e.RENDERER_CHROMIUM,
+      concurrency: e.RENDERER_CONCURRENCY,
+      queue: e.RENDERER_QUEUE,
+      timeoutMs: e.RENDERER_TIMEOUT_MS,
+      memoryBytes: e.RENDERER_MEMORY_MIB * 1024 * 1024,
     },
     upstreams: Object.fromEntries(
       connectorSlugs.map((slug) => [slug, upstreamFor(slug, e as unknown as Record<string, string | undefined>, standInsOn, standInOrigin)]),
@@ -230,6 +250,17 @@ function upstreamFor(slug: ConnectorSlug, e: Record<string, string | undefined>,
   if (!standIns) return { mode: "off" };
   const base = `${standInOrigin}/stand-ins/${slug}`;
   return { mode: "stand-in", apiUrl: base, authorizeUrl: null, tokenUrl: `${base}/oauth/token`, clientId: `dashboards-${slug}`, clientSecret: "stand-in" };
+}
+
+/**
+ * The environment for a browser the server starts (the renderer's Chromium): the server's own,
+ * without the allocator scripts/start.mjs may preload, which Chromium (bringing its own) fails
+ * to start under.
+ */
+export function browserEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "LD_PRELOAD" && k !== "MALLOC_CONF") env[k] = v;
+  return env;
 }
 
 /** Every variable this module reads, for checking that `.env.example` documents them all. */

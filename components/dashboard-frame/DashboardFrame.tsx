@@ -30,6 +30,8 @@ export interface DashboardFrameProps {
   title: string;
   /** A shorter frame, for several side by side. */
   compact?: boolean;
+  /** No border or rounded corners: the frame is the whole picture (the service's renders). */
+  bare?: boolean;
   /**
    * The frame takes the height its document reports (bounded by FRAME_HEIGHT_MAX), so the page
    * scrolls rather than the frame. Off, the frame has a fixed height and scrolls inside.
@@ -113,7 +115,7 @@ interface Frames {
  * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, data, title, compact, fit, renderKey } = props;
+  const { html, data, title, compact, fit, bare, renderKey } = props;
   const apiBase = apiBaseOf(data);
   const { mode } = data;
   const scenario = data.mode === "demo" ? data.scenario : undefined;
@@ -294,7 +296,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     begin(key);
   };
 
-  const frameClass = [styles.frame, compact ? styles.compact : "", fit ? styles.fit : ""].filter(Boolean).join(" ");
+  const frameClass = [styles.frame, compact ? styles.compact : "", fit ? styles.fit : "", bare ? styles.bare : ""].filter(Boolean).join(" ");
   const frameStyle = fit && contentHeight !== null ? { height: `${contentHeight}px` } : undefined;
   return (
     <div className={styles.wrap}>

@@ -1,5 +1,5 @@
 import "server-only";
-import { config as processConfig, type Config } from "@/lib/config";
+import { browserEnvironment, config as processConfig, type Config } from "@/lib/config";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
@@ -27,6 +27,7 @@ import { readiness, type Readiness } from "@/lib/ops/readiness";
 import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
 import { shutdownOnSignal } from "@/lib/ops/shutdown";
+import { findChromium, Renderer } from "@/lib/renderer";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -116,6 +117,24 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   metrics.streamsFrom(() => playgroundNow?.hub.total() ?? 0);
   metrics.socketStreamsFrom(() => playgroundNow?.hub.onSocket() ?? 0);
 
+  // The service's own browser, started on the first render; none where no Chromium is found.
+  let renderer: Renderer | null | undefined;
+  const rendererOf = (): Renderer | null => {
+    if (renderer === undefined) {
+      const executablePath = findChromium(config.renderer.chromium);
+      renderer = executablePath
+        ? new Renderer({
+            executablePath,
+            ...config.renderer,
+            origin: `http://127.0.0.1:${config.port}`,
+            env: browserEnvironment(),
+            log: (line) => log.warn(line, { component: "renderer" }),
+          })
+        : null;
+    }
+    return renderer;
+  };
+
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
     (playground ??= storageOf()
@@ -125,6 +144,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           publicOrigin: config.publicOrigin,
           allowedHosts: config.allowedHosts,
           sealer: sealerOf(),
+          renderer: rendererOf,
           log: (line) => log.warn(line, { component: "playground" }),
           observe: { refused: metrics.refused, fanout: metrics.fanout },
           writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
@@ -177,6 +197,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         endStreams: async () => playgroundNow?.endStreams() ?? 0,
         close: async () => {
           await background?.stop();
+          await renderer?.close();
           await playgroundNow?.close();
           if (storage) await (await storage).close();
         },

@@ -56,6 +56,21 @@ export const errorCatalogue = {
     description: "Render reports are kept only for demo-mode drafts: a live draft renders each viewer's own data, which must not flow back to its author.",
   },
   revision_not_recent: { status: 409, description: "Render reports are taken only for the draft's latest 5 revisions; `hint` names them." },
+  invalid_render: { status: 400, description: "A render's body is not JSON of the shape it takes; `hint` names the field." },
+  no_such_revision: { status: 404, description: "The draft does not keep that revision (pruned from its history, or not made yet); `hint` names the ones it keeps." },
+  render_demo_only: {
+    status: 409,
+    description: "The service renders demo-mode drafts only: a live draft reads each viewer's own data, and the server has no viewer.",
+  },
+  renderer_not_configured: {
+    status: 503,
+    description: "This deployment has no browser to render with (RENDERER_CHROMIUM off, or no Chromium found).",
+  },
+  renderer_busy: { status: 503, description: "Every render slot and the queue behind them are taken; `Retry-After` says when to try again." },
+  render_timed_out: {
+    status: 504,
+    description: "The dashboard did not finish drawing within the renderer's time limit (a script that never yields stops its page); the service's report of it says so.",
+  },
   untrusted_host: {
     status: 400,
     description:

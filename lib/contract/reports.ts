@@ -177,14 +177,14 @@ export const renderReportInput = z
 /** Who sent a report, as the server saw it: never what the report says of itself. */
 export const reportSource = z
   .object({
-    kind: z.enum(["author", "watcher"]).meta({
+    kind: z.enum(["service", "author", "watcher"]).meta({
       description:
-        "`author`: sent with the draft's write link (the agent, or the editor that shared it); `watcher`: sent with the read id, by anyone who has the watch link",
+        "`service`: the service's own renderer (POST /draft/<read_id>/render), which nothing sent from outside can displace; `author`: sent with the draft's write link (the agent, or the editor that shared it); `watcher`: sent with the read id, by anyone who has the watch link",
     }),
     id: z
       .string()
       .regex(/^[a-z]-[A-Za-z0-9_-]{1,32}$/)
-      .meta({ description: "Stands for one sender: `a-author` for the author, `w-…` per watcher's network address (a keyed digest, never the address)" }),
+      .meta({ description: "Stands for one sender: `s-renderer` for the service, `a-author` for the author, `w-…` per watcher's network address (a keyed digest, never the address)" }),
   })
   .strict()
   .meta({ id: "ReportSource" });
@@ -195,6 +195,7 @@ export const renderReport = z
     at: z.number().int().meta({ description: "Epoch ms when the server received the report" }),
     source: reportSource,
     ...reportFields,
+    page: z.enum(["watch", "editor", "render"]).meta({ description: "Where it rendered: the watch page, the editor's preview, or the service's renderer" }),
   })
   .strict()
   .meta({ id: "RenderReport" });
@@ -209,6 +210,9 @@ export const reportSources = z
     author: z
       .enum(["failing", "clean", "unsettled", "none"])
       .meta({ description: "What the author's own reports say, counted the same way (`none`: the author sent none)" }),
+    service: z
+      .enum(["failing", "clean", "unsettled", "none"])
+      .meta({ description: "What the service's own renders of this revision say (`none`: it has not rendered it; POST /draft/<read_id>/render does)" }),
   })
   .strict()
   .meta({ id: "ReportSources" });

@@ -38,6 +38,7 @@ describe("llms.txt", () => {
       "## Writing the dashboard",
       "## Snapshot fallback",
       "## Task recipes",
+      "## Seeing it",
       "## A screenshot of a draft",
       "## Render reports",
       "## Scenarios and variants",

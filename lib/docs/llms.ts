@@ -5,6 +5,7 @@ import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints"
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { renderReports } from "@/lib/contract/reports";
+import { RENDER_VIEWPORTS, renderAnswer } from "@/lib/contract/renders";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
@@ -131,6 +132,12 @@ export function llmsText(origin: string): string {
   );
 
   recipesSection(doc, origin);
+  doc.push(`## Seeing it`, "");
+  doc.push(
+    `Have the service draw a revision itself: \`POST ${base}/draft/<read_id>/render\` with JSON \`{"viewport": "phone", "scenario": "outage", "examples": {...}, "revision": N}\` (every field optional; no body draws the current revision as it is, at \`desktop\`). Viewports: ${Object.entries(RENDER_VIEWPORTS).map(([k, v]) => `\`${k}\` ${v.width}×${v.height}`).join(", ")}. It renders in the service's own headless Chromium, through the frame and broker a watcher gets, on demo data, and answers \`report\` (a render report whose \`source.kind\` is \`service\`, which nothing posted from outside can displace) and \`picture.url\`, a PNG of the whole dashboard (as tall as its content). Each revision, viewport and state is drawn once and kept (\`cached: true\`). Draw every state you built for: each scenario that matters, both viewports. Over MCP, \`render_draft\` answers the picture as image content. Demo drafts only (409 \`render_demo_only\`); 503 \`renderer_not_configured\` where the deployment has no browser (then use a browser of your own, below); 503 \`renderer_busy\` and 429 carry \`Retry-After\`; a dashboard that never finishes drawing is 504 \`render_timed_out\`. The answer:`,
+    "",
+  );
+  code("ts", describeShape(renderAnswer));
   screenshotSection(doc, origin);
   doc.push(`## Render reports`, "");
   doc.push(
@@ -214,6 +221,7 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
     `- \`list_scenarios\`: the scenarios, the default, and every path's variants.`,
     `- \`describe_endpoint\` (path, e.g. \`/cx/book\`): that endpoint's query parameters, response schema, errors and demo variants.`,
     `- \`read_render_reports\` (watchUrl or read id; revision?): what browsers saw rendering that revision, as in "Render reports".`,
+    `- \`render_draft\` (watchUrl or read id; revision?, viewport?, scenario?, examples?): the service draws the revision in its own browser and answers the picture (image content) with its render report, as in "Seeing it".`,
     "",
     `Each tool is the HTTP route it names, called as you: the same validation, rate limits and refusals. A refusal is a tool result with \`isError\` whose text is \`<code>: <hint>\` (e.g. \`invalid_draft: html: the document is empty…\`): fix what the hint says and call again.`,
     "",

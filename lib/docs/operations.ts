@@ -27,6 +27,7 @@ import {
   renderReports,
   renderReportsQuery,
 } from "@/lib/contract/reports";
+import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/renders";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
@@ -240,6 +241,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     }),
     ...reportOperations(set, readId),
+    ...renderOperations(set, readId),
     siteOperation({
       method: "GET",
       path: `${base}/api/:apiPath`,
@@ -303,7 +305,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       summary: "The playground's agent loop as Model Context Protocol tools",
       description: [
         p(
-          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`; their input schemas are the draft bodies and the reports query above.",
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer.",
         ),
         p(
           "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",
@@ -337,6 +339,67 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
         })(),
       ],
       errors: ["no_such_draft", "rate_limited", "shutting_down", "internal_error"],
+    }),
+  ];
+}
+
+/** The service's own renders of demo drafts (lib/playground/renders.ts). */
+function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
+  const base = PLAYGROUND_BASE;
+  const input = set.add(renderInput, "input");
+  const sizes = Object.entries(RENDER_VIEWPORTS)
+    .map(([name, v]) => `\`${name}\` (${v.width}×${v.height})`)
+    .join(" and ");
+  return [
+    siteOperation({
+      method: "POST",
+      path: `${base}/draft/:read_id/render`,
+      section: "playground",
+      operationId: "playground.render",
+      summary: "Have the service draw a revision in its own browser: a picture of the whole dashboard and the render report",
+      description: [
+        p(
+          `The service opens the revision in its own headless Chromium, through the same frame and broker a watcher gets, on the demo API with the scenario and variants you name (the revision's own by default), at ${sizes}, waits until the dashboard settles, and answers the render report with a PNG of the whole dashboard (the frame sized to its content, so the picture is as tall as the dashboard). Each revision, viewport and state is drawn once and kept: asked again, the stored render is answered (\`cached: true\`) and costs nothing.`,
+        ),
+        p(
+          "The report is the service's own (`source.kind` `service`): drawn in the revision's own state, it is also among the revision's render reports, where nothing posted from outside displaces it. A dashboard that never finishes drawing (a script that never yields) is answered 504 `render_timed_out`, and the service's report says so.",
+        ),
+        p(
+          "Demo-mode drafts only (409 `render_demo_only`): a live draft reads each viewer's own data, and the server has no viewer. Without a browser in the deployment, 503 `renderer_not_configured`. Renders are bounded: a few at a time with a short queue (503 `renderer_busy` with `Retry-After` past it), a time limit, and renders per address and per draft per minute (429 `rate_limited`).",
+        ),
+      ],
+      security: "none",
+      params: [readId],
+      requestBodies: [{ contentType: "application/json", description: "What to draw; every field is optional, and no body draws the current revision as it is.", schema: input, fields: fieldRows(input, set.components) }],
+      responses: [jsonBody(200, "The render: its report and where its picture is", set.add(renderAnswer), set)],
+      errors: [
+        "no_such_draft",
+        "no_such_revision",
+        "render_demo_only",
+        "unknown_scenario",
+        "unknown_example",
+        "invalid_render",
+        "unsupported_media_type",
+        "cross_site_write",
+        "renderer_not_configured",
+        "renderer_busy",
+        "render_timed_out",
+        "rate_limited",
+        "internal_error",
+      ],
+      curl: true,
+    }),
+    siteOperation({
+      method: "GET",
+      path: `${base}/draft/:read_id/render/:file`,
+      section: "playground",
+      operationId: "playground.renderPicture",
+      summary: "A render's picture (PNG)",
+      description: [p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept.")],
+      security: "none",
+      params: [readId, { name: "file", in: "path", type: "string", required: true, limits: "<revision>-<key>.png", notes: "As the render's `picture.url` names it", schema: { type: "string" } }],
+      responses: [{ status: 200, contentType: "image/png", description: "The dashboard, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
+      errors: ["not_found", "rate_limited", "internal_error"],
     }),
   ];
 }

@@ -7,7 +7,7 @@ import { errorResponse } from "./respond";
 // post a server-action refusal in text/plain).
 
 /** The playground's addresses that are pages or text, not JSON routes: the editor (and a draft's own address in it), the watch page, llms.txt. */
-const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d)(?:\/.*)?|\/llms\.txt)?$/;
+const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d|render)(?:\/.*)?|\/llms\.txt)?$/;
 
 /**
  * Whether the route at `pathname` answers JSON, refusals included: the API, the playground's
@@ -34,7 +34,8 @@ const JSON_ROUTES = [
   /^\/account\/(?:favourites|home|trust)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
   /^\/dashboards\/playground\/(?:check|endpoints|mcp|scenarios)$/,
-  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports))?)?$/,
+  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports|render))?)?$/,
+  /^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/,
 ];
 
 function unknownJsonRoute(pathname: string): boolean {
@@ -58,6 +59,8 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/dashboards\/playground\/(?:endpoints|scenarios|llms\.txt)$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/draft\/[^/]+(?:\/reports)?$/, "GET, HEAD, POST"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/(?:events|revisions)$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/draft\/[^/]+\/render$/, "POST"],
+  [/^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/, "GET, HEAD"],
   [/^\/dashboards\/save(?:\/.*)?$/, "GET, HEAD, POST"],
   [/^\/docs\/[^/]+$/, "GET, HEAD"],
   [/^\/(?:healthz|readyz|metrics|openapi\.json)$/, "GET, HEAD"],

@@ -111,6 +111,11 @@ export function validateHtml(html: string, blank: "refuse" | "allow"): void {
 
 function validateContent(input: { html?: string; scenario?: string | null; examples?: Record<string, string> | null }): void {
   if (input.html !== undefined) validateHtml(input.html, "refuse");
+  validateDemoState(input);
+}
+
+/** Refuses a demo state the demo API cannot serve: an unknown scenario, path or variant. */
+export function validateDemoState(input: { scenario?: string | null; examples?: Record<string, string> | null }): void {
   if (input.scenario != null && !isScenario(input.scenario)) {
     throw new ApiError("unknown_scenario", `No scenario "${clip(input.scenario)}"; GET /dashboards/playground/scenarios lists them.`);
   }
@@ -371,6 +376,29 @@ export async function draftHistoryPage(ctx: DraftContext, readId: string, limit:
     }
     if (rows.length < wanted) return { revisions, continueBefore: null };
   }
+}
+
+/** A kept revision of a draft (the current one when `revision` is null), with what the draft is now. */
+export interface RevisionOfDraft {
+  currentRevision: number;
+  dataMode: "demo" | "live";
+  revision: DraftRevision;
+}
+
+/**
+ * A kept revision, for drawing it: no such draft is 404 (`no_such_draft`); a revision not kept
+ * (pruned, or not made yet) is 404 `no_such_revision`, naming the ones that are.
+ */
+export async function revisionOfDraft(ctx: DraftContext, readId: string, revision: number | null): Promise<RevisionOfDraft> {
+  const found = await store.findRevision(ctx.db, readId, revision, cutoff(ctx));
+  if (!found) throw noSuchDraft(ctx.settings);
+  const dataMode = dataModeSchema.catch("demo").parse(found.data_mode);
+  if (!found.row) {
+    const oldest = Math.max(1, found.current - ctx.settings.historyKeep + 1);
+    throw new ApiError("no_such_revision", `revision: this draft keeps revisions ${oldest} to ${found.current}; ${revision} is not among them.`);
+  }
+  const r = found.row;
+  return { currentRevision: found.current, dataMode, revision: { revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at } };
 }
 
 /** Whether a live draft answers to this read id (the html is not read). */

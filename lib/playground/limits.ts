@@ -36,6 +36,10 @@ export interface PlaygroundSettings {
   revisionsPageBytes: number;
   /** Render reports per client address per minute (PLAYGROUND_REPORTS_PER_MIN). */
   reportsPerMinute: number;
+  /** Server-side renders per client address per minute (PLAYGROUND_RENDERS_PER_MIN); answers already made are free. */
+  rendersPerMinute: number;
+  /** Server-side renders of one draft per minute, everyone together (PLAYGROUND_RENDERS_PER_DRAFT_PER_MIN). */
+  rendersPerDraftPerMinute: number;
 }
 
 /**
@@ -67,6 +71,10 @@ export const defaultPlaygroundSettings: PlaygroundSettings = {
   // One report per revision per page load: a watcher following an agent that pushes a revision
   // a second is the most one viewer sends.
   reportsPerMinute: 60,
+  // A render costs a browser page for a second or more: an agent checking each revision at two
+  // sizes and a few states is well inside these; a loop asking again and again is not.
+  rendersPerMinute: 20,
+  rendersPerDraftPerMinute: 30,
 };
 
 const count = z.number().int().min(1);
@@ -85,6 +93,8 @@ const settingsShape = z
     readBytesPerSecond: count,
     revisionsPageBytes: count,
     reportsPerMinute: count,
+    rendersPerMinute: count,
+    rendersPerDraftPerMinute: count,
   })
   .partial();
 

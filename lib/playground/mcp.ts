@@ -6,6 +6,7 @@ import { z } from "zod";
 import { describeShape } from "@/lib/contract/describe";
 import { endpoints } from "@/lib/contract/endpoints";
 import { renderReports } from "@/lib/contract/reports";
+import { renderAnswer, renderInput, type RenderAnswer } from "@/lib/contract/renders";
 import { ApiError } from "@/lib/contract/errors";
 import { matchPath } from "@/lib/contract/match";
 import {
@@ -158,6 +159,8 @@ const reportFields = z
   })
   .strict();
 
+const renderFields = renderInput.extend({ watchUrl: readFields.shape.watchUrl }).strict();
+
 const endpointFields = z
   .object({
     path: z.string({ error: (issue) => (issue.input === undefined ? 'required: an API path such as "/cx/book"' : 'must be an API path, a string such as "/cx/book"') }).meta({
@@ -272,6 +275,33 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
+    "render_draft",
+    {
+      title: "Render a draft in the service's own browser, and see it",
+      description: [
+        "The service draws one revision of a demo-mode draft in its own headless Chromium, through the same frame and broker a watcher gets, and answers a PNG of the whole dashboard (as image content) with the render report (POST /dashboards/playground/draft/<read_id>/render).",
+        "Choose the viewport (`desktop` 1280 wide, `phone` 390 wide) and the demo state (`scenario`, `examples`) to see every state; each revision, viewport and state is drawn once and kept.",
+        "The report is the service's own (`source.kind` `service`): no report posted from outside displaces it. Live drafts are never rendered (409 render_demo_only); a deployment without a browser answers 503 renderer_not_configured.",
+        answers(renderAnswer),
+      ].join(" "),
+      inputSchema: renderFields,
+      outputSchema: unnamed(renderAnswer),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ watchUrl, ...input }) =>
+      renderResult(async () => {
+        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        const p = await playground();
+        const response = await p.renders.render(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/render`, input), id);
+        if (!response.ok) return { response };
+        const answer = renderAnswer.parse(await response.json());
+        const file = new URL(answer.picture.url).pathname.split("/").pop() ?? "";
+        const picture = await p.renders.picture(caller(new URL(answer.picture.url).pathname), id, file);
+        return { answer, png: picture.ok ? new Uint8Array(await picture.arrayBuffer()) : null };
+      }, say),
+  );
+
+  server.registerTool(
     "list_scenarios",
     {
       title: "List the demo scenarios and variants",
@@ -315,6 +345,29 @@ async function toolResult(answer: () => Response | Promise<Response>, log: (line
     return { content: [{ type: "text", text: envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error }], isError: true };
   }
   return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+}
+
+/** A render as a tool result: the picture as image content beside the answer, or the envelope as text. */
+async function renderResult(
+  render: () => Promise<{ response: Response } | { answer: RenderAnswer; png: Uint8Array | null }>,
+  log: (line: string) => void,
+): Promise<CallToolResult> {
+  let done: Awaited<ReturnType<typeof render>>;
+  try {
+    done = await render();
+  } catch (err) {
+    done = { response: fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)) };
+  }
+  if ("response" in done) return toolResult(() => done.response, log);
+  const { answer, png } = done;
+  const summary = `Revision ${answer.revision} at ${answer.viewport} (${answer.picture.width}×${answer.picture.height}), scenario ${answer.scenario}: ${answer.report.errors.length} error(s), ${answer.report.refusals.length} refusal(s), ${answer.report.settled ? "settled" : "not settled"}. Picture: ${answer.picture.url}`;
+  return {
+    content: [
+      ...(png ? [{ type: "image" as const, data: Buffer.from(png).toString("base64"), mimeType: "image/png" }] : []),
+      { type: "text", text: `${summary}\n${JSON.stringify(answer)}` },
+    ],
+    structuredContent: answer as unknown as Record<string, unknown>,
+  };
 }
 
 /** The Request the playground's route would have received from this caller. */

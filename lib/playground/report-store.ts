@@ -22,7 +22,7 @@ export interface NewReport {
   revision: number;
   /** The stored report's JSON. */
   report: string;
-  source: { kind: "author" | "watcher"; id: string };
+  source: { kind: "service" | "author" | "watcher"; id: string };
   failing: boolean;
   now: number;
   cutoff: number;
@@ -40,9 +40,10 @@ export type InsertOutcome =
 
 /**
  * Stores one report and prunes in the same transaction: past `perSource` reports of its source
- * for the revision, and past `perRevision` reports of the revision, the least telling go (a clean
- * report before one with errors, a watcher's before the author's, the older before the newer), so
- * no number of clean reports from anyone can push out a report that found errors; and reports of
+ * for the revision, and past `perRevision` reports of the revision, the least telling go (anyone's
+ * before the service's own, a clean report before one with errors, a watcher's before the
+ * author's, the older before the newer), so no number of clean reports from anyone can push out
+ * a report that found errors, nor anything posted push out the service's; and reports of
  * revisions before the recent ones go. On PostgreSQL the
  * revision row is share-locked first, so an update pruning it cannot slip in between the check
  * and the insert (SQLite runs one writer at a time).
@@ -76,7 +77,9 @@ export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Prom
       .where("source_id", "=", r.source.id)
       .where("id", "not in", mostTelling)
       .execute();
+    // The service's own renders first: nothing posted from outside displaces them.
     const keptOfRevision = ofRevision()
+      .orderBy(sql`case when source_kind = 'service' then 1 else 0 end`, "desc")
       .orderBy("failing", "desc")
       .orderBy(sql`case when source_kind = 'author' then 1 else 0 end`, "desc")
       .orderBy("id", "desc")

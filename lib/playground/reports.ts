@@ -90,8 +90,8 @@ export function summarise(reports: readonly RenderReport[]): ReportSources {
     if (!known || rank[verdict] > rank[known.verdict]) seen.set(r.source.id, { kind: r.source.kind, verdict });
   }
   const count = (v: string) => [...seen.values()].filter((s) => s.verdict === v).length;
-  const author = [...seen.values()].find((s) => s.kind === "author");
-  return { total: seen.size, failing: count("failing"), clean: count("clean"), unsettled: count("unsettled"), author: author?.verdict ?? "none" };
+  const of = (kind: ReportSource["kind"]) => [...seen.values()].find((s) => s.kind === kind)?.verdict ?? "none";
+  return { total: seen.size, failing: count("failing"), clean: count("clean"), unsettled: count("unsettled"), author: of("author"), service: of("service") };
 }
 
 export function createReports({ ctx, mac, dialect, trusted, publicOrigin, guardRead, refused }: ReportsDeps): Reports {

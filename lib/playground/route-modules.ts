@@ -23,6 +23,10 @@ export interface PlaygroundRoutes {
   revisions: RouteModule;
   /** /dashboards/playground/draft/<read_id>/reports */
   reports: RouteModule;
+  /** /dashboards/playground/draft/<read_id>/render: the service draws a revision */
+  render: RouteModule;
+  /** /dashboards/playground/draft/<read_id>/render/<revision>-<key>.png */
+  renderPicture: RouteModule;
   /** /dashboards/playground/api/<api path> */
   demoApi: RouteModule;
   /** /dashboards/playground/mcp: the same operations as Model Context Protocol tools */
@@ -79,6 +83,18 @@ export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource)
         GET: on({ handle: async ({ request, params }) => (await playground()).reports.list(request, params) }),
         POST: on({ handle: async ({ request, params }) => (await playground()).reports.post(request, params) }),
       }),
+    }),
+    render: defineRoute({
+      params: token,
+      refuse: "POST here (a JSON body of revision, viewport, scenario and examples, or none) to have the service draw a revision; the answer names its picture.",
+      log,
+      methods: (on) => ({ POST: on({ handle: async ({ request, params }) => (await playground()).renders.render(request, params) }) }),
+    }),
+    renderPicture: defineRoute({
+      params: (raw) => ({ token: oneParam(raw, "token"), file: oneParam(raw, "file") }),
+      refuse: "A render's picture is read with GET.",
+      log,
+      methods: (on) => ({ GET: on({ handle: async ({ request, params }) => (await playground()).renders.picture(request, params.token, params.file) }) }),
     }),
     demoApi: defineRoute({
       params: (raw) => restPath(raw),

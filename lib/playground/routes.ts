@@ -59,6 +59,8 @@ import {
 } from "./limits";
 import { demoApiResponse } from "./demo-answers";
 import { createReports, type Reports } from "./reports";
+import { createRenders, type Renders } from "./renders";
+import type { Renderer } from "@/lib/renderer";
 import { limiterFor, streamSlots, type Limiter } from "./shared-limits";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
 
@@ -83,6 +85,8 @@ export interface PlaygroundOptions {
   log?: (line: string) => void;
   /** Signs revision cursors; instances sharing a database must share it. Default: a key of this instance's own. */
   sealer?: Sealer;
+  /** The service's own browser for renders (lib/renderer), or null where the deployment has none. */
+  renderer?: () => Renderer | null;
   /** Where refusals and fan-out delays are counted (the app's metrics). */
   observe?: PlaygroundObserver;
   /**
@@ -117,6 +121,8 @@ export interface Playground {
   demoApi(request: Request, apiPath: string): Response;
   /** POST and GET /draft/<read_id>/reports: what browsers saw rendering a demo draft (reports.ts). */
   readonly reports: Reports;
+  /** POST /draft/<read_id>/render and its pictures: the service's own renders (renders.ts). */
+  readonly renders: Renders;
   readonly hub: Hub;
   readonly context: DraftContext;
   sweep(): Promise<string[]>;
@@ -174,6 +180,16 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   };
   const guardRead = (request: Request) => limit(reads, "reads", clientAddress(request, trusted), "reads of drafts from your address");
   const reports = createReports({ ctx, mac: (v, purpose) => sealer.mac(v, purpose), dialect: open.dialect, trusted, publicOrigin: options.publicOrigin, guardRead, refused });
+  const renders = createRenders({
+    ctx,
+    dialect: open.dialect,
+    renderer: options.renderer ?? (() => null),
+    trusted,
+    publicOrigin: options.publicOrigin,
+    allowedHosts: options.allowedHosts,
+    guardRead,
+    refused,
+  });
   const inFlight = new InFlight();
   const slots = streamSlots(open, { log });
   const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
@@ -216,6 +232,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     hub,
     context: ctx,
     reports,
+    renders,
 
     async create(request) {
       guardWrite(request);

@@ -204,6 +204,24 @@ export async function listRevisionsBefore(db: Db, id: string, before: number | n
   return q.orderBy("revision", "desc").limit(limit).execute();
 }
 
+/** One kept revision of a live draft, with the draft's current revision and data mode; undefined when either is gone. */
+export async function findRevision(
+  db: Db,
+  id: string,
+  revision: number | null,
+  cutoff: number,
+): Promise<{ current: number; data_mode: string; row: RevisionRow | undefined } | undefined> {
+  const draft = await db.selectFrom("playground_drafts").select(["revision", "data_mode"]).where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
+  if (!draft) return undefined;
+  const row = await db
+    .selectFrom("playground_draft_revisions")
+    .select(["revision", "html", "scenario", "examples", "dash", "created_at"])
+    .where("draft_id", "=", id)
+    .where("revision", "=", revision ?? draft.revision)
+    .executeTakeFirst();
+  return { current: draft.revision, data_mode: draft.data_mode, row };
+}
+
 /** Whether a live draft has this read id, without reading its html. */
 export async function isLive(db: Db, id: string, cutoff: number): Promise<boolean> {
   const row = await db.selectFrom("playground_drafts").select("id").where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();

@@ -78,7 +78,7 @@ describe("the playground's MCP endpoint", () => {
     expect(client.getInstructions()).toContain("watchUrl");
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "read_render_reports", "update_draft"]);
+    expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "read_render_reports", "render_draft", "update_draft"]);
 
     const create = byName.create_draft!;
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
@@ -97,7 +97,7 @@ describe("the playground's MCP endpoint", () => {
     expect(byName.read_draft!.inputSchema).toMatchObject({ required: ["watchUrl"] });
     expect(byName.describe_endpoint!.inputSchema).toMatchObject({ required: ["path"] });
     expect(byName.describe_endpoint!.description).toContain("/cx/book");
-    for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint", "read_render_reports"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint", "read_render_reports", "render_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
     for (const name of ["create_draft", "update_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
     // llms.txt names every tool the server lists, and no other.
     const mcpPart = llmsText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
@@ -194,7 +194,7 @@ describe("the playground's MCP endpoint", () => {
       const res = await postJson(`${app.url}${MCP}`, { jsonrpc: "2.0", id: 3, method: "tools/list" }, accept === undefined ? {} : { accept });
       expect(res.status, String(accept)).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/json");
-      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(7);
+      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
     }
   });
 
@@ -233,7 +233,7 @@ describe("the playground's MCP endpoint", () => {
     expect(listed.headers.get("content-type")).toContain("application/json");
     expect(listed.headers.get("mcp-session-id")).toBeNull();
     expect(listed.headers.get("cache-control")).toBe("no-store");
-    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(7);
+    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(8);
   });
 
   it("is documented in the reference with every refusal it answers over HTTP", () => {

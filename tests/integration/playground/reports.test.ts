@@ -97,7 +97,7 @@ describe.each(backends)("render reports on $name", (backend) => {
         revision: 1,
         currentRevision: 1,
         reports: [{ at: accepted.at, source: accepted.source, ...fields }],
-        sources: { total: 1, failing: 1, clean: 0, unsettled: 0, author: "none" },
+        sources: { total: 1, failing: 1, clean: 0, unsettled: 0, author: "none", service: "none" },
       });
     }
 
@@ -128,7 +128,7 @@ describe.each(backends)("render reports on $name", (backend) => {
       expect(await storedFor(draft.id, 1)).toBe(REPORTS_PER_REVISION);
       const kept = renderReports.parse(await (await fetch(reportsUrl(many, draft.id))).json());
       expect(kept.reports.map((r) => r.elapsedMs)).toEqual(Array.from({ length: REPORTS_PER_REVISION }, (_, i) => REPORTS_PER_REVISION + 2 - i));
-      expect(kept.sources).toEqual({ total: REPORTS_PER_REVISION, failing: REPORTS_PER_REVISION, clean: 0, unsettled: 0, author: "none" });
+      expect(kept.sources).toEqual({ total: REPORTS_PER_REVISION, failing: REPORTS_PER_REVISION, clean: 0, unsettled: 0, author: "none", service: "none" });
 
       // One source keeps its newest few.
       for (let i = 0; i < REPORTS_PER_SOURCE + 2; i++) expect((await send(many, draft.id, report({ elapsedMs: 100 + i }), from(200))).status).toBe(201);

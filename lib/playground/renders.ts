@@ -1,0 +1,240 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { ApiError } from "@/lib/contract/errors";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { RENDER_VIEWPORTS, renderInput, renderPageResult, type RenderAnswer, type RenderInput, type RenderViewport } from "@/lib/contract/renders";
+import { REPORTS_PER_REVISION, REPORTS_PER_SOURCE, REPORT_REVISIONS, REPORT_MESSAGE_MAX, renderReport, type RenderReport, type ReportSource } from "@/lib/contract/reports";
+import type { Dialect } from "@/lib/db/migrate";
+import { readBodyCapped } from "@/lib/http/body";
+import { parseWith, readTextBody } from "@/lib/http/edge";
+import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
+import { json } from "@/lib/http/respond";
+import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
+import { noSuchDraft, revisionOfDraft, validateDemoState, type DraftContext } from "./drafts";
+import { clientAddress, type AddressMatcher } from "./limits";
+import { insertReport } from "./report-store";
+import { findRender, renderPng, storeRender, type StoredRender } from "./render-store";
+import { limiterFor } from "./shared-limits";
+
+// The service's own renders of demo drafts: POST /draft/<read_id>/render draws a revision in the
+// service's headless Chromium through the page the renderer opens (/dashboards/playground/render/
+// <read_id>: the same frame and broker a watcher gets, on the demo API), and answers the render
+// report and a PNG of the whole dashboard, the frame sized to its content. An agent gets eyes
+// without a browser of its own, and evidence nobody outside can forge.
+//
+// - Demo drafts only: a live draft reads each viewer's own data, and the server has no viewer.
+// - A render is kept per revision, viewport and demo state (draft_renders): asked again, it is
+//   answered from storage by any instance, and costs no render.
+// - The report is stored among the revision's render reports as the service's own (`source.kind`
+//   `service`) when the state is the revision's own, which no report posted from outside
+//   displaces (report-store.ts).
+// - Bounded: the renderer's own slots, queue and time limit (lib/renderer), and renders per client
+//   address and per draft per minute, shared across instances on PostgreSQL.
+
+export interface Renders {
+  /** POST /draft/<read_id>/render */
+  render(request: Request, readId: string): Promise<Response>;
+  /** GET /draft/<read_id>/render/<revision>-<key>.png */
+  picture(request: Request, readId: string, file: string): Promise<Response>;
+}
+
+export interface RendersDeps {
+  ctx: DraftContext;
+  dialect: Dialect;
+  /** The renderer, or null when this deployment has no browser. */
+  renderer: () => Renderer | null;
+  trusted: AddressMatcher;
+  publicOrigin?: string;
+  allowedHosts?: readonly string[];
+  /** The anonymous reads' allowance, shared with the draft's other reads. */
+  guardRead: (request: Request) => Promise<void>;
+  refused?: (limit: string) => void;
+}
+
+const READ_ID_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+const PICTURE_FILE = /^([1-9][0-9]{0,14})-([0-9a-f]{16})\.png$/;
+const DAY_MS = 86_400_000;
+const SERVICE: ReportSource = { kind: "service", id: "s-renderer" };
+/** Bytes of a render body: a few small fields. */
+const RENDER_BODY_MAX = 16 * 1024;
+
+/** What distinguishes one render of a revision from another: the viewport and the demo state. */
+export function renderKey(viewport: RenderViewport, scenario: string, examples: Record<string, string>): string {
+  const sorted = Object.fromEntries(Object.entries(examples).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return createHash("sha256").update(JSON.stringify([viewport, scenario, sorted])).digest("hex").slice(0, 16);
+}
+
+/** The render page's address for one revision in one state. */
+export function renderPagePath(readId: string, revision: number, scenario: string, examples: Record<string, string>): string {
+  const q = new URLSearchParams({ revision: String(revision), scenario });
+  if (Object.keys(examples).length > 0) q.set("examples", JSON.stringify(examples));
+  return `${PLAYGROUND_BASE}/render/${encodeURIComponent(readId)}?${q}`;
+}
+
+const sameState = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/** The body: a JSON object of the render's fields, or nothing at all (the current revision as it is). */
+async function renderBody(request: Request): Promise<RenderInput> {
+  if (request.headers.get("content-type") === null) {
+    const bytes = await readBodyCapped(request, RENDER_BODY_MAX);
+    if (bytes && bytes.byteLength === 0) return {};
+    throw new ApiError("unsupported_media_type", "Send Content-Type: application/json, or no body at all.");
+  }
+  const text = await readTextBody(request, {
+    type: "application/json",
+    typeHint: "Send Content-Type: application/json, or no body at all.",
+    max: RENDER_BODY_MAX,
+    tooLarge: { code: "payload_too_large", hint: `A render's body is at most ${RENDER_BODY_MAX} bytes: revision, viewport, scenario and examples.` },
+    invalid: "invalid_render",
+  });
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_render", "The body is not JSON: send a render as a JSON object (revision, viewport, scenario, examples), or no body.");
+  }
+  return parseWith(renderInput, value, "invalid_render");
+}
+
+export function createRenders(deps: RendersDeps): Renders {
+  const { ctx } = deps;
+  const perAddress = limiterFor({ db: ctx.db, dialect: deps.dialect }, "renders", ctx.settings.rendersPerMinute, { now: ctx.now, log: ctx.log });
+  const perDraft = limiterFor({ db: ctx.db, dialect: deps.dialect }, "renders-draft", ctx.settings.rendersPerDraftPerMinute, { now: ctx.now, log: ctx.log });
+  const cutoff = () => ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
+
+  const limited = (take: { ok: true } | { ok: false; retryAfterSeconds: number }, limit: string, what: string) => {
+    if (take.ok) return;
+    deps.refused?.(limit);
+    throw new ApiError("rate_limited", `Too many renders ${what}; retry in ${take.retryAfterSeconds} s.`, { "retry-after": String(take.retryAfterSeconds) });
+  };
+
+  const answerOf = (origin: string, readId: string, currentRevision: number, key: string, stored: StoredRender, cached: boolean): RenderAnswer => {
+    const report = renderReport.parse({ ...(JSON.parse(stored.report) as object), source: SERVICE });
+    return {
+      revision: stored.revision,
+      currentRevision,
+      viewport: stored.viewport as RenderViewport,
+      scenario: stored.scenario,
+      examples: JSON.parse(stored.examples) as Record<string, string>,
+      report,
+      picture: {
+        url: `${origin}${PLAYGROUND_BASE}/draft/${encodeURIComponent(readId)}/render/${stored.revision}-${key}.png`,
+        width: stored.width,
+        height: stored.height,
+        bytes: stored.bytes,
+      },
+      cached,
+    };
+  };
+
+  return {
+    async render(request, readId) {
+      if (!notCrossSite(request, deps.publicOrigin)) {
+        throw new ApiError("cross_site_write", "Renders are asked for by agents and the playground's own pages, not from other sites.");
+      }
+      // Before anything is drawn: the answer's URL must be one the server can stand behind.
+      const origin = trustedOrigin(request, deps.publicOrigin, deps.allowedHosts);
+      if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
+      const input = await renderBody(request);
+      const found = await revisionOfDraft(ctx, readId, input.revision ?? null);
+      if (found.dataMode !== "demo") {
+        throw new ApiError("render_demo_only", "This draft renders each viewer's own live data; the service has no viewer, so it draws demo-mode drafts only. Create the draft with dataMode demo to have it rendered.");
+      }
+      const { revision } = found.revision;
+      const viewport = input.viewport ?? "desktop";
+      const scenario = input.scenario ?? found.revision.scenario;
+      const examples = input.examples ?? found.revision.examples;
+      validateDemoState({ scenario, examples });
+      const key = renderKey(viewport, scenario, examples);
+
+      const made = await findRender(ctx.db, readId, revision, key);
+      if (made) return json(answerOf(origin, readId, found.currentRevision, key, made, true));
+
+      const renderer = deps.renderer();
+      if (!renderer) {
+        throw new ApiError("renderer_not_configured", "This deployment has no browser to render with: its operator installs Chromium (Debian: chromium) or sets RENDERER_CHROMIUM to one. Open the watch link with ?static=1 in a browser of your own meanwhile.");
+      }
+      limited(await perAddress.take(clientAddress(request, deps.trusted)), "renders", "from your address");
+      limited(await perDraft.take(readId), "renders_draft", "of this draft");
+
+      const size = RENDER_VIEWPORTS[viewport];
+      const now = ctx.now();
+      let report: Omit<RenderReport, "at" | "source">;
+      let drawn: { png: Buffer; width: number; height: number } | null = null;
+      try {
+        const out = await renderer.render({
+          path: renderPagePath(readId, revision, scenario, examples),
+          viewport: size,
+          ready: `document.documentElement.dataset.rendered === "true"`,
+          result: "window.__dashboardRender ?? null",
+          picture: '[data-testid="dashboard-frame"]',
+        });
+        const parsed = renderPageResult.safeParse(out.result);
+        if (!parsed.success) throw new Error("the render page answered no report");
+        report = { ...parsed.data.report, page: "render" };
+        drawn = out;
+      } catch (err) {
+        if (err instanceof RendererBusy) {
+          deps.refused?.("renderer");
+          throw new ApiError("renderer_busy", `Every render slot is taken and the queue is full; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
+        }
+        if (!(err instanceof RenderTimeout)) throw err;
+        // What the agent needs to know is that it never finished: the service's report says so.
+        const message = `The dashboard did not finish drawing within the renderer's time limit: its page stopped answering (a script that never yields, or a document too large to draw).`;
+        report = { page: "render", settled: false, elapsedMs: Math.min(600_000, ctx.now() - now), errors: [{ kind: "error", message: message.slice(0, REPORT_MESSAGE_MAX), line: null, column: null, count: 1 }], console: [], refusals: [], requests: [], dropped: 0 };
+        await keepServiceReport(report);
+        throw new ApiError("render_timed_out", `${message} The service's report of revision ${revision} says so (GET …/reports?revision=${revision}).`);
+      }
+      await keepServiceReport(report);
+      const stored: StoredRender = {
+        revision,
+        viewport,
+        scenario,
+        examples: JSON.stringify(examples),
+        report: JSON.stringify({ at: now, ...report }),
+        width: drawn.width,
+        height: drawn.height,
+        created_at: now,
+        bytes: drawn.png.byteLength,
+      };
+      try {
+        await storeRender(ctx.db, { draftId: readId, revision, key, viewport, scenario, examples: stored.examples, report: stored.report, png: drawn.png, width: drawn.width, height: drawn.height, now });
+      } catch (err) {
+        // The revision was pruned while it was drawn: the answer stands, unkept.
+        ctx.log(`a render was not kept: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return json(answerOf(origin, readId, found.currentRevision, key, stored, false));
+
+      /** Among the revision's reports, when drawn as watchers see it. */
+      async function keepServiceReport(body: Omit<RenderReport, "at" | "source">): Promise<void> {
+        if (scenario !== found.revision.scenario || !sameState(examples, found.revision.examples)) return;
+        const recent = Math.min(REPORT_REVISIONS, ctx.settings.historyKeep);
+        await insertReport(ctx.db, deps.dialect, {
+          draftId: readId,
+          revision,
+          report: JSON.stringify({ at: ctx.now(), ...body }),
+          source: SERVICE,
+          failing: body.errors.length > 0,
+          now: ctx.now(),
+          cutoff: cutoff(),
+          recent,
+          perRevision: REPORTS_PER_REVISION,
+          perSource: REPORTS_PER_SOURCE,
+        });
+      }
+    },
+
+    async picture(request, readId, file) {
+      await deps.guardRead(request);
+      const m = PICTURE_FILE.exec(file);
+      if (!READ_ID_SHAPE.test(readId) || !m) throw new ApiError("not_found", "A render's picture is at the url its render answered: <revision>-<key>.png.");
+      const png = await renderPng(ctx.db, readId, Number(m[1]), m[2] ?? "");
+      if (!png) throw new ApiError("not_found", "No such render: it was never made, or its revision is no longer kept. POST /draft/<read_id>/render draws it.");
+      const etag = `"${createHash("sha256").update(png).digest("base64url").slice(0, 22)}"`;
+      const headers = { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable", etag, "content-length": String(png.byteLength) };
+      if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+      return new Response(request.method === "HEAD" ? null : new Uint8Array(png), { headers });
+    },
+  };
+}

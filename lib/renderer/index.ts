@@ -1,0 +1,331 @@
+import "server-only";
+import fs from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chromium, type Browser } from "playwright-core";
+
+// The service's own browser: headless Chromium drawing pages of this server for the playground's
+// renders. Bounded the way a shared image renderer must be: one browser, a fixed number of pages
+// at once and a short queue behind them (past it, callers are told when to come back), a time
+// limit per render after which its page is torn down, a memory ceiling past which the browser is
+// restarted between renders, and a browser that dies or stops answering is started again.
+//
+// What it draws is hostile by assumption (dashboards are anyone's code), so nothing it draws may
+// reach anything but this server: every request of the page and its frames is stopped before it
+// is sent unless it is for the server's own origin, names do not resolve at all, other traffic
+// is sent to a proxy that is not there, and WebRTC may use no UDP of its own.
+
+export interface RendererOptions {
+  /** The Chromium binary. */
+  executablePath: string;
+  /** Pages drawing at once. */
+  concurrency: number;
+  /** Renders waiting for a page; one more is refused with a time to come back. */
+  queue: number;
+  /** The longest one render may take, queueing excluded. */
+  timeoutMs: number;
+  /** Resident memory of the browser and its children past which it is restarted between renders. */
+  memoryBytes: number;
+  /** The only origin its pages may reach: this server's own (e.g. http://127.0.0.1:3000). */
+  origin: string;
+  /** The browser's environment. */
+  env: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export interface RenderPage {
+  /** A path of `origin` to open. */
+  path: string;
+  viewport: { width: number; height: number; mobile: boolean };
+  /** A function body run in the page, true once the page has finished drawing. */
+  ready: string;
+  /** An expression evaluated once ready: the page's result, as JSON-safe data. */
+  result: string;
+  /** The element to picture (its whole box, however tall). */
+  picture: string;
+}
+
+export interface RenderedPage {
+  result: unknown;
+  png: Buffer;
+  width: number;
+  height: number;
+  ms: number;
+}
+
+/** Too many renders are waiting: try again after this many seconds. */
+export class RendererBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("the renderer is busy");
+  }
+}
+
+/** The render did not finish in time; its page was torn down. */
+export class RenderTimeout extends Error {}
+
+/** The tallest picture drawn, in CSS pixels (a frame never grows past 20,000: FRAME_HEIGHT_MAX). */
+const MAX_PICTURE_HEIGHT = 20_000;
+/** After the viewport grows, a moment for the frame's own process to paint what came into view. */
+const PAINT_SETTLE_MS = 150;
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+
+/** The Chromium to use: the configured path, the first candidate that exists for `auto`, or null. */
+export function findChromium(setting: string): string | null {
+  if (setting === "off") return null;
+  const paths = setting === "auto" ? CANDIDATES : [setting];
+  return paths.find((p) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }) ?? null;
+}
+
+/** Bytes of resident memory of a process and every process under it (Linux /proc; 0 elsewhere). */
+function treeRss(root: number): number {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return 0;
+  }
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const e of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, "utf8");
+      // Fields after the command (which may hold spaces and parentheses): state, ppid, …, rss (24th).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parent.set(Number(e), Number(fields[1]));
+      rss.set(Number(e), Number(fields[21]) * 4096);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+function argsFor(origin: string): string[] {
+  const { host, hostname } = new URL(origin);
+  return [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--no-first-run",
+    "--disable-quic",
+    "--mute-audio",
+    // No name resolves: the server is reached by its address, and a dashboard's names go nowhere.
+    `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${hostname}`,
+    // Anything not for the server goes to a proxy that is not there (loopback included, which
+    // Chromium would otherwise reach directly), and WebRTC may send no UDP but through that proxy.
+    // So a connection the browser opens ahead of a request it will never send (a navigation's
+    // preconnect) reaches nothing either.
+    "--proxy-server=http://127.0.0.1:9",
+    `--proxy-bypass-list=<-loopback>;${host}`,
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  ];
+}
+
+/** The browser process started with `marker` among its arguments (Linux /proc), or null. */
+function pidWithArgument(marker: string): number | null {
+  try {
+    for (const e of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(e)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${e}/cmdline`, "utf8").split("\0").includes(marker)) return Number(e);
+      } catch {
+        // The process ended while being read.
+      }
+    }
+  } catch {
+    // No /proc: the memory ceiling and the forced stop are not available here.
+  }
+  return null;
+}
+
+export class Renderer {
+  /** The running browser and its process id (found by the marker it was started with). */
+  private current: { browser: Browser; pid: number | null } | null = null;
+  private browser: Promise<Browser> | null = null;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** Recent render times, for the wait a busy caller is told. */
+  private readonly recentMs: number[] = [];
+  private closed = false;
+
+  constructor(private readonly o: RendererOptions) {}
+
+  get busy(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /** Draws one page; throws RendererBusy when the queue is full, RenderTimeout past the time limit. */
+  async render(page: RenderPage): Promise<RenderedPage> {
+    if (this.closed) throw new Error("the renderer is closed");
+    if (this.running >= this.o.concurrency) {
+      if (this.waiting.length >= this.o.queue) throw new RendererBusy(this.retryAfterSeconds());
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.running++;
+    try {
+      return await this.drawWithin(page);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stopBrowser();
+  }
+
+  private retryAfterSeconds(): number {
+    const typical = this.recentMs.length ? this.recentMs.reduce((a, b) => a + b, 0) / this.recentMs.length : this.o.timeoutMs / 4;
+    return Math.max(1, Math.ceil(((this.waiting.length + 1) * typical) / this.o.concurrency / 1000));
+  }
+
+  private async launch(): Promise<Browser> {
+    // Chromium ignores a switch it does not know: this one names the process, for its memory and a forced stop.
+    const marker = `--dashboards-renderer=${randomBytes(8).toString("hex")}`;
+    const browser = await chromium.launch({
+      executablePath: this.o.executablePath,
+      args: [...argsFor(this.o.origin), marker],
+      env: this.o.env,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    const current = { browser, pid: pidWithArgument(marker) };
+    this.current = current;
+    // A browser that crashed is started again for the next render.
+    browser.on("disconnected", () => {
+      if (this.current === current) {
+        this.current = null;
+        this.browser = null;
+      }
+    });
+    return browser;
+  }
+
+  private async stopBrowser(): Promise<void> {
+    const current = this.current;
+    this.current = null;
+    this.browser = null;
+    if (!current) return;
+    await Promise.race([current.browser.close(), new Promise((r) => setTimeout(r, 3_000))]).catch(() => {});
+    if (current.pid) {
+      try {
+        process.kill(current.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  /** The browser, started when there is none; restarted when it grew past the memory ceiling. */
+  private async browserForRender(): Promise<Browser> {
+    const pid = this.current?.pid;
+    if (pid && this.running === 1 && treeRss(pid) > this.o.memoryBytes) {
+      this.o.log?.(`the renderer's browser uses more than ${Math.round(this.o.memoryBytes / 1048576)} MiB; restarting it`);
+      await this.stopBrowser();
+    }
+    this.browser ??= this.launch().catch((err: unknown) => {
+      this.browser = null;
+      throw err;
+    });
+    return this.browser;
+  }
+
+  private async drawWithin(spec: RenderPage): Promise<RenderedPage> {
+    const started = Date.now();
+    const browser = await this.browserForRender();
+    const context = await browser.newContext({
+      viewport: { width: spec.viewport.width, height: spec.viewport.height },
+      deviceScaleFactor: 1,
+      isMobile: spec.viewport.mobile,
+      hasTouch: spec.viewport.mobile,
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      javaScriptEnabled: true,
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    try {
+      // Every request of the page and its frames, navigations included, is stopped before it is
+      // sent unless it is for the server itself.
+      await context.route("**/*", (route) => {
+        let allowed = false;
+        try {
+          allowed = new URL(route.request().url()).origin === this.o.origin;
+        } catch {
+          allowed = false;
+        }
+        return allowed ? route.continue() : route.abort("blockedbyclient");
+      });
+      const page = await context.newPage();
+      page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+      const work = (async () => {
+        await page.goto(`${this.o.origin}${spec.path}`, { waitUntil: "domcontentloaded", timeout: this.o.timeoutMs });
+        await page.waitForFunction(spec.ready, undefined, { timeout: this.o.timeoutMs, polling: 100 });
+        const result: unknown = await page.evaluate(spec.result);
+        const target = page.locator(spec.picture);
+        let box = await target.boundingBox();
+        // A frame's content below the viewport is not painted, so the viewport grows to hold the
+        // whole frame first (the frame's own viewport, and so its layout, stays as it was).
+        const bottom = box ? Math.ceil(box.y + box.height) : 0;
+        if (bottom > spec.viewport.height) {
+          await page.setViewportSize({ width: spec.viewport.width, height: Math.min(bottom, MAX_PICTURE_HEIGHT) });
+          await page.evaluate((ms) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, ms)))), PAINT_SETTLE_MS);
+          box = await target.boundingBox();
+        }
+        const png = await target.screenshot({ type: "png", animations: "disabled", timeout: this.o.timeoutMs });
+        return { result, png, width: Math.round(box?.width ?? spec.viewport.width), height: Math.round(box?.height ?? spec.viewport.height) };
+      })();
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          reject(new RenderTimeout(`the render took longer than ${this.o.timeoutMs} ms`));
+        }, this.o.timeoutMs);
+      });
+      work.catch(() => {});
+      const drawn = await Promise.race([work, limit]);
+      const ms = Date.now() - started;
+      this.recentMs.push(ms);
+      if (this.recentMs.length > 20) this.recentMs.shift();
+      return { ...drawn, ms };
+    } catch (err) {
+      if (timedOut) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      if (/Timeout/i.test(message)) throw new RenderTimeout(message.split("\n")[0] ?? message);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      // A page whose script never yields can hold its context open: past a short wait the whole
+      // browser is restarted rather than left wedged for the next render.
+      const closed = await Promise.race([context.close().then(() => true).catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+      if (!closed) {
+        this.o.log?.("a render's page would not close; restarting the renderer's browser");
+        await this.stopBrowser();
+      }
+    }
+  }
+}
