@@ -331,12 +331,15 @@ test("the editor's live mode: entered by the viewer's click, shows the paths, se
   const editor = new PlaygroundEditorPage(page);
   const consent = new ConsentGatePage(page);
   await editor.replaceWith(
-    `<!doctype html><title>Mine</title><p id="me">waiting</p><p id="owners">waiting</p><script>
+    `<!doctype html><title>Mine</title><p id="me">waiting</p><p id="owners">waiting</p><p id="mode"></p><script>
 const API = window.DASHBOARD_API_BASE;
+document.getElementById("mode").textContent = window.DASHBOARD_DATA_MODE;
 fetch(API + "/me").then((r) => r.json()).then((m) => { document.getElementById("me").textContent = m.email; });
 </script>`,
   );
   await expect(editor.preview().locator("#me")).toHaveText("csm@demo.test");
+  // The frame says which data the dashboard is on, so no dashboard compares URLs.
+  await expect(editor.preview().locator("#mode")).toHaveText("demo");
   expect(api).toEqual([]);
 
   await editor.dataMode().selectOption("live");
@@ -346,6 +349,7 @@ fetch(API + "/me").then((r) => r.json()).then((m) => { document.getElementById("
   expect(api).toEqual([]);
   await consent.runWithMyData();
   await expect(editor.preview().locator("#me")).toHaveText("csm@demo.test");
+  await expect(editor.preview().locator("#mode")).toHaveText("live");
   expect(api).toEqual(["/api/me"]);
 
   // A new path typed in: shown beside the running preview, refused until allowed.

@@ -269,7 +269,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           signedIn={signedIn}
           demo={{ scenario: view.scenario, examples: view.examples }}
           onDataChange={setData}
-          frame={{ onRequest, onReport, reportPage: "watch", renderKey: view.revision, standby: !staticRender }}
+          frame={{ onRequest, onReport, reportPage: "watch", renderKey: view.revision, standby: !staticRender, fit: true }}
         />
       ) : (
         <DashboardFrame
@@ -280,6 +280,9 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           reportPage="watch"
           renderKey={view.revision}
           standby={!staticRender}
+          // The frame takes its content's height and the page scrolls, so a full-page screenshot
+          // of a static render is the whole dashboard.
+          fit
           title={`Dashboard: ${name}`}
         />
       )}

@@ -42,7 +42,7 @@ const URLISH = /[/=<(]/;
 const DISTRICT = /district/i;
 
 const API_HINT =
-  'Build every URL on the API base: `const API = window.DASHBOARD_API_BASE || "/api";` then `fetch(API + "/cx/owners")`. The playground sets DASHBOARD_API_BASE to /dashboards/playground/api and the saved page serves the API at /api.';
+  'Build every URL on the API base: `const API = window.DASHBOARD_API_BASE || "/api";` then `fetch(API + "/cx/owners")`. The playground sets DASHBOARD_API_BASE to /dashboards/playground/api and the saved page serves the API at /api. To tell demo data from live, read `window.DASHBOARD_DATA_MODE` ("demo" or "live") rather than comparing URLs.';
 
 const SYNTAX_HINT =
   "Fix the code at this line and column (check brackets, quotes and commas just before it). Until it parses, nothing in it runs and no other rule can look inside it.";

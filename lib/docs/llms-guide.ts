@@ -208,10 +208,10 @@ export function recipesSection(doc: Doc, origin: string): void {
 
   doc.push(`### Demo data or live data`, "");
   doc.push(
-    `No answer says which it is: demo answers have the same shapes and status codes as live ones, and the frame hands the dashboard only an answer's status, content type and body, so no field or header tells them apart. What differs is the API base the page gives the dashboard. \`window.DASHBOARD_API_BASE\` is \`${PLAYGROUND_API_BASE}\` (the demo API; \`GET ${base}/scenarios\` answers it as \`apiBase\`) whenever the dashboard runs on demo data: a demo-mode draft, the editor's preview, or a live draft or saved dashboard whose viewer chose demo data. It is \`/api\` when the dashboard reads the viewer's own data. So:`,
+    `No answer says which it is: demo answers have the same shapes and status codes as live ones, and the frame hands the dashboard only an answer's status, content type and body, so no field or header tells them apart. The frame says it instead: \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` whenever the dashboard runs on demo data (a demo-mode draft, the editor's preview, the service's renders, or a live draft or saved dashboard whose viewer chose demo data) and \`"live"\` when it reads the viewer's own data. Compare that, never the API base (a URL written in code is a \`hardcoded-api-base\` finding):`,
     "",
   );
-  doc.code("js", `const API = window.DASHBOARD_API_BASE || "/api";\nconst onDemoData = API === "${PLAYGROUND_API_BASE}";`);
+  doc.code("js", `const API = window.DASHBOARD_API_BASE || "/api";\nconst onDemoData = window.DASHBOARD_DATA_MODE === "demo";`);
   doc.push(`Label the page "Demo data" when \`onDemoData\` is true. Do not guess from the data itself: the demo viewer looks like a real person.`, "");
 }
 
@@ -223,9 +223,9 @@ export function screenshotSection(doc: Doc, origin: string): void {
     "",
   );
   doc.code("sh", `chromium --headless --screenshot=draft.png --window-size=1440,900 --virtual-time-budget=10000 '${watch}'`);
-  doc.push(`With Playwright:`, "");
+  doc.push(`With Playwright (your own script, not dashboard code):`, "");
   doc.code(
-    "js",
+    "ts",
     [
       `await page.setViewportSize({ width: 1440, height: 900 });`,
       `await page.goto(watchUrl + "?static=1");`,

@@ -141,7 +141,7 @@ describe("llms.txt", () => {
   it("tells demo data from live by the API base the demo API itself answers", () => {
     const part = section("Task recipes");
     expect(scenariosBody().apiBase).toBe(PLAYGROUND_API_BASE);
-    expect(part).toContain(`const onDemoData = API === "${PLAYGROUND_API_BASE}";`);
+    expect(part).toContain(`const onDemoData = window.DASHBOARD_DATA_MODE === "demo";`);
     expect(part).toContain("No answer says which it is");
   });
 

@@ -86,6 +86,8 @@ describe("the frame bootstrap's snapshot helper", () => {
     const f = frame({});
     expect(f.written).toEqual(["<h1>dash</h1>"]);
     expect(f.win.DASHBOARD_API_BASE).toBe("/api");
+    // The API base of the viewer's own data: the frame says it is live.
+    expect(f.win.DASHBOARD_DATA_MODE).toBe("live");
     expect(typeof f.helper).toBe("function");
   });
 

@@ -1,3 +1,4 @@
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
 import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
@@ -697,6 +698,8 @@ ${RENDER_HELPERS}
     Object.defineProperty(window, "fetch", { value: shimFetch, writable: true, configurable: true });
     Object.defineProperty(window, ${JSON.stringify(SNAPSHOT_HELPER)}, { value: dashboardSnapshot, writable: true, configurable: true });
     window.DASHBOARD_API_BASE = init.apiBase;
+    // Which data the dashboard is on, said once by the frame so no dashboard compares URLs.
+    window.DASHBOARD_DATA_MODE = init.apiBase === ${JSON.stringify(PLAYGROUND_API_BASE)} ? "demo" : "live";
 
     written = neutralise(init.html);
     afterOpen = watchRender;

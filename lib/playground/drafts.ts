@@ -220,7 +220,10 @@ export async function updateDraft(ctx: DraftContext, writeToken: string, input: 
     case "data_mode_fixed":
       throw new ApiError("data_mode_fixed", `This draft's dataMode is ${outcome.dataMode}; create a new draft for another one.`);
     case "conflict":
-      throw new ApiError("revision_conflict", `The current revision is ${outcome.revision}.`);
+      // The number as a header too, so a client need not read it out of the words.
+      throw new ApiError("revision_conflict", `The current revision is ${outcome.revision}: read it, apply your change to it, and send it with baseRevision ${outcome.revision}.`, {
+        "x-current-revision": String(outcome.revision),
+      });
   }
   const row = outcome.row;
   // The row was found by the hash of the token; comparing it again costs nothing and keeps the

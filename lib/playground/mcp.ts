@@ -137,19 +137,25 @@ const updateFields = draftUpdate
       .meta({ description: "The postUrl create_draft answered (or the write token, its last segment). Never the watchUrl: a read id never writes." }),
   });
 
-const readFields = z
-  .object({
-    watchUrl: z
-      .string({ error: required("the watchUrl create_draft answered, or the read id (`id`)") })
-      .meta({ description: "The watchUrl create_draft answered, or the read id (`id`)" }),
-  })
-  .strict();
+/** A draft to read: its read id or its watchUrl, named for what each is; either one. */
+const readBy = {
+  readId: z.string({ error: 'must be a string: the draft\'s read id, the `id` create_draft answered' }).optional().meta({ description: "The draft's read id: the `id` create_draft answered" }),
+  watchUrl: z.string({ error: "must be a string: the watchUrl create_draft answered" }).optional().meta({ description: "Or the watchUrl create_draft answered" }),
+};
+const oneDraft = (v: { readId?: string; watchUrl?: string }) => (v.readId === undefined) !== (v.watchUrl === undefined);
+const oneDraftMessage = { message: "required: readId (the `id` create_draft answered) or watchUrl, one of the two" };
+
+const readFields = z.object(readBy).strict().refine(oneDraft, oneDraftMessage);
+
+/** The read id a tool was given, by either name. */
+const readIdOf = (v: { readId?: string; watchUrl?: string }) =>
+  v.readId !== undefined ? capabilityOf(v.readId, READ_URL, "readId: pass the `id` create_draft answered.") : capabilityOf(v.watchUrl ?? "", READ_URL, "watchUrl: pass the watchUrl create_draft answered, or use readId.");
 
 const reportRevision = "must be a positive integer: the revision whose reports to read (e.g. 2)";
 
 const reportFields = z
   .object({
-    watchUrl: readFields.shape.watchUrl,
+    ...readBy,
     revision: z
       .number({ error: reportRevision })
       .int(reportRevision)
@@ -157,9 +163,10 @@ const reportFields = z
       .optional()
       .meta({ description: "The revision whose reports to read; the current one when left out" }),
   })
-  .strict();
+  .strict()
+  .refine(oneDraft, oneDraftMessage);
 
-const renderFields = renderInput.extend({ watchUrl: readFields.shape.watchUrl }).strict();
+const renderFields = renderInput.extend(readBy).strict().refine(oneDraft, oneDraftMessage);
 
 const endpointFields = z
   .object({
@@ -223,7 +230,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
         "Change a draft through its postUrl; every watcher sees the new revision at once (POST to postUrl).",
         "Partial: a field sent replaces its value, null clears it (scenario back to `default`, no forced examples, no dash), a field left out keeps its value; send at least one of html, scenario, examples and dash.",
         "Each accepted update is the next revision. A blank document is refused and publishes nothing.",
-        "baseRevision refuses the update when someone else updated first (revision_conflict, the current revision in the hint).",
+        "baseRevision refuses the update when someone else updated first (revision_conflict: the hint names the current revision, and a line of JSON carries it as currentRevision).",
         answers(draftUpdated),
       ].join(" "),
       inputSchema: updateFields,
@@ -246,9 +253,9 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       outputSchema: unnamed(draftView),
       annotations: reading,
     },
-    ({ watchUrl }) =>
+    (by) =>
       run(async () => {
-        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        const id = readIdOf(by);
         return (await playground()).read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
       }),
   );
@@ -266,9 +273,9 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       outputSchema: unnamed(renderReports),
       annotations: reading,
     },
-    ({ watchUrl, revision }) =>
+    ({ revision, ...by }) =>
       run(async () => {
-        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        const id = readIdOf(by);
         const query = revision === undefined ? "" : `?revision=${revision}`;
         return (await playground()).reports.list(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/reports${query}`), id);
       }),
@@ -288,9 +295,9 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       outputSchema: unnamed(renderAnswer),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ watchUrl, ...input }) =>
+    ({ readId, watchUrl, ...input }) =>
       renderResult(async () => {
-        const id = capabilityOf(watchUrl, READ_URL, "watchUrl: pass the watchUrl create_draft answered, or the read id (`id`).");
+        const id = readIdOf({ readId, watchUrl });
         const p = await playground();
         const response = await p.renders.render(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/render`, input), id);
         if (!response.ok) return { response };
@@ -342,7 +349,12 @@ async function toolResult(answer: () => Response | Promise<Response>, log: (line
   const text = await response.text();
   if (!response.ok) {
     const envelope = JSON.parse(text) as { error: string; hint?: string };
-    return { content: [{ type: "text", text: envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error }], isError: true };
+    const words = envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error;
+    // What a refusal names as a number is a field too, so an agent need not read it out of words.
+    // (Not as structured content: a client holds that to the tool's output schema, errors included.)
+    const current = response.headers.get("x-current-revision");
+    const said = current === null ? words : `${words}\n${JSON.stringify({ ...envelope, currentRevision: Number(current) })}`;
+    return { content: [{ type: "text", text: said }], isError: true };
   }
   return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }

@@ -94,7 +94,8 @@ describe("the playground's MCP endpoint", () => {
     // null clears: the schema says so, as the contract does.
     expect(update.inputSchema.properties?.scenario).toMatchObject({ type: ["string", "null"] });
 
-    expect(byName.read_draft!.inputSchema).toMatchObject({ required: ["watchUrl"] });
+    // A draft is named by what the caller holds: its read id, or its watchUrl.
+    expect(Object.keys((byName.read_draft!.inputSchema as { properties: object }).properties).sort()).toEqual(["readId", "watchUrl"]);
     expect(byName.describe_endpoint!.inputSchema).toMatchObject({ required: ["path"] });
     expect(byName.describe_endpoint!.description).toContain("/cx/book");
     for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint", "read_render_reports", "render_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
@@ -137,7 +138,10 @@ describe("the playground's MCP endpoint", () => {
 
   it("answers the playground's refusals as tool errors with their codes and hints", async () => {
     const created = draftCreated.parse(answer(await call(client, "create_draft", { html: "<p>one</p>" })));
-    expect(refusal(await call(client, "update_draft", { postUrl: created.postUrl, html: "<p>two</p>", baseRevision: 5 }))).toMatch(/^revision_conflict: .*\b1\b/);
+    const conflict = await call(client, "update_draft", { postUrl: created.postUrl, html: "<p>two</p>", baseRevision: 5 });
+    expect(refusal(conflict)).toMatch(/^revision_conflict: .*\b1\b/);
+    // The current revision is a field of the refusal, not only words.
+    expect(JSON.parse(refusal(conflict).split("\n")[1] ?? "{}")).toMatchObject({ error: "revision_conflict", currentRevision: 1 });
     expect(refusal(await call(client, "update_draft", { postUrl: created.postUrl, scenario: "no-such-scenario" }))).toMatch(/^unknown_scenario: /);
     expect(refusal(await call(client, "create_draft", { html: "<p>x</p>", examples: { "/cx/book": "no-such-variant" } }))).toMatch(/^unknown_example: /);
     // A read id never writes, whether sent as a bare token or as the watch URL.
@@ -145,6 +149,7 @@ describe("the playground's MCP endpoint", () => {
     expect(refusal(await call(client, "update_draft", { postUrl: created.watchUrl, html: "<p>x</p>" }))).toMatch(/^invalid_request: postUrl: /);
     expect(refusal(await call(client, "read_draft", { watchUrl: "A".repeat(43) }))).toMatch(/^no_such_draft/);
     expect(draftView.parse(answer(await call(client, "read_draft", { watchUrl: created.watchUrl }))).revision).toBe(1);
+    expect(draftView.parse(answer(await call(client, "read_draft", { readId: created.id }))).revision).toBe(1);
     // Arguments outside the contract's schema are refused before anything is written.
     const bad = await call(client, "create_draft", { html: "<p>x</p>", dash: "Not A Slug" });
     expect(bad.isError).toBe(true);
@@ -178,7 +183,8 @@ describe("the playground's MCP endpoint", () => {
     for (const [name, args, expected] of [
       ["describe_endpoint", {}, /required: an API path such as "\/cx\/book".* at path$/],
       ["describe_endpoint", { path: 5 }, /must be an API path, a string such as "\/cx\/book".* at path$/],
-      ["read_draft", {}, /required: the watchUrl create_draft answered, or the read id.* at watchUrl$/],
+      ["read_draft", {}, /required: readId \(the `id` create_draft answered\) or watchUrl, one of the two/],
+      ["read_draft", { readId: "A".repeat(22), watchUrl: "A".repeat(22) }, /required: readId \(the `id` create_draft answered\) or watchUrl, one of the two/],
       ["read_render_reports", { watchUrl: "A".repeat(22), revision: "x" }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
       ["read_render_reports", { watchUrl: "A".repeat(22), revision: 0 }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
       ["update_draft", { scenario: "outage" }, /required: the postUrl create_draft answered, or the write token.* at postUrl$/],
