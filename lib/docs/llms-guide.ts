@@ -1,6 +1,6 @@
 import { checkDraft } from "@/lib/check";
 import { endpoints } from "@/lib/contract/endpoints";
-import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftUpdate, type DraftCreated, type DraftEvent, type DraftUpdated } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE, draftUpdate, type DraftCreated, type DraftEvent, type DraftUpdated } from "@/lib/contract/playground";
 import { describeShape } from "@/lib/contract/describe";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { defaultScenario } from "@/lib/playground/demo-data";
