@@ -145,3 +145,55 @@ test("an MCP client runs the same loop: check, create, a clean render report, a 
     await client.close();
   }
 });
+
+/** A PNG's width and height, from its header. */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+test("an agent with no browser of its own has the service render its dashboard at both sizes, sees the pictures, and trusts a report nobody can forge", async ({ request, baseURL }) => {
+  test.setTimeout(90_000);
+  const text = await (await request.get(LLMS)).text();
+  const protocol = await readProtocol(request);
+  // What llms.txt says of the service's own renders, and nothing else.
+  const renderUrl = /`POST (\S+\/draft\/<read_id>\/render)`/.exec(text)?.[1];
+  expect(renderUrl, "llms.txt names the renderer").toBeTruthy();
+  const viewports = [...(text.split("## Seeing it")[1] ?? "").matchAll(/`(desktop|phone)` (\d+)×(\d+)/g)].map((m) => ({ name: m[1]!, width: Number(m[2]) }));
+  expect(viewports.map((v) => v.name)).toEqual(["desktop", "phone"]);
+
+  const html = dashboard(protocol.recipe);
+  const draft = await (await request.post(protocol.createUrl, { data: { html, dash: "my-book" } })).json();
+  const url = renderUrl!.replace("<read_id>", draft.id as string);
+  for (const v of viewports) {
+    const res = await request.post(url, { data: { viewport: v.name } });
+    expect(res.status(), await res.text()).toBe(200);
+    const answer = await res.json();
+    expect(answer.report).toMatchObject({ source: { kind: "service" }, settled: true, errors: [], refusals: [] });
+    expect(answer.report.requests.map((r: { path: string; status: number }) => `${r.path} ${r.status}`)).toEqual(expect.arrayContaining(["/me 200", "/cx/owners 200"]));
+    const picture = await request.get(new URL(answer.picture.url as string).pathname);
+    expect(picture.headers()["content-type"]).toBe("image/png");
+    const size = pngSize(await picture.body());
+    expect(size).toEqual({ width: v.width, height: answer.picture.height });
+  }
+
+  // Anyone with the watch link may post a report claiming anything; the service's stands.
+  const forged = { revision: 1, page: "watch", settled: true, elapsedMs: 1, errors: [{ kind: "error", message: "forged", line: 1, column: 1, count: 1 }], console: [], refusals: [], requests: [], dropped: 0 };
+  for (let i = 0; i < 15; i++) expect((await request.post(protocol.reportsUrl.replace("<read_id>", draft.id as string), { data: forged })).status()).toBe(201);
+  const reports = (await (await request.get(protocol.reportsUrl.replace("<read_id>", draft.id as string))).json()) as Reports & { sources: { service: string } };
+  expect(reports.sources.service).toBe("clean");
+
+  // Over MCP, the same render arrives as a picture the model can look at.
+  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/dashboards/playground/mcp", baseURL)));
+  try {
+    const result = (await client.callTool({ name: "render_draft", arguments: { readId: draft.id, viewport: "phone" } })) as CallToolResult;
+    expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 300)).toBe(false);
+    const image = result.content.find((c) => c.type === "image");
+    expect(image?.mimeType).toBe("image/png");
+    expect(pngSize(Buffer.from(image!.data, "base64")).width).toBe(390);
+    expect(result.structuredContent).toMatchObject({ viewport: "phone", cached: true, report: { errors: [] } });
+  } finally {
+    await client.close();
+  }
+});

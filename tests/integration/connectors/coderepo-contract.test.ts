@@ -28,7 +28,14 @@ const github = new OpenApiDescription(
 
 const sealer = createSealer("test-key-".repeat(4));
 const tenant: Tenant = generateTenant();
-const clock = { now: Date.now() };
+// The stand-in's clock runs with the real one (the client reads GitHub's reset against the real
+// clock), moved on by whatever a test's sleep waits instead of waiting it.
+const clock = {
+  skew: 0,
+  get now(): number {
+    return Date.now() + this.skew;
+  },
+};
 
 /** A stand-in of its own over loopback, mounted under a prefix as the app mounts it. */
 async function serve(options: CoderepoStandInOptions = {}): Promise<{ standIn: CoderepoStandIn; served: Served; base: string }> {
@@ -48,7 +55,7 @@ afterAll(async () => {
   await main.served.close();
 });
 beforeEach(() => {
-  clock.now = Date.now();
+  clock.skew = 0;
   main.standIn.faults.clear();
 });
 
@@ -248,7 +255,7 @@ describe("GitHub's rate limits, read the way GitHub documents them", () => {
     try {
       const waits: number[] = [];
       // Waiting moves the stand-in's clock, so its window resets as GitHub's would.
-      const up = as(s, { sleep: async (ms) => void (waits.push(ms), (clock.now += ms)) });
+      const up = as(s, { sleep: async (ms) => void (waits.push(ms), (clock.skew += ms)) });
       expect((await coderepoConnector.probe(up)).summary).toBe("Connected to GitHub as casey-morgan");
       const body = await listRepos(up);
       expect(body.repos.map((r) => r.nameWithOwner)).toEqual(expectedFor(DEMO_CSM_EMAIL));

@@ -27,7 +27,14 @@ import { upstreamFailure } from "./upstream-failure";
 const tenant = generateTenant();
 
 describe("the client under Linear's rate limit, on the stand-in's clock", () => {
-  const clock = { now: Date.now() };
+  // The stand-in's clock runs with the real one (the client reads the vendor's reset against the
+  // real clock), moved on by whatever a test's sleep waits instead of waiting it.
+  const clock = {
+    skew: 0,
+    get now(): number {
+      return Date.now() + this.skew;
+    },
+  };
   const standIn = createTrackerStandIn({ tenant, sealer: testSealer, now: () => clock.now });
   const answered: number[] = [];
   let served: Served;
@@ -51,7 +58,7 @@ describe("the client under Linear's rate limit, on the stand-in's clock", () => 
   function up(waits: number[], extra: Partial<UpstreamOptions> = {}): UpstreamOptions {
     const sleep = async (ms: number) => {
       waits.push(ms);
-      clock.now += ms;
+      clock.skew += ms;
     };
     return { baseUrl: served.url, authorization: trackerConnector.authorization(standIn.oauth.mint(DEMO_CSM_EMAIL)), sleep, ...extra };
   }
