@@ -24,9 +24,17 @@ interface Protocol {
   scenarios: string[];
 }
 
-/** What the agent takes from llms.txt, and nothing else. */
+/** llms.txt, and the whole protocol it points to: what an agent told only llms.txt reads. */
+async function protocolText(request: APIRequestContext): Promise<string> {
+  const index = await (await request.get(LLMS)).text();
+  const full = /(https?:\/\/\S+\/llms-full\.txt)/.exec(index)?.[1];
+  expect(full, "llms.txt points at the whole protocol").toBeTruthy();
+  return `${index}\n${await (await request.get(new URL(full!).pathname)).text()}`;
+}
+
+/** What the agent takes from llms.txt (and what it links), and nothing else. */
 async function readProtocol(request: APIRequestContext): Promise<Protocol> {
-  const text = await (await request.get(LLMS)).text();
+  const text = await protocolText(request);
   const checkUrl = /POST (\S+\/dashboards\/playground\/check)`/.exec(text)?.[1];
   const createUrl = /POST (\S+\/dashboards\/playground\/draft)` with `Content-Type: application\/json`/.exec(text)?.[1];
   const recipes = text.split("### The signed-in CSM's own book of business")[1] ?? "";
@@ -154,7 +162,7 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 
 test("an agent with no browser of its own has the service render its dashboard at both sizes, sees the pictures, and trusts a report nobody can forge", async ({ request, baseURL }) => {
   test.setTimeout(90_000);
-  const text = await (await request.get(LLMS)).text();
+  const text = await protocolText(request);
   const protocol = await readProtocol(request);
   // What llms.txt says of the service's own renders, and nothing else.
   const renderUrl = /`POST (\S+\/draft\/<read_id>\/render)`/.exec(text)?.[1];

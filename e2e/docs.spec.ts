@@ -94,12 +94,13 @@ test("search filters the sidebar", async ({ page }) => {
   await expect(docs.tocItems()).toHaveCount(3);
   for (const text of await docs.tocItems().allTextContents()) expect(text).toContain("/vendors/crmportal/");
   await docs.search().fill("post draft");
-  // Every POST that concerns a draft: creating, checking, updating, and sending a render report.
+  // Every POST that concerns a draft: creating, checking, updating, sending a render report, rendering it.
   await expect(docs.tocItems()).toHaveText([
     /POST\s*\/dashboards\/playground\/draft$/,
     /POST\s*\/dashboards\/playground\/check$/,
     /POST\s*\/dashboards\/playground\/draft\/:write_token$/,
     /POST\s*\/dashboards\/playground\/draft\/:read_id\/reports$/,
+    /POST\s*\/dashboards\/playground\/draft\/:read_id\/render$/,
   ]);
   await docs.search().fill("no such thing");
   await expect(docs.tocItems()).toHaveCount(0);
@@ -169,8 +170,14 @@ test("each section is served as Markdown, and so is /docs when asked for it", as
   const negotiated = await request.get("/docs", { headers: { accept: "text/markdown" } });
   expect(negotiated.headers()["content-type"]).toContain("text/markdown");
   expect(await negotiated.text()).toMatch(/^# Dashboard data service: API reference\n/);
+  // llms.txt links each endpoint's own page, and llms-full.txt each section.
   const llms = await (await request.get("/dashboards/playground/llms.txt")).text();
-  expect(llms).toContain("/docs/cx.md)");
+  const bookPage = /(\/docs\/get-cx-book\.md)/.exec(llms)?.[1];
+  expect(bookPage).toBeTruthy();
+  const book = await request.get(bookPage!);
+  expect(book.headers()["content-type"]).toContain("text/markdown");
+  expect(await book.text()).toMatch(/^# GET \/cx\/book/);
+  expect(await (await request.get("/dashboards/playground/llms-full.txt")).text()).toContain("/docs/cx.md)");
 
   const openapi = await request.get("/openapi.json");
   expect(openapi.headers()["content-type"]).toContain("application/json");

@@ -71,12 +71,24 @@ function blockAfter(text: string, heading: string): string {
   return block ?? "";
 }
 
+/** The whole protocol, where llms.txt (the index) points for every shape. */
 async function llms(request: APIRequestContext): Promise<string> {
-  const res = await request.get("/dashboards/playground/llms.txt");
+  const res = await request.get("/dashboards/playground/llms-full.txt");
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toContain("text/plain");
   return res.text();
 }
+
+test("llms.txt is an index an agent reads in one pass, linking the whole protocol and each endpoint's page", async ({ request }) => {
+  const res = await request.get("/dashboards/playground/llms.txt");
+  expect(res.headers()["content-type"]).toContain("text/plain");
+  const index = await res.text();
+  expect(Buffer.byteLength(index)).toBeLessThanOrEqual(15 * 1024);
+  const full = /(https?:\/\/\S+\/dashboards\/playground\/llms-full\.txt)/.exec(index)?.[1];
+  expect(full).toBeTruthy();
+  expect((await request.get(new URL(full!).pathname)).status()).toBe(200);
+  for (const e of endpoints) expect(index, e.path).toMatch(new RegExp(`^- \`${e.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[?\`]`, "m"));
+});
 
 test("llms.txt prints the contract's shapes: no `unknown` the contract does not mean", async ({ request }) => {
   const text = await llms(request);

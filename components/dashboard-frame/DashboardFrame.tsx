@@ -324,7 +324,9 @@ export function DashboardFrame(props: DashboardFrameProps) {
               };
             }}
             className={frameClass}
-            style={shown ? frameStyle : undefined}
+            // The standby carries the shown height too: it takes the visible frame's place at once,
+            // before React's next commit, and a shorter frame there would pull the page's scroll up.
+            style={frameStyle}
             src={interactive ? FRAME_PATH : undefined}
             sandbox="allow-scripts"
             referrerPolicy="no-referrer"

@@ -43,7 +43,7 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   donor_missing: { state: "Not connected", render: "\"An admin must connect the shared call-recording credential\" with the hint." },
   not_configured: {
     state: "Not configured",
-    render: "\"Not set up in this deployment\" with the hint; hide or grey out the panel. A snapshot fallback may stand in (5xx).",
+    render: "\"Not set up in this deployment\" with the hint; hide or grey out the panel. No snapshot: a system never set up here never had data to keep.",
   },
   failed: {
     state: "Failed",

@@ -8,10 +8,12 @@ import { scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { docsSections } from "./sections";
 import { exampleHtml, pagedEndpoints, recipeScripts, workedExample } from "./llms-guide";
 import { renderAdvice, variantNames } from "./llms-states";
-import { llmsText } from "./llms";
+import { LLMS_FULL_PATH, LLMS_INDEX_MAX_BYTES, llmsFullText, llmsText } from "./llms";
+import { defaultPlaygroundSettings } from "@/lib/playground/limits";
+import { docsModel } from "./model";
 
 const origin = "https://dash.example.test";
-const text = llmsText(origin);
+const text = llmsFullText(origin);
 
 /** The text of one H2 section, up to the next H2. */
 function section(title: string): string {
@@ -24,7 +26,55 @@ function section(title: string): string {
 /** The fenced blocks of a language, in order. */
 const blocks = (lang: string, within = text) => [...within.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```", "g"))].map((m) => m[1] ?? "");
 
-describe("llms.txt", () => {
+describe("llms.txt, the index", () => {
+  const index = llmsText(origin);
+
+  it("is read in one pass: at most 15 KB", () => {
+    expect(Buffer.byteLength(index, "utf8")).toBeLessThanOrEqual(LLMS_INDEX_MAX_BYTES);
+  });
+
+  it("has the llms.txt form and points at the whole protocol", () => {
+    const lines = index.split("\n");
+    expect(lines[0]).toBe("# Dashboards playground");
+    expect(lines.find((l) => l.trim() !== "" && !l.startsWith("# "))).toMatch(/^> /);
+    expect(lines.filter((l) => l.startsWith("## "))).toEqual(["## The loop", "## Writing rules", "## Endpoints", "## Playground routes", "## Limits", "## States to render", "## MCP"]);
+    expect(index).toContain(`${origin}${LLMS_FULL_PATH}`);
+  });
+
+  it("gives the loop in ten steps", () => {
+    const loop = index.split("## The loop")[1]!.split("\n## ")[0]!;
+    expect(loop.split("\n").filter((l) => /^\d+\. /.test(l)).map((l) => Number(l.split(".")[0]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const route of ["/check", "/draft", "/render", "/reports", "/scenarios"]) expect(loop).toContain(route);
+  });
+
+  it("names every endpoint and playground route in one line, with its reference page", () => {
+    const ops = docsModel().sections.flatMap((s) => s.operations);
+    for (const e of endpoints) {
+      const line = index.split("\n").find((l) => l.startsWith(`- \`${e.path}`));
+      expect(line, e.path).toBeTruthy();
+      const op = ops.find((o) => o.registryId === e.id)!;
+      expect(line, e.path).toContain(`${origin}/docs/${op.anchor}.md`);
+    }
+    for (const op of ops.filter((o) => o.base === "origin" && o.path.startsWith("/dashboards/playground") && o.operationId !== "playground.demoApi")) {
+      expect(index, op.path).toContain(`- \`${op.method} ${op.path}\``);
+    }
+  });
+
+  it("gives the limits in numbers, this deployment's own", () => {
+    const limits = index.split("## Limits")[1]!.split("\n## ")[0]!;
+    expect(limits).toContain(`${defaultPlaygroundSettings.createsPerMinute} creations`);
+    const custom = llmsText(origin, { ...defaultPlaygroundSettings, rendersPerMinute: 7, readsPerMinute: 1234 });
+    expect(custom).toContain("7 renders");
+    expect(custom).toContain("1234 reads of drafts");
+  });
+
+  it("tabulates every state to render", () => {
+    const table = index.split("## States to render")[1]!.split("\n## ")[0]!;
+    for (const variant of Object.keys(renderAdvice)) expect(table, variant).toContain(`| \`${variant}\` |`);
+  });
+});
+
+describe("llms-full.txt", () => {
   it("has the llms.txt form: one H1, a summary blockquote, then H2 sections", () => {
     const lines = text.split("\n");
     expect(lines[0]).toBe("# Dashboards playground");

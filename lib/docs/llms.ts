@@ -4,14 +4,17 @@ import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { renderReports } from "@/lib/contract/reports";
+import { REPORTS_PER_REVISION, REPORT_REVISIONS, renderReports } from "@/lib/contract/reports";
+import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
+import { defaultPlaygroundSettings, type PlaygroundSettings } from "@/lib/playground/limits";
 import { RENDER_VIEWPORTS, renderAnswer } from "@/lib/contract/renders";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { Doc, recipesSection, screenshotSection, updateSemanticsSection, workedExampleSection } from "./llms-guide";
-import { statesSection } from "./llms-states";
+import { renderAdvice, statesSection } from "./llms-states";
+import { docsModel } from "./model";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./sections";
 
 // /dashboards/playground/llms.txt: the agent protocol, in the llms.txt format (an H1, a
@@ -19,6 +22,15 @@ import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./se
 // generated from the same registry as /endpoints, so the text cannot drift from the service.
 
 type Json = { [k: string]: unknown };
+
+/** The limits the index names with their numbers: the deployment's own. */
+export type PlaygroundLimits = Pick<
+  PlaygroundSettings,
+  "createsPerMinute" | "readsPerMinute" | "demoReadsPerMinute" | "reportsPerMinute" | "rendersPerMinute" | "updatesPerMinute" | "rendersPerDraftPerMinute" | "streamsPerAddress" | "historyKeep" | "draftIdleDays"
+>;
+
+/** The index's ceiling: an agent reads it whole before anything else. */
+export const LLMS_INDEX_MAX_BYTES = 15 * 1024;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Path values and query parameters of an endpoint, one line each, from the registry. */
@@ -41,16 +53,114 @@ function parameterLines(e: EndpointDef): string[] {
   return lines;
 }
 
-export function llmsText(origin: string): string {
+const SUMMARY = `> Draft a data dashboard as ONE self-contained HTML document, let a human watch it render live against realistic demo data (or their own data), and keep improving it. No credentials are needed. You hold a secret write URL; the human gets a read-only watch URL. Saving a dashboard into someone's space is their own signed-in action: you cannot do it for them.`;
+
+/** Where the whole protocol is, beside the index. */
+export const LLMS_FULL_PATH = `${PLAYGROUND_BASE}/llms-full.txt`;
+
+/**
+ * /dashboards/playground/llms.txt: the index an agent reads in one pass (LLMS_INDEX_MAX_BYTES at
+ * most, held by a test): the loop in ten steps, every endpoint and route in one line, the rules,
+ * the limits with their numbers and the states to render, each pointing at its full detail in
+ * llms-full.txt or the reference's Markdown.
+ */
+export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlaygroundSettings): string {
+  const base = `${origin}${PLAYGROUND_BASE}`;
+  const doc = new Doc();
+  const ref = (anchor: string) => `${origin}${DOCS_PATH}/${anchor}.md`;
+
+  doc.push(`# Dashboards playground`, "", SUMMARY, "");
+  doc.push(
+    `Everything below in full, with every shape and example: ${origin}${LLMS_FULL_PATH}. Each line names its reference page (Markdown). JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
+    "",
+  );
+
+  doc.push(`## The loop`, "");
+  doc.push(
+    `1. \`GET ${base}/scenarios\`: the demo states (scenarios, and per API path its variants).`,
+    `2. Write ONE self-contained HTML document (inline scripts and styles). Data: \`const API = window.DASHBOARD_API_BASE || "/api"; fetch(API + "/cx/owners")\`, GET only; check \`res.ok\`; every non-2xx is \`{error, hint?}\`: show the hint.`,
+    `3. \`POST ${base}/check\` with \`{"html": …}\` (or the HTML as \`text/html\`): \`warnings\` (fix \`error\` and \`warning\`) and \`reads\`, the API paths it fetches. Publishes nothing.`,
+    `4. \`POST ${base}/draft\` with \`{html, scenario?, examples?, dash?, dataMode?}\` → 201 \`{id, postUrl, watchUrl, eventsUrl, revision, warnings}\`. Keep \`postUrl\` (it carries the write token); give the human \`watchUrl\`.`,
+    `5. \`POST ${base}/draft/<read_id>/render\` with \`{"viewport": "phone", "scenario": …}\` (all optional): the service draws it in its own browser → \`report\` and \`picture.url\`, a PNG of the whole dashboard. Look at desktop and phone, in every state you handle.`,
+    `6. \`GET ${base}/draft/<read_id>/reports\`: what browsers and the service saw (errors with their line in your HTML, refused requests, requests); \`sources\` counts who agrees.`,
+    `7. \`POST <postUrl>\` with only what changes (\`html\`, \`scenario\`, \`examples\`, \`dash\`; null clears; \`baseRevision\` refuses a stale update with 409 and \`X-Current-Revision\`) → the next revision; watchers follow live.`,
+    `8. Repeat 3, 5, 6 and 7 until every state renders cleanly.`,
+    `9. \`GET ${base}/draft/<read_id>\` (the draft), \`…/events\` (server-sent events), \`…/revisions\` (history, \`?cursor=\`): what watchers see.`,
+    `10. Hand the human \`watchUrl\`. They save it into their space themselves; nothing you hold can.`,
+    "",
+  );
+
+  doc.push(`## Writing rules`, "");
+  doc.push(
+    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data they are asked first, shown these paths, and only these are answered (403 \`read_not_agreed\` otherwise).`,
+    `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
+    `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
+    `- Paged lists answer \`nextCursor\`: pass it back as \`cursor\` until null. CX answers are \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: show the \`waitingOn\` text, never zeroes.`,
+    `- 401, 403 and 503 answers are states to render, not failures (see the table below). A snapshot embedded as \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="…">\` may stand in for a panel whose read failed with a 5xx or the network (never for 401, 403 or a 503 \`*_not_configured\`: that system never had data here); say so on that panel, with its time. \`window.${SNAPSHOT_HELPER}()\` answers it, and the page tells the viewer above the frame.`,
+    `- Never put \`${SCENARIO_PARAM}\` or \`${VARIANT_PARAM}\` in dashboard code: they are playground controls.`,
+    "",
+  );
+
+  doc.push(`## Endpoints`, "", `GET, relative to the API base (\`${PLAYGROUND_API_BASE}\` on demo data, \`/api\` live). \`?\` marks an optional query parameter.`, "");
+  const model = docsModel();
+  const operations = model.sections.flatMap((section) => section.operations);
+  for (const e of endpoints as readonly EndpointDef[]) {
+    const op = operations.find((o) => o.registryId === e.id);
+    const query = queryNames(e);
+    doc.push(`- \`${e.path}${query}\` → ${shapeName(e.response)}: ${e.summary}.${e.permission ? ` Needs \`${e.permission}\`.` : ""}${op ? ` ${ref(op.anchor)}` : ""}`);
+  }
+  doc.push("", `## Playground routes`, "");
+  for (const op of operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi")) {
+    doc.push(`- \`${op.method} ${op.path}\`: ${op.summary}. ${ref(op.anchor)}`);
+  }
+
+  doc.push("", `## Limits`, "");
+  doc.push(
+    `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413). Per client address per minute: ${limits.createsPerMinute} creations, ${limits.createsPerMinute} checks, ${limits.readsPerMinute} reads of drafts, ${limits.demoReadsPerMinute} demo API reads, ${limits.reportsPerMinute} render reports, ${limits.rendersPerMinute} renders; ${limits.updatesPerMinute} updates per draft per minute; ${limits.rendersPerDraftPerMinute} renders per draft per minute; ${limits.streamsPerAddress} open event streams per address. Past one: 429 \`rate_limited\` with \`Retry-After\` (seconds).`,
+    `- A draft keeps its latest ${limits.historyKeep} revisions and is deleted after ${limits.draftIdleDays} days without an update (404 \`no_such_draft\`). Reports are kept for the latest ${REPORT_REVISIONS} revisions, ${REPORTS_PER_REVISION} each.`,
+    `- A stored render (same revision, viewport and state) is answered again for nothing. The renderer draws a few at a time; past its queue, 503 \`renderer_busy\` with \`Retry-After\`.`,
+    `- Paged API lists: \`limit\` 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT}).`,
+    "",
+  );
+
+  doc.push(`## States to render`, "");
+  doc.push(`Force one with \`examples: {"<path>": "<variant>"}\` or a \`scenario\`; the table in full, with where each is offered: ${origin}${LLMS_FULL_PATH}.`, "");
+  doc.push(`| variant | state | render |`, `|---|---|---|`);
+  for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
+  doc.push("");
+
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`; each is the route it names, called as you.`, "");
+  return doc.lines.join("\n");
+}
+
+/** The query parameters an endpoint takes, as `?a&b?` reads them: required first, optional marked. */
+function queryNames(e: EndpointDef): string {
+  const query = z.toJSONSchema(e.query, { io: "input", unrepresentable: "any" }) as Json;
+  const props = isObj(query.properties) ? Object.keys(query.properties) : [];
+  const required = new Set(Array.isArray(query.required) ? (query.required as string[]) : []);
+  if (props.length === 0) return "";
+  return `?${props.map((p) => (required.has(p) ? p : `${p}?`)).join("&")}`;
+}
+
+/** A response's shape in a few words: its schema's name, or its top-level fields. */
+function shapeName(schema: z.ZodType): string {
+  const named = (s: z.ZodType) => (z.globalRegistry.get(s) as { id?: string } | undefined)?.id;
+  const id = named(schema);
+  if (id) return id;
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Json;
+  const variants = Array.isArray(json.anyOf) ? (json.anyOf as Json[]) : [json];
+  const fields = variants.map((v) => (isObj(v.properties) ? `{${Object.keys(v.properties).join(", ")}}` : "…"));
+  return fields.join(" | ");
+}
+
+/** /dashboards/playground/llms-full.txt: the whole protocol, every shape and example. */
+export function llmsFullText(origin: string): string {
   const base = `${origin}${PLAYGROUND_BASE}`;
   const doc = new Doc();
   const code = (lang: string, text: string) => doc.code(lang, text);
 
   doc.push(`# Dashboards playground`, "");
-  doc.push(
-    `> Draft a data dashboard as ONE self-contained HTML document, let a human watch it render live against realistic demo data (or their own data), and keep improving it. No credentials are needed. You hold a secret write URL; the human gets a read-only watch URL. Saving a dashboard into someone's space is their own signed-in action: you cannot do it for them.`,
-    "",
-  );
+  doc.push(SUMMARY, "");
   doc.push(
     `Shapes below are TypeScript-like: \`field?:\` may be absent, \`| null\` may be null, \`integer\` is a number without a fraction, \`Record<K, V>\` is an object whose keys are K, and \`// …\` is the contract's description of the field.`,
     "",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft } from "@/lib/check";
-import { llmsText } from "./llms";
+import { llmsFullText, llmsText } from "./llms";
 import { docsModel } from "./model";
 import type { Block } from "./types";
 
@@ -22,8 +22,9 @@ function codeBlocks(blocks: readonly Block[]): { lang: string; text: string }[] 
 }
 
 describe("the documents' dashboard code", () => {
-  it("in llms.txt passes the static check", () => {
-    const blocks = [...llmsText("https://dash.example.test").matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? "", text: m[2] ?? "" }));
+  it("in llms.txt and llms-full.txt passes the static check", () => {
+    const text = `${llmsText("https://dash.example.test")}\n${llmsFullText("https://dash.example.test")}`;
+    const blocks = [...text.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? "", text: m[2] ?? "" }));
     const dashboardCode = blocks.filter((b) => b.lang === "html" || b.lang === "js");
     expect(dashboardCode.length).toBeGreaterThan(3);
     for (const b of dashboardCode) expect(findingsOf(b.lang, b.text), b.text.slice(0, 200)).toEqual([]);

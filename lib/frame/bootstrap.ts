@@ -745,7 +745,10 @@ ${RENDER_HELPERS}
       heightTimer = 0;
       heightAt = now();
       var h = measureHeight(), v = Math.round(+window.innerHeight || 0);
-      if (h < 0) return;
+      // A frame not shown yet (the host's standby, just handed this document) has no viewport
+      // and nothing laid out: its measure would read 0, and shrink the frame it is about to
+      // replace. The resize when it is shown measures again.
+      if (h < 0 || v === 0) return;
       var followsViewport = lastMeasured >= 0 && v !== lastViewport && h - lastMeasured === v - lastViewport;
       lastMeasured = h;
       lastViewport = v;

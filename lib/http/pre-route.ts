@@ -7,7 +7,7 @@ import { errorResponse } from "./respond";
 // post a server-action refusal in text/plain).
 
 /** The playground's addresses that are pages or text, not JSON routes: the editor (and a draft's own address in it), the watch page, llms.txt. */
-const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d|render)(?:\/.*)?|\/llms\.txt)?$/;
+const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d|render)(?:\/.*)?|\/llms(?:-full)?\.txt)?$/;
 
 /**
  * Whether the route at `pathname` answers JSON, refusals included: the API, the playground's
@@ -56,7 +56,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/dashboards\/frame$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/api(?:\/.*)?$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/(?:check|draft|mcp)$/, "POST"],
-  [/^\/dashboards\/playground\/(?:endpoints|scenarios|llms\.txt)$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/(?:endpoints|scenarios|llms\.txt|llms-full\.txt)$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/draft\/[^/]+(?:\/reports)?$/, "GET, HEAD, POST"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/(?:events|revisions)$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/render$/, "POST"],

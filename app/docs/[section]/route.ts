@@ -1,7 +1,8 @@
-// GET /docs/<section>.md — one section of the API reference as Markdown; /docs/index.md, all of it.
+// GET /docs/<section>.md — one section of the API reference as Markdown; /docs/index.md, all of it;
+// /docs/<operation anchor>.md, one endpoint or route.
 // (GET /docs with Accept: text/markdown is rewritten here by next.config.mjs.)
 import { app } from "@/lib/app";
-import { referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
+import { operationMarkdown, referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
 import { docsModel, sectionOf } from "@/lib/docs/model";
 import { DOCS_INDEX_MD, DOCS_PATH, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
 import { defineRoute, oneParam } from "@/lib/http/edge";
@@ -22,6 +23,9 @@ function section(request: Request, section: string): Response {
   const name = section.endsWith(".md") ? section.slice(0, -3) : null;
   if (name === DOCS_INDEX_MD) return new Response(referenceMarkdown(docsModel(), origin), { headers });
   if (name !== null && isSectionSlug(name)) return new Response(sectionMarkdown(sectionOf(docsModel(), name), origin), { headers });
+  // One operation alone, by its anchor: what llms.txt links each endpoint and route to.
+  const operation = name === null ? undefined : docsModel().sections.flatMap((s) => s.operations).find((o) => o.anchor === name);
+  if (operation) return new Response(operationMarkdown(operation, origin, 1), { headers });
   // A section's name without .md is a place on the HTML page.
   if (name === null && isSectionSlug(section)) {
     return new Response(null, { status: 308, headers: { location: `${DOCS_PATH}#${section}`, "cache-control": "public, max-age=300" } });

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
-import { llmsText } from "@/lib/docs/llms";
+import { llmsFullText, llmsText } from "@/lib/docs/llms";
 import { allOperations, docsModel } from "@/lib/docs/model";
 import { scenariosBody } from "@/lib/playground/demo-answers";
 import { backends } from "../support/backends";
@@ -100,10 +100,12 @@ describe("the playground's MCP endpoint", () => {
     expect(byName.describe_endpoint!.description).toContain("/cx/book");
     for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint", "read_render_reports", "render_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
     for (const name of ["create_draft", "update_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
-    // llms.txt names every tool the server lists, and no other.
-    const mcpPart = llmsText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
+    // llms-full.txt describes every tool the server lists, and no other; the index names them all.
+    const mcpPart = llmsFullText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
     expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
     expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    const indexPart = llmsText("https://dash.example.test").split("## MCP")[1] ?? "";
+    expect([...indexPart.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
     // So does the reference's description of the endpoint.
     const op = allOperations(docsModel()).find((o) => o.path === MCP);
     const toolsSentence = /Tools: ([^;.]*)[;.]/.exec(JSON.stringify(op?.description))?.[1] ?? "";

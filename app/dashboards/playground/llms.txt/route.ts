@@ -1,8 +1,9 @@
-// GET /dashboards/playground/llms.txt — the agent protocol, generated from the registry
+// GET /dashboards/playground/llms.txt — the agent protocol's index, generated from the registry
 import { app } from "@/lib/app";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { llmsText } from "@/lib/docs/llms";
+import { playgroundSettingsOf } from "@/lib/playground/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     GET: on({
       // The protocol names this server's URLs, and a cache may keep it: only a believed origin.
       handle: ({ request }) =>
-        new Response(llmsText(trustedOrigin(request, app().config.publicOrigin, app().config.allowedHosts)), {
+        // The limits it names are this deployment's own.
+        new Response(llmsText(trustedOrigin(request, app().config.publicOrigin, app().config.allowedHosts), playgroundSettingsOf(app().config)), {
           headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300", "referrer-policy": "no-referrer" },
         }),
     }),
