@@ -235,7 +235,7 @@ describe("the frame bootstrap's height notices", () => {
   it("tells the host the document's height in whole pixels, and again when it changes", async () => {
     const layout = laidOut();
     layout.size.root = 1517.2;
-    const f = frame({}, {}, layout.env);
+    const f = frame({}, { innerHeight: 600 }, layout.env);
     await settle();
     layout.size.body = 1800;
     layout.resize();
@@ -246,6 +246,20 @@ describe("the frame bootstrap's height notices", () => {
       { type: "height", height: 1518 },
       { type: "height", height: 1800 },
     ]);
+  });
+
+  it("tells nothing while the frame is not shown (no viewport), and tells the height once it is", async () => {
+    const layout = laidOut();
+    layout.size.root = 0;
+    const f = frame({}, { innerHeight: 0 }, layout.env);
+    await settle();
+    expect(heights(f.received)).toEqual([]);
+    // Shown: the viewport appears, the document is laid out, and a resize says so.
+    f.win.innerHeight = 800;
+    layout.size.root = 3100;
+    layout.resize();
+    await settle();
+    expect(heights(f.received)).toEqual([{ type: "height", height: 3100 }]);
   });
 
   it("does not chase content that grows with the frame itself", async () => {
@@ -272,7 +286,7 @@ describe("the frame bootstrap's height notices", () => {
   it("never asks for more than FRAME_HEIGHT_MAX, however tall the dashboard makes itself", async () => {
     const layout = laidOut();
     layout.size.root = 10 ** 9;
-    const f = frame({}, {}, layout.env);
+    const f = frame({}, { innerHeight: 600 }, layout.env);
     await settle();
     expect(f.received).toEqual([{ type: "height", height: FRAME_HEIGHT_MAX }]);
   });
