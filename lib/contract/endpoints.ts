@@ -39,6 +39,14 @@ const crmInstance = {
   },
 } as const;
 const crmErrors = ["forbidden", "no_such_instance"] as const;
+
+/** The window a CX answer was computed for, as it resolved the query: days since contact count to its end. */
+const cxWindowEcho = z
+  .object({
+    sinceIso: z.string().meta({ description: "The window's start (ISO 8601, UTC)" }),
+    untilIso: z.string().meta({ description: "The window's end (ISO 8601, UTC): `daysSinceContact` and the like are counted to it" }),
+  })
+  .meta({ id: "CxWindow" });
 const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_not_configured", "calls_upstream_error", "upstream_rate_limited"] as const;
 
 export const endpoints = [
@@ -149,9 +157,23 @@ export const endpoints = [
     tag: "vendors",
     summary: "The signed-in user's assigned issues; with `project`, every issue in that project",
     query: z.object({
-      project: z.string().min(1).max(200).optional().meta({ description: "Project id or name" }),
+      project: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .meta({ description: "A project's id or name (any case), as /vendors/tracker/projects lists them; one the tracker does not have answers 404 `no_such_project`" }),
     }),
     response: z.object({ issues: z.array(r.trackerIssue) }),
+    errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error", "upstream_rate_limited", "no_such_project"],
+  },
+  {
+    id: "vendors.tracker.projects",
+    path: "/vendors/tracker/projects",
+    tag: "vendors",
+    summary: "The tracker's projects, by name: what `project` on /vendors/tracker/issues takes",
+    query: noQuery,
+    response: z.object({ projects: z.array(r.trackerProject) }),
     errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error", "upstream_rate_limited"],
   },
   {
@@ -260,7 +282,7 @@ export const endpoints = [
       z.object({
         ownerId: z.string(),
         basis: bookBasis,
-        window: z.object({ sinceIso: z.string(), untilIso: z.string() }),
+        window: cxWindowEcho,
         rows: z.array(r.cxBookRow),
       }),
     ),
@@ -273,7 +295,7 @@ export const endpoints = [
     tag: "cx",
     summary: "One row per district, across every district, for the window",
     query: withWindowRules(z.object({ ...windowShape })),
-    response: r.cxWrapper(z.object({ rows: z.array(r.cxDistrictRow) })),
+    response: r.cxWrapper(z.object({ window: cxWindowEcho, rows: z.array(r.cxDistrictRow) })),
     errors: ["forbidden"],
     permission: "cx.read",
   },

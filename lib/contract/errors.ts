@@ -33,6 +33,7 @@ export const errorCatalogue = {
   calls_upstream_error: { status: 502, description: "Call recording failed or did not answer in time." },
   support_upstream_error: { status: 502, description: "Customer messaging failed or did not answer in time." },
   crmportal_upstream_error: { status: 502, description: "The CRM portal failed or did not answer in time." },
+  no_such_project: { status: 404, description: "The tracker has no project by that id or name; /vendors/tracker/projects lists them." },
   upstream_rate_limited: {
     status: 503,
     description: "An outside system is rate-limiting this deployment's requests for longer than a read waits; `Retry-After` says when to try again.",

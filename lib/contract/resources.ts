@@ -169,6 +169,13 @@ export const trackerIssue = z
   })
   .meta({ id: "TrackerIssue" });
 
+export const trackerProject = z
+  .object({
+    id: z.string(),
+    name: z.string().meta({ description: "What `project` on /vendors/tracker/issues takes, as the id does" }),
+  })
+  .meta({ id: "TrackerProject" });
+
 export const repository = z
   .object({
     nameWithOwner: z.string().regex(/^[^/]+\/[^/]+$/).meta({ description: "owner/name" }),
@@ -334,6 +341,7 @@ export type CrmDeal = z.infer<typeof crmDeal>;
 export type CrmSummary = z.infer<typeof crmSummary>;
 export type CrmSource = z.infer<typeof crmSource>;
 export type TrackerIssue = z.infer<typeof trackerIssue>;
+export type TrackerProject = z.infer<typeof trackerProject>;
 export type Repository = z.infer<typeof repository>;
 export type Call = z.infer<typeof call>;
 export type CallDetailed = z.infer<typeof callDetailed>;

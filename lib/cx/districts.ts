@@ -4,7 +4,7 @@ import { cadenceOf, type Touch } from "./cadence";
 import { districtHealthOf, type HealthPoint } from "./health";
 import { allCompanies, allSchoolHealth, allTouches, groupByCompany, type CompanyRow } from "./load";
 import { readiness, type CxAnswer, type Wiring } from "./ready";
-import { resolveWindow, touchesFrom, type CxWindow, type WindowQuery } from "./window";
+import { resolveWindow, touchesFrom, windowIso, type CxWindow, type WindowQuery } from "./window";
 
 export interface DistrictInputs {
   companies: readonly CompanyRow[];
@@ -40,7 +40,7 @@ export function districtRows(inputs: DistrictInputs, w: CxWindow, wiring: Wiring
   });
 }
 
-export async function cxDistricts(db: Db, q: WindowQuery, now: number = Date.now()): Promise<CxAnswer<{ rows: CxDistrictRow[] }>> {
+export async function cxDistricts(db: Db, q: WindowQuery, now: number = Date.now()): Promise<CxAnswer<{ window: { sinceIso: string; untilIso: string }; rows: CxDistrictRow[] }>> {
   const ready = await readiness(db);
   if (!ready.ready) return { ok: false, waitingOn: ready.waitingOn };
   const { wiring } = ready;
@@ -50,5 +50,6 @@ export async function cxDistricts(db: Db, q: WindowQuery, now: number = Date.now
     wiring.engagements ? allTouches(db, touchesFrom(w), w.until) : [],
     wiring.health ? allSchoolHealth(db, w.untilDate) : [],
   ]);
-  return { ok: true, data: { rows: districtRows({ companies, touches: groupByCompany(touches), health: groupByCompany(health) }, w, wiring) } };
+  // The window is said back, as the book does: "days since contact" means nothing without its end.
+  return { ok: true, data: { window: windowIso(w), rows: districtRows({ companies, touches: groupByCompany(touches), health: groupByCompany(health) }, w, wiring) } };
 }

@@ -22,6 +22,10 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
     state: "Partial data",
     render: "Rows without `health` or `reach` (null): show \"no health data\", not a POOR band or 0%.",
   },
+  quiet: {
+    state: "Partial data",
+    render: "Districts with no touch in the window: the silence flag, and \"no contact in this window\" for a null `daysSinceContact` (not \"never\"); a null health as \"no health data\".",
+  },
   waiting: { state: "Waiting", render: "The `waitingOn` text, not zeroes and not an empty table." },
   not_synced: {
     state: "Waiting",

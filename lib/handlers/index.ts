@@ -57,6 +57,7 @@ export const apiHandlers: HandlerMap = {
   "crm.sources": ({ db, params }) => sources(db, instanceOf(params)),
 
   "vendors.tracker.issues": (ctx) => vendorHandlers.trackerIssues(ctx, ctx.query),
+  "vendors.tracker.projects": (ctx) => vendorHandlers.trackerProjects(ctx),
   "vendors.coderepo.repos": (ctx) => vendorHandlers.coderepoRepos(ctx),
   "vendors.calls.calls": (ctx) => vendorHandlers.calls(ctx),
   "vendors.calls.detailed": (ctx) => vendorHandlers.callsDetailed(ctx),

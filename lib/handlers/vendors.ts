@@ -7,7 +7,7 @@ import { connectors } from "@/lib/connectors/registry";
 import { listCalls, getTranscript } from "@/lib/connectors/calls";
 import { listRepos } from "@/lib/connectors/coderepo";
 import { listConversationsPage } from "@/lib/connectors/support";
-import { listIssues } from "@/lib/connectors/tracker";
+import { listIssues, listProjects } from "@/lib/connectors/tracker";
 import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortalCompanies, listPortalContacts, listPortalDeals } from "@/lib/connectors/crmportal";
 import { runCheck } from "@/lib/connectors/check";
 import type { ConnectionCheck } from "@/lib/contract/resources";
@@ -65,6 +65,8 @@ export const vendorHandlers = {
 
   trackerIssues: (ctx: HandlerContext, q: { project?: string }) =>
     read(ctx, "tracker", `issues?project=${q.project ?? ""}`, (up) => listIssues(up, q)),
+
+  trackerProjects: (ctx: HandlerContext) => read(ctx, "tracker", "projects", (up) => listProjects(up)),
 
   coderepoRepos: (ctx: HandlerContext) => read(ctx, "coderepo", "repos", (up) => listRepos(up)),
 

@@ -3,7 +3,7 @@ import { endpointById, endpoints, type EndpointDef, type EndpointId, type QueryO
 import { checkPathValues, matchPath } from "@/lib/contract/match";
 import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
-import { findProject } from "@/lib/connectors/tracker/map";
+import { findProject, noSuchProject, projectList } from "@/lib/connectors/tracker/map";
 import { resolveWindow } from "@/lib/cx";
 import { windowIso } from "@/lib/cx/window";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
@@ -273,8 +273,11 @@ const handlers: Handlers = {
   "vendors.tracker.issues": ({ query }, d) => {
     if (query.project === undefined) return { issues: d.assigned };
     const project = findProject(d.projects, query.project);
-    return { issues: d.projects.find((p) => p.id === project?.id)?.issues ?? [] };
+    // As the real read answers: a project the tracker does not have is not an empty one.
+    if (!project) throw noSuchProject(query.project);
+    return { issues: d.projects.find((p) => p.id === project.id)?.issues ?? [] };
   },
+  "vendors.tracker.projects": (_ctx, d) => ({ projects: projectList(d.projects) }),
   "vendors.calls.transcript": ({ params }, d) => {
     const found = d.get(params.id ?? "");
     if (!found) throw new ApiError("not_found", "No call with that id in the trailing 30 days; ids come from /vendors/calls/calls.");
@@ -298,7 +301,8 @@ const handlers: Handlers = {
   },
   "cx.districts": ({ query }, d) => {
     if ("waitingOn" in d) return { ok: false, waitingOn: d.waitingOn };
-    return { ok: true, data: { rows: d.ready(resolveWindow(query, rich().now)) } };
+    const w = resolveWindow(query, rich().now);
+    return { ok: true, data: { window: windowIso(w), rows: d.ready(w) } };
   },
 };
 

@@ -58,6 +58,16 @@ describe.each(backends)("vendor reads over $name", (backend) => {
     expect(issues.status).toBe(200);
     expect(endpointById("vendors.tracker.issues").response.parse(issues.body).issues.length).toBeGreaterThan(0);
 
+    // The projects are listed, each one the issues read takes; one the tracker lacks is refused.
+    const projects = await get("/vendors/tracker/projects", "csm");
+    expect(projects.status).toBe(200);
+    const listed = endpointById("vendors.tracker.projects").response.parse(projects.body).projects;
+    expect(listed.length).toBeGreaterThan(0);
+    const inFirst = await get(`/vendors/tracker/issues?project=${encodeURIComponent(listed[0]!.name)}`, "csm");
+    expect(inFirst.status).toBe(200);
+    const unknown = await get("/vendors/tracker/issues?project=No%20Such%20Project", "csm");
+    expect([unknown.status, unknown.body.error]).toEqual([404, "no_such_project"]);
+
     const repos = await get("/vendors/coderepo/repos", "csm");
     expect(repos.status).toBe(200);
     endpointById("vendors.coderepo.repos").response.parse(repos.body);
@@ -121,6 +131,7 @@ describe.each(backends)("vendor reads over $name", (backend) => {
   it("answers each not-connected and not-opted-in case with its code", async () => {
     for (const [p, status, code] of [
       ["/vendors/tracker/issues", 401, "tracker_not_connected"],
+      ["/vendors/tracker/projects", 401, "tracker_not_connected"],
       ["/vendors/coderepo/repos", 401, "coderepo_not_connected"],
       ["/vendors/support/conversations", 401, "support_not_connected"],
       ["/vendors/calls/calls", 403, "calls_not_opted_in"],

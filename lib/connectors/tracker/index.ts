@@ -1,9 +1,9 @@
 import "server-only";
-import type { TrackerIssue } from "@/lib/contract/resources";
+import type { TrackerIssue, TrackerProject } from "@/lib/contract/resources";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef } from "@/lib/connectors/types";
 import { fetchAssignedIssues, fetchProjectIssues, fetchProjects, fetchViewer, type PageOptions } from "./client";
-import { findProject, probeResult, toAssignedIssue, toProjectIssue } from "./map";
+import { findProject, noSuchProject, probeResult, projectList, toAssignedIssue, toProjectIssue } from "./map";
 import { createTrackerStandIn } from "./stand-in";
 
 // The issue tracker, spoken as Linear: each person connects their own account (OAuth), and
@@ -25,17 +25,22 @@ export const trackerConnector: ConnectorDef = {
   createStandIn: createTrackerStandIn,
 };
 
+/** The tracker's projects, by name: what `project` on the issues read takes. */
+export async function listProjects(up: UpstreamOptions, opts: PageOptions = {}): Promise<{ projects: TrackerProject[] }> {
+  return { projects: projectList(await fetchProjects(up, opts)) };
+}
+
 /**
  * Without `project`: the viewer's open assigned issues, with only the fields of the assigned
  * view. With `project` (an id, or a name matched ignoring case): every issue in that project,
- * with priority, assignee and project added; an unknown project is an empty list.
+ * with priority, assignee and project added; a project the tracker does not have is 404.
  */
 export async function listIssues(up: UpstreamOptions, q: { project?: string }, opts: PageOptions = {}): Promise<{ issues: TrackerIssue[] }> {
   if (q.project === undefined) {
     return { issues: (await fetchAssignedIssues(up, opts)).map(toAssignedIssue) };
   }
   const project = findProject(await fetchProjects(up, opts), q.project);
-  if (!project) return { issues: [] };
+  if (!project) throw noSuchProject(q.project);
   return { issues: (await fetchProjectIssues(up, project.id, opts)).map(toProjectIssue) };
 }
 

@@ -1,4 +1,5 @@
-import type { TrackerIssue } from "@/lib/contract/resources";
+import { ApiError } from "@/lib/contract/errors";
+import type { TrackerIssue, TrackerProject } from "@/lib/contract/resources";
 import type { ProbeResult } from "@/lib/connectors/types";
 import type { LinearIssue, LinearOrganization, LinearProject, LinearProjectIssue, LinearViewer } from "./client";
 
@@ -36,6 +37,16 @@ export function findProject(projects: readonly LinearProject[], idOrName: string
   if (byId) return byId;
   const lower = wanted.toLowerCase();
   return projects.find((p) => p.name.trim().toLowerCase() === lower);
+}
+
+/** Projects as the API lists them: by name, then id. */
+export function projectList(projects: readonly LinearProject[]): TrackerProject[] {
+  return projects.map((p) => ({ id: p.id, name: p.name })).sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The refusal of a project the tracker does not have: an empty list would read as an empty project. */
+export function noSuchProject(project: string): ApiError {
+  return new ApiError("no_such_project", `The tracker has no project "${project.slice(0, 80)}"; /vendors/tracker/projects lists them (an id, or a name in any case).`);
 }
 
 export function probeResult(viewer: LinearViewer, organization: LinearOrganization): ProbeResult {

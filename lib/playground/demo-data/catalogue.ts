@@ -74,6 +74,7 @@ export interface DemoData {
   "crm.summary": PerInstance<CrmSummary>;
   "crm.sources": PerInstance<{ sources: CrmSource[] }>;
   "vendors.tracker.issues": TrackerData;
+  "vendors.tracker.projects": TrackerData;
   "vendors.coderepo.repos": { repos: Repository[] };
   "vendors.calls.calls": { calls: Call[] };
   "vendors.calls.detailed": { calls: CallDetailed[] };
@@ -112,6 +113,7 @@ export const variantGlossary: Readonly<Record<string, string>> = {
   non_monetary: "CRM at a non-monetary instance's shapes: arr null, no deals, no pipeline.",
   waiting: "CX views: {ok: false, waitingOn} while the first CRM portal sync runs; render the text, not zeroes.",
   crm_only: "CX views: the CRM is synced but the product's health and usage are not loaded (health and reach null).",
+  quiet: "CX districts: some with no touch in the window (silent30d true, daysSinceContact null) and some with no health data (health null).",
 };
 
 // ── shared pieces ─────────────────────────────────────────────────────────────────────────
@@ -308,6 +310,27 @@ function districtSource(wiring: Wiring): () => CxSource<DistrictSource> {
   });
 }
 
+/**
+ * The rich districts with the states a district can be in made certain: every third has had no
+ * touch in the window (no last touch, `daysSinceContact` null, silent for 30 days) and every
+ * fourth has no health data (health null), so a dashboard's silence flag and "no data" text
+ * have something to show.
+ */
+function quietDistricts(): () => CxSource<DistrictSource> {
+  return once(() => {
+    const source = districtSource(fullWiring)();
+    if (!("ready" in source)) return source;
+    return {
+      ready: (w: CxWindow) =>
+        source.ready(w).map((row, i) => ({
+          ...row,
+          cadence: i % 3 === 0 && row.cadence ? { lastTouchDate: null, daysSinceContact: null, byKind: { call: 0, meeting: 0, email: 0 }, silent30d: true } : row.cadence,
+          health: i % 4 === 1 ? null : row.health,
+        })),
+    };
+  });
+}
+
 const waiting = <T>(): { data: () => CxSource<T> } => ({ data: () => ({ waitingOn: edge.firstSync.waitingOn }) });
 
 // ── The catalogue ─────────────────────────────────────────────────────────────────────────
@@ -367,6 +390,13 @@ export const catalogue: Catalogue = {
   "vendors.tracker.issues": {
     rich: { data: () => rich().tracker },
     empty: { data: once((): TrackerData => ({ assigned: [], projects: rich().tracker.projects.map((p) => ({ ...p, issues: [] })) })) },
+    ...vendorErrors("tracker"),
+    ...common,
+  },
+  // The same projects the issues read finds by name: a dashboard lists them, then reads one.
+  "vendors.tracker.projects": {
+    rich: { data: () => rich().tracker },
+    empty: { data: () => ({ assigned: [], projects: [] }) },
     ...vendorErrors("tracker"),
     ...common,
   },
@@ -439,6 +469,7 @@ export const catalogue: Catalogue = {
     rich: { data: districtSource(fullWiring) },
     empty: { data: () => ({ ready: () => [] }) },
     crm_only: { data: districtSource(crmOnlyWiring) },
+    quiet: { data: quietDistricts() },
     waiting: waiting(),
     forbidden: cxForbidden,
     ...common,

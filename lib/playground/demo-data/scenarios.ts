@@ -12,7 +12,7 @@ export interface Scenario {
   examples: Readonly<Record<string, string>>;
 }
 
-const vendorReads = ["/vendors/tracker/issues", "/vendors/coderepo/repos", "/vendors/support/conversations"] as const;
+const vendorReads = ["/vendors/tracker/issues", "/vendors/tracker/projects", "/vendors/coderepo/repos", "/vendors/support/conversations"] as const;
 const callPaths = ["/vendors/calls/calls", "/vendors/calls/calls/detailed", "/vendors/calls/calls/:id/transcript"] as const;
 const portalPaths = ["/vendors/crmportal/companies", "/vendors/crmportal/contacts", "/vendors/crmportal/deals"] as const;
 const crmData = ["/crm/:instance/companies", "/crm/:instance/contacts", "/crm/:instance/deals", "/crm/:instance/summary"] as const;

@@ -4,7 +4,8 @@ import { endpointById } from "@/lib/contract/endpoints";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { fetchAssignedIssues } from "@/lib/connectors/tracker/client";
-import { listIssues, trackerConnector } from "@/lib/connectors/tracker";
+import { ApiError } from "@/lib/contract/errors";
+import { listIssues, listProjects, trackerConnector } from "@/lib/connectors/tracker";
 import { createSealer } from "@/lib/crypto/secrets";
 import { upstreamFailure } from "./upstream-failure";
 
@@ -128,9 +129,25 @@ describe("project view", () => {
     expect(unassigned).toBeGreaterThan(0);
   });
 
-  it("answers an empty list for an unknown project", async () => {
-    expect(await listIssues(up(DEMO_CSM_EMAIL), { project: "No Such Project" })).toEqual({ issues: [] });
-    expect(await listIssues(up(DEMO_CSM_EMAIL), { project: "Customer" })).toEqual({ issues: [] });
+  it("refuses a project the tracker does not have (404 no_such_project), which an empty list would hide", async () => {
+    for (const project of ["No Such Project", "Customer"]) {
+      const refused = await listIssues(up(DEMO_CSM_EMAIL), { project }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ code: "no_such_project", status: 404 });
+      expect((refused as ApiError).hint).toContain("/vendors/tracker/projects");
+    }
+  });
+
+  it("lists the projects by name, each one a project the issues read takes", async () => {
+    const { projects } = await listProjects(up(DEMO_CSM_EMAIL));
+    expect(projects.map((p) => p.name)).toEqual([...tenant.tracker.projects.map((p) => p.name)].sort((a, b) => a.localeCompare(b)));
+    for (const p of projects) {
+      const body = response.parse(await listIssues(up(DEMO_CSM_EMAIL), { project: p.name }));
+      expect(body.issues.every((i) => i.project?.id === p.id)).toBe(true);
+    }
   });
 });
 

@@ -239,6 +239,8 @@ describe.each(backends)("CX views over $name", (backend) => {
     expect(districts).toEqual({
       ok: true,
       data: {
+        // Said back, as the book does: days since contact count to its end.
+        window: { sinceIso: "2026-10-22T00:00:00.000Z", untilIso: "2026-11-20T23:59:59.999Z" },
         rows: [
           { name: "Empty District", health: noHealth, cadence: silent },
           {

@@ -246,7 +246,10 @@ describe("path values and queries, as the real API", () => {
       }
     }
     expect(seen).toBe(3 * rich().tenant.tracker.issues.filter((i) => i.projectId !== null).length);
-    expect(direct("/vendors/tracker/issues", "project=No%20such%20project").body).toEqual({ issues: [] });
+    // As the real read: a project the tracker lacks is 404, not an empty project.
+    expect(direct("/vendors/tracker/issues", "project=No%20such%20project")).toMatchObject({ status: 404, body: { error: "no_such_project" } });
+    const listed = endpointById("vendors.tracker.projects").response.parse(direct("/vendors/tracker/projects").body).projects;
+    expect(listed.map((p) => p.id).sort()).toEqual(projects.map((p) => p.id).sort());
     expect(direct("/vendors/tracker/issues", "project=")).toMatchObject({ status: 400, body: { error: "invalid_query" } });
   });
 
@@ -276,6 +279,15 @@ describe("path values and queries, as the real API", () => {
       expect(direct("/cx/book", `owner=${owner}&${q}`), q).toMatchObject({ status: 400, body: { error: "invalid_query" } });
     }
     expect(direct("/cx/districts", "days=abc")).toMatchObject({ status: 400, body: { error: "invalid_query" } });
+    // The quiet districts hold every state a district row can be in.
+    const quiet = endpointById("cx.districts").response.parse(direct("/cx/districts", "variant=quiet").body);
+    if (!quiet.ok) throw new Error("quiet districts are ready");
+    expect(quiet.data.rows.some((r) => r.cadence?.silent30d === true && r.cadence.daysSinceContact === null)).toBe(true);
+    expect(quiet.data.rows.some((r) => r.health === null)).toBe(true);
+    expect(quiet.data.rows.some((r) => r.health !== null && r.cadence?.daysSinceContact !== null)).toBe(true);
+    // The districts say their window back too.
+    const districts = endpointById("cx.districts").response.parse(direct("/cx/districts", "from=2026-09-01&to=2026-09-30").body);
+    expect(districts).toMatchObject({ ok: true, data: { window: { sinceIso: "2026-09-01T00:00:00.000Z", untilIso: "2026-09-30T23:59:59.999Z" } } });
   });
 
   it("drops departed owners with activeOnly=true", () => {
