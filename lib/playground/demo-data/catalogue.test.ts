@@ -5,7 +5,8 @@ import { endpoints, errorsOf, type Endpoint } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { waitingText } from "@/lib/cx/ready";
 import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { DEMO_REFERENCE_DATE, DEMO_VIEWER_EMAIL, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
+import { demoReferenceDate, DEMO_VIEWER_EMAIL, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
+import { referenceDateAt } from "@/demo/tenant";
 
 // Every canned answer, validated against the contract: each endpoint at each of its variants,
 // and each scenario at each path, for every value a path parameter may take.
@@ -62,9 +63,15 @@ describe("the catalogue", () => {
     for (const e of endpoints) for (const v of variantsFor(e.path)) expect(variantGlossary[v], `${e.path} ${v}`).toBeTypeOf("string");
   });
 
-  it("is generated from the tenant at a fixed reference date", () => {
-    expect(DEMO_REFERENCE_DATE).toBe("2026-11-20");
-    expect(rich().now).toBe(Date.parse("2026-11-20T12:00:00.000Z"));
+  it("is today's: generated for the present day, and again when the day turns", () => {
+    const today = referenceDateAt(Date.now());
+    expect(demoReferenceDate()).toBe(today);
+    expect(rich().tenant.referenceDate).toBe(today);
+    expect(rich().now).toBe(Date.parse(`${today}T12:00:00.000Z`));
+    // The day turns at noon UTC, as the stand-ins' does.
+    expect(rich(Date.parse("2027-03-02T13:00:00Z")).tenant.referenceDate).toBe("2027-03-02");
+    expect(rich(Date.parse("2027-03-02T11:00:00Z")).tenant.referenceDate).toBe("2027-03-01");
+    expect(rich().tenant.referenceDate).toBe(today);
   });
 
   describe.each(endpoints.map((e) => [e.path, e] as const))("%s", (_, e) => {

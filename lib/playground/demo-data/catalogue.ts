@@ -118,11 +118,12 @@ export const variantGlossary: Readonly<Record<string, string>> = {
 
 // ── shared pieces ─────────────────────────────────────────────────────────────────────────
 
-/** Computes on first use, then answers the same value. */
+/** Computes on first use each day (the demo's tenant is today's), then answers the same value. */
 function once<T>(make: () => T): () => T {
-  let holder: { value: T } | undefined;
+  let holder: { day: string; value: T } | undefined;
   return () => {
-    holder ??= { value: make() };
+    const day = rich().tenant.referenceDate;
+    if (holder?.day !== day) holder = { day, value: make() };
     return holder.value;
   };
 }

@@ -25,7 +25,7 @@ import { bookRows, districtRows, type BookBasis, type CxWindow, type Wiring } fr
 import type { Touch } from "@/lib/cx/cadence";
 import type { HealthPoint } from "@/lib/cx/health";
 import type { CompanyRow, SchoolRow } from "@/lib/cx/load";
-import { DAY_MS, DEFAULT_REFERENCE_DATE, DEMO_CSM_EMAIL, generateTenant, hashString, portalIdOf, teamCompanies, type Tenant } from "@/demo/tenant";
+import { DAY_MS, DEMO_CSM_EMAIL, generateTenant, hashString, portalIdOf, referenceDateAt, teamCompanies, type Tenant } from "@/demo/tenant";
 import { demoUsers } from "@/demo/users";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
@@ -38,8 +38,14 @@ import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages"
 // Plain TypeScript with no server-only imports: the editor's broker may answer from it in
 // the browser.
 
-/** The demo's "today": the tenant's reference date at 12:00 UTC. */
-export const DEMO_REFERENCE_DATE = DEFAULT_REFERENCE_DATE;
+/**
+ * The demo's "today": the tenant is generated for the present day (its clock is that day's 12:00
+ * UTC, as the stand-ins' is: `referenceDateAt`), so "open for N days" and "days since contact" in
+ * the demo world read as they would live.
+ */
+export function demoReferenceDate(now: number = Date.now()): string {
+  return referenceDateAt(now);
+}
 /** Whose view the demo shows: the demo CSM, who also owns a book of business. */
 export const DEMO_VIEWER_EMAIL = DEMO_CSM_EMAIL;
 
@@ -470,8 +476,8 @@ export function districtsFor(r: Rich, w: CxWindow, wiring: Wiring): CxDistrictRo
 
 // ── The whole set, generated once ─────────────────────────────────────────────────────────
 
-function build(): Rich {
-  const tenant = generateTenant({ referenceDate: DEMO_REFERENCE_DATE });
+function build(referenceDate: string): Rich {
+  const tenant = generateTenant({ referenceDate });
   const viewer = tenant.owners.find((o) => o.email === DEMO_VIEWER_EMAIL);
   const viewerName = viewer?.name ?? "Casey Morgan";
   const crm = crmData(tenant);
@@ -518,8 +524,9 @@ function build(): Rich {
 
 let built: Rich | undefined;
 
-/** The rich data set, generated on first use and kept for the life of the process. */
-export function rich(): Rich {
-  built ??= build();
+/** The rich data set for today, generated on first use each day and kept until the day turns. */
+export function rich(now: number = Date.now()): Rich {
+  const day = demoReferenceDate(now);
+  if (built?.tenant.referenceDate !== day) built = build(day);
   return built;
 }

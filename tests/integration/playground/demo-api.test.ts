@@ -274,7 +274,10 @@ describe("path values and queries, as the real API", () => {
     const windowed = endpointById("cx.book").response.parse(direct("/cx/book", `owner=${owner}&from=2026-09-01&to=2026-09-30&basis=activity`).body);
     expect(windowed).toMatchObject({ ok: true, data: { basis: "activity", window: { sinceIso: "2026-09-01T00:00:00.000Z", untilIso: "2026-09-30T23:59:59.999Z" } } });
     const days = endpointById("cx.book").response.parse(direct("/cx/book", `owner=${owner}&days=7`).body);
-    expect(days).toMatchObject({ ok: true, data: { window: { sinceIso: "2026-11-14T00:00:00.000Z", untilIso: "2026-11-20T23:59:59.999Z" } } });
+    // Seven days up to the demo's today: its tenant is generated for the present day.
+    const today = rich().tenant.referenceDate;
+    const weekAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString();
+    expect(days).toMatchObject({ ok: true, data: { window: { sinceIso: weekAgo, untilIso: `${today}T23:59:59.999Z` } } });
     for (const q of ["days=0", "days=366", "from=2026-09-01", "from=2026-09-30&to=2026-09-01", "from=2026-02-30&to=2026-03-01", "basis=guess"]) {
       expect(direct("/cx/book", `owner=${owner}&${q}`), q).toMatchObject({ status: 400, body: { error: "invalid_query" } });
     }
