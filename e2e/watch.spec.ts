@@ -208,6 +208,45 @@ test("a snapshot without a usable time is still announced, as of an unknown time
   }
 });
 
+const twoPanels = (calls: string) => `<!doctype html>
+<title>Two panels</title>
+<script type="application/json" id="dashboard-snapshot" data-taken-at="2026-10-01">{"tickets": 7}</script>
+<p id="out"></p>
+<script>
+  ${calls}
+  document.getElementById("out").textContent = "drawn";
+</script>`;
+
+test("a panel that falls back is named in the page's notice, and the rest is said to be live", async ({ page, request }) => {
+  const author = new DraftAuthor(request);
+  const watch = new WatchPage(page);
+  const one = await author.create(twoPanels('window.dashboardSnapshot("Open tickets"); window.dashboardSnapshot("Open tickets");'));
+  await watch.open(one.watchUrl);
+  await expect(watch.dashboard().locator("#out")).toHaveText("drawn");
+  await expect(watch.snapshotNotice()).toContainText(/^Showing snapshot data from .+ in Open tickets; the rest is live$/);
+  await expect(watch.snapshotNotice().locator("time")).toHaveAttribute("datetime", "2026-10-01");
+
+  // Names arrive as text: markup, control and bidi characters are neither run nor shown, and a long name is clipped.
+  const hostile = "<img src=x onerror=alert(1)>\u202eevil\u0000" + "x".repeat(300);
+  const many = await author.create(
+    twoPanels(`for (const p of ["Renewals", "Tickets", ${JSON.stringify(hostile)}, "A", "B", "C", "D", "E"]) window.dashboardSnapshot(p);`),
+  );
+  await watch.open(many.watchUrl);
+  await expect(watch.dashboard().locator("#out")).toHaveText("drawn");
+  const text = (await watch.snapshotNotice().textContent()) ?? "";
+  expect(text).toContain("in Renewals, Tickets, <img src=x onerror=alert(1)> evil x");
+  expect(text).toContain(", A, B, C and 2 more; the rest is live");
+  expect(text).not.toMatch(/[\u0000-\u001f\u202e]/);
+  expect(text).not.toContain("x".repeat(60));
+  await expect(watch.snapshotNotice().locator("img")).toHaveCount(0);
+
+  // A call naming no panel says the whole dashboard may be the snapshot.
+  const whole = await author.create(twoPanels('window.dashboardSnapshot("Renewals"); window.dashboardSnapshot();'));
+  await watch.open(whole.watchUrl);
+  await expect(watch.dashboard().locator("#out")).toHaveText("drawn");
+  await expect(watch.snapshotNotice()).toContainText(/^Showing snapshot data from [^;]+$/);
+});
+
 test("the snapshot notice belongs to one revision: the next one starts without it", async ({ page, request }) => {
   const author = new DraftAuthor(request);
   const draft = await author.create(snapshotOnly("2026-10-01"));

@@ -3,7 +3,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
-import { FRAME_HEIGHT_MAX, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { FRAME_HEIGHT_MAX, SNAPSHOT_PANELS_SHOWN, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { apiBaseOf, openBroker, RequestLimiter, type FrameData, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
@@ -54,8 +54,33 @@ export interface DashboardFrameProps {
   renderKey?: string | number;
 }
 
-/** What the frame says while the dashboard shows its embedded snapshot. */
-type SnapshotState = { takenAt: string | null } | null;
+/**
+ * What the frame says while the dashboard shows its embedded snapshot: when it was taken, and
+ * which panels show it (`whole` once a call named none: then all of the dashboard may be old).
+ */
+type SnapshotState = { takenAt: string | null; whole: boolean; panels: string[] } | null;
+
+/** The state after one more notice: the latest time, and every panel named so far. */
+function withSnapshot(cur: SnapshotState, notice: SnapshotNotice): SnapshotState {
+  const takenAt = notice.takenAt ?? null;
+  const whole = (cur?.whole ?? false) || notice.panel === undefined;
+  const panels = cur?.panels ?? [];
+  // Bounded: a dashboard naming panels in a loop cannot grow the page's state without end.
+  const named = notice.panel !== undefined && panels.length < SNAPSHOT_PANELS_KEPT && !panels.includes(notice.panel);
+  if (cur && cur.takenAt === takenAt && cur.whole === whole && !named) return cur;
+  return { takenAt, whole, panels: named && notice.panel !== undefined ? [...panels, notice.panel] : panels };
+}
+
+/** The panel names the page remembers for its notice. */
+const SNAPSHOT_PANELS_KEPT = 50;
+
+/** "A", "A and B", "A, B and C", "A, B, … and 3 more": the panels a notice names. */
+function panelList(panels: string[]): string {
+  const shown = panels.slice(0, SNAPSHOT_PANELS_SHOWN);
+  const more = panels.length - shown.length;
+  const items = more > 0 ? [...shown, `${more} more`] : shown;
+  return items.length === 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
 
 /** A date alone is a calendar day (parsed as UTC midnight): shown as that day wherever the viewer is. */
 function snapshotTimeText(takenAt: string): string {
@@ -65,13 +90,22 @@ function snapshotTimeText(takenAt: string): string {
     : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-function SnapshotNoticeText({ takenAt }: { takenAt: string | null }) {
-  return takenAt ? (
+function SnapshotNoticeText({ state }: { state: NonNullable<SnapshotState> }) {
+  const { takenAt, whole, panels } = state;
+  const when = takenAt ? (
     <>
-      Showing snapshot data from <time dateTime={takenAt}>{snapshotTimeText(takenAt)}</time>
+      {" "}
+      from <time dateTime={takenAt}>{snapshotTimeText(takenAt)}</time>
     </>
-  ) : (
-    <>Showing snapshot data; the dashboard does not say when it was taken</>
+  ) : null;
+  const where = !whole && panels.length > 0 ? ` in ${panelList(panels)}; the rest is live` : "";
+  const undated = takenAt ? "" : "; the dashboard does not say when it was taken";
+  return (
+    <>
+      Showing snapshot data{when}
+      {where}
+      {undated}
+    </>
   );
 }
 
@@ -202,8 +236,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
         }
         if (notice.type === "scroll") scrollY.current = notice.y;
         else if (notice.type === "snapshot") {
-          const takenAt = notice.takenAt ?? null;
-          setSnapshot((cur) => (cur?.takenAt === takenAt ? cur : { takenAt }));
+          setSnapshot((cur) => withSnapshot(cur, notice));
         } else {
           recorder?.notice(notice);
           if (notice.type === "error" || notice.type === "console") latest.current.onRuntime?.(notice);
@@ -304,7 +337,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       <div role="status" className={styles.snapshot} data-testid="snapshot-notice" data-taken-at={snapshot?.takenAt ?? undefined}>
         {snapshot ? (
           <p>
-            <SnapshotNoticeText takenAt={snapshot.takenAt} />
+            <SnapshotNoticeText state={snapshot} />
           </p>
         ) : null}
       </div>

@@ -1,8 +1,9 @@
 // A best-practice dashboard that embeds a data snapshot and falls back to it: it fetches the
-// district rollup, and when that fails (an outage, a signed-out viewer, a deployment still
-// waiting on its first sync) it shows the embedded snapshot instead, says why, and calls
-// window.dashboardSnapshot() so the page around the frame says snapshot data is shown, and
-// from when.
+// district rollup, and only when live data cannot be had for now (the network, or a 5xx other
+// than a system not set up or never synced here) it shows the embedded snapshot instead, says
+// why, and calls window.dashboardSnapshot() so the page around the frame says snapshot data is
+// shown, and from when. A signed-out viewer, a refusal or a waiting deployment is a state to
+// show, never a reason to show the snapshot.
 
 export const SNAPSHOT_TAKEN_AT = "2026-11-20T06:00:00Z";
 
@@ -91,6 +92,13 @@ export const districtHealthExample = `<!doctype html>
     }
   }
 
+  function showState(reason) {
+    say("notice", reason);
+    document.getElementById("source").textContent = "No figures to show.";
+    document.getElementById("bands").replaceChildren();
+    document.getElementById("rows").replaceChildren();
+  }
+
   function fallBack(reason) {
     const snapshot = readSnapshot();
     if (!snapshot) {
@@ -170,12 +178,15 @@ export const districtHealthExample = `<!doctype html>
     }
     if (!res.ok) {
       const err = await res.json().catch(() => ({}));
-      fallBack(reasonFor(res.status, err));
+      // Only an outage falls back: a system never set up or synced here never had these figures.
+      const outage = res.status >= 500 && !/_not_configured$|_not_synced$/.test(err.error || "");
+      if (outage) fallBack(reasonFor(res.status, err));
+      else showState(reasonFor(res.status, err));
       return;
     }
     const body = await res.json();
     if (!body.ok) {
-      fallBack("Live figures are not ready yet: " + body.waitingOn);
+      showState("Live figures are not ready yet: " + body.waitingOn);
       return;
     }
     say("", "");

@@ -28,6 +28,10 @@ export interface DocFacts {
   priorityNumberReads: number[];
   pagedReads: { path: string; offset: number }[];
   snapshotAt: number | null;
+  /** The snapshot element (`<script type="application/json" id="dashboard-snapshot">`), where its tag starts. */
+  snapshotElementAt: number | null;
+  /** The first use of `dashboardSnapshot` in code. */
+  snapshotHelperAt: number | null;
   /** Response bodies read with no status check beside them; reported only if the document makes requests. */
   uncheckedReads: { offset: number; message: string }[];
 }
@@ -45,6 +49,8 @@ export class Context {
     priorityNumberReads: [],
     pagedReads: [],
     snapshotAt: null,
+    snapshotElementAt: null,
+    snapshotHelperAt: null,
     uncheckedReads: [],
   };
   /** The API paths the document's code names: its manifest of reads. */
@@ -83,7 +89,8 @@ export class Context {
       f.priorityNumberReads.length +
       f.pagedReads.length +
       f.uncheckedReads.length +
-      (f.snapshotAt === null ? 0 : 1)
+      (f.snapshotAt === null ? 0 : 1) +
+      (f.snapshotHelperAt === null ? 0 : 1)
     );
   }
 

@@ -2,6 +2,7 @@ import { Tokenizer } from "htmlparser2";
 import { clip, type Context } from "./context";
 import { scanCss } from "./css";
 import { checkText } from "./text";
+import { SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/snapshot";
 import { ACTIVITY_BASIS, SCENARIO_PARAM, isBlockedResource, pagedEndpoint, readsCx } from "./urls";
 
 // The HTML pass: htmlparser2's tokenizer, which knows HTML's raw-text elements (a `</p>` inside
@@ -13,7 +14,16 @@ export type ScriptKind = "classic" | "module" | "handler";
 export interface HtmlHooks {
   /** `exact` false: the code is not the source text (it had character references), so map every position to `offset`. */
   script(code: string, offset: number, kind: ScriptKind, exact: boolean): void;
-  json(text: string, offset: number): void;
+  /** `block`: the element's id and `data-taken-at`, for the snapshot rules. */
+  json(text: string, offset: number, block: JsonBlock): void;
+}
+
+export interface JsonBlock {
+  id: string | undefined;
+  /** The `data-taken-at` attribute's value and where it is; undefined when absent. */
+  takenAt: { value: string; offset: number } | undefined;
+  /** Where the element's tag starts. */
+  tagOffset: number;
 }
 
 interface Attr {
@@ -44,7 +54,7 @@ const RESOURCE_ATTRS = new Map<string, readonly (readonly [attr: string, kind: R
   ["feimage", [["href", "image"], ["xlink:href", "image"]]],
 ]);
 
-const READ_ATTRS = new Set(["style", "src", "srcset", "href", "xlink:href", "data", "poster", "rel", "as", "type", "method", "formmethod", "action", "formaction"]);
+const READ_ATTRS = new Set(["id", "style", "src", "srcset", "href", "xlink:href", "data", "poster", "rel", "as", "type", "method", "formmethod", "action", "formaction"]);
 
 const TEXT_ATTRS = new Set(["title", "alt", "aria-label", "aria-description", "placeholder", "label"]);
 const URL_ATTRS = new Set(["href", "src", "action", "formaction"]);
@@ -197,7 +207,8 @@ export function scanHtml(ctx: Context, html: string, hooks: HtmlHooks | null, ba
   let tag = "";
   let attrs: Attr[] = [];
   let attr: Attr | null = null;
-  let raw: { tag: string; attrs: Attr[]; start: number } | null = null;
+  let tagStart = 0;
+  let raw: { tag: string; attrs: Attr[]; start: number; tagStart: number } | null = null;
   // Text between two tags, with character references decoded, checked as one run.
   let text = "";
   let textStart = -1;
@@ -217,7 +228,14 @@ export function scanHtml(ctx: Context, html: string, hooks: HtmlHooks | null, ba
     else if (hooks) {
       const role = scriptRole(raw.attrs);
       if (role === "js-classic" || role === "js-module") hooks.script(content, at(raw.start), role === "js-module" ? "module" : "classic", exact);
-      else if (role === "json") hooks.json(content, at(raw.start));
+      else if (role === "json") {
+        const takenAt = attrOf(raw.attrs, SNAPSHOT_TAKEN_AT_ATTRIBUTE);
+        hooks.json(content, at(raw.start), {
+          id: attrOf(raw.attrs, "id")?.value,
+          takenAt: takenAt ? { value: takenAt.value, offset: at(takenAt.offset) } : undefined,
+          tagOffset: at(raw.tagStart),
+        });
+      }
     }
     raw = null;
   };
@@ -244,6 +262,7 @@ export function scanHtml(ctx: Context, html: string, hooks: HtmlHooks | null, ba
       onopentagname(start, end) {
         flushText();
         tag = html.slice(start, end).toLowerCase();
+        tagStart = start - 1;
         attrs = [];
       },
       onattribname(start, end) {
@@ -267,7 +286,7 @@ export function scanHtml(ctx: Context, html: string, hooks: HtmlHooks | null, ba
       },
       onopentagend(end) {
         openTag();
-        if (RAW_TEXT.has(tag)) raw = { tag, attrs, start: end + 1 };
+        if (RAW_TEXT.has(tag)) raw = { tag, attrs, start: end + 1, tagStart };
       },
       onselfclosingtag() {
         openTag();

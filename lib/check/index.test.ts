@@ -567,6 +567,55 @@ describe("snapshot-without-live", () => {
   });
 });
 
+/** The text a finding points at. */
+function at(html: string, w: { line: number; column: number } | undefined): string {
+  const lines = html.split("\n");
+  return (lines[(w?.line ?? 1) - 1] ?? "").slice((w?.column ?? 1) - 1) + "\n" + lines.slice(w?.line ?? 1).join("\n");
+}
+
+describe("the snapshot rules", () => {
+  const snap = (attrs: string, body = '{"rows": []}') => `<script type="application/json" id="dashboard-snapshot"${attrs}>${body}</script>`;
+  const fallBack = `${API}fetch(API + "/cx/districts").then((r) => { if (!r.ok) { const s = window.dashboardSnapshot("Districts"); render(s && s.data); return; } return r.json(); }, () => render(null));`;
+
+  it("snapshot-undated fires for a missing, zoneless, impossible or padded time, at the attribute", () => {
+    const [w] = expectRule(snap("") + page(fallBack), "snapshot-undated", 1);
+    expect(w?.message).toContain("has no `data-taken-at`");
+    for (const taken of ["2026-11-20T09:00:00", "2026-02-31", " 2026-11-20", "yesterday"]) {
+      const html = snap(` data-taken-at="${taken}"`) + page(fallBack);
+      const [hit] = expectRule(html, "snapshot-undated", 1);
+      expect(hit?.message).toContain(`data-taken-at="${taken}"`);
+      expect(at(html, hit).startsWith(taken)).toBe(true);
+    }
+  });
+
+  it("snapshot-undated is quiet for a date, a UTC time or an offset, and for JSON blocks that are not the snapshot", () => {
+    for (const at of ["2026-11-20", "2026-11-20T06:00:00Z", "2026-11-20T07:00+01:00", "2026-11-20T06:00:00.123Z"]) {
+      expectNot(snap(` data-taken-at="${at}"`) + page(fallBack), "snapshot-undated");
+    }
+    expectNot('<script type="application/json" id="config">{"theme": "dark"}</script>' + page(fallBack), "snapshot-undated");
+  });
+
+  it("snapshot-helper-without-snapshot fires when the helper has nothing to read, at the call", () => {
+    const html = page(fallBack);
+    const [w] = expectRule(html, "snapshot-helper-without-snapshot", 1);
+    expect(at(html, w).startsWith("dashboardSnapshot(")).toBe(true);
+    expectRule(page('const s = window["dashboardSnapshot"]();'), "snapshot-helper-without-snapshot", 1);
+    expectNot(snap(' data-taken-at="2026-11-20"') + page(fallBack), "snapshot-helper-without-snapshot");
+    // Another element's id is not the snapshot.
+    expectRule('<script type="application/json" id="dashboard-snapshots">{}</script>' + page(fallBack), "snapshot-helper-without-snapshot", 1);
+  });
+
+  it("snapshot-unannounced fires for a fetching dashboard that reads its snapshot behind the page's back", () => {
+    const silent = `${API}fetch(API + "/cx/districts").then((r) => r.json(), () => JSON.parse(document.getElementById("dashboard-snapshot").textContent));`;
+    const html = snap(' data-taken-at="2026-11-20"') + page(silent);
+    const [w] = expectRule(html, "snapshot-unannounced", 1);
+    expect(at(html, w).startsWith('<script type="application/json" id="dashboard-snapshot"')).toBe(true);
+    expectNot(snap(' data-taken-at="2026-11-20"') + page(fallBack), "snapshot-unannounced");
+    // With no request there is nothing live to fall back from: the snapshot is the dashboard.
+    expectNot(snap(' data-taken-at="2026-11-20"') + page('render(JSON.parse(document.getElementById("dashboard-snapshot").textContent));'), "snapshot-unannounced");
+  });
+});
+
 describe("coverage of the rule list", () => {
   it("has a document above that triggers every rule", () => {
     const docs = [
@@ -576,6 +625,8 @@ describe("coverage of the rule list", () => {
       page('fetch(API + "/cx/book", { method: "POST", body: "" }).then((b) => b.data); fetch(API + "/crm/customers/deals");', '<img src="https://x.example/a.png">'),
       page("const rows = [{ a: 1 }, { a: 2 }, { a: 3 }, { a: 4 }, { a: 5 }]; const d = rows.data;"),
       page("new RTCPeerConnection();"),
+      '<script type="application/json" id="dashboard-snapshot">{}</script>' + page(`${API}fetch(API + "/me");`),
+      page("dashboardSnapshot();"),
     ];
     const seen = new Set(docs.flatMap((d) => checkDraft(d).map((w) => w.rule)));
     expect([...seen].sort()).toEqual(checkRules.map((r) => r.id).sort());

@@ -1,6 +1,7 @@
 import type { DraftWarning } from "@/lib/contract/resources";
 import { Context } from "./context";
-import { scanHtml } from "./html";
+import { scanHtml, type JsonBlock } from "./html";
+import { isSnapshotTime, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/snapshot";
 import { analyseScript } from "./js";
 import type { DraftReads } from "./reads";
 
@@ -39,14 +40,15 @@ export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: D
   }
   scanHtml(ctx, html, {
     script: (code, offset, kind, exact) => analyseScript(ctx, code, offset, kind, exact),
-    json: (text, offset) => checkJsonBlock(ctx, text, offset),
+    json: (text, offset, block) => checkJsonBlock(ctx, text, offset, block),
   });
   settleDocumentRules(ctx);
   return done();
 }
 
 /** A <script type="application/json"> block: data the dashboard parses itself. */
-function checkJsonBlock(ctx: Context, text: string, offset: number): void {
+function checkJsonBlock(ctx: Context, text: string, offset: number, block: JsonBlock): void {
+  if (block.id === SNAPSHOT_ELEMENT_ID) checkSnapshotBlock(ctx, block);
   const body = text.trim();
   if (body === "") return;
   let data: unknown;
@@ -64,6 +66,24 @@ function checkJsonBlock(ctx: Context, text: string, offset: number): void {
     return;
   }
   if (ctx.facts.snapshotAt === null && (body.length >= 1024 || hasRecords(data))) ctx.facts.snapshotAt = offset;
+}
+
+/** The snapshot element: the first one is the one `dashboardSnapshot()` reads, and its time is what the page shows. */
+function checkSnapshotBlock(ctx: Context, block: JsonBlock): void {
+  if (ctx.facts.snapshotElementAt !== null) return;
+  ctx.facts.snapshotElementAt = block.tagOffset;
+  if (block.takenAt !== undefined && isSnapshotTime(block.takenAt.value)) return;
+  const what = block.takenAt === undefined ? `has no \`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}\`` : `has \`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="${clipValue(block.takenAt.value)}"\`, which is not an ISO-8601 date or a date and time with Z or an offset`;
+  ctx.report(
+    "snapshot-undated",
+    block.takenAt?.offset ?? block.tagOffset,
+    `The snapshot ${what}: when the dashboard falls back to it, the page can only say "the dashboard does not say when it was taken".`,
+    `Say when the data was taken: \`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20"\` or \`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20T06:00:00Z"\`.`,
+  );
+}
+
+function clipValue(v: string): string {
+  return v.length > 40 ? `${v.slice(0, 39)}…` : v;
 }
 
 /** An array of at least five objects anywhere in the value: rows of data. */
@@ -138,6 +158,24 @@ function settleDocumentRules(ctx: Context): void {
         `Follow \`nextCursor\` until it is null: \`let cursor = null; do { const res = await fetch(API + "${first}" + (cursor ? "${sep}cursor=" + encodeURIComponent(cursor) : "")); if (!res.ok) break; const page = await res.json(); rows.push(...page.${list}); cursor = page.nextCursor; } while (cursor);\``,
       );
     }
+  }
+
+  if (f.snapshotHelperAt !== null && f.snapshotElementAt === null) {
+    ctx.report(
+      "snapshot-helper-without-snapshot",
+      f.snapshotHelperAt,
+      `This calls window.${SNAPSHOT_HELPER}() but the document has no snapshot element, so it always answers null.`,
+      `Embed the data it should fall back to: \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20">{…}</script>\`, or drop the fallback and show the failure.`,
+    );
+  }
+
+  if (f.snapshotElementAt !== null && f.snapshotHelperAt === null && f.requests) {
+    ctx.report(
+      "snapshot-unannounced",
+      f.snapshotElementAt,
+      `This dashboard fetches live data and embeds a snapshot, but never calls window.${SNAPSHOT_HELPER}(): when it shows the snapshot, the page around it cannot tell the viewer the figures are not live, or from when.`,
+      `Read the snapshot through the helper where a read fails: \`const snap = window.${SNAPSHOT_HELPER}("Districts")\` (the panel's name; none for the whole dashboard) answers {data, takenAt} and makes the page say "Showing snapshot data from <time> in Districts".`,
+    );
   }
 
   if (f.snapshotAt !== null && !f.requests && !f.names.has("DASHBOARD_API_BASE")) {

@@ -3,6 +3,7 @@ import { clip, TRACKED_NAMES, type Context } from "./context";
 import { checkCss, reportBlockedResource, reportScenario, scanHtml, type ScriptKind } from "./html";
 import { checkText } from "./text";
 import { checkWebRtc } from "./webrtc";
+import { SNAPSHOT_HELPER } from "@/lib/frame/snapshot";
 import { leadingDataDeclaration, type DataDeclaration } from "./data";
 import { endOf, startOf, walk, type AnyNode } from "./walk";
 import {
@@ -539,9 +540,14 @@ class ScriptPass {
     }
   }
 
+  private snapshotHelper(node: AnyNode): void {
+    if (this.ctx.facts.snapshotHelperAt === null) this.ctx.facts.snapshotHelperAt = this.at(startOf(node));
+  }
+
   // ── Names and globals ──────────────────────────────────────────────────────────────────
   private identifier(name: string, node: AnyNode, anc: AnyNode[]): void {
     if (TRACKED_NAMES.has(name)) this.ctx.facts.names.add(name);
+    if (name === SNAPSHOT_HELPER) this.snapshotHelper(node);
     if (name === "DASHBOARD_API_BASE") return;
     const parent = anc[anc.length - 2];
     if (parent?.type === "UnaryExpression" && parent.operator === "typeof") return;
@@ -597,6 +603,7 @@ class ScriptPass {
     const p = propName(node);
     if (p === null) return;
     if (TRACKED_NAMES.has(p)) this.ctx.facts.names.add(p);
+    if (p === SNAPSHOT_HELPER) this.snapshotHelper(node.property);
     const obj = node.object;
     if (obj.type === "Super") return;
     if (p === "cookie" && isDocument(obj)) {

@@ -96,6 +96,23 @@ export const checkRules = [
     description: "A paged endpoint (/crm/…/companies|contacts|deals, /vendors/support/conversations) is read without ever following nextCursor.",
   },
   {
+    id: "snapshot-undated",
+    severity: "warning",
+    description:
+      "The snapshot element (`<script type=\"application/json\" id=\"dashboard-snapshot\">`) has no `data-taken-at`, or one that is not an ISO-8601 date or date and time with an offset: the page cannot say how old the figures are.",
+  },
+  {
+    id: "snapshot-helper-without-snapshot",
+    severity: "warning",
+    description: "window.dashboardSnapshot() is called but the document has no snapshot element, so the fallback always finds nothing.",
+  },
+  {
+    id: "snapshot-unannounced",
+    severity: "warning",
+    description:
+      "The dashboard fetches and embeds a snapshot but never calls window.dashboardSnapshot(): when it falls back, the viewer is not told the figures are not live.",
+  },
+  {
     id: "snapshot-without-live",
     severity: "info",
     description: "The document embeds its own data and never fetches from the API base: valid, but it will not update.",

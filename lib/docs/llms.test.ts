@@ -216,20 +216,25 @@ describe("llms-full.txt", () => {
     expect(row("server_error")).toContain("500 `internal_error`");
   });
 
-  it("falls back to the snapshot only on a network failure or 5xx; 401 and 403 are states", () => {
+  it("falls back to the snapshot only in an outage; 401, 403, not configured and not synced are states", () => {
     const part = section("Snapshot fallback");
     expect(part).not.toMatch(/any non-200/);
-    expect(part).toContain("only when live data cannot be had for now: the request failed on the network, or the answer is 5xx");
-    expect(part).toContain("401 and 403 mean this viewer may not see the data");
+    expect(part).toContain("only when live data cannot be had for now: the request failed on the network, or the answer is a 5xx other than a system not set up or synced here");
+    expect(part).toContain("Never for 401 or 403");
+    expect(part).toContain("never for a 503 `*_not_configured` or `crm_not_synced`");
+    // What a live viewer of a saved dashboard meets, and the check's rules, are said.
+    expect(part).toContain("a snapshot taken while drafting on demo data holds demo figures");
+    for (const rule of ["snapshot-undated", "snapshot-helper-without-snapshot", "snapshot-unannounced"]) expect(part).toContain(rule);
     const [html] = blocks("html", part);
     expect(html).toContain('<script type="application/json" id="dashboard-snapshot" data-taken-at="2026-11-20T06:00:00Z">');
-    expect(html).toContain("window.dashboardSnapshot()");
-    // In the example, the 5xx branch comes before the one that turns every other refusal into a state.
+    expect(html).toContain('window.dashboardSnapshot("Districts")');
+    // In the example, the outage branch comes before the one that turns every other refusal into a state.
     const code = html ?? "";
-    expect(code.indexOf("if (res.status >= 500) return fallBack(")).toBeGreaterThan(-1);
-    expect(code.indexOf("if (res.status >= 500) return fallBack(")).toBeLessThan(code.indexOf("if (!res.ok) return showState("));
+    const outage = code.indexOf('if (res.status >= 500 && !/_not_configured$|_not_synced$/.test(body.error || "")) return fallBack(');
+    expect(outage).toBeGreaterThan(-1);
+    expect(outage).toBeLessThan(code.indexOf("if (!res.ok) return showState("));
     expect(code).toContain('}, () => fallBack("The API could not be reached."));');
-    expect(part).toContain("Showing snapshot data from <time>");
+    expect(part).toContain("Showing snapshot data from <time> in <panels>; the rest is live");
   });
 
   it("mentions both ?scenario= and ?variant= where it describes the demo API", () => {

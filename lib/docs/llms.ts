@@ -14,6 +14,7 @@ import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/d
 import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
 import { Doc, recipesSection, screenshotSection, updateSemanticsSection, workedExampleSection } from "./llms-guide";
 import { renderAdvice, statesSection } from "./llms-states";
+import { snapshotChecks, snapshotElement, snapshotHelper, snapshotLiveViewer, snapshotWhen } from "@/lib/frame/snapshot-policy";
 import { docsModel } from "./model";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./sections";
 
@@ -96,7 +97,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
     `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
     `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
     `- Paged lists answer \`nextCursor\`: pass it back as \`cursor\` until null. CX answers are \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: show the \`waitingOn\` text, never zeroes.`,
-    `- 401, 403 and 503 answers are states to render, not failures (see the table below). A snapshot embedded as \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="…">\` may stand in for a panel whose read failed with a 5xx or the network (never for 401, 403 or a 503 \`*_not_configured\`: that system never had data here); say so on that panel, with its time. \`window.${SNAPSHOT_HELPER}()\` answers it, and the page tells the viewer above the frame.`,
+    `- 401, 403, \`*_not_configured\` and \`waitingOn\` are states to render, not failures (see the table below). A snapshot embedded as \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="…">\` stands in only where a read failed on the network or with another 5xx; call \`window.${SNAPSHOT_HELPER}("<panel name>")\` for it, and the page names that panel above the frame. The rules: "Snapshot fallback" in llms-full.txt.`,
     `- Never put \`${SCENARIO_PARAM}\` or \`${VARIANT_PARAM}\` in dashboard code: they are playground controls.`,
     "",
   );
@@ -213,10 +214,7 @@ export function llmsFullText(origin: string): string {
   );
 
   doc.push(`## Snapshot fallback`, "");
-  doc.push(
-    `Embed the data in a JSON block with the time it was taken (\`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}\`: an ISO-8601 date, or a date and time with \`Z\` or an offset). A dashboard with only a snapshot needs no API at all. One that fetches falls back to its snapshot only when live data cannot be had for now: the request failed on the network, or the answer is 5xx (500 \`internal_error\`, 502 \`<vendor>_upstream_error\`, 503 not configured or not synced). Everything else is a state to render, not a failure: 401 and 403 mean this viewer may not see the data (signed out, no permission, not connected, not opted in), and showing them the snapshot instead would show them data they may not read; other 4xx answers and \`waitingOn\` are states too. To fall back, call \`window.${SNAPSHOT_HELPER}()\`, which answers \`{data, takenAt}\` (null when there is no snapshot or it is not JSON; \`takenAt\` null when the time is missing or not ISO-8601) and makes the page around the dashboard say "Showing snapshot data from <time>". Say on the page why live data is missing, too. Outside the dashboard frame the function does not exist; read the element directly there.`,
-    "",
-  );
+  doc.push(snapshotElement, "", snapshotWhen, "", snapshotHelper, "", snapshotLiveViewer, "", snapshotChecks, "");
   code(
     "html",
     [
@@ -224,15 +222,15 @@ export function llmsFullText(origin: string): string {
       `<script>`,
       `  const API = window.DASHBOARD_API_BASE || "/api";`,
       `  function fallBack(reason) {`,
-      `    const snap = typeof window.${SNAPSHOT_HELPER} === "function" ? window.${SNAPSHOT_HELPER}() : null;`,
+      `    const snap = typeof window.${SNAPSHOT_HELPER} === "function" ? window.${SNAPSHOT_HELPER}("Districts") : null;`,
       `    if (!snap) return showState(reason);`,
       `    showNotice(reason + " Showing the snapshot taken " + snap.takenAt + ".");`,
       `    render(snap.data.rows);`,
       `  }`,
       `  fetch(API + "/cx/districts").then(async (res) => {`,
       `    const body = await res.json().catch(() => ({}));`,
-      `    if (res.status >= 500) return fallBack(body.hint || "HTTP " + res.status);`,
-      `    // 401, 403 and every other refusal: a state for this viewer, never the snapshot.`,
+      `    // Only an outage falls back: 401, 403, a system not set up or synced here and every other refusal are states.`,
+      `    if (res.status >= 500 && !/_not_configured$|_not_synced$/.test(body.error || "")) return fallBack(body.hint || "HTTP " + res.status);`,
       `    if (!res.ok) return showState(body.hint || body.error);`,
       `    if (!body.ok) return showState(body.waitingOn);`,
       `    render(body.data.rows);`,

@@ -27,7 +27,8 @@ describe("the Markdown sections", () => {
   it("explain the snapshot fallback and saving as the frame and the save route implement them", () => {
     const conventions = sectionMarkdown(model.sections.find((s) => s.slug === "conventions")!, origin);
     expect(conventions).toContain('id="dashboard-snapshot" data-taken-at=');
-    expect(conventions).toContain("window.dashboardSnapshot()");
+    expect(conventions).toContain("window.dashboardSnapshot(panel)");
+    expect(conventions).toContain("never for a 503 `*_not_configured` or `crm_not_synced`");
     const saving = sectionMarkdown(model.sections.find((s) => s.slug === "saving")!, origin);
     expect(saving).toContain("restoring an earlier revision saves it again as a new revision");
     for (const code of ["invalid_slug", "empty_dashboard", "payload_too_large", "unsupported_media_type"]) expect(saving).toContain(code);

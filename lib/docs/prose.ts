@@ -2,7 +2,7 @@ import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { SESSION_COOKIE } from "@/lib/auth/session";
-import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
+import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { checkRules } from "@/lib/check";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
@@ -123,7 +123,7 @@ export function conventionsIntro(): Block[] {
     list(
       "Reads of outside systems (`/vendors/*`) are cached per person, in memory: an answer is fresh for 30 seconds, then served stale for up to 5 minutes while one refresh runs. Failures are never cached; connecting, disconnecting or opting in drops that person's cached answers at once.",
       "CRM data arrives by sync, at start and every 15 minutes by default; `/crm/:instance/sources` tells how fresh it is. Before an instance's first completed sync its data endpoints answer 503 `crm_not_synced`, and the CX views answer `waitingOn`.",
-      `A dashboard may embed its own data instead of fetching, or keep an embedded snapshot as a fallback beside live fetching: a \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="<ISO-8601>">\` element. When a fetch fails on the network or answers 5xx, the dashboard calls \`window.${SNAPSHOT_HELPER}()\` (answers \`{data, takenAt}\`, or null), and the page around the frame says "Showing snapshot data from <time>". A 401 or 403 is not a failure but a state to show: a signed-out viewer, or one without the permission, must not be shown the snapshot instead. The static check notes a dashboard that only embeds data (${rule("snapshot-without-live")}), since it will not update.`,
+      `A dashboard may embed its own data instead of fetching, or keep an embedded snapshot as a fallback beside live fetching. ${snapshotPolicy} The static check also notes a dashboard that only embeds data (${rule("snapshot-without-live")}), since it will not update.`,
     ),
   ];
 }

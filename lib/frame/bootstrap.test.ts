@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
-import { FRAME_HEIGHT_MAX, isSnapshotTime, parseFrameMessage } from "./protocol";
+import { FRAME_HEIGHT_MAX, isSnapshotTime, parseFrameMessage, SNAPSHOT_PANEL_MAX, SNAPSHOT_PANEL_SENT_MAX } from "./protocol";
 
 // The bootstrap script runs in a small stand-in of the frame's window: enough of the DOM for it
 // to take the init message, write the dashboard and give it window.dashboardSnapshot().
@@ -70,7 +70,7 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
     received,
     context,
     host: channel.port2,
-    helper: win.dashboardSnapshot as (() => { data: unknown; takenAt: string | null } | null) | undefined,
+    helper: win.dashboardSnapshot as ((panel?: unknown) => { data: unknown; takenAt: string | null } | null) | undefined,
   };
 }
 
@@ -109,6 +109,31 @@ describe("the frame bootstrap's snapshot helper", () => {
       expect(parseFrameMessage(f.received[0])).toEqual({ type: "snapshot" });
       expect(isSnapshotTime(t)).toBe(false);
     }
+  });
+
+  it("names the panel falling back, as text the host cleans and clips", async () => {
+    const long = "p".repeat(SNAPSHOT_PANEL_SENT_MAX + 50);
+    const cases: [unknown, string | undefined][] = [
+      ["Open tickets", "Open tickets"],
+      ["  Open\n\ttickets \u202e", "Open tickets"],
+      [42, undefined],
+      [long, `${"p".repeat(SNAPSHOT_PANEL_MAX - 1)}\u2026`],
+      ["\u0000\u200b", undefined],
+      [Symbol("x"), undefined],
+      [{ toString: () => { throw new Error("no"); } }, undefined],
+      [null, undefined],
+    ];
+    for (const [panel, shown] of cases) {
+      const f = frame({ "dashboard-snapshot": snapshotElement("[]", "2026-11-20") });
+      expect(f.helper?.(panel), String(shown)).toEqual({ data: [], takenAt: "2026-11-20" });
+      await settle();
+      const sent = f.received[0] as { panel?: string };
+      expect((sent.panel ?? "").length).toBeLessThanOrEqual(SNAPSHOT_PANEL_SENT_MAX);
+      expect(parseFrameMessage(f.received[0]), String(shown)).toEqual(shown === undefined ? { type: "snapshot", takenAt: "2026-11-20" } : { type: "snapshot", takenAt: "2026-11-20", panel: shown });
+    }
+    // Sent by anything but the bootstrap: a name that is not text or is longer than it sends is refused.
+    expect(parseFrameMessage({ type: "snapshot", panel: 7 })).toBeNull();
+    expect(parseFrameMessage({ type: "snapshot", panel: long })).toBeNull();
   });
 
   it("answers null, and says nothing, without a snapshot or with one that is not JSON", async () => {

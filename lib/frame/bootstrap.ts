@@ -1,6 +1,6 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
-import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
+import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_PANEL_SENT_MAX, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
 // The document the sandboxed dashboard frame loads first. It waits for the host page's init
 // message, installs the fetch shim that talks to the broker over the MessagePort, then replaces
@@ -412,7 +412,7 @@ const script = String.raw`(function () {
   var addListener = EventTarget.prototype.addEventListener, removeListener = EventTarget.prototype.removeEventListener;
   var HEIGHT_MAX = ${FRAME_HEIGHT_MAX}, HEIGHT_MS = ${HEIGHT_NOTICE_MS};
   var PATH_MAX = ${BROKER_PATH_MAX}, TIMEOUT = ${FETCH_TIMEOUT_MS}, SCROLL_MS = ${SCROLL_NOTICE_MS}, RESTORE_MS = ${SCROLL_RESTORE_MS};
-  var SNAP_ID = ${JSON.stringify(SNAPSHOT_ELEMENT_ID)}, SNAP_AT = ${JSON.stringify(SNAPSHOT_TAKEN_AT_ATTRIBUTE)}, SNAP_TIME = new RegExp(${JSON.stringify(SNAPSHOT_TIME.source)});
+  var SNAP_ID = ${JSON.stringify(SNAPSHOT_ELEMENT_ID)}, SNAP_AT = ${JSON.stringify(SNAPSHOT_TAKEN_AT_ATTRIBUTE)}, SNAP_TIME = new RegExp(${JSON.stringify(SNAPSHOT_TIME.source)}), SNAP_PANEL_MAX = ${SNAPSHOT_PANEL_SENT_MAX};
   var parseJson = JSON.parse, dateParse = Date.parse, dateUTC = Date.UTC, D = Date;
 ${containment}
 ${RENDER_HELPERS}
@@ -526,7 +526,8 @@ ${RENDER_HELPERS}
       return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d ? v : null;
     }
 
-    function dashboardSnapshot() {
+    // panel: the name of the panel falling back (the page then names it), or nothing for the whole dashboard.
+    function dashboardSnapshot(panel) {
       var el = document.getElementById(SNAP_ID);
       if (!el) return null;
       var data;
@@ -536,7 +537,11 @@ ${RENDER_HELPERS}
         return null;
       }
       var takenAt = snapshotTime(el.getAttribute(SNAP_AT));
-      send(takenAt ? { type: "snapshot", takenAt: takenAt } : { type: "snapshot" });
+      var notice = { type: "snapshot" };
+      if (takenAt) notice.takenAt = takenAt;
+      // Only text names a panel; anything else reads as the whole dashboard.
+      if (typeof panel === "string") notice.panel = panel.length > SNAP_PANEL_MAX ? strSlice(panel, 0, SNAP_PANEL_MAX) : panel;
+      send(notice);
       return { data: data, takenAt: takenAt };
     }
 

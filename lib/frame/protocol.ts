@@ -1,5 +1,8 @@
 import { matchPath } from "@/lib/contract/match";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
+import { isSnapshotTime, snapshotPanel, SNAPSHOT_PANEL_SENT_MAX } from "./snapshot";
+
+export * from "./snapshot";
 
 // The messages between a host page and the sandboxed dashboard frame, and the broker's rule for
 // which requests the frame may make. Plain TypeScript shared by the host (browser) and tests.
@@ -62,37 +65,16 @@ export interface HeightNotice {
 
 /**
  * Frame → host over the port: the dashboard now shows its embedded snapshot, taken at `takenAt`
- * (ISO-8601, see `SNAPSHOT_TIME`). The bootstrap's `window.dashboardSnapshot()` sends it.
+ * (ISO-8601, see `SNAPSHOT_TIME`), in the panel named `panel` (the whole dashboard when absent).
+ * The bootstrap's `window.dashboardSnapshot(panel)` sends it.
  */
 export interface SnapshotNotice {
   type: "snapshot";
   takenAt?: string;
+  panel?: string;
 }
 
-/** The id of the `<script type="application/json">` element a dashboard embeds its snapshot in. */
-export const SNAPSHOT_ELEMENT_ID = "dashboard-snapshot";
-/** The attribute on that element saying when the snapshot was taken. */
-export const SNAPSHOT_TAKEN_AT_ATTRIBUTE = "data-taken-at";
-/** The global function the bootstrap gives every dashboard for falling back to its snapshot. */
-export const SNAPSHOT_HELPER = "dashboardSnapshot";
 
-/**
- * When a snapshot was taken: a calendar date (`2026-11-20`) or a date and time with its offset
- * (`2026-11-20T09:30:00Z`, `2026-11-20T10:30+01:00`). A time without an offset is refused: the
- * viewer's clock would silently move it.
- */
-export const SNAPSHOT_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-
-/** Whether `value` names a real moment in the form `SNAPSHOT_TIME` describes. */
-export function isSnapshotTime(value: unknown): value is string {
-  if (typeof value !== "string" || !SNAPSHOT_TIME.test(value)) return false;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) return false;
-  // Date.parse rolls 2026-02-31 over into March; the calendar date must survive the round trip.
-  const [y, m, d] = value.slice(0, 10).split("-").map(Number);
-  const day = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1));
-  return day.getUTCFullYear() === y && day.getUTCMonth() + 1 === m && day.getUTCDate() === d;
-}
 
 /**
  * Frame → host over the port, for the render report: an uncaught error (`error`) or a promise
@@ -197,9 +179,17 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
       return typeof data.height === "number" && Number.isFinite(data.height) && data.height >= 0 && data.height <= FRAME_HEIGHT_MAX
         ? { type: "height", height: Math.ceil(data.height) }
         : null;
-    case "snapshot":
-      if (data.takenAt === undefined) return { type: "snapshot" };
-      return isSnapshotTime(data.takenAt) ? { type: "snapshot", takenAt: data.takenAt } : null;
+    case "snapshot": {
+      if (data.takenAt !== undefined && !isSnapshotTime(data.takenAt)) return null;
+      const out: SnapshotNotice = { type: "snapshot" };
+      if (data.takenAt !== undefined) out.takenAt = data.takenAt;
+      if (data.panel !== undefined) {
+        if (typeof data.panel !== "string" || data.panel.length > SNAPSHOT_PANEL_SENT_MAX) return null;
+        const panel = snapshotPanel(data.panel);
+        if (panel !== null) out.panel = panel;
+      }
+      return out;
+    }
     case "error": {
       const message = reportText(data.message, REPORT_MESSAGE_MAX);
       const line = position(data.line);

@@ -7,7 +7,7 @@ describe("/endpoints", () => {
     const { snapshot } = endpointsBody();
     expect(snapshot).toContain(`id="${SNAPSHOT_ELEMENT_ID}"`);
     expect(snapshot).toContain(`${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="`);
-    expect(snapshot).toContain(`window.${SNAPSHOT_HELPER}()`);
+    expect(snapshot).toContain(`window.${SNAPSHOT_HELPER}(panel)`);
     expect(snapshot).toContain("ISO-8601");
   });
 });

@@ -5,7 +5,7 @@ import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints"
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
+import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-answers";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
@@ -40,13 +40,8 @@ export interface EndpointDoc {
   pagedList?: string;
 }
 
-/** The snapshot convention, as /endpoints and llms.txt state it. */
-export const snapshotConvention =
-  `A dashboard may embed its data as a snapshot: <script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="2026-11-20T06:00:00Z">{…}</script>, ` +
-  `where ${SNAPSHOT_TAKEN_AT_ATTRIBUTE} is an ISO-8601 date (2026-11-20) or date and time with Z or an offset. Such a dashboard works with no API at all. ` +
-  `A dashboard that fetches and also embeds a snapshot falls back to it when a fetch cannot reach the API (a network failure) or answers 5xx; 401, 403 and other 4xx are states to show, never a reason to show snapshot data (a signed-out viewer must not see it). It calls window.${SNAPSHOT_HELPER}(), which answers {data, takenAt} ` +
-  `(null when there is no snapshot or it is not JSON; takenAt null when the attribute is missing or not ISO-8601) and makes the page around the dashboard say ` +
-  `"Showing snapshot data from <time>". Outside the dashboard frame the function does not exist; read the element directly there.`;
+/** The snapshot convention, as /endpoints states it. */
+export const snapshotConvention = `A dashboard may embed its data as a snapshot. ${snapshotPolicy}`;
 
 export interface EndpointsBody {
   apiBase: string;
