@@ -199,6 +199,35 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   await expect(watch.dashboard().locator("#label")).toHaveText("three");
 });
 
+test("a live read the viewer's own setup refuses: the page above the frame links to /connections, since the dashboard cannot", { tag: "@member-state" }, async ({ page, request }) => {
+  const html = `<!doctype html><title>Support and calls</title><p id="out">…</p><script>
+const API = window.DASHBOARD_API_BASE || "/api";
+Promise.all([fetch(API + "/vendors/support/conversations"), fetch(API + "/vendors/calls/calls"), fetch(API + "/me")]).then(async (rs) => {
+  const bodies = await Promise.all(rs.map((r) => r.json()));
+  document.getElementById("out").textContent = rs.map((r, i) => r.status + " " + (bodies[i].error || "ok")).join(", ");
+});
+</script>`;
+  const draft = await new DraftAuthor(request).create(html, { dataMode: "live" });
+  // The member has connected nothing and not opted in to call recordings.
+  await signIn(page, "member@demo.test", new URL(draft.watchUrl).pathname);
+  await new ConsentGatePage(page).runWithMyData();
+  const watch = new WatchPage(page);
+  await expect(watch.dashboard().locator("#out")).toHaveText("401 support_not_connected, 403 calls_not_opted_in, 200 ok");
+  const notice = page.getByTestId("connect-notice");
+  await expect(notice).toHaveAttribute("role", "status");
+  await expect(notice).toHaveText(
+    "This dashboard reads customer messaging, which you have not connected. This dashboard reads call recordings, which you have not opted in to. Connect on the Connections page",
+  );
+  await expect(notice.getByRole("link", { name: "Connect on the Connections page" })).toHaveAttribute("href", "/connections");
+
+  // The same dashboard on demo data names nothing: demo answers are not the viewer's setup.
+  const demo = await new DraftAuthor(request).create(html);
+  await watch.open(demo.watchUrl);
+  await expect(watch.dashboard().locator("#out")).toContainText("200 ok");
+  await expect(page.getByTestId("connect-notice")).toHaveText("");
+  await expectNoSeriousViolations(page);
+});
+
 /** csm saves the dashboard from a demo draft's watch page, as a person does. */
 async function savedByCsm(browser: Browser, baseURL: string, html: string, slug: string): Promise<string> {
   const context = await browser.newContext({ baseURL });

@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
 import { FRAME_HEIGHT_MAX, SNAPSHOT_PANELS_SHOWN, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { ConnectNotice, isConnectionNeed } from "./ConnectNotice";
 import { apiBaseOf, openBroker, RequestLimiter, type FrameData, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
 import styles from "./DashboardFrame.module.css";
@@ -169,6 +170,8 @@ export function DashboardFrame(props: DashboardFrameProps) {
   const limiter = useRef<RequestLimiter | null>(null);
   const [halted, setHalted] = useState(false);
   const [snapshot, setSnapshot] = useState<SnapshotState>(null);
+  // The refusals the viewer fixes on /connections, met by the shown document's live reads.
+  const [needs, setNeeds] = useState<readonly string[]>([]);
   // The reported height of the shown document; kept across revisions until the next one reports.
   const [contentHeight, setContentHeight] = useState<number | null>(null);
   // A frame in server-rendered markup would load its bootstrap before hydration attaches the
@@ -202,8 +205,9 @@ export function DashboardFrame(props: DashboardFrameProps) {
     if (!target) return false;
     const slot = slotOf(key);
     slot.close?.();
-    // A new document has said nothing yet about showing a snapshot.
+    // A new document has said nothing yet about showing a snapshot, or met any refusal.
     setSnapshot(null);
+    setNeeds([]);
     limiter.current ??= new RequestLimiter();
     const p = latest.current;
     const channel = new MessageChannel();
@@ -225,6 +229,10 @@ export function DashboardFrame(props: DashboardFrameProps) {
       onRequestStart: () => recorder?.requestStarted(),
       onRequest: (entry) => {
         recorder?.requestAnswered(entry);
+        if (entry.mode === "live" && isConnectionNeed(entry.error)) {
+          const code = entry.error;
+          setNeeds((cur) => (cur.includes(code) ? cur : [...cur, code]));
+        }
         latest.current.onRequest?.(entry);
       },
       onNotice: (notice) => {
@@ -340,6 +348,9 @@ export function DashboardFrame(props: DashboardFrameProps) {
             <SnapshotNoticeText state={snapshot} />
           </p>
         ) : null}
+      </div>
+      <div role="status" className={styles.snapshot} data-testid="connect-notice">
+        <ConnectNotice codes={needs} />
       </div>
       {/* Keys only grow and the standby is always the newer frame, so the order never changes:
           a frame moved in the page would reload. */}

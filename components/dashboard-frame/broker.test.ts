@@ -319,6 +319,22 @@ describe("openBroker: answers", () => {
     expect(b.log[1]?.refused?.reason).toMatch(/segments/);
     expect(f.calls).toHaveLength(1);
   });
+
+  it("logs the error code of the API's own refusals, read only from a small envelope", async () => {
+    const answers = [
+      () => Response.json({ error: "support_not_connected", hint: "Connect Intercom at /connections." }, { status: 401 }),
+      () => Response.json({ error: "Support_Not_Connected" }, { status: 401 }),
+      () => Response.json({ error: 7 }, { status: 403 }),
+      () => new Response("<html>bad gateway</html>", { status: 502 }),
+      () => Response.json({ error: "support_not_connected", pad: "x".repeat(5000) }, { status: 401 }),
+      () => Response.json({ error: "support_not_connected" }, { status: 200 }),
+    ];
+    let n = 0;
+    const f = fakeFetch(() => (answers[n++] ?? answers[0]!)());
+    const b = setup({ fetchImpl: f.impl });
+    for (let i = 0; i < answers.length; i++) await b.ask(`${P}/vendors/support/conversations`);
+    expect(b.log.map((e) => e.error)).toEqual(["support_not_connected", undefined, undefined, undefined, undefined, undefined]);
+  });
 });
 
 describe("openBroker: the port", () => {

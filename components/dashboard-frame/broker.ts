@@ -31,6 +31,25 @@ export interface RequestLogEntry {
   method: string;
   /** Set when the broker refused the request itself, so it never reached the API: why. */
   refused?: { error: string; reason: string };
+  /** The error code of a refusal the API answered (its envelope's `error`), when it has one. */
+  error?: string;
+}
+
+/** Error envelopes are small; a larger body is not read for its code. */
+const ENVELOPE_READ_MAX = 4096;
+const ERROR_CODE = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The `error` of an API refusal's envelope, or undefined when the body is not one. */
+export function envelopeCode(status: number, body: string): string | undefined {
+  if (status < 400 || body.length > ENVELOPE_READ_MAX) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const code = (parsed as { error?: unknown }).error;
+    return typeof code === "string" && ERROR_CODE.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -166,6 +185,10 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     const at = now();
     const entry: RequestLogEntry = { path: logged.slice(0, LOGGED_PATH_MAX), status: msg.status, ms: Math.max(0, at - started), mode, at, method: methodName(method) };
     if (refused) entry.refused = { error: refused.error, reason: refused.hint };
+    else {
+      const code = envelopeCode(msg.status, msg.body);
+      if (code !== undefined) entry.error = code;
+    }
     options.onRequest?.(entry);
   };
 
