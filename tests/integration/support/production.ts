@@ -41,9 +41,11 @@ export interface ProductionServer {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+// A route, not a static file: the framework serves public files before the instrumentation hook
+// has run, and only once a route has answered is every request counted, logged and given an id.
 function respondsAt(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.get({ host: "127.0.0.1", port, path: "/favicon.ico", timeout: 2_000 }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port, path: "/healthz", timeout: 2_000 }, (res) => {
       res.resume();
       resolve(true);
     });
