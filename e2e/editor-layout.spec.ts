@@ -31,6 +31,21 @@ const throwsOnClick = `<!doctype html>
   });
 </script>`;
 
+const chatty = `<!doctype html>
+<title>Chatty</title>
+<h1>Chatty</h1>
+<button id="log" type="button">Log</button>
+<script>
+  let clicks = 0;
+  document.getElementById("log").addEventListener("click", () => console.log("clicked", ++clicks));
+  console.log("loaded %d rows from %s", 3, "/me");
+  console.info({ name: "Maple", tags: ["k12", "west"], nested: { deep: { deeper: 1 } } });
+  for (let i = 0; i < 3; i++) console.warn("slow answer");
+  console.debug("details");
+  console.table([{ name: "Maple", arr: 10 }, { name: "Cedar", arr: 20 }]);
+  console.error("could not draw");
+</script>`;
+
 const hardcoded = `<!doctype html>
 <h1>Me</h1>
 <script>
@@ -111,15 +126,46 @@ test.describe("at 1440×900", () => {
     await editor.open();
     await editor.replaceWith(throwsOnClick);
     await expect(editor.console().getByTestId("render-report")).toContainText("no errors");
+    await expect(editor.console().getByTestId("console-empty")).toHaveText("Nothing logged.");
     await editor.preview().getByRole("button", { name: "Go" }).click();
-    const later = editor.console().getByTestId("later-error");
+    const later = editor.consoleError("Cannot read properties of null");
     await expect(later).toContainText("Cannot read properties of null");
     await later.getByRole("button", { name: /^line 8:/ }).click();
     await expect(editor.cursorLine()).toHaveText("8");
-    // An edit starts the dashboard over, and its list with it.
-    await editor.replaceWith(throwsOnClick.replace("Throws later", "Throws later, again"));
+    // An edit starts the dashboard over, and its log with it.
+    await editor.replaceWith(throwsOnClick.replaceAll("Throws later", "Throws later, again"));
+    await expect(editor.preview().locator("h1")).toHaveText("Throws later, again");
     await expect(editor.console().getByTestId("render-report")).toContainText("no errors");
     await expect(later).toHaveCount(0);
+  });
+
+  test("the console shows every level, readably, counts repeats, filters by level and clears", async ({ page }) => {
+    const editor = new PlaygroundEditorPage(page);
+    await editor.open();
+    await editor.replaceWith(chatty);
+    const entries = editor.console().getByTestId("console-entry");
+    await expect(entries).toHaveText([
+      "log loaded 3 rows from /me",
+      'info {name: "Maple", tags: ["k12", "west"], nested: {deep: {…}}}',
+      "warn slow answer (×3)",
+      "debug details",
+      // A table is text, one row a line.
+      'log (index) | name | arr 0 | "Maple" | 10 1 | "Cedar" | 20',
+      "error could not draw",
+    ]);
+    await expect(editor.console().getByTestId("console-filter-all")).toHaveText("All 8");
+    // A line logged from a click handler, after the render settled, arrives too.
+    await editor.preview().getByRole("button", { name: "Log" }).click();
+    await expect(entries.last()).toHaveText("log clicked 1");
+
+    await editor.console().getByTestId("console-filter-warn").click();
+    await expect(editor.console().getByTestId("console-filter-warn")).toHaveAttribute("aria-pressed", "true");
+    await expect(entries).toHaveText(["warn slow answer (×3)"]);
+    await editor.console().getByTestId("console-filter-all").click();
+    await editor.console().getByRole("button", { name: "Clear" }).click();
+    await expect(entries).toHaveCount(0);
+    await editor.preview().getByRole("button", { name: "Log" }).click();
+    await expect(entries).toHaveText(["log clicked 2"]);
   });
 
   test("clicking a finding puts the cursor on its line", async ({ page }) => {

@@ -83,7 +83,7 @@ test("a dashboard that throws and writes is reported with the error's line and t
   expect(report.refusals).toEqual([
     { method: "POST", path: "/dashboards/playground/api/me", error: "method_not_allowed", reason: "Dashboards only read data: fetch with POST is not allowed.", count: 1 },
   ]);
-  expect(report.console).toEqual([{ message: 'about to fail {"step":2}', count: 1 }]);
+  expect(report.console).toEqual([{ message: "about to fail {step: 2}", count: 1 }]);
   expect(report.requests).toEqual([expect.objectContaining({ method: "GET", path: "/me", status: 200 })]);
 
   // Anyone with the watch link can post: fifteen forged "clean" reports do not hide the error,

@@ -341,7 +341,7 @@ describe("openBroker: the port", () => {
   it("passes a render's notices on as the protocol shapes them", async () => {
     const b = setup();
     b.post({ type: "error", kind: "error", message: "Uncaught TypeError: x", line: 12, column: 3 });
-    b.post({ type: "console", message: "a\u0000b" });
+    b.post({ type: "console", level: "warn", message: "a\u0000b" });
     b.post({ type: "refusal", method: "POST", path: `${P}/me`, error: "method_not_allowed", reason: "no" });
     b.post({ type: "painted", id: 2 });
     b.post({ type: "error", kind: "error", message: "m", line: 0, column: 3 });
@@ -349,7 +349,7 @@ describe("openBroker: the port", () => {
     await settle();
     expect(b.notices).toEqual([
       { type: "error", kind: "error", message: "Uncaught TypeError: x", line: 12, column: 3 },
-      { type: "console", message: "a b" },
+      { type: "console", level: "warn", message: "a b" },
       { type: "refusal", method: "POST", path: `${P}/me`, error: "method_not_allowed", reason: "no" },
       { type: "painted", id: 2 },
     ]);

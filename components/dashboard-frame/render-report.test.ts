@@ -121,7 +121,7 @@ describe("the render recorder", () => {
     const { r, reports } = recorder();
     r.documentLoaded();
     for (let i = 0; i < REPORT_ERRORS_MAX + 5; i++) r.notice({ type: "error", kind: "rejection", message: `e${i}`, line: null, column: null });
-    for (let i = 0; i < REPORT_CONSOLE_MAX + 7; i++) r.notice({ type: "console", message: `c${i}` });
+    for (let i = 0; i < REPORT_CONSOLE_MAX + 7; i++) r.notice({ type: "console", level: "error", message: `c${i}` });
     for (let i = 0; i < REPORT_REQUESTS_MAX + 11; i++) {
       r.requestStarted();
       r.requestAnswered(answered(`/me?i=${i}`));
@@ -135,11 +135,20 @@ describe("the render recorder", () => {
     expect(renderReportInput.safeParse({ revision: 1, ...report }).success).toBe(true);
   });
 
+  it("keeps console.error lines and leaves the other levels to the editor's console", async () => {
+    const { r, reports } = recorder();
+    r.documentLoaded();
+    for (const level of ["log", "info", "warn", "debug", "error"] as const) r.notice({ type: "console", level, message: `${level} line` });
+    await vi.advanceTimersByTimeAsync(REPORT_QUIET_MS + 1_000);
+    expect(reports[0]?.console).toEqual([{ message: "error line", count: 1 }]);
+    expect(reports[0]?.dropped).toBe(0);
+  });
+
   it("stops taking text at the report's character budget", async () => {
     const { r, reports } = recorder();
     r.documentLoaded();
     const message = "m".repeat(499);
-    for (let i = 0; i < REPORT_CONSOLE_MAX; i++) r.notice({ type: "console", message: `${i}`.padStart(2, "0") + message.slice(2) });
+    for (let i = 0; i < REPORT_CONSOLE_MAX; i++) r.notice({ type: "console", level: "error", message: `${i}`.padStart(2, "0") + message.slice(2) });
     for (let i = 0; i < REPORT_ERRORS_MAX; i++) r.notice({ type: "error", kind: "error", message: `${i}`.padStart(2, "0") + message.slice(2), line: 1, column: 1 });
     await vi.advanceTimersByTimeAsync(REPORT_QUIET_MS + 1_000);
     const report = reports[0]!;

@@ -120,6 +120,8 @@ export class RenderRecorder {
         break;
       }
       case "console": {
+        // The report keeps console.error lines; the other levels are the editor's console alone.
+        if (n.level !== "error") break;
         const message = cleanText(n.message, REPORT_MESSAGE_MAX);
         this.addCounted(this.console, message, REPORT_CONSOLE_MAX, message.length, () => ({ message, count: 1 }));
         break;

@@ -1,13 +1,23 @@
 "use client";
 
 import { useId, useState, type KeyboardEvent } from "react";
-import type { ConsoleNotice, ErrorNotice, RenderReportBody, RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import type { RenderReportBody, RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { renderSummary } from "@/components/dashboard-frame/RenderReportView";
+import { levelCounts, type ConsoleEntry, type ConsoleFilter, type ConsoleLog } from "./console-log";
 import styles from "./editor.module.css";
 
 const times = (count: number) => (count > 1 ? ` (×${count})` : "");
 
 type Tab = "console" | "requests";
+
+const FILTERS: readonly { id: ConsoleFilter; label: string }[] = [
+  { id: "all", label: "All" },
+  { id: "error", label: "Errors" },
+  { id: "warn", label: "Warnings" },
+  { id: "info", label: "Info" },
+  { id: "log", label: "Logs" },
+  { id: "debug", label: "Debug" },
+];
 
 export interface ConsolePanelProps {
   /** The latest render report of the preview; null until a dashboard has settled. */
@@ -16,23 +26,28 @@ export interface ConsolePanelProps {
   stale: boolean;
   /** The preview's requests, newest last, since its dashboard last started. */
   requests: readonly RequestLogEntry[];
-  /** Errors and console.error lines of the current dashboard since its report, oldest first. */
-  later?: readonly (ErrorNotice | ConsoleNotice)[];
+  /** Every console line and uncaught error of the dashboard now in the preview. */
+  log: ConsoleLog;
+  /** Empties the log (the dashboard keeps running). */
+  onClear: () => void;
   /** Moves the editor's cursor to a place in the source. */
   onJump: (line: number, column?: number) => void;
 }
 
 /**
- * What the preview's dashboard did as it ran: its uncaught errors (each with a button to its line
- * in the source), console.error lines and the reads the broker refused; and every request it made.
- * Everything shown is the dashboard's own text, shown as text.
+ * What the preview's dashboard did as it ran: how its render went, every console line at every
+ * level and every uncaught error (each with a button to its line in the source), the reads the
+ * broker refused; and every request it made. Everything shown is the dashboard's own text, shown
+ * as text.
  */
-export function ConsolePanel({ report, stale, requests, later = [], onJump }: ConsolePanelProps) {
+export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: ConsolePanelProps) {
   const [tab, setTab] = useState<Tab>("console");
+  const [filter, setFilter] = useState<ConsoleFilter>("all");
   const id = useId();
-  const problems =
-    (report ? report.errors.reduce((n, e) => n + e.count, 0) + report.refusals.reduce((n, f) => n + f.count, 0) : 0) + later.filter((n) => n.type === "error").length;
+  const counts = levelCounts(log.entries);
+  const problems = counts.error + (report && !stale ? report.refusals.reduce((n, f) => n + f.count, 0) : 0);
   const order: Tab[] = ["console", "requests"];
+  const shown = filter === "all" ? log.entries : log.entries.filter((e) => e.level === filter);
 
   // Arrow keys move between tabs, as the ARIA tabs pattern expects.
   const onKeyDown = (e: KeyboardEvent) => {
@@ -64,39 +79,56 @@ export function ConsolePanel({ report, stale, requests, later = [], onJump }: Co
       {tab === "console" ? (
         <div role="tabpanel" id={`${id}-console`} aria-labelledby={`${id}-console-tab`} className={styles.tabPanel} tabIndex={0}>
           {/* The previous version's report stays while the current one runs, so typing does not
-              make the list blink; it says so, since its lines may have moved. */}
-          {report && stale ? <p className="muted">From the previous version; the current one is still running.</p> : null}
+              make the line blink; it says so. */}
           {report ? (
-            <div className={stale ? styles.stale : undefined}>
-              <ConsoleEntries report={report} onJump={onJump} />
-            </div>
+            <p className={`${styles.summary} ${stale ? styles.stale : ""}`} data-testid="render-report">
+              Render: {renderSummary(report)}
+              {stale ? <span className="muted"> (the previous version; the current one is still running)</span> : null}
+            </p>
           ) : (
-            <p className="muted">The dashboard is still running; its errors appear once it settles.</p>
+            <p className="muted">The dashboard is still running; how its render went appears once it settles.</p>
           )}
-          {report && !stale && later.length > 0 ? (
-            <>
-              <p className={styles.summary}>Since it settled</p>
-              <ul className={styles.entries} aria-label="Since it settled">
-                {later.map((n, i) =>
-                  n.type === "error" ? (
-                    <li key={i} className={styles.error} data-testid="later-error">
-                      {n.line === null ? (
-                        <code>line unknown</code>
-                      ) : (
-                        <button type="button" className={styles.where} onClick={() => onJump(n.line ?? 1, n.column ?? 1)}>
-                          line {n.line}:{n.column ?? 1}
-                        </button>
-                      )}{" "}
-                      {n.message}
-                    </li>
-                  ) : (
-                    <li key={i} className={styles.warning}>
-                      <code>console.error</code> {n.message}
-                    </li>
-                  ),
-                )}
-              </ul>
-            </>
+          <div role="toolbar" aria-label="Console filters" className={styles.consoleBar}>
+            {FILTERS.map((f) => (
+              <button
+                key={f.id}
+                type="button"
+                aria-pressed={filter === f.id}
+                className={styles.filter}
+                onClick={() => setFilter(f.id)}
+                data-testid={`console-filter-${f.id}`}
+              >
+                {f.label} {counts[f.id]}
+              </button>
+            ))}
+            <button type="button" className={styles.filter} onClick={onClear} disabled={log.entries.length === 0 && log.dropped === 0}>
+              Clear
+            </button>
+          </div>
+          {log.dropped > 0 ? <p className="muted">{log.dropped} earlier lines left out.</p> : null}
+          {shown.length === 0 ? (
+            <p className="muted" data-testid="console-empty">
+              {log.entries.length === 0 ? "Nothing logged." : "Nothing at this level."}
+            </p>
+          ) : (
+            <ol className={styles.entries} aria-label="Console messages" data-testid="console-log">
+              {shown.map((e, i) => (
+                <ConsoleLine key={i} entry={e} onJump={onJump} />
+              ))}
+            </ol>
+          )}
+          {report && !stale && report.refusals.length > 0 ? (
+            <ul className={styles.entries} aria-label="Refused reads">
+              {report.refusals.map((f, i) => (
+                <li key={`r${i}`} className={styles.error} data-testid="render-refusal">
+                  <code>
+                    {f.method ?? ""} {f.path}
+                  </code>{" "}
+                  refused, {f.error}: {f.reason}
+                  {times(f.count)}
+                </li>
+              ))}
+            </ul>
           ) : null}
         </div>
       ) : (
@@ -131,46 +163,30 @@ export function ConsolePanel({ report, stale, requests, later = [], onJump }: Co
   );
 }
 
-function ConsoleEntries({ report, onJump }: { report: RenderReportBody; onJump: ConsolePanelProps["onJump"] }) {
-  const empty = report.errors.length === 0 && report.console.length === 0 && report.refusals.length === 0;
+const LEVEL_CLASS: Record<ConsoleEntry["level"], string | undefined> = {
+  error: styles.error,
+  warn: styles.warning,
+  info: styles.info,
+  log: undefined,
+  debug: styles.debug,
+};
+
+function ConsoleLine({ entry: e, onJump }: { entry: ConsoleEntry; onJump: ConsolePanelProps["onJump"] }) {
   return (
-    <>
-      <p className={styles.summary} data-testid="render-report">
-        Render: {renderSummary(report)}
-      </p>
-      {empty ? null : (
-        <ul className={styles.entries}>
-          {report.errors.map((e, i) => (
-            <li key={`e${i}`} className={styles.error} data-testid="render-error">
-              {e.line === null ? (
-                <code>line unknown</code>
-              ) : (
-                <button type="button" className={styles.where} onClick={() => onJump(e.line ?? 1, e.column ?? 1)} data-testid="console-error-line">
-                  line {e.line}:{e.column ?? 1}
-                </button>
-              )}{" "}
-              {e.message}
-              {times(e.count)}
-            </li>
-          ))}
-          {report.console.map((c, i) => (
-            <li key={`c${i}`} className={styles.warning}>
-              <code>console.error</code> {c.message}
-              {times(c.count)}
-            </li>
-          ))}
-          {report.refusals.map((f, i) => (
-            <li key={`r${i}`} className={styles.error} data-testid="render-refusal">
-              <code>
-                {f.method ?? ""} {f.path}
-              </code>{" "}
-              refused, {f.error}: {f.reason}
-              {times(f.count)}
-            </li>
-          ))}
-        </ul>
-      )}
-      {report.dropped > 0 ? <p className="muted">{report.dropped} more entries left out.</p> : null}
-    </>
+    <li className={LEVEL_CLASS[e.level]} data-testid={e.uncaught ? "render-error" : "console-entry"} data-level={e.level}>
+      {e.uncaught ? (
+        e.line === null ? (
+          <code>line unknown</code>
+        ) : (
+          <button type="button" className={styles.where} onClick={() => onJump(e.line ?? 1, e.column ?? 1)} data-testid="console-error-line">
+            line {e.line}:{e.column ?? 1}
+          </button>
+        )
+      ) : (
+        <code className={styles.level}>{e.level}</code>
+      )}{" "}
+      {e.message}
+      {times(e.count)}
+    </li>
   );
 }

@@ -10,6 +10,7 @@ import { htmlTitle } from "@/lib/saved/slug";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CodeEditor, type CodeEditorHandle } from "./CodeEditor";
 import { ConsolePanel } from "./ConsolePanel";
+import { emptyLog, logged, type ConsoleLog } from "./console-log";
 import { DraftNotices } from "./DraftNotices";
 import type { EditorExample } from "./editor-example";
 import { DrawerToggle, EditorDrawer } from "./EditorDrawer";
@@ -43,7 +44,6 @@ const SPLIT_MIN = 25;
 const SPLIT_MAX = 75;
 /** The request log keeps the newest entries of the dashboard now running. */
 const REQUESTS_SHOWN = 200;
-const LATER_SHOWN = 100;
 
 export interface PlaygroundEditorProps {
   examples: readonly EditorExample[];
@@ -126,18 +126,12 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     [onPreviewReport],
   );
 
-  // What the dashboard now in the preview does after its report (a handler that throws on a
-  // click): kept per document, so an edit starts the list over.
-  const [later, setLater] = useState<{ html: string; notices: (ErrorNotice | ConsoleNotice)[] }>({ html: "", notices: [] });
-  const settledHtml = previewReport?.html ?? null;
-  const onRuntime = useCallback(
-    (notice: ErrorNotice | ConsoleNotice) => {
-      if (settledHtml !== previewHtml) return;
-      setLater((cur) => ({ html: previewHtml, notices: [...(cur.html === previewHtml ? cur.notices : []), notice].slice(-LATER_SHOWN) }));
-    },
-    [settledHtml, previewHtml],
-  );
-  const laterShown = later.html === previewHtml && settledHtml === previewHtml ? later.notices : [];
+  // Every console line and uncaught error of the dashboard now in the preview, from its start:
+  // a new document starts a new log, a restart of the same one (a scenario switch) goes on with it.
+  const [consoleLog, setConsoleLog] = useState<ConsoleLog>(() => emptyLog(""));
+  const onRuntime = useCallback((notice: ErrorNotice | ConsoleNotice) => setConsoleLog((log) => logged(log, previewHtml, notice)), [previewHtml]);
+  const logShown = consoleLog.html === previewHtml ? consoleLog : emptyLog(previewHtml);
+  const clearLog = useCallback(() => setConsoleLog(emptyLog(previewHtml)), [previewHtml]);
 
   // The requests of the dashboard now in the preview: a new document starts a new log.
   const [requestLog, setRequestLog] = useState<{ html: string; entries: RequestLogEntry[] }>({ html: "", entries: [] });
@@ -295,7 +289,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
                   </p>
                 )}
               </div>
-              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} later={laterShown} onJump={jump} />
+              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} log={logShown} onClear={clearLog} onJump={jump} />
             </>
           ) : (
             <StateMatrix html={matrixHtml} />

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
+import { CONSOLE_FORMAT, CONSOLE_LINES_MAX, RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
 import { FRAME_HEIGHT_MAX, isSnapshotTime, parseFrameMessage, SNAPSHOT_PANEL_MAX, SNAPSHOT_PANEL_SENT_MAX } from "./protocol";
 
 // The bootstrap script runs in a small stand-in of the frame's window: enough of the DOM for it
@@ -160,22 +160,38 @@ describe("the frame bootstrap's render notices", () => {
     for (const m of f.received) expect(parseFrameMessage(m)).toEqual(m);
   });
 
-  it("passes console.error on to the console, and tells the host each line, up to a bound", async () => {
-    const printed: unknown[][] = [];
-    const f = frame({}, { console: { error: (...args: unknown[]) => printed.push(args), log: () => {} } });
-    const error = (f.win.console as { error: (...a: unknown[]) => void }).error;
-    error("could not load", { rows: 3 }, 42);
-    error(vm.runInContext("new TypeError('bad rows')", f.context));
-    for (let i = 0; i < RENDER_NOTICES_MAX + 50; i++) error("again", i);
+  it("passes every console level on to the console, and tells the host each line with its level, up to a bound", async () => {
+    const printed: [string, unknown[]][] = [];
+    const levels = ["log", "info", "warn", "error", "debug", "table"] as const;
+    const consoleIn = Object.fromEntries(levels.map((l) => [l, (...args: unknown[]) => printed.push([l, args])]));
+    const f = frame({}, { console: consoleIn });
+    const c = f.win.console as Record<(typeof levels)[number], (...a: unknown[]) => void>;
+    c.error("could not load", { rows: 3 }, 42);
+    c.error(vm.runInContext("new TypeError('bad rows')", f.context));
+    c.log("loaded %d rows from %s", 25, "/cx/districts");
+    c.info("info");
+    c.warn("careful");
+    c.debug("details");
+    c.table([{ a: 1, b: "x" }, { a: 2 }]);
+    for (let i = 0; i < RENDER_NOTICES_MAX + 50; i++) c.error("again", i);
+    for (let i = 0; i < CONSOLE_LINES_MAX + 50; i++) c.log("tick", i);
     await settle();
-    expect(printed).toHaveLength(RENDER_NOTICES_MAX + 52);
-    expect(printed[0]).toEqual(["could not load", { rows: 3 }, 42]);
-    const lines = f.received.filter((m) => (m as { type: string }).type === "console");
-    expect(lines.slice(0, 2)).toEqual([
-      { type: "console", message: 'could not load {"rows":3} 42' },
-      { type: "console", message: "TypeError: bad rows" },
+    expect(printed).toHaveLength(2 + 5 + RENDER_NOTICES_MAX + 50 + CONSOLE_LINES_MAX + 50);
+    expect(printed[0]).toEqual(["error", ["could not load", { rows: 3 }, 42]]);
+    const lines = f.received.filter((m) => (m as { type: string }).type === "console") as { level: string; message: string }[];
+    expect(lines.slice(0, 7)).toEqual([
+      { type: "console", level: "error", message: "could not load {rows: 3} 42" },
+      { type: "console", level: "error", message: "TypeError: bad rows" },
+      { type: "console", level: "log", message: "loaded 25 rows from /cx/districts" },
+      { type: "console", level: "info", message: "info" },
+      { type: "console", level: "warn", message: "careful" },
+      { type: "console", level: "debug", message: "details" },
+      { type: "console", level: "log", message: "(index) | a | b\n0 | 1 | \"x\"\n1 | 2 | " },
     ]);
-    expect(lines).toHaveLength(RENDER_NOTICES_MAX);
+    // console.error lines and the other levels have bounds of their own: a chatty log hides no error.
+    expect(lines.filter((l) => l.level === "error")).toHaveLength(RENDER_NOTICES_MAX);
+    expect(lines.filter((l) => l.level !== "error")).toHaveLength(CONSOLE_LINES_MAX);
+    for (const l of lines) expect(parseFrameMessage(l)).toEqual(l);
   });
 
   it("answers the host's paint request", async () => {
@@ -183,6 +199,42 @@ describe("the frame bootstrap's render notices", () => {
     f.host.postMessage({ type: "paint", id: 7 });
     await settle();
     expect(f.received).toContainEqual({ type: "painted", id: 7 });
+  });
+});
+
+describe("the console's formatting", () => {
+  const realm = vm.createContext({});
+  const { fmtArgs, fmtTable } = vm.runInContext(`${CONSOLE_FORMAT}; ({ fmtArgs, fmtTable })`, realm) as {
+    fmtArgs: (args: unknown[]) => string;
+    fmtTable: (data: unknown, columns?: unknown) => string;
+  };
+  const inRealm = (code: string) => vm.runInContext(code, realm) as unknown;
+
+  it("prints values as a browser's console does", () => {
+    const cases: [string, string][] = [
+      [`["text", 1, -0, 10n, true, null, undefined, Symbol("s")]`, "text 1 -0 10n true null undefined Symbol(s)"],
+      [`[{ a: 1, "b-c": "x", nested: { deep: { deeper: 1 } } }]`, '{a: 1, "b-c": "x", nested: {deep: {…}}}'],
+      [`[[1, , "two", [3, [4]]]]`, '[1, empty, "two", [3, Array(1)]]'],
+      [`[new Map([["k", 1]]), new Set([1, 2])]`, 'Map(1) {"k" => 1} Set(2) {1, 2}'],
+      [`[function load() {}, () => 1, new RangeError("out")]`, "ƒ load() ƒ anonymous() RangeError: out"],
+      [`[new Date(Date.UTC(2026, 10, 27)), /a+/g, new Date(NaN)]`, "2026-11-27T00:00:00.000Z /a+/g Invalid Date"],
+      [`(() => { class Row { constructor() { this.id = 7; } } return [new Row()]; })()`, "Row {id: 7}"],
+      [`(() => { const o = { name: "loop" }; o.self = o; return [o]; })()`, '{name: "loop", self: [Circular]}'],
+      [`[Array.from({ length: 25 }, (_, i) => i)]`, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, … 5 more]"],
+      [`[{ get boom() { throw new Error("no"); } }]`, "{boom: [threw]}"],
+      [`["%s has %d rows (%i%%), %f avg %o %c", "book", "25.9", 7.5, "3.25", { a: [1] }, "color: red", "extra"]`, 'book has 25 rows (7%), 3.25 avg {a: [1]}  extra'],
+      [`["%s and %s", "only one"]`, "only one and %s"],
+    ];
+    for (const [args, printed] of cases) expect(fmtArgs(inRealm(args) as unknown[]), args).toBe(printed);
+  });
+
+  it("prints a table as text, bounded in rows and columns", () => {
+    expect(fmtTable(inRealm(`({ alice: { score: 3 }, bob: 4 })`))).toBe("(index) | score | Value\nalice | 3 | \nbob |  | 4");
+    expect(fmtTable(inRealm(`[{ a: 1, b: 2 }]`), ["b"])).toBe("(index) | b\n0 | 2");
+    const big = fmtTable(inRealm(`Array.from({ length: 80 }, (_, i) => ({ i }))`)).split("\n");
+    expect(big).toHaveLength(1 + 50 + 1);
+    expect(big.at(-1)).toBe("… 30 more rows");
+    expect(fmtTable(inRealm(`"plain"`))).toBe("plain");
   });
 });
 

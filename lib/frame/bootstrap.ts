@@ -311,8 +311,146 @@ const containment = String.raw`
   }
 `;
 
-/** Notices of each kind (error, console, refusal) one dashboard document sends at most. */
+/** Notices of each kind (error, console.error, refusal) one dashboard document sends at most. */
 export const RENDER_NOTICES_MAX = 200;
+/** console.log, info, warn, debug and table lines one dashboard document sends at most. */
+export const CONSOLE_LINES_MAX = 500;
+
+/**
+ * How console arguments become one line of text, as a browser's console prints them: strings as
+ * they are at the top and quoted inside objects, objects and arrays to two levels (twenty entries
+ * each), elements as <tag#id.class>, cycles as [Circular], printf-style %s %d %i %f %o %O %c, and
+ * console.table as a text table. Self-contained, so the tests can run it. A dashboard that patches
+ * the built-ins used here spoils only its own console lines; everything reaches the page as text.
+ */
+export const CONSOLE_FORMAT = String.raw`
+  var FMT_ITEMS = 20, FMT_DEPTH = 2, TABLE_ROWS = 50, IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  function fmtKey(k) {
+    return IDENT.test(k) ? k : JSON.stringify(k);
+  }
+  function fmtElement(v) {
+    try {
+      if (typeof Element !== "function" || !(v instanceof Element)) return null;
+      var out = "<" + String(v.localName);
+      if (v.id) out += "#" + String(v.id);
+      var cls = typeof v.getAttribute === "function" ? v.getAttribute("class") : null;
+      if (cls) out += "." + String(cls).trim().split(/\s+/).join(".");
+      return out + ">";
+    } catch (e) {
+      return "<element>";
+    }
+  }
+  function fmtValue(v, depth, seen, top) {
+    var t = typeof v;
+    if (t === "string") return top ? v : JSON.stringify(v);
+    if (t === "number") return v === 0 && 1 / v < 0 ? "-0" : String(v);
+    if (t === "bigint") return String(v) + "n";
+    if (t === "symbol") return v.toString();
+    if (t === "function") return "\u0192 " + (v.name || "anonymous") + "()";
+    if (v === null || t !== "object") return String(v);
+    if (seen.indexOf(v) !== -1) return "[Circular]";
+    if (v instanceof Error) return String(v);
+    if (v instanceof Date) return isFinite(v.getTime()) ? v.toISOString() : "Invalid Date";
+    if (v instanceof RegExp) return String(v);
+    var el = fmtElement(v);
+    if (el !== null) return el;
+    var isArray = Array.isArray(v);
+    if (depth >= FMT_DEPTH) return isArray ? "Array(" + v.length + ")" : v instanceof Map ? "Map(" + v.size + ")" : v instanceof Set ? "Set(" + v.size + ")" : "{\u2026}";
+    seen.push(v);
+    try {
+      var parts = [], n = 0, more = 0;
+      if (isArray) {
+        for (var i = 0; i < v.length; i++) {
+          if (n >= FMT_ITEMS) { more = v.length - i; break; }
+          parts.push(i in v ? fmtValue(v[i], depth + 1, seen, false) : "empty");
+          n++;
+        }
+      } else if (v instanceof Map || v instanceof Set) {
+        var isMap = v instanceof Map;
+        v.forEach(function (value, key) {
+          if (n >= FMT_ITEMS) { more++; return; }
+          parts.push(isMap ? fmtValue(key, depth + 1, seen, false) + " => " + fmtValue(value, depth + 1, seen, false) : fmtValue(value, depth + 1, seen, false));
+          n++;
+        });
+        if (more) parts.push("\u2026 " + more + " more");
+        return (isMap ? "Map(" : "Set(") + v.size + ") {" + parts.join(", ") + "}";
+      } else {
+        var keys = Object.keys(v);
+        for (var j = 0; j < keys.length; j++) {
+          if (n >= FMT_ITEMS) { more = keys.length - j; break; }
+          var shown;
+          try {
+            shown = fmtValue(v[keys[j]], depth + 1, seen, false);
+          } catch (e) {
+            shown = "[threw]";
+          }
+          parts.push(fmtKey(keys[j]) + ": " + shown);
+          n++;
+        }
+      }
+      if (more) parts.push("\u2026 " + more + " more");
+      if (isArray) return "[" + parts.join(", ") + "]";
+      var proto = Object.getPrototypeOf(v);
+      var ctorName = proto && proto.constructor && typeof proto.constructor.name === "string" ? proto.constructor.name : "";
+      var name = ctorName && ctorName !== "Object" ? ctorName + " " : "";
+      return name + "{" + parts.join(", ") + "}";
+    } finally {
+      seen.pop();
+    }
+  }
+  function fmtSafe(v, top) {
+    try {
+      return fmtValue(v, 0, [], top);
+    } catch (e) {
+      return "(" + typeof v + ")";
+    }
+  }
+  // A first string argument may hold printf-style directives, as in the browser's console.
+  function fmtArgs(args) {
+    var out = [], i = 0;
+    if (typeof args[0] === "string" && args[0].indexOf("%") !== -1) {
+      i = 1;
+      out.push(args[0].replace(/%([sdifoOc%])/g, function (m, d) {
+        if (d === "%") return "%";
+        if (i >= args.length) return m;
+        var a = args[i++];
+        if (d === "c") return "";
+        if (d === "s") return typeof a === "string" ? a : fmtSafe(a, true);
+        if (d === "d" || d === "i") return typeof a === "symbol" ? "NaN" : String(parseInt(a, 10));
+        if (d === "f") return typeof a === "symbol" ? "NaN" : String(parseFloat(a));
+        return fmtSafe(a, false);
+      }));
+    }
+    for (; i < args.length; i++) out.push(fmtSafe(args[i], true));
+    return out.join(" ");
+  }
+  function fmtTable(data, columns) {
+    if (data === null || typeof data !== "object") return fmtArgs([data]);
+    try {
+      var rows = Object.keys(data).slice(0, TABLE_ROWS), cols = [], hasValue = false;
+      if (Array.isArray(columns)) cols = columns.map(String);
+      else
+        rows.forEach(function (r) {
+          var row = data[r];
+          if (row !== null && typeof row === "object") Object.keys(row).forEach(function (k) { if (cols.indexOf(k) === -1 && cols.length < FMT_ITEMS) cols.push(k); });
+          else hasValue = true;
+        });
+      var head = ["(index)"].concat(cols, hasValue ? ["Value"] : []);
+      var lines = [head.join(" | ")];
+      rows.forEach(function (r) {
+        var row = data[r], cells = [r];
+        cols.forEach(function (c) { cells.push(row !== null && typeof row === "object" && c in row ? fmtSafe(row[c], false) : ""); });
+        if (hasValue) cells.push(row !== null && typeof row === "object" ? "" : fmtSafe(row, false));
+        lines.push(cells.join(" | "));
+      });
+      var total = Object.keys(data).length;
+      if (total > rows.length) lines.push("\u2026 " + (total - rows.length) + " more rows");
+      return lines.join("\n");
+    } catch (e) {
+      return fmtArgs([data]);
+    }
+  }
+`;
 
 /**
  * Where in the dashboard's HTML an error happened. Scripts written by document.write count their
@@ -416,9 +554,10 @@ const script = String.raw`(function () {
   var parseJson = JSON.parse, dateParse = Date.parse, dateUTC = Date.UTC, D = Date;
 ${containment}
 ${RENDER_HELPERS}
+${CONSOLE_FORMAT}
   var strSlice = uncurry(String.prototype.slice), arrayJoin = uncurry(Array.prototype.join);
   var ErrorCtor = Error, TextEnc = typeof TextEncoder === "function" ? TextEncoder : null, MapCtor = Map;
-  var MESSAGE_MAX = ${REPORT_MESSAGE_MAX}, REPORT_PATH = ${REPORT_PATH_MAX}, REASON_MAX = ${REPORT_REASON_MAX}, NOTICES_MAX = ${RENDER_NOTICES_MAX};
+  var MESSAGE_MAX = ${REPORT_MESSAGE_MAX}, REPORT_PATH = ${REPORT_PATH_MAX}, REASON_MAX = ${REPORT_REASON_MAX}, NOTICES_MAX = ${RENDER_NOTICES_MAX}, LINES_MAX = ${CONSOLE_LINES_MAX};
   var LINE_BREAKS = fixed("\r\n?", "g"), METHOD = fixed("^[A-Z]{1,16}$", ""), WRITE_FAILED = fixed("Failed to execute 'write' on 'Document': ", "");
   function getterOf(ctor, key) {
     var d = typeof ctor === "function" ? Object.getOwnPropertyDescriptor(ctor.prototype, key) : null;
@@ -546,9 +685,9 @@ ${RENDER_HELPERS}
     }
 
     // ---- Render report ------------------------------------------------------------------------
-    var told = { error: 0, console: 0, refusal: 0 };
+    var told = { error: 0, console: 0, refusal: 0, log: 0 };
     function tell(kind, message) {
-      if (told[kind] >= NOTICES_MAX) return;
+      if (told[kind] >= (kind === "log" ? LINES_MAX : NOTICES_MAX)) return;
       told[kind]++;
       send(message);
     }
@@ -671,28 +810,33 @@ ${RENDER_HELPERS}
       addListener.call(window, "unhandledrejection", onRejection);
       addListener.call(window, "securitypolicyviolation", onViolation);
     }
+    // Every console level reaches the page (the editor's console); console.error lines also go
+    // into the render report. Each call still reaches the browser's own console.
     var con = window.console;
-    if (con && typeof con.error === "function") {
-      var consoleError = con.error;
+    function wrapConsole(method, level) {
+      var original = con && con[method];
+      if (typeof original !== "function") return;
       try {
-        defineProp(con, "error", {
-          value: function error() {
+        defineProp(con, method, {
+          value: function () {
             try {
-              var parts = [], n = 0;
-              for (var i = 0; i < arguments.length && n < MESSAGE_MAX; i++) {
-                var part = describe(arguments[i]);
-                parts[parts.length] = part;
-                n += part.length + 1;
-              }
-              var line = arrayJoin(parts, " ");
-              if (line) tell("console", { type: "console", message: clip(line, MESSAGE_MAX) });
+              var line = method === "table" ? fmtTable(arguments[0], arguments[1]) : fmtArgs(arguments);
+              if (line) tell(level === "error" ? "console" : "log", { type: "console", level: level, message: clip(line, MESSAGE_MAX) });
             } catch (e) {}
-            return apply(consoleError, this, arguments);
+            return apply(original, this, arguments);
           },
           writable: true,
           configurable: true,
         });
       } catch (e) {}
+    }
+    if (con) {
+      wrapConsole("log", "log");
+      wrapConsole("info", "info");
+      wrapConsole("warn", "warn");
+      wrapConsole("error", "error");
+      wrapConsole("debug", "debug");
+      wrapConsole("table", "log");
     }
     // Two animation frames: the first runs before the next paint, the second after it.
     function paintedAfter(id) {

@@ -310,14 +310,17 @@ describe("render notices from the frame", () => {
       column: 9,
     });
     expect(parseFrameMessage({ type: "error", kind: "error", message: "x", line: null, column: 7 })).toEqual({ type: "error", kind: "error", message: "x", line: null, column: null });
-    expect(parseFrameMessage({ type: "console", message: "one\ttwo\nthree" })).toEqual({ type: "console", message: "one\ttwo\nthree" });
+    expect(parseFrameMessage({ type: "console", level: "info", message: "one\ttwo\nthree" })).toEqual({ type: "console", level: "info", message: "one\ttwo\nthree" });
+    // A line without a level the console knows did not come from the bootstrap.
+    expect(parseFrameMessage({ type: "console", message: "x" })).toBeNull();
+    expect(parseFrameMessage({ type: "console", level: "trace", message: "x" })).toBeNull();
     expect(parseFrameMessage({ type: "refusal", method: null, path: "https://cdn.example/x.png", error: "blocked_by_policy", reason: "r" })).toMatchObject({ method: null });
     expect(parseFrameMessage({ type: "painted", id: 3 })).toEqual({ type: "painted", id: 3 });
   });
 
   it("clip what is too long and blank out control characters, so the host never holds more than a report takes", () => {
-    const long = parseFrameMessage({ type: "console", message: "x".repeat(100_000) });
-    expect(long).toEqual({ type: "console", message: "x".repeat(REPORT_MESSAGE_MAX) });
+    const long = parseFrameMessage({ type: "console", level: "log", message: "x".repeat(100_000) });
+    expect(long).toEqual({ type: "console", level: "log", message: "x".repeat(REPORT_MESSAGE_MAX) });
     const refusal = parseFrameMessage({ type: "refusal", method: "POST", path: "/p".repeat(1_000), error: "method_not_allowed", reason: "r".repeat(1_000) });
     expect(refusal).toMatchObject({ path: "/p".repeat(REPORT_PATH_MAX / 2), reason: "r".repeat(REPORT_REASON_MAX) });
     expect(parseFrameMessage({ type: "error", kind: "error", message: "a\u0000b\u001bc\u007f", line: 1, column: 1 })).toMatchObject({ message: "a b c " });
@@ -332,8 +335,8 @@ describe("render notices from the frame", () => {
       { type: "error", kind: "error", message: "m", line: 1.5, column: 1 },
       { type: "error", kind: "error", message: "m", line: "1", column: 1 },
       { type: "error", kind: "error", message: "m", line: 1 },
-      { type: "console", message: { toString: () => "x" } },
-      { type: "console", message: "" },
+      { type: "console", level: "log", message: { toString: () => "x" } },
+      { type: "console", level: "log", message: "" },
       { type: "refusal", method: "post", path: "/x", error: "method_not_allowed", reason: "r" },
       { type: "refusal", method: "POST", path: "/x", error: "Not A Code", reason: "r" },
       { type: "refusal", method: "POST", path: "/x", error: "method_not_allowed" },

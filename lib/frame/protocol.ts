@@ -90,8 +90,13 @@ export interface ErrorNotice {
 }
 
 /** Frame → host: one console.error call, as the console would print it. */
+export const CONSOLE_LEVELS = ["log", "info", "warn", "error", "debug"] as const;
+export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
+
+/** Frame → host: a console call of the dashboard's (console.table arrives as a `log` line of text). */
 export interface ConsoleNotice {
   type: "console";
+  level: ConsoleLevel;
   message: string;
 }
 
@@ -201,7 +206,8 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
     }
     case "console": {
       const message = reportText(data.message, REPORT_MESSAGE_MAX);
-      return message ? { type: "console", message } : null;
+      const level = CONSOLE_LEVELS.find((l) => l === data.level);
+      return message && level ? { type: "console", level, message } : null;
     }
     case "refusal": {
       const path = reportText(data.path, REPORT_PATH_MAX);
