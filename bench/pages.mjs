@@ -9,9 +9,15 @@
 //     the same rounds, each a first visit with an empty cache;
 // (c) update → repaint: time from an update POST to the watch page showing the new revision
 //     inside the sandboxed frame, beside the same event's arrival at a plain EventSource in the
-//     same page.
+//     same page;
+// (d) keystrokes in the editor: from navigation start to the first keystroke that lands in the
+//     source (a key pressed over and over from the moment the page starts loading), beside the
+//     same on a page holding a text field and nothing else; and from a keystroke to the preview's frame painting
+//     the changed dashboard, beside the same keystroke's echo painted in the editor itself;
+// (e) Lighthouse 12.2.3 (performance only, desktop and mobile presets) on the editor and a watch
+//     page, beside the sign-in page.
 //
-//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|interactive|repaint]
+//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|interactive|repaint|keystroke|lighthouse]
 //
 // Both clocks in (c) are the browser's (`performance.timeOrigin + performance.now()`), in the
 // host page for the POST and the EventSource, in the dashboard's own document for the repaint,
@@ -21,7 +27,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { ensureBuild } from "../scripts/start.mjs";
+import { ensureTool } from "../scripts/tools.mjs";
 import { root, startServer } from "./server.mjs";
 
 const { values: args } = parseArgs({
@@ -135,6 +144,144 @@ async function timeToInteractive(browser) {
     if (i >= warmup) samples.push({ baseline, ...marks });
   }
   return samples;
+}
+
+// In the page, by its own clock: the moment the first keystroke changed the source, in the plain
+// text area the page is drawn with or in CodeMirror once it has taken over.
+const markTyping = () => {
+  document.addEventListener("input", (e) => {
+    const t = e.target;
+    const inSource = t instanceof Element && (t.matches('[data-testid="early-source"]') || t.closest(".cm-content") !== null);
+    if (inSource && window.__typed === undefined) window.__typed = performance.now();
+  }, { capture: true });
+};
+
+// The baseline page: a text field and nothing else, as plain as a page can be.
+const PLAIN_FIELD = '<!doctype html><title>field</title><label>Name <input name="name"></label>';
+
+// The same on the plain field: the first keystroke that reaches it.
+const markField = () => {
+  document.addEventListener("input", () => {
+    if (window.__typed === undefined) window.__typed = performance.now();
+  }, { capture: true });
+};
+
+/**
+ * As a person does: the moment the field is on the page, put the cursor in it and type, a key
+ * every few milliseconds, until one lands. ms from navigation start.
+ */
+async function firstKeystroke(page, url, selector) {
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForSelector(selector, { state: "attached", timeout: 60_000 });
+  for (let i = 0; i < 4_000; i++) {
+    try {
+      await page.focus(selector, { timeout: 50 });
+    } catch {
+      // Between the text area and CodeMirror: look again.
+    }
+    await page.keyboard.press("x");
+    const typed = await page.evaluate(() => window.__typed);
+    if (typed !== undefined) return typed;
+  }
+  throw new Error(`no keystroke landed in ${selector} at ${url}`);
+}
+
+// The dashboard records when its document ran and when the frame next painted; the text the
+// keystrokes change is the last thing in the source, so Ctrl+End puts the cursor on it.
+const keystrokeProbe = `<!doctype html>
+<title>keys</title>
+<script>
+  addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => {
+    document.getElementById("k").dataset.painted = String(performance.timeOrigin + performance.now());
+  }));
+</script>
+<p id="k">a`;
+
+async function keystrokes(browser) {
+  const samples = [];
+  for (let i = 0; i < warmup + Math.max(3, Math.round(rounds / 4)); i++) {
+    const signin = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const field = await signin.newPage();
+    await field.addInitScript(markField);
+    const fieldMs = await firstKeystroke(field, `data:text/html,${encodeURIComponent(PLAIN_FIELD)}`, "input");
+    await signin.close();
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(markTyping);
+    const editorMs = await firstKeystroke(page, `${base}/dashboards/playground`, '.cm-content, [data-testid="early-source"]');
+    // What was typed before CodeMirror took over must be in it: a keystroke that landed and was then lost is no keystroke.
+    await page.locator(".cm-content").click();
+    await page.keyboard.press("ControlOrMeta+Home");
+    await page.locator(".cm-content .cm-line").first().filter({ hasText: /^x/ }).waitFor({ timeout: 30_000 });
+    await context.close();
+    if (i >= warmup) samples.push({ field: fieldMs, editor: editorMs });
+  }
+
+  // Keystroke → preview: one editor, the probe document, one key at a time.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/dashboards/playground`);
+  const content = page.locator(".cm-content");
+  await content.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(keystrokeProbe);
+  const frame = page.frameLocator('iframe[title="Dashboard preview"]');
+  await frame.locator("#k[data-painted]").waitFor({ timeout: 30_000 });
+  // The echo: when the editor's own text shows the key, at its next animation frame.
+  await page.evaluate(() => {
+    window.__echo = null;
+    document.addEventListener("keydown", (e) => {
+      if (e.key.length !== 1) return;
+      const key = e.key;
+      window.__pressed = performance.timeOrigin + performance.now();
+      const content = document.querySelector(".cm-content");
+      const seen = () => {
+        if (!content.textContent.endsWith(key)) return requestAnimationFrame(seen);
+        requestAnimationFrame(() => (window.__echo = performance.timeOrigin + performance.now()));
+      };
+      requestAnimationFrame(seen);
+    }, { capture: true });
+  });
+  const typed = [];
+  const letters = "bcdefghijklmnopqrstuvwxyz";
+  for (let i = 0; i < warmup + rounds; i++) {
+    await page.keyboard.press("ControlOrMeta+End");
+    const key = letters[i % letters.length];
+    const text = (await frame.locator("#k").textContent()) + key;
+    await page.keyboard.press(key);
+    await frame.locator("#k[data-painted]", { hasText: text }).waitFor({ timeout: 30_000 });
+    const painted = Number(await frame.locator("#k").getAttribute("data-painted"));
+    const { pressed, echo } = await page.evaluate(() => ({ pressed: window.__pressed, echo: window.__echo }));
+    if (i >= warmup) typed.push({ preview: painted - pressed, echo: echo - pressed });
+    // A pause between keys longer than any debounce, as a person reading the preview makes.
+    await page.waitForTimeout(600);
+  }
+  await context.close();
+  return { samples, typed };
+}
+
+/** Lighthouse's performance score and its main figures for one page and preset. */
+async function lighthouse(dir, url, preset) {
+  const bin = path.join(dir, "node_modules", "lighthouse", "cli", "index.js");
+  fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+  const out = path.join(root, "bench", "results", `lighthouse-${preset}.json`);
+  const flags = ["--headless=new", ...chromiumOptions.args].join(" ");
+  await promisify(execFile)(
+    process.execPath,
+    [bin, url, "--quiet", "--only-categories=performance", "--output=json", `--output-path=${out}`, `--chrome-flags=${flags}`, ...(preset === "desktop" ? ["--preset=desktop"] : [])],
+    { env: { ...process.env, CHROME_PATH: chromiumOptions.executablePath }, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+  );
+  const report = JSON.parse(fs.readFileSync(out, "utf8"));
+  const audit = (id) => report.audits[id]?.numericValue ?? NaN;
+  return {
+    score: Math.round((report.categories.performance.score ?? 0) * 100),
+    lcp: audit("largest-contentful-paint"),
+    tbt: audit("total-blocking-time"),
+    fcp: audit("first-contentful-paint"),
+    si: audit("speed-index"),
+    cls: audit("cumulative-layout-shift"),
+  };
 }
 
 // The dashboard records when it ran and when the frame next painted, in its own document.
@@ -287,6 +434,38 @@ try {
       `repaint − baseline: p50 ${(painted.p50 - arrived.p50).toFixed(1)} ms, p99 ${(painted.p99 - arrived.p99).toFixed(1)} ms; target repaint p50 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p50 <= REPAINT_TARGET_MS ? "within" : "OVER"}, p99 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p99 <= REPAINT_TARGET_MS ? "within" : "OVER"}`,
     );
     results.repaint = { rounds: samples.length, baseline: arrived, ran, painted, samples };
+  }
+  if (run("keystroke")) {
+    const { samples, typed } = await keystrokes(browser);
+    const st = (xs) => ({ p50: median(xs), max: Math.max(...xs), p99: percentile(xs, 99) });
+    const field = st(samples.map((s) => s.field));
+    const editor = st(samples.map((s) => s.editor));
+    const preview = st(typed.map((t) => t.preview));
+    const echo = st(typed.map((t) => t.echo));
+    console.log(`\nkeystrokes in the editor (ms), ${samples.length} first visits and ${typed.length} keystrokes after ${warmup} warm-up`);
+    console.log("measure".padEnd(48), "p50".padStart(8), "max/p99".padStart(8), "ratio".padStart(6));
+    console.log("baseline: first keystroke in a plain field".padEnd(48), field.p50.toFixed(0).padStart(8), field.max.toFixed(0).padStart(8), "1.00".padStart(6));
+    console.log("first keystroke in the editor".padEnd(48), editor.p50.toFixed(0).padStart(8), editor.max.toFixed(0).padStart(8), (editor.p50 / field.p50).toFixed(2).padStart(6));
+    console.log("baseline: keystroke → editor echo painted".padEnd(48), echo.p50.toFixed(1).padStart(8), echo.p99.toFixed(1).padStart(8), "1.00".padStart(6));
+    console.log("keystroke → preview painted".padEnd(48), preview.p50.toFixed(1).padStart(8), preview.p99.toFixed(1).padStart(8), (preview.p50 / echo.p50).toFixed(2).padStart(6));
+    results.keystroke = { field, editor, echo, preview, samples, typed };
+  }
+  if (run("lighthouse")) {
+    const dir = await ensureTool("lighthouse");
+    const ctx = { watchPath: new URL((await createDraft(probe(1))).watchUrl).pathname };
+    const targets = [
+      { name: "sign-in (baseline)", path: "/signin" },
+      { name: "editor", path: "/dashboards/playground" },
+      { name: "watch", path: ctx.watchPath },
+    ];
+    const rows = [];
+    for (const preset of ["desktop", "mobile"]) {
+      for (const t of targets) rows.push({ preset, ...t, ...(await lighthouse(dir, `${base}${t.path}`, preset)) });
+    }
+    console.log("\nLighthouse 12.2.3, performance");
+    console.log("preset".padEnd(8), "page".padEnd(20), "score".padStart(6), "LCP ms".padStart(8), "TBT ms".padStart(8), "FCP ms".padStart(8), "CLS".padStart(6));
+    for (const r of rows) console.log(r.preset.padEnd(8), r.name.padEnd(20), String(r.score).padStart(6), r.lcp.toFixed(0).padStart(8), r.tbt.toFixed(0).padStart(8), r.fcp.toFixed(0).padStart(8), r.cls.toFixed(3).padStart(6));
+    results.lighthouse = rows;
   }
 } finally {
   await browser.close();

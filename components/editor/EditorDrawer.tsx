@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { focusToolbarControl } from "./toolbar-ids";
 import styles from "./editor.module.css";
 
 const DRAWER_ID = "editor-drawer";
@@ -24,6 +25,8 @@ export function DrawerToggle({ open, onToggle }: { open: boolean; onToggle: () =
 export function EditorDrawer({ open, onClose, children }: { open: boolean; onClose: () => void; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const wasOpen = useRef(open);
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
 
   useEffect(() => {
     if (open && !wasOpen.current) heading.current?.focus();
@@ -32,7 +35,7 @@ export function EditorDrawer({ open, onClose, children }: { open: boolean; onClo
 
   const close = () => {
     onClose();
-    document.getElementById(TOGGLE_ID)?.focus();
+    focusToolbarControl(TOGGLE_ID);
   };
 
   return (
@@ -48,10 +51,6 @@ export function EditorDrawer({ open, onClose, children }: { open: boolean; onClo
       }}
       data-testid="editor-drawer"
     >
-      {/* Without script the toggle cannot open it, so the drawer is simply shown. */}
-      <noscript>
-        <style>{`#${DRAWER_ID}{display:flex}`}</style>
-      </noscript>
       <div className={styles.drawerHead}>
         <h2 id="drawer-title" ref={heading} tabIndex={-1}>
           Examples and data
@@ -60,7 +59,9 @@ export function EditorDrawer({ open, onClose, children }: { open: boolean; onClo
           Close
         </button>
       </div>
-      {children}
+      {/* Drawn on first opening, not with the page: the gallery and the variants are hundreds of
+          elements the first paint and the first keystroke need not wait for. */}
+      {opened ? children : null}
     </aside>
   );
 }

@@ -20,8 +20,11 @@ import { formatHtml } from "./format-html";
 import { PaneSplitter } from "./PaneSplitter";
 import { PreviewControls, VariantsPanel, ViewSwitch, type View } from "./PreviewControls";
 import { SharePanel } from "./SharePanel";
+import { isTyping, ShortcutsDialog } from "./ShortcutsDialog";
+import { PaneSwitch, type Pane } from "./PaneSwitch";
+import { MORE_ID, MORE_TOGGLE_ID } from "./toolbar-ids";
 import { StateMatrix } from "./StateMatrix";
-import { useDebounced } from "./useDebounced";
+import { useDebounced, useIdleDebounced } from "./useDebounced";
 import { preloadCheck, useDraftReads } from "./useDraftCheck";
 import { useDraftSharing } from "./useDraftSharing";
 import { useEditorSource } from "./useEditorSource";
@@ -35,7 +38,10 @@ import styles from "./editor.module.css";
 
 export type { EditorExample } from "./editor-example";
 
-const PREVIEW_DEBOUNCE_MS = 400;
+// A pause this long in typing updates the preview, at the page's next idle moment (at most
+// PREVIEW_IDLE_MS later), so a keystroke shows in the preview in about a fifth of a second.
+const PREVIEW_DEBOUNCE_MS = 120;
+const PREVIEW_IDLE_MS = 60;
 // Several frames restart at once in the matrix: wait for a longer pause in typing.
 const MATRIX_DEBOUNCE_MS = 1_000;
 /** The editor's share of the width, in percent, and how far the splitter may move it. */
@@ -60,6 +66,7 @@ export interface PlaygroundEditorProps {
 /** The playground editor: source on one side, its live preview on the other, and sharing. */
 export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver, draftId }: PlaygroundEditorProps) {
   const [status, announce] = useState("");
+  const clearStatus = useCallback(() => announce((s) => (s ? "" : s)), []);
   const source = useEditorSource(starters, requestedExample, announce, draftId ? draftLoading(draftId) : undefined);
   const { starter, html } = source;
   const [view, setView] = useState<View>("single");
@@ -70,7 +77,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   // The document's key travels with its text, so the preview never pairs one document's consent
   // with another's code (a new document asks afresh: see the preview below).
   const typed = useMemo(() => ({ html, key: source.editorKey }), [html, source.editorKey]);
-  const preview = useDebounced(typed, PREVIEW_DEBOUNCE_MS);
+  const preview = useIdleDebounced(typed, PREVIEW_DEBOUNCE_MS, PREVIEW_IDLE_MS);
   const previewHtml = preview.html;
   const matrixHtml = useDebounced(html, MATRIX_DEBOUNCE_MS);
   const findings = useFindings(previewHtml, starters);
@@ -80,7 +87,9 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const sharing = useDraftSharing({ html, scenario: data.scenario, examples: data.examples, mode: data.mode, announce });
   const { revision } = sharing;
   const shared = sharing.share.kind === "shared";
-  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce });
+  const editor = useRef<CodeEditorHandle>(null);
+  const historyOf = useCallback(() => editor.current?.history(), []);
+  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf });
 
   // The preview's render report is shown here; when the preview is exactly a revision watchers
   // have (a demo draft: same html, scenario and examples), it is also the agent's to read, once
@@ -108,12 +117,23 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   // shared (then every edit is pushed) nor saved.
   const leaving = useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
-  const editor = useRef<CodeEditorHandle>(null);
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
   const workspace = useRef<HTMLDivElement>(null);
   const [split, setSplit] = usePaneSplit(SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
   const [resizing, setResizing] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+
+  // The preview starts once the page has hydrated and has a moment to spare: the dashboard's own
+  // work (its reads, its drawing) never stands between the page and the author's first keystroke.
+  const [previewOn, setPreviewOn] = useState(false);
+  useEffect(() => {
+    if (typeof window.requestIdleCallback !== "function") {
+      const t = setTimeout(() => setPreviewOn(true), 0);
+      return () => clearTimeout(t);
+    }
+    const id = window.requestIdleCallback(() => setPreviewOn(true), { timeout: 300 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
 
   // Until the first dashboard has settled, the preview shows that it is working rather than a
   // half-drawn page (a table's headers without rows).
@@ -183,6 +203,31 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     return () => window.removeEventListener("keydown", onKey, { capture: true });
   }, []);
 
+  // On a phone the source and the preview take turns filling the screen; wide, both show.
+  const [pane, setPane] = useState<Pane>("code");
+  // The toolbar's secondary controls on a phone: a menu that opens under More.
+  const [moreOpen, setMoreOpen] = useState(false);
+  const openMore = () => {
+    setMoreOpen(true);
+    // Into the menu, at its first control, once it is drawn.
+    requestAnimationFrame(() => document.getElementById(MORE_ID)?.querySelector<HTMLElement>("button, select, input")?.focus());
+  };
+  const closeMore = (focusToggle: boolean) => {
+    if (!moreOpen) return;
+    setMoreOpen(false);
+    if (focusToggle) document.getElementById(MORE_TOGGLE_ID)?.focus();
+  };
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      e.preventDefault();
+      setShortcutsOpen(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
   const name = (sharing.dash ?? htmlTitle(html)) ?? "Untitled dashboard";
   const author: CodeAuthor = {
     kind: "editor",
@@ -193,21 +238,60 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   return (
     <section aria-labelledby="editor-title" className={styles.page}>
-      <div className={styles.toolbar}>
+      <div className={styles.toolbar} data-testid="editor-toolbar">
         <h1 id="editor-title" className={styles.title}>
           Dashboard playground
         </h1>
         <span className={styles.docName} title={name} data-testid="editor-name">
           {name}
         </span>
-        <p className={styles.revision}>
-          Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
-        </p>
-        <DrawerToggle open={drawerOpen} onToggle={() => setDrawerOpen((o) => !o)} />
-        <PreviewControls data={data} shared={shared} />
-        <button type="button" onClick={format} disabled={!interactive} className={styles.toolButton}>
-          Format
-        </button>
+        <PaneSwitch pane={pane} onPane={setPane} />
+        {/* The secondary controls: in the toolbar's row on a wide screen, behind More on a phone. */}
+        <div
+          id={MORE_ID}
+          className={styles.more}
+          data-open={moreOpen || undefined}
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && moreOpen) {
+              e.stopPropagation();
+              closeMore(true);
+            }
+          }}
+        >
+          <p className={styles.revision}>
+            Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
+          </p>
+          <DrawerToggle
+            open={drawerOpen}
+            onToggle={() => {
+              closeMore(false);
+              setDrawerOpen((o) => !o);
+            }}
+          />
+          <PreviewControls data={data} shared={shared} />
+          <button
+            type="button"
+            onClick={() => {
+              closeMore(false);
+              format();
+            }}
+            disabled={!interactive}
+            className={styles.toolButton}
+          >
+            Format
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              closeMore(false);
+              setShortcutsOpen(true);
+            }}
+            className={styles.toolButton}
+            aria-keyshortcuts="?"
+          >
+            Shortcuts
+          </button>
+        </div>
         <SharePanel sharing={sharing} interactive={interactive} status={status} keepsOnCtrlS={!saver}>
           {saver ? (
             <span ref={saveBox} className={styles.save}>
@@ -222,24 +306,44 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             </span>
           ) : null}
         </SharePanel>
+        <button
+          type="button"
+          id={MORE_TOGGLE_ID}
+          className={styles.moreToggle}
+          aria-expanded={moreOpen}
+          aria-controls={MORE_ID}
+          onClick={() => (moreOpen ? closeMore(true) : openMore())}
+        >
+          More
+        </button>
       </div>
 
       <DraftNotices durable={durable} interactive={interactive} />
 
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
-      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined}>
-        <div id="editor-pane" className={styles.sourcePane} onFocus={() => void preloadCheck().catch(() => {})}>
+      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined} data-pane={pane}>
+        <div id="editor-pane" className={styles.sourcePane} onFocus={() => void preloadCheck().catch(() => {})} role="group" aria-label="Source">
           <CodeEditor
             ref={editor}
             initialValue={source.initialHtml}
+            initialHistory={source.initialHistory}
             key={source.editorKey}
             readOnly={durable.access !== "write"}
             onChange={source.setHtml}
+            // What the status line said was of the document before this edit.
+            onUserEdit={clearStatus}
             warnings={findings.warnings}
             checkedValue={findings.check.kind === "done" ? findings.check.checked : ""}
             label="Dashboard HTML"
+            describedBy="editor-keys"
           />
+          <p id="editor-keys" className={styles.keysHint} data-testid="editor-keys">
+            Tab indents. To leave the editor, press Esc, then Tab.{" "}
+            <button type="button" className={styles.linkButton} onClick={() => setShortcutsOpen(true)}>
+              All shortcuts
+            </button>
+          </p>
           <FindingsPanel {...findings} onJump={jump} />
         </div>
         <PaneSplitter
@@ -252,14 +356,14 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           label="Resize the editor and the preview"
           onDragging={setResizing}
         />
-        <div className={styles.previewPane}>
+        <div id="preview-pane" className={styles.previewPane} role="group" aria-label="Preview">
           <div className={styles.paneBar}>
             <ViewSwitch view={view} onView={setView} />
           </div>
           {view === "single" ? (
             <>
               <div className={styles.previewStage} aria-busy={!previewReady} data-testid="preview-stage">
-                {data.live ? (
+                {!previewOn ? null : data.live ? (
                   // A new document (another example, a draft, a saved dashboard) asks afresh.
                   <ConsentedFrame
                     key={preview.key}
@@ -300,6 +404,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           <VariantsPanel data={data} />
         </EditorDrawer>
       </div>
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ConfirmDialog
         open={source.pendingExample !== null}
         title={`Load the “${source.pendingExample?.label ?? ""}” example?`}

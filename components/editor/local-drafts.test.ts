@@ -1,6 +1,10 @@
+import { history, historyField } from "@codemirror/commands";
+import { EditorState } from "@codemirror/state";
 import { describe, expect, it } from "vitest";
 import {
   KEPT_EDITS_MAX_AGE_MS,
+  KEPT_HISTORY_MAX_CHARS,
+  historyToKeep,
   draftAddress,
   editsKey,
   keepWriteCapability,
@@ -143,5 +147,33 @@ describe("what is worth keeping and what comes back", () => {
     expect(restoreDecision(kept, { html: "x" }, kept.keptAt + KEPT_EDITS_MAX_AGE_MS + 1)).toEqual({ kind: "drop" });
     expect(restoreDecision(kept, { html: "x" }, kept.keptAt + KEPT_EDITS_MAX_AGE_MS)).toEqual({ kind: "restore", edits: kept });
     expect(restoreDecision(kept, { html: "x" }, kept.keptAt - 10 * 60_000)).toEqual({ kind: "drop" });
+  });
+});
+
+describe("the undo history kept beside the edits", () => {
+  const stateJson = (doc: string) => {
+    let state = EditorState.create({ doc: "<p>a</p>", extensions: [history()] });
+    state = state.update({ changes: { from: 0, to: state.doc.length, insert: doc } }).state;
+    return state.toJSON({ history: historyField }) as { doc: string };
+  };
+
+  it("keeps a history of the very text kept, and comes back through a store as it went in", () => {
+    const json = stateJson("<p>b</p>");
+    expect(historyToKeep(json, "<p>b</p>")).toBe(json);
+    const store = new MemoryStore();
+    const kept = { ...edits(), html: "<p>b</p>", history: json };
+    expect(writeKeptEdits(store, { kind: "playground" }, kept)).toBe(true);
+    const back = readKeptEdits(store, { kind: "playground" });
+    expect(back?.history).toEqual(json);
+    const restored = EditorState.fromJSON(back?.history, { extensions: [history()] }, { history: historyField });
+    expect(restored.doc.toString()).toBe("<p>b</p>");
+  });
+
+  it("keeps no history of another text, none that is not an object, and none over its bound", () => {
+    expect(historyToKeep(stateJson("<p>b</p>"), "<p>c</p>")).toBeUndefined();
+    expect(historyToKeep(null, "x")).toBeUndefined();
+    expect(historyToKeep("x", "x")).toBeUndefined();
+    const big = "x".repeat(KEPT_HISTORY_MAX_CHARS);
+    expect(historyToKeep(stateJson(big), big)).toBeUndefined();
   });
 });

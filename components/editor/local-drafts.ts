@@ -95,8 +95,23 @@ const keptEdits = z.object({
   scenario: z.string(),
   examples: z.record(z.string(), z.string()),
   keptAt: z.number(),
+  /** The editor's undo history over `html` (CodeMirror's state JSON, its `doc` equal to `html`), so undo works after a reload. */
+  history: z.unknown().optional(),
 });
 export type KeptEdits = z.infer<typeof keptEdits>;
+
+/** An undo history larger than this (as JSON) is not kept: the edits matter more than their history. */
+export const KEPT_HISTORY_MAX_CHARS = 1_000_000;
+
+/** The history to keep beside `html`: only one that is of that very text and within its bound. */
+export function historyToKeep(history: unknown, html: string): unknown {
+  if (history === null || typeof history !== "object" || (history as { doc?: unknown }).doc !== html) return undefined;
+  try {
+    return JSON.stringify(history).length <= KEPT_HISTORY_MAX_CHARS ? history : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Edits older than this are dropped rather than restored: the draft they sat on has long expired. */
 export const KEPT_EDITS_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;

@@ -17,6 +17,7 @@ import {
   type EditsScope,
   type KeptEdits,
   type KeyValueStore,
+  historyToKeep,
 } from "./local-drafts";
 import type { DraftSharing } from "./useDraftSharing";
 import type { EditorSource } from "./useEditorSource";
@@ -63,6 +64,8 @@ export interface DurableDraftInput {
   data: PreviewData;
   sharing: DraftSharing;
   announce: (status: string) => void;
+  /** The editor's state JSON with its undo history, kept beside the edits. */
+  historyOf?: () => unknown;
 }
 
 /** Whether this browser may write the draft at this address. */
@@ -123,8 +126,10 @@ function keepProbe(store: KeyValueStore, key: string): boolean {
  * stays in this browser's storage, and edits not yet shared or saved are kept there too and
  * brought back on the next visit.
  */
-export function useDurableDraft({ draftId, openHandoff, source, data, sharing, announce }: DurableDraftInput): DurableDraft {
-  const [restoredFrom, setRestoredFrom] = useState<number | null>(null);
+export function useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf }: DurableDraftInput): DurableDraft {
+  // The edits brought back, on what, and at which revision: the notice holds while they are still
+  // unsaved edits on that document (not once pushed as a revision, shared, or replaced).
+  const [restored, setRestored] = useState<{ keptAt: number; starter: EditorExample; revision: number | null } | null>(null);
   const [lastWriteOk, setLastWriteOk] = useState(true);
   const [forking, setForking] = useState(false);
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
@@ -150,29 +155,32 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
   });
 
   const live = useRef({ source, data, sharing, announce });
+  const latestHistoryOf = useRef(historyOf);
+  useEffect(() => {
+    latestHistoryOf.current = historyOf;
+  });
   useEffect(() => {
     live.current = { source, data, sharing, announce };
   });
 
   // Brings back the edits kept for `where` when they differ from what the editor opened on.
-  const restoreKept = (store: KeyValueStore, where: EditsScope, onDraft: boolean): KeptEdits | null => {
+  const restoreKept = (store: KeyValueStore, where: EditsScope, onDraft: boolean): { edits: KeptEdits; starter: EditorExample } | null => {
     const { source: s, data: d, sharing: sh, announce: say } = live.current;
     const decision = restoreDecision(readKeptEdits(store, where), { html: start.current.starter?.html ?? "" }, Date.now());
     if (decision.kind === "drop") writeKeptEdits(store, where, null);
     if (decision.kind !== "restore") return null;
     const edits = decision.edits;
     // On a draft's address the edits sit on its latest revision, whatever they started from.
-    s.restore(
+    const base: EditorExample =
       onDraft && start.current.starter
         ? start.current.starter
-        : { ...edits.base, description: "", source: { from: `edits kept in this browser, started from “${edits.base.label}”`, own: false } },
-      edits.html,
-    );
+        : { ...edits.base, description: "", source: { from: `edits kept in this browser, started from “${edits.base.label}”`, own: false } };
+    s.restore(base, edits.html, edits.history);
     // A draft's data mode is fixed at creation; the plain editor's is whatever it was.
     d.restore({ mode: onDraft ? start.current.settings.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
     if (!onDraft) sh.setDash(edits.dash);
     say("Restored your unsaved edits.");
-    return edits;
+    return { edits, starter: base };
   };
 
   // The first visit. On a draft's address: read its latest revision, take it up when this browser
@@ -181,9 +189,9 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     const store = browserStore();
     if (!draftId) {
       if (!store || openHandoff) return;
-      const edits = restoreKept(store, { kind: "playground" }, false);
+      const back = restoreKept(store, { kind: "playground" }, false);
       // The notice's time comes from storage, which the server cannot see: set after hydration.
-      if (edits) queueMicrotask(() => setRestoredFrom(edits.keptAt));
+      if (back) queueMicrotask(() => setRestored({ keptAt: back.edits.keptAt, starter: back.starter, revision: null }));
       return;
     }
     let cancelled = false;
@@ -214,8 +222,8 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
       if (capability) sh.resume({ id: view.id, revision: view.revision, ...capability, draft: { html: view.html, scenario: view.scenario, examples: view.examples } });
       setLoaded(true);
       say(capability ? `Opened your draft at revision ${view.revision}; each edit goes to watchers.` : `Opened the draft at revision ${view.revision}, read-only.`);
-      const edits = store && capability ? restoreKept(store, { kind: "draft", id: view.id }, true) : null;
-      if (edits) setRestoredFrom(edits.keptAt);
+      const back = store && capability ? restoreKept(store, { kind: "draft", id: view.id }, true) : null;
+      if (back) setRestored({ keptAt: back.edits.keptAt, starter: back.starter, revision: view.revision });
     })();
     return () => {
       cancelled = true;
@@ -269,8 +277,9 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     const where: EditsScope = scopeKey ? { kind: "draft", id: scopeKey } : { kind: "playground" };
     const write = () => {
       pending.current = null;
+      const history = historyToKeep(latestHistoryOf.current?.(), html);
       const edits: KeptEdits | null = worthKeeping(html, starter)
-        ? { v: 1, html, base: { id: starter.id, label: starter.label, html: starter.html }, dash, dataMode: mode, scenario, examples, keptAt: Date.now() }
+        ? { v: 1, html, base: { id: starter.id, label: starter.label, html: starter.html }, dash, dataMode: mode, scenario, examples, keptAt: Date.now(), ...(history === undefined ? {} : { history }) }
         : null;
       setLastWriteOk(writeKeptEdits(store, where, edits));
     };
@@ -297,7 +306,7 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     if (!draftId) sh.setDash(null);
     const store = browserStore();
     if (store) writeKeptEdits(store, scope, null);
-    setRestoredFrom(null);
+    setRestored(null);
     say("Discarded your unsaved edits.");
   };
 
@@ -310,6 +319,7 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     }
   };
 
+  const restoredFrom = restored && restored.starter === source.starter && restored.revision === sharing.revision ? restored.keptAt : null;
   const watchPath = draftId ? `${PLAYGROUND_BASE}/watch/${encodeURIComponent(draftId)}` : null;
   return { access, fork, forking, restoredFrom, discardRestored, kept: storageOk && lastWriteOk, watchPath };
 }

@@ -18,10 +18,12 @@ export interface EditorSource {
   unknownExample: string | null;
   /** What the editor shows when it (re)starts: the starter's html, or edits brought back over it. */
   initialHtml: string;
+  /** The undo history brought back with the edits, if it was kept. */
+  initialHistory: unknown;
   /** Starts the source over from `next`. */
   load: (next: EditorExample) => void;
-  /** Starts the source over from `base` with `html` on it as edits, as kept edits bring them back. */
-  restore: (base: EditorExample, html: string) => void;
+  /** Starts the source over from `base` with `html` on it as edits, as kept edits bring them back (with their undo history). */
+  restore: (base: EditorExample, html: string, history?: unknown) => void;
   /** Loads a gallery example, asking first when edits would be lost, and names it in the address. */
   chooseExample: (id: string) => void;
   /** The example waiting for the person's word that their edits may go. */
@@ -47,13 +49,15 @@ export function useEditorSource(
   const [unknownExample, setUnknownExample] = useState(requestedExample !== undefined && !requested ? requestedExample : null);
   const [html, setHtml] = useState(starter?.html ?? "");
   const [initialHtml, setInitialHtml] = useState(html);
+  const [initialHistory, setInitialHistory] = useState<unknown>(undefined);
   const edited = starter !== undefined && html !== starter.html;
 
-  const restore = useCallback((base: EditorExample, edits: string) => {
+  const restore = useCallback((base: EditorExample, edits: string, history?: unknown) => {
     setStarter(base);
     setLoads((n) => n + 1);
     setHtml(edits);
     setInitialHtml(edits);
+    setInitialHistory(history);
   }, []);
   const load = useCallback((next: EditorExample) => restore(next, next.html), [restore]);
 
@@ -78,5 +82,5 @@ export function useEditorSource(
     if (yes && next) apply(next);
   };
 
-  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, initialHtml, load, restore, chooseExample, pendingExample, answerPending };
+  return { starter, editorKey: `${starter?.id ?? ""}-${loads}`, html, setHtml, edited, unknownExample, initialHtml, initialHistory, load, restore, chooseExample, pendingExample, answerPending };
 }

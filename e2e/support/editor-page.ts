@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 // The playground editor as a person uses it: toolbar, source, preview, console and drawer.
 
@@ -17,7 +17,9 @@ export class PlaygroundEditorPage {
 
   async open(path = "/dashboards/playground"): Promise<void> {
     await this.page.goto(path);
-    await expect(this.source()).toBeVisible();
+    // The page is drawn with a plain text area that takes keystrokes at once; CodeMirror
+    // replaces it once the page's script runs, and the tests use what CodeMirror adds.
+    await expect(this.page.locator(".cm-content")).toBeVisible();
   }
 
   source() {
@@ -120,8 +122,22 @@ export class PlaygroundEditorPage {
   }
 
   async openDrawer(): Promise<void> {
+    await this.reveal(this.page.getByRole("button", { name: "Examples & data" }));
     await this.page.getByRole("button", { name: "Examples & data" }).click();
     await expect(this.drawer()).toBeVisible();
+  }
+
+  /** On a phone the toolbar's secondary controls are behind More: opens it when `control` is not on screen. */
+  async reveal(control: Locator): Promise<void> {
+    if (await control.isVisible()) return;
+    await this.page.getByRole("button", { name: "More" }).click();
+    await expect(control).toBeVisible();
+  }
+
+  /** On a phone the source and the preview take turns: shows `pane` when its tab is there. */
+  async showPane(pane: "Code" | "Preview"): Promise<void> {
+    const tab = this.page.getByRole("radio", { name: pane, exact: true });
+    if (await tab.isVisible()) await tab.check();
   }
 
   drawer() {
@@ -129,7 +145,9 @@ export class PlaygroundEditorPage {
   }
 
   async format(): Promise<void> {
-    await this.page.getByRole("button", { name: "Format", exact: true }).click();
+    const button = this.page.getByRole("button", { name: "Format", exact: true });
+    await this.reveal(button);
+    await button.click();
   }
 
   saveForm() {
@@ -149,6 +167,7 @@ export class PlaygroundEditorPage {
   }
 
   async showMatrix(): Promise<void> {
+    await this.showPane("Preview");
     await this.page.getByRole("radio", { name: "State matrix" }).check();
     await expect(this.matrix()).toBeVisible();
   }

@@ -1,0 +1,78 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import styles from "./editor.module.css";
+
+// The editor's keyboard shortcuts in one list, opened with "?" (outside a text field) or the
+// Shortcuts button: a modal <dialog>, so focus stays in it, Escape closes it, and focus goes back
+// to whatever opened it.
+
+const mod = "Ctrl/⌘";
+
+export const SHORTCUTS: readonly { keys: string; what: string }[] = [
+  { keys: "Esc, then Tab", what: "Leave the editor (Tab alone indents)" },
+  { keys: `${mod}+S`, what: "Save to your space when signed in; share the draft otherwise" },
+  { keys: `${mod}+Z`, what: "Undo (the history survives a reload)" },
+  { keys: `${mod}+Shift+Z or ${mod}+Y`, what: "Redo" },
+  { keys: `${mod}+F`, what: "Find in the source" },
+  { keys: `${mod}+/`, what: "Comment or uncomment the line" },
+  { keys: "Alt+↑ / Alt+↓", what: "Move the line up or down" },
+  { keys: `${mod}+Space`, what: "Complete a tag or attribute" },
+  { keys: "?", what: "This list (outside the editor and text fields)" },
+];
+
+export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const opener = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (open && !el.open) {
+      opener.current = document.activeElement;
+      el.showModal();
+      closeButton.current?.focus();
+    } else if (!open && el.open) {
+      el.close();
+    }
+  }, [open]);
+
+  const onDialogClose = () => {
+    const back = opener.current;
+    opener.current = null;
+    if (back instanceof HTMLElement && back.isConnected) back.focus();
+    if (open) onClose();
+  };
+
+  return (
+    <dialog ref={dialog} className="confirm" aria-labelledby="shortcuts-title" onClose={onDialogClose} data-testid="shortcuts">
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <table className={styles.shortcuts}>
+        <tbody>
+          {SHORTCUTS.map((s) => (
+            <tr key={s.keys}>
+              <th scope="row">
+                <kbd>{s.keys}</kbd>
+              </th>
+              <td>{s.what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="confirm-actions">
+        <button type="button" ref={closeButton} onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** Whether a key press is typing in a field, where "?" is a character and not a command. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["button", "checkbox", "radio", "submit", "reset"].includes((target as HTMLInputElement).type));
+}
