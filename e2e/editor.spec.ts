@@ -118,6 +118,7 @@ test("the gallery loads an example, and asks before it discards edits", async ({
   // A reload opens the example last picked.
   await page.reload();
   await expect(editor.preview().locator("h1")).toHaveText("District health");
+  await editor.openDrawer();
   await expect(editor.example("district-health")).toHaveAttribute("aria-current", "true");
 });
 
@@ -179,6 +180,7 @@ test("?example= starts from that example; an unknown one says so and starts from
   const editor = new EditorPage(page);
   await page.goto("/dashboards/playground?example=crm-pipeline");
   await expect(editor.preview().locator("h1")).toHaveText("CRM pipeline");
+  await editor.openDrawer();
   await expect(editor.example("crm-pipeline")).toHaveAttribute("aria-current", "true");
   await expect(editor.exampleNotice()).toHaveCount(0);
 
@@ -186,6 +188,7 @@ test("?example= starts from that example; an unknown one says so and starts from
   await expect(editor.exampleNotice()).toContainText("no example called “no-such-thing”");
   await expect(editor.exampleNotice()).toContainText("CX book");
   await expect(editor.preview().locator("h1")).toHaveText("CX book");
+  await editor.openDrawer();
   await expect(editor.example("cx-book")).toHaveAttribute("aria-current", "true");
 });
 

@@ -98,7 +98,7 @@ test("until the page is interactive, its actions are disabled rather than dead",
 
     await page.goto("/dashboards/playground");
     await expect(page.getByRole("heading", { name: "Dashboard playground" })).toBeVisible();
-    for (const name of ["Share", "Save to my space", "CRM pipeline"]) await expect(page.getByRole("button", { name, exact: true })).toBeDisabled();
+    for (const name of ["Share", "Save to my space", "Examples & data"]) await expect(page.getByRole("button", { name, exact: true })).toBeDisabled();
   } finally {
     await context.close();
   }

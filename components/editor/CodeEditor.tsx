@@ -8,6 +8,7 @@ import { html as htmlLanguage } from "@codemirror/lang-html";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { Compartment, EditorState, Transaction, type Extension, type Text } from "@codemirror/state";
 import type { DraftWarning } from "@/lib/contract/resources";
+import { readableHighlighting } from "./highlight";
 import styles from "./editor.module.css";
 
 export interface CodeEditorProps {
@@ -117,6 +118,7 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
     const head = area && hadFocus ? Math.min(area.selectionEnd, doc.length) : 0;
     const extensions = [
         basicSetup,
+        readableHighlighting,
         // Tab indents, as in any code editor; Escape then Tab (CodeMirror's tab focus mode)
         // moves focus on, so keyboard users are never trapped.
         keymap.of([indentWithTab]),

@@ -263,6 +263,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
           </p>
           <DrawerToggle
             open={drawerOpen}
+            disabled={!interactive}
             onToggle={() => {
               closeMore(false);
               setDrawerOpen((o) => !o);
@@ -323,7 +324,15 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
       <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined} data-pane={pane}>
-        <div id="editor-pane" className={styles.sourcePane} onFocus={() => void preloadCheck().catch(() => {})} role="group" aria-label="Source">
+        <div
+          id="editor-pane"
+          className={styles.sourcePane}
+          // The hint stays while its list of shortcuts is open, so focus has its button to return to.
+          data-keys-open={shortcutsOpen || undefined}
+          onFocus={() => void preloadCheck().catch(() => {})}
+          role="group"
+          aria-label="Source"
+        >
           <CodeEditor
             ref={editor}
             initialValue={source.initialHtml}

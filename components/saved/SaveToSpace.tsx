@@ -52,7 +52,7 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
   if (!open) {
     return (
       <button ref={openButton} type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}>
-        Save to my space
+        Save<span className={styles.saveRest}> to my space</span>
       </button>
     );
   }
