@@ -45,3 +45,20 @@ export async function expectNoSeriousViolations(target: Page | Frame): Promise<v
     .join("\n");
   expect(found, report).toEqual([]);
 }
+
+/** The success criteria of WCAG 2.0, 2.1 and 2.2 at levels A and AA, as axe tags them. */
+export const WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] as const;
+
+/** Every violation of the WCAG 2.2 AA rules on the page (outside dashboard frames), whatever its impact. */
+export async function expectNoWcagViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: axePath });
+  const found = (await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run({ exclude: [["iframe"]] }, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+    return result.violations;
+  }, [...WCAG_AA_TAGS])) as AxeViolation[];
+  const report = found
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
+    .join("\n");
+  expect(found, report).toEqual([]);
+}
