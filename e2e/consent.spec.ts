@@ -185,6 +185,9 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   const consent = new ConsentGatePage(page);
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("one");
+  // The gate had focus and is gone: focus moves on to the dashboard's region, not to the body.
+  await expect(page.getByTestId("dashboard-region")).toBeFocused();
+  await expect(page.getByRole("region", { name: await page.getByTestId("dashboard-frame").getAttribute("title") ?? "" })).toBeFocused();
 
   await author.update(draft, reads(["/me"], "two"));
   await expect(watch.dashboard().locator("#label")).toHaveText("two");
@@ -197,6 +200,7 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   await expect(page.getByTestId("consent-incomplete")).toHaveCount(0);
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("three");
+  await expect(page.getByTestId("dashboard-region")).toBeFocused();
 });
 
 test("a live read the viewer's own setup refuses: the page above the frame links to /connections, since the dashboard cannot", { tag: "@member-state" }, async ({ page, request }) => {

@@ -62,7 +62,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/dashboards\/playground\/draft\/[^/]+\/render$/, "POST"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/, "GET, HEAD"],
   [/^\/dashboards\/save(?:\/.*)?$/, "GET, HEAD, POST"],
-  [/^\/docs\/[^/]+$/, "GET, HEAD"],
+  [/^\/docs\/(?:[^/]+\.(?:md|json)|md\/[^/]+)$/, "GET, HEAD"],
   [/^\/(?:healthz|readyz|metrics|openapi\.json)$/, "GET, HEAD"],
   [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
   [/^\/(?:signin\/demo|signout)$/, "POST"],
