@@ -49,7 +49,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <div className="account">
             {user ? (
               <>
-                <Link href="/account" data-testid="signed-in-email" aria-label={`Your account (${user.email})`}>
+                <Link href="/account" data-testid="signed-in-email" title="Your account">
                   {user.email}
                 </Link>
                 <form className="inline" method="post" action="/signout">

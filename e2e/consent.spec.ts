@@ -174,6 +174,8 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
 });
 
 test("a new revision that reads more asks again; one that reads the same keeps running", async ({ page, request }) => {
+  // Three revisions, each rendered in the frame: past 30 s once on the loaded two-core machine.
+  test.setTimeout(60_000);
   const author = new DraftAuthor(request);
   const reads = (paths: string[], label: string) =>
     `<!doctype html><title>x</title><p id="label">${label}</p><script>const API = window.DASHBOARD_API_BASE || "/api";${paths

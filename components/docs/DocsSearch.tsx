@@ -1,7 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { SearchEntry, SearchIndex } from "@/lib/docs/search";
 import { highlightTerm, searchEntries } from "@/lib/docs/search-rank";
 import { HIGHLIGHT_EVENT, saveWish } from "./search-highlight";
@@ -31,7 +30,7 @@ export function DocsSearch({ version }: { version: string }) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const requested = useRef(false);
-  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
 
   function load() {
     if (requested.current) return;
@@ -45,6 +44,18 @@ export function DocsSearch({ version }: { version: string }) {
       });
   }
 
+  // What was typed before the script ran is the query, not lost.
+  useEffect(() => {
+    const typed = input.current?.value ?? "";
+    if (typed) {
+      load();
+      setQuery(typed);
+      setOpen(document.activeElement === input.current);
+    }
+    // Once, at hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const results = useMemo(() => (entries && query.trim() ? searchEntries(entries, query) : []), [entries, query]);
   const expanded = open && results.length > 0;
 
@@ -53,7 +64,9 @@ export function DocsSearch({ version }: { version: string }) {
     const path = `/docs/${section}`;
     saveWish({ path, anchor, term: highlightTerm(entry, query) });
     setOpen(false);
-    if (window.location.pathname !== path) router.push(`${path}#${encodeURIComponent(anchor)}`);
+    // A document load, not the router's: only a load makes the place the :target the page's
+    // styles mark, and the reference's pages share nothing worth keeping.
+    if (window.location.pathname !== path) window.location.href = `${path}#${encodeURIComponent(anchor)}`;
     else if (decodeURIComponent(window.location.hash.slice(1)) !== anchor) window.location.hash = anchor;
     else window.dispatchEvent(new Event(HIGHLIGHT_EVENT));
   }
@@ -93,6 +106,7 @@ export function DocsSearch({ version }: { version: string }) {
       </label>
       <input
         id={inputId}
+        ref={input}
         type="search"
         role="combobox"
         aria-expanded={expanded}

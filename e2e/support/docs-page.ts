@@ -59,7 +59,7 @@ export class DocsPage {
       fields: [...el.querySelectorAll("[data-field]")].map((n) => n.getAttribute("data-field") ?? ""),
       errors: [...el.querySelectorAll("[data-error-code]")].map((n) => n.getAttribute("data-error-code") ?? ""),
       example: el.querySelector("pre[data-example-for]")?.textContent ?? null,
-      title: el.querySelector("h3")?.textContent ?? "",
+      title: el.querySelector("h2")?.textContent ?? "",
     }));
   }
 
