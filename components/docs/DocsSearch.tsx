@@ -66,7 +66,7 @@ export function DocsSearch({ version }: { version: string }) {
     setOpen(false);
     // A document load, not the router's: only a load makes the place the :target the page's
     // styles mark, and the reference's pages share nothing worth keeping.
-    if (window.location.pathname !== path) window.location.href = `${path}#${encodeURIComponent(anchor)}`;
+    if (window.location.pathname !== path) window.location.href = new URL(`${path}#${encodeURIComponent(anchor)}`, window.location.origin).href;
     else if (decodeURIComponent(window.location.hash.slice(1)) !== anchor) window.location.hash = anchor;
     else window.dispatchEvent(new Event(HIGHLIGHT_EVENT));
   }
