@@ -10,13 +10,16 @@ const nextConfig = {
   // proxy.ts handles trailing slashes itself: a JSON route serves the address without it, a page
   // redirects there (lib/http/edge.ts).
   skipTrailingSlashRedirect: true,
-  // Agents asking for Markdown get the reference as Markdown at the same address.
+  // Agents asking for Markdown get the reference as Markdown at the same address. /docs/<x>.md is
+  // served by app/docs/md/[name]: /docs/<section> is the section's page, and one segment cannot
+  // hold both a page and a route handler.
   async rewrites() {
     const wantsMarkdown = [{ type: "header", key: "accept", value: ".*text/markdown.*" }];
     return {
       beforeFiles: [
-        { source: "/docs", has: wantsMarkdown, destination: "/docs/index.md" },
-        { source: "/docs/:section([a-z-]+)", has: wantsMarkdown, destination: "/docs/:section.md" },
+        { source: "/docs", has: wantsMarkdown, destination: "/docs/md/index" },
+        { source: "/docs/:section([a-z-]+)", has: wantsMarkdown, destination: "/docs/md/:section" },
+        { source: "/docs/:name([a-z0-9-]+).md", destination: "/docs/md/:name" },
       ],
     };
   },

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { config as appConfig } from "@/lib/config";
 import { hostBelieved, UNTRUSTED_HOST_HINT } from "@/lib/http/hosts";
 import { stampedLocalAddress, stampedMethod } from "@/lib/http/origin";
-import { atEdge, isJsonPath } from "@/lib/http/pre-route";
+import { accountPageFor, atEdge, isJsonPath } from "@/lib/http/pre-route";
 import { pagePolicy, setsOwnPolicy } from "@/lib/http/page-policy";
 import { errorResponse } from "@/lib/http/respond";
 
@@ -48,6 +48,8 @@ export function proxy(request: NextRequest): Response {
 }
 
 function route(request: NextRequest, pathname: string): Response {
+  const accountPage = accountPageFor(pathname, request.method, request.headers.get("accept"));
+  if (accountPage) return NextResponse.redirect(new URL(accountPage, request.nextUrl), 303);
   if (SAVE_AREA.test(pathname)) {
     return errorResponse("not_found", "Save with POST /~/<handle>/<slug>.");
   }

@@ -49,7 +49,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <div className="account">
             {user ? (
               <>
-                <span data-testid="signed-in-email">{user.email}</span>
+                <Link href="/account" data-testid="signed-in-email" title="Your account">
+                  {user.email}
+                </Link>
                 <form className="inline" method="post" action="/signout">
                   <button type="submit">Sign out</button>
                 </form>

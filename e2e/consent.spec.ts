@@ -174,6 +174,8 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
 });
 
 test("a new revision that reads more asks again; one that reads the same keeps running", async ({ page, request }) => {
+  // Three revisions, each rendered in the frame: past 30 s once on the loaded two-core machine.
+  test.setTimeout(60_000);
   const author = new DraftAuthor(request);
   const reads = (paths: string[], label: string) =>
     `<!doctype html><title>x</title><p id="label">${label}</p><script>const API = window.DASHBOARD_API_BASE || "/api";${paths
@@ -185,6 +187,9 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   const consent = new ConsentGatePage(page);
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("one");
+  // The gate had focus and is gone: focus moves on to the dashboard's region, not to the body.
+  await expect(page.getByTestId("dashboard-region")).toBeFocused();
+  await expect(page.getByRole("region", { name: await page.getByTestId("dashboard-frame").getAttribute("title") ?? "" })).toBeFocused();
 
   await author.update(draft, reads(["/me"], "two"));
   await expect(watch.dashboard().locator("#label")).toHaveText("two");
@@ -197,6 +202,7 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   await expect(page.getByTestId("consent-incomplete")).toHaveCount(0);
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("three");
+  await expect(page.getByTestId("dashboard-region")).toBeFocused();
 });
 
 test("a live read the viewer's own setup refuses: the page above the frame links to /connections, since the dashboard cannot", { tag: "@member-state" }, async ({ page, request }) => {

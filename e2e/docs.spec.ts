@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import { endpoints, errorsOf, type EndpointDef } from "../lib/contract/endpoints";
-import { expectNoSeriousViolations } from "./support/axe";
+import { docsSections } from "../lib/docs/sections";
+import { expectNoSeriousViolations, WCAG_22_AA } from "./support/axe";
 import { DocsPage } from "./support/docs-page";
 
 // The API reference in Chromium against the production build: complete (every endpoint, field
@@ -24,106 +25,209 @@ function propertyNames(schema: z.ZodType): string[] {
 
 const lastSegment = (field: string) => field.split(".").at(-1)?.replace(/\[\]$/, "") ?? "";
 
-test("every registry endpoint, field and error code is on /docs, and every example parses with its schema", async ({ page, request }) => {
-  const docs = new DocsPage(page);
-  await docs.open();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("API reference");
+const sectionSlugs = docsSections.map((s) => s.slug);
+/** Each page of the reference, the index and every section. */
+const pagePaths = ["/docs", ...sectionSlugs.map((s) => `/docs/${s}`)];
+const PAGE_MAX_BYTES = 250_000;
 
-  for (const e of endpoints as readonly EndpointDef[]) {
-    const facts = await docs.facts(e.id);
-    expect(facts.title, e.id).toMatch(/^GET /);
-    expect(facts.title, e.id).toContain(e.path);
-    const documented = new Set(facts.fields.map(lastSegment));
-    for (const name of propertyNames(e.response)) expect(documented.has(name), `${e.path}: field ${name}`).toBe(true);
-    for (const code of errorsOf(e)) expect(facts.errors, `${e.path}: error ${code}`).toContain(code);
-    expect(facts.example, `${e.path} has an example`).not.toBeNull();
-    const parsed = e.response.safeParse(JSON.parse(facts.example ?? "null"));
-    expect(parsed.success, `${e.path}: ${parsed.error?.message}`).toBe(true);
+test("every registry endpoint, field and error code is on a section page, and every example parses with its schema", async ({ page, request }) => {
+  // Twelve pages, each read whole; minutes on the shared two-core machine under load.
+  test.setTimeout(240_000);
+  const docs = new DocsPage(page);
+  const seen = new Set<string>();
+  for (const slug of sectionSlugs) {
+    await docs.openSection(slug);
+    const ids = await page.locator("article[data-registry-id]").evaluateAll((els) => els.map((el) => el.getAttribute("data-registry-id") ?? ""));
+    for (const id of ids) {
+      const e = endpoints.find((x) => x.id === id) as EndpointDef | undefined;
+      expect(e, `${id} is a registry endpoint`).toBeDefined();
+      if (!e) continue;
+      seen.add(id);
+      const facts = await docs.facts(e.id);
+      expect(facts.title, e.id).toMatch(/^GET /);
+      expect(facts.title, e.id).toContain(e.path);
+      const documented = new Set(facts.fields.map(lastSegment));
+      for (const name of propertyNames(e.response)) expect(documented.has(name), `${e.path}: field ${name}`).toBe(true);
+      for (const code of errorsOf(e)) expect(facts.errors, `${e.path}: error ${code}`).toContain(code);
+      expect(facts.example, `${e.path} has an example`).not.toBeNull();
+      const parsed = e.response.safeParse(JSON.parse(facts.example ?? "null"));
+      expect(parsed.success, `${e.path}: ${parsed.error?.message}`).toBe(true);
+    }
   }
-  await expect(page.locator("pre[data-example-for]")).toHaveCount(endpoints.length);
+  expect([...seen].sort()).toEqual(endpoints.map((e) => e.id).sort());
 
   // The examples are the demo API's own answers.
+  await docs.openSection("me");
   const me = JSON.parse((await docs.facts("me")).example ?? "null");
   expect(me).toEqual(await (await request.get("/dashboards/playground/api/me")).json());
 
   // Saving is documented from the contract's decisions, with no curl line.
+  await docs.openSection("saving");
   const save = await docs.facts("saving.save");
   expect(save.errors).toEqual(["invalid_slug", "empty_dashboard", "dashboard_uses_webrtc", "unauthorized", "forbidden", "method_not_allowed", "payload_too_large", "unsupported_media_type"]);
   expect(save.fields).toEqual(expect.arrayContaining(["path", "revision", "savedAt"]));
   await expect(docs.operation("saving.save")).toContainText("No curl or fetch snippet");
   await expect(docs.operation("saving.save").locator("code[id$='-curl']")).toHaveCount(0);
-  for (const id of ["playground.createDraft", "playground.updateDraft", "playground.demoApi", "playground.draftEvents"]) {
-    await expect(docs.operation(id)).toHaveCount(1);
-  }
+  await docs.openSection("playground");
+  for (const id of ["playground.createDraft", "playground.updateDraft"]) await expect(docs.operation(id)).toHaveCount(1);
+  await docs.openSection("demo-api");
+  await expect(docs.operation("playground.demoApi")).toHaveCount(1);
+  await docs.openSection("events");
+  await expect(docs.operation("playground.draftEvents")).toHaveCount(1);
 });
 
-test("conventions come first, then the endpoints, the playground, events, saving, and health and metrics", async ({ page }) => {
+test("the index lists conventions first, then the endpoints, the playground, events, saving, and health and metrics", async ({ page }) => {
+  test.setTimeout(60_000);
   const docs = new DocsPage(page);
   await docs.open();
-  await expect(docs.sectionHeadings()).toHaveText([
-    /^Conventions/,
-    /^Profile, favourites and home/,
-    /^Connection checks/,
-    /^CRM/,
-    /^Outside systems/,
-    /^Customer success/,
-    /^Playground/,
-    /^Events/,
-    /^Saving a dashboard/,
-    /^Health and metrics/,
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("API reference");
+  await expect(docs.sectionLinks()).toHaveText([
+    "Conventions",
+    "Profile, favourites and home",
+    "Connection checks",
+    "CRM",
+    "Outside systems",
+    "Customer success",
+    "Playground",
+    "Demo API and agent tools",
+    "Render reports and renders",
+    "Events",
+    "Saving a dashboard",
+    "Health and metrics",
   ]);
+  await docs.sectionLinks().filter({ hasText: "Health and metrics" }).getByRole("link").click();
+  await expect(page).toHaveURL(/\/docs\/operations$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Health and metrics");
   for (const id of ["operations.healthz", "operations.readyz", "operations.metrics"]) await expect(docs.operation(id)).toHaveCount(1);
   await expect(docs.operation("operations.metrics")).toContainText("METRICS_TOKEN");
   await expect(docs.operation("operations.metrics")).toContainText("playground_event_streams_open");
+
+  await docs.openSection("conventions");
   const conventions = docs.section("conventions");
   for (const id of ["api-base", "sign-in", "error-envelope", "cursor-paging", "cx-wrapper", "district-arr", "activity-basis", "priority", "freshness"]) {
-    await expect(conventions.locator(`h3#${id}`)).toHaveCount(1);
+    await expect(conventions.locator(`h2#${id}`)).toHaveCount(1);
   }
   await expect(conventions).toContainText("window.DASHBOARD_API_BASE");
   await expect(conventions).toContainText("not an SLA");
   await expect(conventions).toContainText("fresh for 30 seconds");
   await expect(page.getByRole("banner").getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs");
+  // Every section page carries the contents of them all.
+  await expect(docs.sidebar().getByRole("link", { name: "Customer success" })).toHaveAttribute("href", "/docs/cx");
+  await expect(docs.sidebar().getByRole("link", { name: "Conventions" })).toHaveAttribute("aria-current", "page");
 });
 
-test("search filters the sidebar", async ({ page }) => {
+test("every page of the reference is at most 250 KB of HTML", async ({ request }) => {
+  for (const path of pagePaths) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()["content-type"], path).toContain("text/html");
+    const bytes = (await res.body()).byteLength;
+    expect(bytes, `${path}: ${bytes} bytes`).toBeLessThanOrEqual(PAGE_MAX_BYTES);
+  }
+  expect((await request.get("/docs/no-such-section")).status()).toBe(404);
+});
+
+/** Types a query, waits for a result of `kind` whose text matches `name`, chooses it with the keyboard, and opens it with Enter. */
+async function searchAndOpen(docs: DocsPage, query: string, kind: string, name: RegExp): Promise<void> {
+  await docs.search().fill(query);
+  await expect(docs.search()).toHaveAttribute("aria-expanded", "true");
+  const options = docs.results();
+  await expect(options.first()).toBeVisible();
+  const found = await options.evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute("data-kind"), text: el.textContent ?? "" })));
+  const texts = found.map((f) => `${f.kind}: ${f.text}`);
+  const at = found.findIndex((f) => f.kind === kind && name.test(f.text));
+  expect(at, `${query}: ${texts.join(" | ")}`).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i <= at; i++) await docs.search().press("ArrowDown");
+  await expect(options.nth(at)).toHaveAttribute("aria-selected", "true");
+  await expect(docs.search()).toHaveAttribute("aria-activedescendant", (await options.nth(at).getAttribute("id")) ?? "");
+  await docs.search().press("Enter");
+}
+
+test("search finds a field, an error code and a word of prose, and Enter opens the place with the match marked", async ({ page }) => {
+  test.setTimeout(90_000);
   const docs = new DocsPage(page);
   await docs.open();
-  const all = await docs.tocItems().count();
-  expect(all).toBeGreaterThan(endpoints.length);
-  await docs.search().fill("crmportal");
-  await expect(docs.tocItems()).toHaveCount(3);
-  for (const text of await docs.tocItems().allTextContents()) expect(text).toContain("/vendors/crmportal/");
-  await docs.search().fill("post draft");
-  // Every POST that concerns a draft: creating, checking, updating, sending a render report, rendering it.
-  await expect(docs.tocItems()).toHaveText([
-    /POST\s*\/dashboards\/playground\/draft$/,
-    /POST\s*\/dashboards\/playground\/check$/,
-    /POST\s*\/dashboards\/playground\/draft\/:write_token$/,
-    /POST\s*\/dashboards\/playground\/draft\/:read_id\/reports$/,
-    /POST\s*\/dashboards\/playground\/draft\/:read_id\/render$/,
-  ]);
-  await docs.search().fill("no such thing");
-  await expect(docs.tocItems()).toHaveCount(0);
-  await expect(page.getByText("Nothing matches")).toBeVisible();
-  await docs.search().fill("");
-  await expect(docs.tocItems()).toHaveCount(all);
+
+  await searchAndOpen(docs, "waitingOn", "field", /^(?:\S*\.)?waitingOn/);
+  await expect(page).toHaveURL(/\/docs\/[a-z]+#[a-z0-9-]+--[0-9-]+-[A-Za-z0-9_-]*waitingOn/);
+  const fieldRow = page.locator(":target");
+  await expect(fieldRow).toHaveAttribute("data-field", /waitingOn$/);
+  await expect(fieldRow).toBeInViewport();
+  await expect.poll(() => docs.highlighted()).toBe("waitingOn");
+
+  await searchAndOpen(docs, "calls_not_opted_in", "error", /^calls_not_opted_in/);
+  await expect(page).toHaveURL(/#[a-z0-9-]+--error-calls_not_opted_in$/);
+  await expect(page.locator(":target")).toHaveAttribute("data-error-code", "calls_not_opted_in");
+  await expect(page.locator(":target")).toBeInViewport();
+  await expect.poll(() => docs.highlighted()).toBe("calls_not_opted_in");
+
+  // A word of a paragraph.
+  await searchAndOpen(docs, "heuristic", "prose", /heuristic/i);
+  await expect(page).toHaveURL(/\/docs\/[a-z]+#[a-z0-9-]+$/);
+  await expect.poll(() => docs.highlighted()).toMatch(/^heuristic$/i);
+  const markVisible = await page.evaluate(() => {
+    const range = [...(CSS.highlights.get("docs-search") ?? [])][0];
+    const r = range instanceof Range ? range.getBoundingClientRect() : null;
+    return r !== null && r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  expect(markVisible).toBe(true);
+
+  // Escape closes the list, then clears the box; nothing found says so.
+  await docs.search().fill("zzzz-no-such-thing");
+  await expect(page.getByRole("status").filter({ hasText: "Nothing matches" })).toBeVisible();
+  await docs.search().fill("waitingOn");
+  await expect(docs.search()).toHaveAttribute("aria-expanded", "true");
+  await docs.search().press("Escape");
+  await expect(docs.search()).toHaveAttribute("aria-expanded", "false");
+  await docs.search().press("Escape");
+  await expect(docs.search()).toHaveValue("");
 });
 
-test("deep links target an endpoint, from the address and from the sidebar", async ({ page }) => {
+test("the search's placeholder fits its box, on a desktop and on a phone", async ({ page }) => {
   const docs = new DocsPage(page);
-  await docs.open("#get-crm-instance-companies");
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await docs.openSection("cx");
+    const fit = await docs.search().evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const ctx = document.createElement("canvas").getContext("2d");
+      if (!ctx) return { text: 0, box: 0 };
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const box = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: ctx.measureText(input.placeholder).width, box };
+    });
+    expect(fit.text, `${viewport.width}px`).toBeGreaterThan(0);
+    expect(fit.text, `${viewport.width}px`).toBeLessThanOrEqual(fit.box);
+  }
+});
+
+test("deep links target an endpoint, old single-page links reach their section, and the sidebar links its operations", async ({ page }) => {
+  test.setTimeout(90_000);
+  const docs = new DocsPage(page);
+  await docs.openSection("crm", "#get-crm-instance-companies");
   const companies = page.locator("#get-crm-instance-companies");
   await expect(companies).toBeInViewport();
   expect(await page.evaluate(() => document.querySelector(":target")?.id)).toBe("get-crm-instance-companies");
-  await page.getByRole("navigation", { name: "API reference" }).getByRole("link", { name: "GET /cx/book" }).click();
-  await expect(page).toHaveURL(/#get-cx-book$/);
+
+  // The reference used to be one page: its anchors still work, moved on to their section.
+  await docs.open("#get-cx-book");
+  await expect(page).toHaveURL(/\/docs\/cx#get-cx-book$/);
   await expect(page.locator("#get-cx-book")).toBeInViewport();
-  await expect(companies).not.toBeInViewport();
+  await docs.open("#cursor-paging");
+  await expect(page).toHaveURL(/\/docs\/conventions#cursor-paging$/);
+  await expect(page.locator("h2#cursor-paging")).toBeInViewport();
+
+  await docs.openSection("cx");
+  await docs.sidebar().getByRole("link", { name: "GET /cx/districts" }).click();
+  await expect(page).toHaveURL(/\/docs\/cx#get-cx-districts$/);
+  await expect(page.locator("#get-cx-districts")).toBeInViewport();
+  // Prose that names a place in another section links to that section's page.
+  await expect(docs.section("cx").getByRole("link", { name: "the CX wrapper" })).toHaveAttribute("href", "/docs/conventions#cx-wrapper");
 });
 
 test("try it runs the request against the demo API and shows the answer", async ({ page }) => {
   const docs = new DocsPage(page);
-  await docs.open("#get-me");
+  await docs.openSection("me", "#get-me");
   const tryMe = docs.tryIt("me");
   await expect(tryMe.request).toHaveValue("/me");
   await tryMe.run.click();
@@ -135,6 +239,7 @@ test("try it runs the request against the demo API and shows the answer", async 
   await expect(tryMe.status).toContainText("401");
   expect(JSON.parse((await tryMe.result.textContent()) ?? "")).toMatchObject({ error: "unauthorized" });
 
+  await docs.openSection("cx", "#get-cx-book");
   const book = docs.tryIt("cx.book");
   await book.request.fill("/cx/book");
   await book.run.click();
@@ -145,7 +250,7 @@ test("try it runs the request against the demo API and shows the answer", async 
 test("copy buttons copy their snippet and say so", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const docs = new DocsPage(page);
-  await docs.open("#get-me");
+  await docs.openSection("me", "#get-me");
   const op = docs.operation("me");
   await op.getByRole("button", { name: "Copy: fetch: GET /me" }).click();
   await expect(op.getByRole("status").filter({ hasText: "Copied" })).toHaveCount(1);
@@ -158,7 +263,7 @@ test("copy buttons copy their snippet and say so", async ({ page, context }) => 
 
 test("each section is served as Markdown, and so is /docs when asked for it", async ({ page, request }) => {
   const docs = new DocsPage(page);
-  await docs.open();
+  await docs.openSection("cx");
   const href = await docs.section("cx").getByRole("link", { name: "Customer success as Markdown" }).getAttribute("href");
   expect(href).toBe("/docs/cx.md");
   const cx = await request.get(href ?? "");
@@ -192,11 +297,38 @@ test("each section is served as Markdown, and so is /docs when asked for it", as
   for (const path of ["GET /healthz", "GET /readyz", "GET /metrics", "`not_ready`", "http_request_duration_seconds"]) expect(ops).toContain(path);
 });
 
-test("the reference has no serious accessibility violations and is framed by no one", async ({ page }) => {
-  test.setTimeout(120_000);
-  const docs = new DocsPage(page);
-  const response = await page.goto("/docs");
-  expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-  await expect(docs.search()).toBeVisible();
-  await expectNoSeriousViolations(page);
-});
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`every page of the reference passes axe (WCAG 2.2 AA) at ${viewport.width}×${viewport.height}, with no control outside the screen`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize(viewport);
+    const docs = new DocsPage(page);
+    for (const path of pagePaths) {
+      const response = await page.goto(path);
+      expect(response?.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      await expect(docs.search(), path).toBeVisible();
+      await expectNoSeriousViolations(page, WCAG_22_AA);
+      // A control parked off screen until it has focus (the skip link) is measured with focus.
+      const outside = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const out = (el: HTMLElement) => {
+          const r = el.getBoundingClientRect();
+          return r.left < -1 || r.right > width + 1;
+        };
+        return [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]")]
+          .filter((el) => el.getClientRects().length > 0)
+          .filter((el) => {
+            if (!out(el)) return false;
+            el.focus({ preventScroll: true });
+            const still = out(el);
+            el.blur();
+            return still;
+          })
+          .map((el) => el.outerHTML.slice(0, 120));
+      });
+      expect(outside, `${path} at ${viewport.width}px`).toEqual([]);
+    }
+  });
+}

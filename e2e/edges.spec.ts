@@ -125,7 +125,7 @@ test("a JSON route's address spelled with a trailing slash or dot segments is se
 
 test("an address no route answers under /account or the playground is the 404 envelope, not a page", async ({ request }) => {
   const cases: [string, string, Record<string, string>][] = [
-    ["GET", "/account", {}],
+    ["GET", "/account/nope", {}],
     ["POST", "/account/nope", { "content-type": "application/json" }],
     // A form post to a page is a server action to the framework: 409 text/plain without this.
     ["POST", "/account/nope", { "content-type": "multipart/form-data; boundary=x" }],

@@ -101,7 +101,8 @@ const routedPath = (p: string) => (p.length > 1 && p.endsWith("/") ? p.slice(0, 
 function jsonArea(path: string, method: string): boolean {
   const p = routedPath(path);
   if (p === "/api" || p.startsWith("/api/")) return true;
-  if (p === "/account" || p.startsWith("/account/")) return true;
+  // /account itself is the account page; the actions under it answer JSON.
+  if (p.startsWith("/account/")) return true;
   if (p === "/dashboards/save" || p.startsWith("/dashboards/save/")) return true;
   if (p.startsWith("/dashboards/playground/")) {
     const rest = p.slice("/dashboards/playground/".length);

@@ -46,6 +46,8 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
   const { html, title, author, reads, signedIn, onTrust, demo, onDecline, reask = "gate", onDataChange, frame } = props;
   const [agreement, setAgreement] = useState<Agreement | null>(null);
   const [declined, setDeclined] = useState(false);
+  // The gate had focus (it takes it when shown); whatever replaces it takes it on.
+  const [answered, setAnswered] = useState(false);
   // In server markup a choice would do nothing: the gate's buttons wait for hydration.
   const interactive = useInteractive();
 
@@ -62,6 +64,7 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
   }, [data, onDataChange]);
 
   const decline = () => {
+    setAnswered(true);
     if (onDecline) onDecline();
     else setDeclined(true);
   };
@@ -75,7 +78,7 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
             Ask me again
           </button>
         </p>
-        <DashboardFrame html={html} data={{ mode: "demo", scenario: demo?.scenario, examples: demo?.examples }} title={title} {...frame} />
+        <DashboardFrame html={html} data={{ mode: "demo", scenario: demo?.scenario, examples: demo?.examples }} title={title} takeFocus={answered} {...frame} />
       </>
     );
   }
@@ -88,14 +91,18 @@ export function ConsentedFrame(props: ConsentedFrameProps) {
     );
   }
 
-  if (decision.kind === "run") return <DashboardFrame html={html} data={{ mode: "live", grant: decision.grant }} title={title} {...frame} />;
+  if (decision.kind === "run") return <DashboardFrame html={html} data={{ mode: "live", grant: decision.grant }} title={title} takeFocus={answered} {...frame} />;
 
   const gate = (
     <ConsentGate
       question={decision.question}
       inline={reask === "inline" && decision.running !== null}
       disabled={!interactive}
-      onAgree={setAgreement}
+      onAgree={(a) => {
+        // Asked beside a running frame, the question never had focus to hand on.
+        if (!(reask === "inline" && decision.running)) setAnswered(true);
+        setAgreement(a);
+      }}
       onDecline={decline}
       onTrust={onTrust}
     />

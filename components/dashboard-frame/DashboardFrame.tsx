@@ -53,6 +53,11 @@ export interface DashboardFrameProps {
   reportPage?: RenderReportBody["page"];
   /** What is rendered (a revision): a new key starts the dashboard again even with the same HTML. */
   renderKey?: string | number;
+  /**
+   * The frame takes the place of something that had focus (the consent question): it becomes a
+   * region named by its title and takes focus, so focus does not fall to the page's body.
+   */
+  takeFocus?: boolean;
 }
 
 /**
@@ -150,7 +155,11 @@ interface Frames {
  * element, so the only load it ever sees is its own bootstrap's.
  */
 export function DashboardFrame(props: DashboardFrameProps) {
-  const { html, data, title, compact, fit, bare, renderKey } = props;
+  const { html, data, title, compact, fit, bare, renderKey, takeFocus } = props;
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (takeFocus) wrap.current?.focus();
+  }, [takeFocus]);
   const apiBase = apiBaseOf(data);
   const { mode } = data;
   const scenario = data.mode === "demo" ? data.scenario : undefined;
@@ -340,7 +349,14 @@ export function DashboardFrame(props: DashboardFrameProps) {
   const frameClass = [styles.frame, compact ? styles.compact : "", fit ? styles.fit : "", bare ? styles.bare : ""].filter(Boolean).join(" ");
   const frameStyle = fit && contentHeight !== null ? { height: `${contentHeight}px` } : undefined;
   return (
-    <div className={styles.wrap}>
+    <div
+      className={styles.wrap}
+      ref={wrap}
+      role={takeFocus ? "region" : undefined}
+      aria-label={takeFocus ? title : undefined}
+      tabIndex={takeFocus ? -1 : undefined}
+      data-testid={takeFocus ? "dashboard-region" : undefined}
+    >
       {/* Always rendered, so assistive technology already watches the region when text arrives. */}
       <div role="status" className={styles.snapshot} data-testid="snapshot-notice" data-taken-at={snapshot?.takenAt ?? undefined}>
         {snapshot ? (

@@ -1,50 +1,57 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { linkAnchors, operationRowIds, sectionPath } from "@/lib/docs/anchors";
 import { withOrigin } from "@/lib/docs/markdown";
-import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath } from "@/lib/docs/sections";
+import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "@/lib/docs/sections";
 import { curlSnippet, fetchSnippet, tryItRequest } from "@/lib/docs/snippets";
 import { groupResponses, type Block, type DocsModel, type ErrorDoc, OPERATOR_ACCESS, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "@/lib/docs/types";
+import { AnchorRedirect } from "./AnchorRedirect";
 import { CopyButton } from "./CopyButton";
+import { DocsHighlight } from "./DocsHighlight";
 import { DocsSidebar, type SidebarGroup } from "./DocsSidebar";
 import { Inline } from "./Inline";
 import { TryIt } from "./TryIt";
 import styles from "./docs.module.css";
 
-// /docs: the reference rendered from the docs model on the server. Only the sidebar filter,
-// copy buttons and "try it" run in the browser.
+// /docs and /docs/<section>: the reference rendered from the docs model on the server, a section
+// per page so none is too heavy for a phone. Only the search, the copy buttons, "try it" and the
+// redirect of old single-page anchors run in the browser.
 
 interface Ctx {
   origin: string;
   scenarios: readonly string[];
+  /** Where each anchor lives, so a `#anchor` in prose reaches the page that holds it. */
+  anchors: Record<string, SectionSlug>;
 }
 
-function Blocks({ blocks, origin, idPrefix }: { blocks: Block[]; origin: string; idPrefix: string }) {
+function Blocks({ blocks, ctx, idPrefix }: { blocks: Block[]; ctx: Ctx; idPrefix: string }) {
+  const prose = (text: string) => linkAnchors(withOrigin(text, ctx.origin), ctx.anchors);
   return blocks.map((b, i) => {
     switch (b.kind) {
       case "p":
         return (
           <p key={i}>
-            <Inline text={withOrigin(b.text, origin)} />
+            <Inline text={prose(b.text)} />
           </p>
         );
       case "h":
         return (
-          <h3 key={i} id={b.id} className={styles.subheading}>
+          <h2 key={i} id={b.id} className={styles.subheading}>
             {b.text}
             {b.id ? <AnchorLink anchor={b.id} label={b.text} /> : null}
-          </h3>
+          </h2>
         );
       case "list":
         return (
           <ul key={i}>
             {b.items.map((item, j) => (
               <li key={j}>
-                <Inline text={withOrigin(item, origin)} />
+                <Inline text={prose(item)} />
               </li>
             ))}
           </ul>
         );
       case "code":
-        return <CodeBlock key={i} id={`${idPrefix}-code-${i}`} lang={b.lang} label={b.label} text={withOrigin(b.text, origin)} />;
+        return <CodeBlock key={i} id={`${idPrefix}-code-${i}`} lang={b.lang} label={b.label} text={withOrigin(b.text, ctx.origin)} />;
       case "table":
         return (
           <table key={i} className={styles.table}>
@@ -63,7 +70,7 @@ function Blocks({ blocks, origin, idPrefix }: { blocks: Block[]; origin: string;
                 <tr key={j}>
                   {row.map((c, k) => (
                     <td key={k}>
-                      <Inline text={c} />
+                      <Inline text={linkAnchors(c, ctx.anchors)} />
                     </td>
                   ))}
                 </tr>
@@ -104,7 +111,7 @@ function BreakAtDots({ text }: { text: string }) {
   return text.split(".").flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `.${part}`]));
 }
 
-function ParamsTable({ caption, params }: { caption: string; params: ParamDoc[] }) {
+function ParamsTable({ caption, params, ids }: { caption: string; params: ParamDoc[]; ids: string[] }) {
   return (
     <table className={styles.table}>
       <caption>{caption}</caption>
@@ -121,8 +128,8 @@ function ParamsTable({ caption, params }: { caption: string; params: ParamDoc[] 
         </tr>
       </thead>
       <tbody>
-        {params.map((p) => (
-          <tr key={`${p.in}-${p.name}`} data-param={p.name}>
+        {params.map((p, i) => (
+          <tr key={`${p.in}-${p.name}`} id={ids[i]} data-param={p.name}>
             <th scope="row">
               <code>{p.name}</code>
             </th>
@@ -144,7 +151,7 @@ function ParamsTable({ caption, params }: { caption: string; params: ParamDoc[] 
   );
 }
 
-function FieldTable({ caption, fields }: { caption: string; fields: FieldRow[] }) {
+function FieldTable({ caption, fields, ids }: { caption: string; fields: FieldRow[]; ids: string[] | undefined }) {
   return (
     <table className={styles.table}>
       <caption>{caption}</caption>
@@ -158,8 +165,8 @@ function FieldTable({ caption, fields }: { caption: string; fields: FieldRow[] }
         </tr>
       </thead>
       <tbody>
-        {fields.map((f) => (
-          <tr key={f.name} data-field={f.name}>
+        {fields.map((f, i) => (
+          <tr key={f.name} id={ids?.[i]} data-field={f.name}>
             <th scope="row">
               <code className={styles.fieldName}>
                 <BreakAtDots text={f.name} />
@@ -180,7 +187,7 @@ function FieldTable({ caption, fields }: { caption: string; fields: FieldRow[] }
   );
 }
 
-function ErrorTable({ caption, errors }: { caption: string; errors: ErrorDoc[] }) {
+function ErrorTable({ caption, errors, ids }: { caption: string; errors: ErrorDoc[]; ids: string[] }) {
   return (
     <table className={styles.table}>
       <caption>{caption}</caption>
@@ -194,8 +201,8 @@ function ErrorTable({ caption, errors }: { caption: string; errors: ErrorDoc[] }
         </tr>
       </thead>
       <tbody>
-        {errors.map((e) => (
-          <tr key={e.code} data-error-code={e.code}>
+        {errors.map((e, i) => (
+          <tr key={e.code} id={ids[i]} data-error-code={e.code}>
             <td>{e.status}</td>
             <th scope="row">
               <code>{e.code}</code>
@@ -226,12 +233,15 @@ function Operation({ op, ctx }: { op: OperationDoc; ctx: Ctx }) {
   const js = fetchSnippet(op);
   const sh = curlSnippet(op, ctx.origin);
   const tryIt = tryItRequest(op);
+  const ids = operationRowIds(op);
+  // Params keep the model's order in the ids; the two tables show path values apart.
+  const paramId = (p: ParamDoc) => ids.params[op.params.indexOf(p)] ?? "";
   return (
     <article id={op.anchor} className={styles.operation} aria-labelledby={headingId} data-operation={op.operationId} data-registry-id={op.registryId}>
-      <h3 id={headingId} className={styles.opTitle}>
+      <h2 id={headingId} className={styles.opTitle}>
         <span className={`${styles.method} ${op.method === "GET" ? styles.get : styles.post}`}>{op.method}</span> <code>{op.path}</code>
         <AnchorLink anchor={op.anchor} label={title} />
-      </h3>
+      </h2>
       <p className={styles.summary}>
         <Inline text={`${op.summary}.`} />
       </p>
@@ -240,24 +250,30 @@ function Operation({ op, ctx }: { op: OperationDoc; ctx: Ctx }) {
           Relative to the API base: <code>/api</code>, or <code>{PLAYGROUND_API_BASE}</code> in the playground.
         </p>
       ) : null}
-      <Blocks blocks={op.description} origin={ctx.origin} idPrefix={op.anchor} />
+      <Blocks blocks={op.description} ctx={ctx} idPrefix={op.anchor} />
       {securityText[op.security] ? (
         <p>
           <Inline text={securityText[op.security]} />
         </p>
       ) : null}
-      {pathParams.length ? <ParamsTable caption="Path parameters" params={pathParams} /> : null}
-      {otherParams.length ? <ParamsTable caption={otherParams.some((p) => p.in === "header") ? "Query parameters and headers" : "Query parameters"} params={otherParams} /> : null}
-      {op.requestBodies.map((b) =>
+      {pathParams.length ? <ParamsTable caption="Path parameters" params={pathParams} ids={pathParams.map(paramId)} /> : null}
+      {otherParams.length ? (
+        <ParamsTable
+          caption={otherParams.some((p) => p.in === "header") ? "Query parameters and headers" : "Query parameters"}
+          params={otherParams}
+          ids={otherParams.map(paramId)}
+        />
+      ) : null}
+      {op.requestBodies.map((b, i) =>
         b.fields.length ? (
-          <FieldTable key={b.contentType} caption={`Request body (${b.contentType}): ${b.description}`} fields={b.fields} />
+          <FieldTable key={b.contentType} caption={`Request body (${b.contentType}): ${b.description}`} fields={b.fields} ids={ids.requestBodies[i]} />
         ) : (
           <p key={b.contentType}>
             Request body (<code>{b.contentType}</code>): {b.description}
           </p>
         ),
       )}
-      {groupResponses(op.responses).map(({ statuses, response: r }) => {
+      {groupResponses(op.responses).map(({ statuses, response: r }, i) => {
         const status = statuses.join(" or ");
         const what = statuses.length > 1 ? op.responses.map((x) => `${x.status}: ${x.description}`).join("; ") : r.description;
         return r.fields.length ? (
@@ -267,7 +283,7 @@ function Operation({ op, ctx }: { op: OperationDoc; ctx: Ctx }) {
                 <Inline text={`${what}.`} />
               </p>
             ) : null}
-            <FieldTable caption={`Response ${status} (${r.contentType}): fields`} fields={r.fields} />
+            <FieldTable caption={`Response ${status} (${r.contentType}): fields`} fields={r.fields} ids={ids.responses[i]} />
           </div>
         ) : (
           <p key={status}>
@@ -275,7 +291,7 @@ function Operation({ op, ctx }: { op: OperationDoc; ctx: Ctx }) {
           </p>
         );
       })}
-      {op.errors.length ? <ErrorTable caption="Errors (body: the error envelope)" errors={op.errors} /> : null}
+      {op.errors.length ? <ErrorTable caption="Errors (body: the error envelope)" errors={op.errors} ids={ids.errors} /> : null}
       {op.example ? (
         <figure className={styles.codeFigure}>
           <figcaption className={styles.codeCaption}>
@@ -302,14 +318,17 @@ function Operation({ op, ctx }: { op: OperationDoc; ctx: Ctx }) {
 function Section({ section, ctx }: { section: SectionDoc; ctx: Ctx }) {
   return (
     <section id={section.slug} aria-labelledby={`${section.slug}-title`} className={styles.section} data-section={section.slug}>
-      <h2 id={`${section.slug}-title`}>
+      <p className={styles.kicker}>
+        <a href={DOCS_PATH}>API reference</a>
+      </p>
+      <h1 id={`${section.slug}-title`} className={styles.sectionTitle}>
         {section.title}
         <AnchorLink anchor={section.slug} label={section.title} />
-      </h2>
+      </h1>
       <p className={styles.mdLink}>
         <a href={sectionMarkdownPath(section.slug)}>{section.title} as Markdown</a>
       </p>
-      <Blocks blocks={section.intro} origin={ctx.origin} idPrefix={section.slug} />
+      <Blocks blocks={section.intro} ctx={ctx} idPrefix={section.slug} />
       {section.operations.map((op) => (
         <Operation key={op.anchor} op={op} ctx={ctx} />
       ))}
@@ -317,27 +336,63 @@ function Section({ section, ctx }: { section: SectionDoc; ctx: Ctx }) {
   );
 }
 
-/** The names a search should find an operation by: its parameters, every field it takes or returns, its error codes. */
-function keywordsOf(op: OperationDoc): string[] {
-  const names = new Set<string>();
-  for (const p of op.params) names.add(p.name);
-  for (const body of [...op.requestBodies, ...op.responses]) {
-    for (const f of body.fields) for (const part of f.name.split(/[.[\]]+/)) if (part) names.add(part);
-  }
-  for (const e of op.errors) names.add(e.code);
-  return [...names];
-}
-
-export function Reference({ model, origin, scenarios }: { model: DocsModel; origin: string; scenarios: readonly string[] }) {
-  const ctx: Ctx = { origin, scenarios };
-  const groups: SidebarGroup[] = model.sections.map((s) => ({
+function sidebarGroups(model: DocsModel): SidebarGroup[] {
+  return model.sections.map((s) => ({
     slug: s.slug,
     title: s.title,
-    items: s.operations.map((o) => ({ anchor: o.anchor, method: o.method, path: o.path, summary: o.summary, keywords: keywordsOf(o) })),
+    items: s.operations.map((o) => ({ anchor: o.anchor, method: o.method, path: o.path, summary: o.summary })),
   }));
+}
+
+interface PageProps {
+  model: DocsModel;
+  anchors: Record<string, SectionSlug>;
+  /** The search index's version, so the page asks for the index it was built with. */
+  searchVersion: string;
+}
+
+/** /docs/<section>: one section, with the contents of every section beside it. */
+export function ReferenceSection({ model, section, origin, scenarios, anchors, searchVersion }: PageProps & { section: SectionDoc; origin: string; scenarios: readonly string[] }) {
+  const ctx: Ctx = { origin, scenarios, anchors };
   return (
     <div className={styles.layout}>
-      <DocsSidebar groups={groups} />
+      <DocsSidebar groups={sidebarGroups(model)} current={section.slug} searchVersion={searchVersion} />
+      <div className={styles.content}>
+        <Section section={section} ctx={ctx} />
+        <SectionPager model={model} current={section.slug} />
+      </div>
+      <DocsHighlight />
+    </div>
+  );
+}
+
+function SectionPager({ model, current }: { model: DocsModel; current: SectionSlug }) {
+  const at = model.sections.findIndex((s) => s.slug === current);
+  const prev = model.sections[at - 1];
+  const next = model.sections[at + 1];
+  return (
+    <nav aria-label="Sections" className={styles.pager}>
+      {prev ? (
+        <a href={sectionPath(prev.slug)} rel="prev">
+          ← {prev.title}
+        </a>
+      ) : (
+        <span />
+      )}
+      {next ? (
+        <a href={sectionPath(next.slug)} rel="next">
+          {next.title} →
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+/** /docs: what the reference holds, a section per page; old `/docs#anchor` links move on to their section. */
+export function ReferenceIndex({ model, anchors, searchVersion }: PageProps) {
+  return (
+    <div className={styles.layout}>
+      <DocsSidebar groups={sidebarGroups(model)} current={null} searchVersion={searchVersion} />
       <div className={styles.content}>
         <h1>API reference</h1>
         <p className={styles.lead}>
@@ -345,9 +400,23 @@ export function Reference({ model, origin, scenarios }: { model: DocsModel; orig
           <a href={OPENAPI_PATH}>OpenAPI 3.1</a> and as <a href={sectionMarkdownPath("index")}>Markdown</a> (or send <code>Accept: text/markdown</code> to{" "}
           <code>{DOCS_PATH}</code>).
         </p>
-        {model.sections.map((s) => (
-          <Section key={s.slug} section={s} ctx={ctx} />
-        ))}
+        <ol className={styles.sectionList}>
+          {model.sections.map((s) => (
+            <li key={s.slug} data-section-link={s.slug}>
+              <h2>
+                <a href={sectionPath(s.slug)}>{s.title}</a>
+              </h2>
+              <p>
+                {s.summary.charAt(0).toUpperCase() + s.summary.slice(1)}.
+                {s.operations.length ? ` ${s.operations.length} ${s.operations.length === 1 ? "endpoint" : "endpoints"}.` : ""}{" "}
+                <a href={sectionMarkdownPath(s.slug)} aria-label={`${s.title} as Markdown`}>
+                  Markdown
+                </a>
+              </p>
+            </li>
+          ))}
+        </ol>
+        <AnchorRedirect anchors={anchors} />
       </div>
     </div>
   );

@@ -1,21 +1,25 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { useInteractive } from "@/components/interactive";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { TrustedAuthor } from "@/lib/saved/trust";
 import { postJson } from "./human-fetch";
 
 // The authors whose dashboards run on the viewer's data without asking, and the way to take
-// that back. Shown on /connections and in the viewer's own space.
+// that back. Shown on /account, /connections and in the viewer's own space. Each "Stop trusting"
+// is a form posting to /account/trust, so it works before the script runs (the server sends the
+// browser back to `returnTo`); once it runs, the list changes in place.
 
-export function TrustedAuthors({ initial, csrf }: { initial: TrustedAuthor[]; csrf: string }) {
+export function TrustedAuthors({ initial, csrf, returnTo }: { initial: TrustedAuthor[]; csrf: string; returnTo?: string }) {
   const [authors, setAuthors] = useState(initial);
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const ready = useInteractive() && busy === null;
+  const interactive = useInteractive();
 
-  const revoke = async (handle: string) => {
+  const revoke = async (event: FormEvent, handle: string) => {
+    if (!interactive) return;
+    event.preventDefault();
     setBusy(handle);
     setMessage(null);
     const res = await postJson<{ authors: TrustedAuthor[] }>("/account/trust", csrf, { op: "remove", handle });
@@ -42,9 +46,15 @@ export function TrustedAuthors({ initial, csrf }: { initial: TrustedAuthor[]; cs
               <span>
                 {a.name} (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>) <span className="muted">· since <RelativeTime ms={Date.parse(a.since)} /></span>
               </span>
-              <button type="button" onClick={() => void revoke(a.handle)} disabled={!ready}>
-                Stop trusting {a.handle}
-              </button>
+              <form method="post" action="/account/trust" className="inline" onSubmit={(e) => void revoke(e, a.handle)}>
+                <input type="hidden" name="csrf" value={csrf} />
+                <input type="hidden" name="op" value="remove" />
+                <input type="hidden" name="handle" value={a.handle} />
+                {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
+                <button type="submit" disabled={busy !== null}>
+                  Stop trusting {a.handle}
+                </button>
+              </form>
             </li>
           ))}
         </ul>

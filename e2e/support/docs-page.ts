@@ -1,12 +1,17 @@
 import type { Page } from "@playwright/test";
 
-// Page object for the API reference at /docs.
+// Page object for the API reference: its index at /docs and a page per section at /docs/<section>.
 
 export class DocsPage {
   constructor(private readonly page: Page) {}
 
+  /** The index, or with a hash, whatever section page the index sends that anchor to. */
   async open(hash = ""): Promise<void> {
     await this.page.goto(`/docs${hash}`);
+  }
+
+  async openSection(slug: string, hash = ""): Promise<void> {
+    await this.page.goto(`/docs/${slug}${hash}`);
   }
 
   /** The block of one operation, by its registry id (API endpoints) or its operation id. */
@@ -18,16 +23,34 @@ export class DocsPage {
     return this.page.locator(`section[data-section="${slug}"]`);
   }
 
-  sectionHeadings() {
-    return this.page.locator("main h2");
+  /** The sections as the index lists them, in order. */
+  sectionLinks() {
+    return this.page.locator("[data-section-link] h2");
   }
 
   search() {
-    return this.page.getByLabel("Search the reference");
+    return this.page.getByRole("combobox", { name: "Search the reference" });
+  }
+
+  results() {
+    return this.page.getByRole("listbox", { name: "Search results" }).getByRole("option");
+  }
+
+  sidebar() {
+    return this.page.getByRole("navigation", { name: "API reference" });
   }
 
   tocItems() {
-    return this.page.getByRole("navigation", { name: "API reference" }).getByTestId("docs-toc-item");
+    return this.sidebar().getByTestId("docs-toc-item");
+  }
+
+  /** The text the search marked on the page (a CSS custom highlight), or null. */
+  highlighted(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      const h = CSS.highlights.get("docs-search");
+      const range = h ? [...h][0] : undefined;
+      return range ? range.toString() : null;
+    });
   }
 
   /** Field names, error codes and the example text of one operation, read from the page. */
@@ -36,7 +59,7 @@ export class DocsPage {
       fields: [...el.querySelectorAll("[data-field]")].map((n) => n.getAttribute("data-field") ?? ""),
       errors: [...el.querySelectorAll("[data-error-code]")].map((n) => n.getAttribute("data-error-code") ?? ""),
       example: el.querySelector("pre[data-example-for]")?.textContent ?? null,
-      title: el.querySelector("h3")?.textContent ?? "",
+      title: el.querySelector("h2")?.textContent ?? "",
     }));
   }
 

@@ -38,10 +38,10 @@ describe("the Markdown sections", () => {
     for (const s of model.sections) {
       const md = sectionMarkdown(s, origin);
       expect(md.startsWith(`# ${s.title}\n`)).toBe(true);
-      expect(md).toContain(`${origin}/docs#${s.slug}`);
+      expect(md).toContain(`${origin}/docs/${s.slug}.`);
       for (const op of s.operations) {
         expect(md).toContain(`\n## ${op.method} ${op.path}\n`);
-        expect(md).toContain(`${origin}/docs#${op.anchor}`);
+        expect(md).toContain(`${origin}/docs/${s.slug}#${op.anchor}`);
       }
     }
   });

@@ -67,8 +67,8 @@ export function fieldsTable(fields: FieldRow[]): string {
 
 export function operationMarkdown(op: OperationDoc, origin: string, level: number): string {
   const out: string[] = [`${"#".repeat(level)} ${op.method} ${op.path}`, `${op.summary}.`];
-  if (op.base === "api") out.push(`Relative to the API base (\`/api\`; \`${PLAYGROUND_API_BASE}\` in the playground). HTML reference: ${origin}${DOCS_PATH}#${op.anchor}`);
-  else out.push(`HTML reference: ${origin}${DOCS_PATH}#${op.anchor}`);
+  if (op.base === "api") out.push(`Relative to the API base (\`/api\`; \`${PLAYGROUND_API_BASE}\` in the playground). HTML reference: ${origin}${DOCS_PATH}/${op.section}#${op.anchor}`);
+  else out.push(`HTML reference: ${origin}${DOCS_PATH}/${op.section}#${op.anchor}`);
   if (op.description.length) out.push(blocksMarkdown(op.description, origin, level + 1));
   if (op.security === "session") out.push("Sign-in: the session cookie; 401 `unauthorized` without it.");
   if (op.security === "session-same-origin") out.push("Sign-in: the session cookie, from the person's own page on this site, with its CSRF token.");
@@ -102,7 +102,7 @@ export function operationMarkdown(op: OperationDoc, origin: string, level: numbe
 
 export function sectionMarkdown(section: SectionDoc, origin: string, level = 1): string {
   const out = [`${"#".repeat(level)} ${section.title}`];
-  if (level === 1) out.push(`> Part of the dashboard data service's API reference: ${origin}${DOCS_PATH}#${section.slug}. Whole reference as Markdown: ${origin}${sectionMarkdownPath("index")}. OpenAPI: ${origin}${OPENAPI_PATH}.`);
+  if (level === 1) out.push(`> Part of the dashboard data service's API reference: ${origin}${DOCS_PATH}/${section.slug}. Whole reference as Markdown: ${origin}${sectionMarkdownPath("index")}. OpenAPI: ${origin}${OPENAPI_PATH}.`);
   if (section.intro.length) out.push(blocksMarkdown(section.intro, origin, level + 1));
   for (const op of section.operations) out.push(operationMarkdown(op, origin, level + 1));
   return out.join("\n\n") + "\n";

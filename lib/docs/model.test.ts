@@ -9,7 +9,7 @@ import { endpointsBody } from "@/lib/playground/endpoints-doc";
 import { endpointsBodySchema, scenariosBodySchema } from "./bodies";
 import { EXAMPLE_LIST_ITEMS } from "./examples";
 import { allOperations, docsModel, sectionOf } from "./model";
-import { docsSections } from "./sections";
+import { docsSections, type SectionSlug } from "./sections";
 import type { OperationDoc } from "./types";
 
 const model = docsModel();
@@ -92,7 +92,7 @@ describe("the docs model", () => {
     const sources = ["routes.ts", "drafts.ts", "demo-answers.ts", "reports.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
     const thrown = new Set(sources.flatMap((s) => [...s.matchAll(/ApiError\("([a-z_]+)"/g)].map((m) => m[1])));
     thrown.add("no_such_draft");
-    const documented = new Set([...sectionOf(model, "playground").operations, ...sectionOf(model, "events").operations].flatMap((o) => o.errors.map((e) => e.code)));
+    const documented = new Set(["playground", "demo-api", "renders", "events"].flatMap((s) => sectionOf(model, s as SectionSlug).operations).flatMap((o) => o.errors.map((e) => e.code)));
     // The demo API also answers each endpoint's own errors, which the endpoints document.
     const apiErrors = new Set(endpoints.flatMap((e) => errorsOf(e)));
     for (const code of thrown) expect(documented.has(code as never) || apiErrors.has(code as never), code).toBe(true);

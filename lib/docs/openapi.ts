@@ -75,7 +75,7 @@ function operationObject(op: OperationDoc, origin: string, tag: string, renames:
       "Only from the signed-in person's own page on this site: a matching `Origin`, `Sec-Fetch-Site: same-origin` and the page's CSRF token; anything else answers 403 `forbidden`. Not callable from scripts or agents.",
     );
   }
-  description.push(`Reference: ${DOCS_PATH}#${op.anchor}`);
+  description.push(`Reference: ${DOCS_PATH}/${op.section}#${op.anchor}`);
   const responses: Record<string, Obj> = {};
   for (const r of op.responses) {
     const media: Obj =
@@ -99,7 +99,7 @@ function operationObject(op: OperationDoc, origin: string, tag: string, renames:
       schema: p.schema,
     })),
     responses,
-    externalDocs: { url: `${DOCS_PATH}#${op.anchor}` },
+    externalDocs: { url: `${DOCS_PATH}/${op.section}#${op.anchor}` },
   };
   if (op.requestBodies.length) {
     obj.requestBody = {
@@ -130,7 +130,7 @@ function build(origin: string, model: DocsModel): Obj {
   const keys = openApiPathKeys(model.sections.flatMap((s) => s.operations));
   for (const section of model.sections) {
     if (section.operations.length === 0) continue;
-    tags.push({ name: section.title, description: `${section.summary}.`, externalDocs: { url: `${DOCS_PATH}#${section.slug}` } });
+    tags.push({ name: section.title, description: `${section.summary}.`, externalDocs: { url: `${DOCS_PATH}/${section.slug}` } });
     for (const op of section.operations) {
       const { key, renames } = keys.get(op) ?? { key: openApiPath(op.path), renames: new Map<string, string>() };
       const item = (paths[key] ??= op.base === "origin" ? { servers: [{ url: "/", description: "The service's own address" }] } : {});

@@ -245,7 +245,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/api/:apiPath`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.demoApi",
       summary: "The demo API: every API path, answered with canned demo data",
       description: [
@@ -270,7 +270,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/scenarios`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.scenarios",
       summary: "The scenarios, their default, and every path with its demo variants",
       security: "none",
@@ -280,7 +280,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/endpoints`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.endpoints",
       summary: "Every API endpoint's JSON Schemas, errors and the error envelope",
       security: "none",
@@ -290,7 +290,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/llms.txt`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.llms",
       summary: "The agent protocol's index as plain text (llms.txt): the loop, every endpoint and route in one line, the limits and states, with links to each one's Markdown",
       description: [p("Read in one pass (at most 15 KB). Each line links its reference page as Markdown; llms-full.txt holds the whole protocol.")],
@@ -301,7 +301,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/llms-full.txt`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.llmsFull",
       summary: "The whole agent protocol as plain text: every shape, example, recipe and state",
       security: "none",
@@ -311,7 +311,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     siteOperation({
       method: "POST",
       path: `${base}/mcp`,
-      section: "playground",
+      section: "demo-api",
       operationId: "playground.mcp",
       summary: "The playground's agent loop as Model Context Protocol tools",
       description: [
@@ -365,7 +365,7 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       method: "POST",
       path: `${base}/draft/:read_id/render`,
-      section: "playground",
+      section: "renders",
       operationId: "playground.render",
       summary: "Have the service draw a revision in its own browser: a picture of the whole dashboard and the render report",
       description: [
@@ -403,7 +403,7 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/draft/:read_id/render/:file`,
-      section: "playground",
+      section: "renders",
       operationId: "playground.renderPicture",
       summary: "A render's picture (PNG)",
       description: [p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept.")],
@@ -426,7 +426,7 @@ function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       method: "GET",
       path: `${base}/draft/:read_id/reports`,
-      section: "playground",
+      section: "renders",
       operationId: "playground.renderReports",
       summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
       description: [
@@ -446,7 +446,7 @@ function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       method: "POST",
       path: `${base}/draft/:read_id/reports`,
-      section: "playground",
+      section: "renders",
       operationId: "playground.sendRenderReport",
       summary: "Send a render report (the watch page does this)",
       description: [

@@ -264,6 +264,18 @@ export function sectionIntro(slug: SectionSlug): Block[] {
       return conventionsIntro();
     case "playground":
       return playgroundIntro();
+    case "demo-api":
+      return [
+        p(
+          `What a dashboard reads while it is drafted, and what a program reads to learn the playground. The demo API at \`${PLAYGROUND_BASE}/api\` answers every endpoint from canned data, shaped by scenarios and per-endpoint variants; \`/endpoints\` lists them, llms.txt explains the loop, and the MCP tools do the same over MCP. All public, no credentials.`,
+        ),
+      ];
+    case "renders":
+      return [
+        p(
+          "A watch page or the editor sends a render report for each revision it rendered: its errors with their lines, the requests it made and those refused. The service can also draw a demo draft itself in headless Chromium and answer with a picture of the whole dashboard.",
+        ),
+      ];
     case "events":
       return eventsIntro();
     case "saving":

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { atEdge, isJsonPath, methodsAt, undecodableSegment } from "./pre-route";
+import { accountPageFor, atEdge, isJsonPath, methodsAt, undecodableSegment } from "./pre-route";
 
 const url = (p: string) => new URL(p, "http://127.0.0.1:3000");
 const routed = (method: string, p: string) => {
@@ -76,10 +76,24 @@ describe("the edge", () => {
   });
 
   it("answers unknown addresses under /account and the playground with the 404 envelope", async () => {
-    for (const p of ["/account", "/account/nope", "/dashboards/playground/nope", "/dashboards/playground/draft/x/nope"]) {
+    for (const p of ["/account/nope", "/dashboards/playground/nope", "/dashboards/playground/draft/x/nope"]) {
       const r = atEdge("POST", url(p));
       expect("answer" in r && r.answer.status, p).toBe(404);
     }
+    // /account itself is the account's page.
+    expect(routed("GET", "/account")).toBe("/account");
+  });
+
+  it("sends a browser that opens an account action to its page, and leaves anything else to the route's 405", () => {
+    const html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    expect(accountPageFor("/account/home", "GET", html)).toBe("/account#home");
+    expect(accountPageFor("/account/favourites", "HEAD", html)).toBe("/account#favourites");
+    expect(accountPageFor("/account/trust", "GET", html)).toBe("/account#trusted-authors");
+    expect(accountPageFor("/account/home", "GET", "application/json")).toBeNull();
+    expect(accountPageFor("/account/home", "GET", null)).toBeNull();
+    expect(accountPageFor("/account/home", "POST", html)).toBeNull();
+    expect(accountPageFor("/account/nope", "GET", html)).toBeNull();
+    expect(accountPageFor("/account/constructor", "GET", html)).toBeNull();
   });
 
   // The edge's list of JSON routes must name every route file in the areas it closes, or a new

@@ -11,12 +11,12 @@ const PLAYGROUND_PAGES = /^\/dashboards\/playground(?:\/(?:watch|d|render)(?:\/.
 
 /**
  * Whether the route at `pathname` answers JSON, refusals included: the API, the playground's
- * routes, /account, the save route and its refusal, the source of a saved dashboard, and any
+ * routes, the account actions under /account/ (/account itself is a page), the save route and its refusal, the source of a saved dashboard, and any
  * method but GET and HEAD on a saved dashboard's address (the save endpoint).
  */
 export function isJsonPath(pathname: string, method: string): boolean {
   if (pathname === "/api" || pathname.startsWith("/api/")) return true;
-  if (pathname === "/account" || pathname.startsWith("/account/")) return true;
+  if (pathname.startsWith("/account/")) return true;
   if (pathname === "/healthz" || pathname === "/readyz") return true;
   if (pathname === "/openapi.json" || pathname === "/dashboards/save" || pathname.startsWith("/dashboards/save/")) return true;
   if (pathname.startsWith("/dashboards/playground/")) return !PLAYGROUND_PAGES.test(pathname);
@@ -29,7 +29,7 @@ export function isJsonPath(pathname: string, method: string): boolean {
  * area is not found, answered as the envelope. (lib/http/pre-route.test.ts checks these against
  * the route files under app/.)
  */
-const CLOSED_AREAS = [/^\/account(?:\/.*)?$/, /^\/dashboards\/playground\/.+$/];
+const CLOSED_AREAS = [/^\/account\/.+$/, /^\/dashboards\/playground\/.+$/];
 const JSON_ROUTES = [
   /^\/account\/(?:favourites|home|trust)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
@@ -62,7 +62,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/dashboards\/playground\/draft\/[^/]+\/render$/, "POST"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/, "GET, HEAD"],
   [/^\/dashboards\/save(?:\/.*)?$/, "GET, HEAD, POST"],
-  [/^\/docs\/[^/]+$/, "GET, HEAD"],
+  [/^\/docs\/(?:[^/]+\.(?:md|json)|md\/[^/]+)$/, "GET, HEAD"],
   [/^\/(?:healthz|readyz|metrics|openapi\.json)$/, "GET, HEAD"],
   [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
   [/^\/(?:signin\/demo|signout)$/, "POST"],
@@ -71,6 +71,24 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   // The page answers GET; the save route, POST.
   [/^\/~\/[^/]+\/[^/]+$/, "GET, HEAD, POST"],
 ];
+
+/** The page that shows what each account action changes. */
+const ACCOUNT_ACTION_PAGES: Record<string, string> = {
+  "/account/favourites": "/account#favourites",
+  "/account/home": "/account#home",
+  "/account/trust": "/account#trusted-authors",
+};
+
+/**
+ * A browser that opens an account action's address (a link, the address bar, a form's address
+ * after a failure) is sent to the page for it, 303; anything not asking for HTML still gets the
+ * route's own 405 envelope.
+ */
+export function accountPageFor(pathname: string, method: string, accept: string | null): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  const page = Object.hasOwn(ACCOUNT_ACTION_PAGES, pathname) ? ACCOUNT_ACTION_PAGES[pathname] : undefined;
+  return page && /(?:^|,)\s*text\/html\b/i.test(accept ?? "") ? page : null;
+}
 
 /** The methods the route at `pathname` answers, and whether it is a route handler (else a page). */
 export function methodsAt(pathname: string): { allow: string; route: boolean } {

@@ -22,6 +22,24 @@ export interface HumanDeps {
   publicOrigin?: string;
 }
 
+export const FORM_TYPE = "application/x-www-form-urlencoded";
+/** A form's token field may not be looked for in a body larger than an action's. */
+const FORM_MAX = 16 * 1024;
+
+/** A form sent by one of our pages before (or without) its script: the token rides in a field. */
+export function isFormPost(request: Request): boolean {
+  return (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() === FORM_TYPE;
+}
+
+async function sentToken(request: Request): Promise<string> {
+  const header = request.headers.get(CSRF_HEADER);
+  if (header !== null || !isFormPost(request)) return header ?? "";
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (!(length <= FORM_MAX)) return "";
+  // A copy: the route's body reader reads the form itself, under its own rules.
+  return new URLSearchParams(await request.clone().text()).get("csrf") ?? "";
+}
+
 /** The edge's guard for a human action: the person, or the refusal thrown. */
 export async function humanGuard(request: Request, deps: HumanDeps, what: string): Promise<SessionUser> {
   const token = readCookie(request, SESSION_COOKIE);
@@ -30,7 +48,7 @@ export async function humanGuard(request: Request, deps: HumanDeps, what: string
   if (!sameOriginBrowserRequest(request, deps.publicOrigin)) {
     throw new ApiError("forbidden", `Only the signed-in person can ${what}, from this site's own pages in their browser.`);
   }
-  const sent = request.headers.get(CSRF_HEADER) ?? "";
+  const sent = await sentToken(request);
   if (!constantTimeEqual(sent, csrfTokenFor(deps.sealer, token))) {
     throw new ApiError("forbidden", "The page's CSRF token is missing or out of date; reload the page and try again.");
   }

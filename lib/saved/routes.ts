@@ -1,10 +1,11 @@
 import "server-only";
 import type { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
-import { defineRoute, oneParam, readJsonBody, readTextBody, type RouteModule } from "@/lib/http/edge";
+import { defineRoute, oneParam, parseWith, readJsonBody, readTextBody, type RouteModule } from "@/lib/http/edge";
+import { safeNextPath } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { checkDraft } from "@/lib/check";
-import { humanGuard, type HumanDeps } from "./human";
+import { FORM_TYPE, humanGuard, isFormPost, type HumanDeps } from "./human";
 import { SAVED_HTML_MAX_BYTES, saveDashboard } from "./store";
 import { SLUG_PATTERN } from "./slug";
 import { addFavourite, moveFavourites, removeFavourite, setHome } from "./account";
@@ -29,18 +30,41 @@ export interface SavedRoutes {
   trust: RouteModule;
 }
 
-function accountBody<T>(schema: z.ZodType<T>): (request: Request) => Promise<T> {
-  return (request) => readJsonBody(request, schema, {
+/** The pages of /account, where a form sent from a page without script returns to. */
+export const ACCOUNT_PAGES = { favourites: "/account#favourites", home: "/account#home", trust: "/account#trusted-authors" } as const;
+
+/** An account action, and for a form post (the page before its script runs) where to go after it. */
+interface AccountBody<T> {
+  action: T;
+  /** Null for JSON: the caller reads the answer. */
+  returnTo: string | null;
+}
+
+function accountBody<T>(schema: z.ZodType<T>, fromForm: (form: URLSearchParams) => unknown, page: string): (request: Request) => Promise<AccountBody<T>> {
+  const rules = {
     max: JSON_BODY_MAX,
-    tooLarge: { code: "payload_too_large", hint: `The body may be at most ${JSON_BODY_MAX} bytes.` },
-    invalid: "invalid_request",
-  });
+    tooLarge: { code: "payload_too_large" as const, hint: `The body may be at most ${JSON_BODY_MAX} bytes.` },
+    invalid: "invalid_request" as const,
+  };
+  return async (request) => {
+    if (!isFormPost(request)) return { action: await readJsonBody(request, schema, { ...rules, typeHint: "Send Content-Type: application/json (or a form from the account page)." }), returnTo: null };
+    const form = new URLSearchParams(await readTextBody(request, { type: FORM_TYPE, typeHint: "Send a form.", ...rules }));
+    const next = form.get("next");
+    return { action: parseWith(schema, fromForm(form), "invalid_request"), returnTo: next && safeNextPath(next) === next ? next : page };
+  };
+}
+
+/** A form post goes back to its page (303, so the reload is a GET); JSON gets its answer. */
+function answer(body: AccountBody<unknown>, value: unknown): Response {
+  if (body.returnTo !== null) return new Response(null, { status: 303, headers: { location: body.returnTo, "cache-control": "no-store" } });
+  return json(value);
 }
 
 // Built once here: a generic call written inside the route's spec would leave its type unknown there.
-const favouriteBody = accountBody(favouriteAction);
-const homeBody = accountBody(homeAction);
-const trustBody = accountBody(trustAction);
+const favouriteBody = accountBody(favouriteAction, (f) => ({ op: f.get("op"), href: f.get("href"), label: f.get("label") ?? undefined }), ACCOUNT_PAGES.favourites);
+// An empty path in a form is "no home": the start page.
+const homeBody = accountBody(homeAction, (f) => ({ path: f.get("path") || null }), ACCOUNT_PAGES.home);
+const trustBody = accountBody(trustAction, (f) => ({ op: f.get("op"), handle: f.get("handle") }), ACCOUNT_PAGES.trust);
 
 export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
   const human = (what: string) => async (request: Request) => humanGuard(request, await deps(), what);
@@ -94,7 +118,8 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
         POST: on({
           guard: human("change favourites"),
           body: favouriteBody,
-          handle: async ({ who, body: action }) => {
+          handle: async ({ who, body }) => {
+            const { action } = body;
             const { db } = await deps();
             const favourites =
               action.op === "add"
@@ -102,7 +127,7 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
                 : action.op === "remove"
                   ? await removeFavourite(db, who.id, action.href)
                   : await moveFavourites(db, who.id, action.hrefs);
-            return json({ favourites });
+            return answer(body, { favourites });
           },
         }),
       }),
@@ -115,7 +140,7 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
         POST: on({
           guard: human("set a home page"),
           body: homeBody,
-          handle: async ({ who, body: { path } }) => json({ path: await setHome((await deps()).db, who.id, path) }),
+          handle: async ({ who, body }) => answer(body, { path: await setHome((await deps()).db, who.id, body.action.path) }),
         }),
       }),
     }),
@@ -128,9 +153,10 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
         POST: on({
           guard: human("change whom you trust"),
           body: trustBody,
-          handle: async ({ who, body: { op, handle } }) => {
+          handle: async ({ who, body }) => {
+            const { op, handle } = body.action;
             const { db } = await deps();
-            return json({ authors: op === "add" ? await addTrust(db, who.id, handle) : await removeTrust(db, who.id, handle) });
+            return answer(body, { authors: op === "add" ? await addTrust(db, who.id, handle) : await removeTrust(db, who.id, handle) });
           },
         }),
       }),

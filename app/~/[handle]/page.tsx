@@ -60,7 +60,12 @@ export default async function SpacePage({ params }: Props) {
           ))}
         </ul>
       )}
-      {own ? <TrustedAuthors initial={trusted} csrf={session.csrf} /> : null}
+      {own ? <TrustedAuthors initial={trusted} csrf={session.csrf} returnTo={`/~/${owner.handle}`} /> : null}
+      {own ? (
+        <p>
+          Your home page, favourites and trusted authors are together on <a href="/account">your account</a>.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -167,6 +167,7 @@ describe("methods, on the production server", () => {
     "/dashboards/playground/mcp",
     "/dashboards/playground/scenarios",
     "/docs/playground.md",
+    "/docs/search.json",
     "/healthz",
     "/metrics",
     "/openapi.json",
@@ -195,7 +196,7 @@ describe("methods, on the production server", () => {
   });
 
   it("answers a page's non-reads with 405, not the page", async () => {
-    for (const page of ["/", "/docs", "/signin", "/dashboards/playground", "/~/csm", "/no/such/page"]) {
+    for (const page of ["/", "/docs", "/docs/cx", "/account", "/signin", "/dashboards/playground", "/~/csm", "/no/such/page"]) {
       for (const method of ["PUT", "DELETE", "POST", "PROPFIND", "TRACE"]) {
         const res = await send(server, method, page);
         expect(res.status, `${method} ${page}`).toBe(405);

@@ -1,10 +1,11 @@
 // GET /docs/<section>.md — one section of the API reference as Markdown; /docs/index.md, all of it;
-// /docs/<operation anchor>.md, one endpoint or route.
-// (GET /docs with Accept: text/markdown is rewritten here by next.config.mjs.)
+// /docs/<operation anchor>.md, one endpoint or route. next.config.mjs rewrites those addresses
+// here (and /docs, /docs/<section> asked with Accept: text/markdown), because /docs/<section> is
+// the section's HTML page and one segment cannot be both a page and a route handler.
 import { app } from "@/lib/app";
 import { operationMarkdown, referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
 import { docsModel, sectionOf } from "@/lib/docs/model";
-import { DOCS_INDEX_MD, DOCS_PATH, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
+import { DOCS_INDEX_MD, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
 import { defineRoute, oneParam } from "@/lib/http/edge";
 import { requestOrigin } from "@/lib/http/origin";
 
@@ -18,18 +19,13 @@ const headers = {
   "referrer-policy": "no-referrer",
 };
 
-function section(request: Request, section: string): Response {
+function section(request: Request, name: string): Response {
   const origin = requestOrigin(request, app().config.publicOrigin);
-  const name = section.endsWith(".md") ? section.slice(0, -3) : null;
   if (name === DOCS_INDEX_MD) return new Response(referenceMarkdown(docsModel(), origin), { headers });
-  if (name !== null && isSectionSlug(name)) return new Response(sectionMarkdown(sectionOf(docsModel(), name), origin), { headers });
+  if (isSectionSlug(name)) return new Response(sectionMarkdown(sectionOf(docsModel(), name), origin), { headers });
   // One operation alone, by its anchor: what llms.txt links each endpoint and route to.
-  const operation = name === null ? undefined : docsModel().sections.flatMap((s) => s.operations).find((o) => o.anchor === name);
+  const operation = docsModel().sections.flatMap((s) => s.operations).find((o) => o.anchor === name);
   if (operation) return new Response(operationMarkdown(operation, origin, 1), { headers });
-  // A section's name without .md is a place on the HTML page.
-  if (name === null && isSectionSlug(section)) {
-    return new Response(null, { status: 308, headers: { location: `${DOCS_PATH}#${section}`, "cache-control": "public, max-age=300" } });
-  }
   const known = [DOCS_INDEX_MD, ...docsSections.map((s) => s.slug)].map((s) => `- ${origin}${sectionMarkdownPath(s)}`);
   return new Response(`No such section of the reference. The sections:\n\n${known.join("\n")}\n`, {
     status: 404,
@@ -38,7 +34,7 @@ function section(request: Request, section: string): Response {
 }
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  params: (raw) => oneParam(raw, "section"),
+  params: (raw) => oneParam(raw, "name"),
   refuse: "The reference is read with GET.",
   methods: (on) => ({ GET: on({ handle: ({ request, params }) => section(request, params) }) }),
 });

@@ -1,0 +1,100 @@
+// GET /account — the signed-in person's own settings: where "/" goes, their favourites and the
+// authors they trust with their data. Server-rendered forms that POST to the account actions
+// (/account/home, /account/favourites, /account/trust), which send a form back here (303); the
+// trusted authors' list also changes in place once its script runs.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
+import { app } from "@/lib/app";
+import { currentSession } from "@/lib/app/current";
+import { favouritesOf, homeOf } from "@/lib/auth/users";
+import { trustedAuthors } from "@/lib/saved/trust";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = {
+  title: "Your account",
+  robots: { index: false, follow: false },
+  // The forms here are human actions: the server checks their Origin, which a no-referrer page
+  // would send as "null". Same-origin only, so nothing more leaves the site.
+  referrer: "same-origin",
+};
+
+function CsrfField({ csrf }: { csrf: string }) {
+  return <input type="hidden" name="csrf" value={csrf} />;
+}
+
+export default async function AccountPage() {
+  const session = await currentSession();
+  if (!session) redirect(`/signin?next=${encodeURIComponent("/account")}`);
+  const { user, csrf } = session;
+  const db = await app().db();
+  const [home, favourites, trusted] = await Promise.all([homeOf(db, user.id), favouritesOf(db, user.id), trustedAuthors(db, user.id)]);
+  return (
+    <div className="stack">
+      <h1>Your account</h1>
+      <p className="muted">
+        Signed in as {user.email}. Your dashboards are in <a href={`/~/${user.handle}`}>/~/{user.handle}</a>; your connected tools are on{" "}
+        <Link href="/connections">Connections</Link>.
+      </p>
+
+      <section id="home" className="card stack" aria-labelledby="home-title" data-testid="account-home">
+        <h2 id="home-title">Home page</h2>
+        {home ? (
+          <>
+            <p>
+              <Link href="/">/</Link> opens <a href={home}>{home}</a>. The start page stays at <Link href="/?start">/?start</Link>.
+            </p>
+            <form method="post" action="/account/home">
+              <CsrfField csrf={csrf} />
+              <input type="hidden" name="path" value="" />
+              <button type="submit">Use the start page as home</button>
+            </form>
+          </>
+        ) : (
+          <p data-testid="account-home-none">
+            <Link href="/">/</Link> opens the start page. Make a favourite in a space your home below, or with “Set as home” on a saved dashboard.
+          </p>
+        )}
+      </section>
+
+      <section id="favourites" className="card stack" aria-labelledby="favourites-title" data-testid="account-favourites">
+        <h2 id="favourites-title">Favourites</h2>
+        {favourites.length === 0 ? (
+          <p data-testid="account-favourites-none">No favourites yet. Star a saved dashboard to see it here and on the start page.</p>
+        ) : (
+          <ul className="user-list">
+            {favourites.map((f) => (
+              <li key={f.href} data-testid="account-favourite">
+                <a href={f.href}>{f.label}</a>
+                <span className="inline">
+                  {f.href.startsWith("/~/") && f.href !== home ? (
+                    <form className="inline" method="post" action="/account/home">
+                      <CsrfField csrf={csrf} />
+                      <input type="hidden" name="path" value={f.href} />
+                      <button type="submit" aria-label={`Make ${f.label} your home`}>
+                        Make home
+                      </button>
+                    </form>
+                  ) : null}{" "}
+                  <form className="inline" method="post" action="/account/favourites">
+                    <CsrfField csrf={csrf} />
+                    <input type="hidden" name="op" value="remove" />
+                    <input type="hidden" name="href" value={f.href} />
+                    <button type="submit" aria-label={`Remove ${f.label} from favourites`}>
+                      Remove
+                    </button>
+                  </form>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <div id="trusted-authors">
+        <TrustedAuthors initial={trusted} csrf={csrf} returnTo="/account#trusted-authors" />
+      </div>
+    </div>
+  );
+}
