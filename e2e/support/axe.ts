@@ -11,16 +11,37 @@ const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 type AxeNode = { target: unknown[]; failureSummary?: string };
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
 
+/** The WCAG 2.2 AA rule set, levels A and AA of every version up to it. */
+export const WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return (await pageViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Every finding of any impact on the page, under the rules of `tags` (every rule without). */
+export async function pageViolations(page: Page, tags?: string[]): Promise<AxeViolation[]> {
   await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
     // Dashboard HTML inside the sandboxed frame is the author's, not the page's: axe cannot
     // reach into an opaque-origin frame anyway, so it is left out rather than reported as a gap.
-    const result = await axe.run({ exclude: [["iframe"]] }, { resultTypes: ["violations"] });
+    const options = tags ? { resultTypes: ["violations"], runOnly: { type: "tag", values: tags } } : { resultTypes: ["violations"] };
+    const result = await axe.run({ exclude: [["iframe"]] }, options);
     return result.violations;
-  });
-  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+  }, tags);
+  return violations as AxeViolation[];
+}
+
+/** No finding at all, of any impact, under the WCAG 2.2 AA rules. */
+export async function expectWcagAaClean(page: Page): Promise<void> {
+  const found = await pageViolations(page, WCAG_AA_TAGS);
+  expect(found, describe(found)).toEqual([]);
+}
+
+function describe(found: AxeViolation[]): string {
+  return found
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
+    .join("\n");
 }
 
 /**
@@ -40,8 +61,5 @@ export async function seriousViolationsInFrame(frame: Frame): Promise<AxeViolati
 
 export async function expectNoSeriousViolations(target: Page | Frame): Promise<void> {
   const found = "mainFrame" in target ? await seriousViolations(target) : await seriousViolationsInFrame(target);
-  const report = found
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
-    .join("\n");
-  expect(found, report).toEqual([]);
+  expect(found, describe(found)).toEqual([]);
 }
