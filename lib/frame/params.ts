@@ -22,6 +22,12 @@ const DROPPED_NAME_SHOWN = 40;
 
 export type DashboardParams = Readonly<Record<string, string>>;
 
+/** The convention, as /endpoints and the reference state it. */
+export const dashboardParamsConvention =
+  `A watch page or saved dashboard opened with ?p.<name>=<value> hands the dashboard those values as window.DASHBOARD_PARAMS (?p.days=90&p.from=2026-01-01 gives {days: "90", from: "2026-01-01"}), so one dashboard serves several windows. ` +
+  `Only names matching ${DASHBOARD_PARAM_NAME.source}, values of at most ${DASHBOARD_PARAM_VALUE_MAX} characters without control characters, the first of a repeated name and at most ${DASHBOARD_PARAMS_MAX} are passed; the page names the rest. ` +
+  `Values are strings; the object is frozen, has no prototype and is {} when there are none. Check each value's shape, fall back to a default, and write it into the page as text.`;
+
 export type DropReason = "name" | "long" | "control" | "repeated" | "too-many";
 
 export interface DroppedParam {
