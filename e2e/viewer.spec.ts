@@ -8,6 +8,10 @@ import { DraftAuthor, WatchPage, type CreatedDraft } from "./support/watch-page"
 // frame as tall as its dashboard, kiosk mode, the saved page's "Updated" state with Refresh, and
 // the address's p.* parameters reaching the dashboard as window.DASHBOARD_PARAMS, bounded.
 
+// Each test makes its drafts (and a save) and opens pages two or three times over; on the shared
+// two-core machine under load that went past 30 s while the same steps took 10 to 20 s idle.
+test.describe.configure({ timeout: 90_000 });
+
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
