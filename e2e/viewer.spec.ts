@@ -61,7 +61,8 @@ async function expectNothingOutside(page: Page): Promise<void> {
 async function openWatch(page: Page, draft: CreatedDraft, query = ""): Promise<WatchPage> {
   const watch = new WatchPage(page);
   await page.goto(`${new URL(draft.watchUrl).pathname}${query}`);
-  await expect(watch.connectionState()).toHaveText("live");
+  // The stream opens after the draft is read and the page hydrated: seconds on a loaded machine.
+  await expect(watch.connectionState()).toHaveText("live", { timeout: 15_000 });
   return watch;
 }
 
