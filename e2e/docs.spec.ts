@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import { endpoints, errorsOf, type EndpointDef } from "../lib/contract/endpoints";
 import { docsSections } from "../lib/docs/sections";
-import { expectNoSeriousViolations, WCAG_22_AA } from "./support/axe";
+import { expectWcagAaClean } from "./support/axe";
 import { DocsPage } from "./support/docs-page";
 
 // The API reference in Chromium against the production build: complete (every endpoint, field
@@ -309,7 +309,7 @@ for (const viewport of [
       const response = await page.goto(path);
       expect(response?.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
       await expect(docs.search(), path).toBeVisible();
-      await expectNoSeriousViolations(page, WCAG_22_AA);
+      await expectWcagAaClean(page);
       // A control parked off screen until it has focus (the skip link) is measured with focus.
       const outside = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoWcagViolations } from "./support/axe";
+import { expectWcagAaClean } from "./support/axe";
 import { ConsentGatePage } from "./support/consent";
 import { PlaygroundEditorPage } from "./support/editor-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
@@ -247,7 +247,7 @@ for (const { name: size, viewport } of sizes) {
         // axe and the walk each visit every element of the page, the API reference has thousands.
         test.setTimeout(60_000);
         await state.open(page);
-        await expectNoWcagViolations(page);
+        await expectWcagAaClean(page);
         expect(await controlsOffScreen(page)).toEqual([]);
       });
     }

@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
 import { FRAME_HEIGHT_MAX, SNAPSHOT_PANELS_SHOWN, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { paramsKey as keyOfParams, type DashboardParams } from "@/lib/frame/params";
 import { ConnectNotice, isConnectionNeed } from "./ConnectNotice";
 import { apiBaseOf, openBroker, RequestLimiter, type FrameData, type RequestLogEntry } from "./broker";
 import { RenderRecorder, type RenderReportBody } from "./render-report";
@@ -58,6 +59,11 @@ export interface DashboardFrameProps {
    * region named by its title and takes focus, so focus does not fall to the page's body.
    */
   takeFocus?: boolean;
+  /**
+   * The address's parameters, already bounded by parseDashboardParams: the dashboard reads them
+   * as `window.DASHBOARD_PARAMS`. Other values start the dashboard again.
+   */
+  params?: DashboardParams;
 }
 
 /**
@@ -166,6 +172,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
   const examplesKey = JSON.stringify(data.mode === "demo" ? (data.examples ?? {}) : {});
   // A grant covering other paths starts the dashboard again, so reads refused before are made anew.
   const grantKey = data.mode === "live" ? JSON.stringify(data.grant.paths) : "";
+  const paramsKey = keyOfParams(props.params);
   // Fixed for the component's life: a standby appearing or vanishing later would move frames.
   const [standby] = useState(props.standby ?? true);
   const [frames, setFrames] = useState<Frames>(() => ({ active: 0, standby: standby ? 1 : null }));
@@ -267,7 +274,9 @@ export function DashboardFrame(props: DashboardFrameProps) {
       recorder?.cancel();
       closeBroker();
     };
-    const init: InitMessage = { type: "init", html: p.html, apiBase: apiBaseOf(p.data), scroll: scrollY.current };
+    // Copied into a plain object: structured cloning keeps own string properties and nothing else.
+    const params = p.params ? { ...p.params } : {};
+    const init: InitMessage = { type: "init", html: p.html, apiBase: apiBaseOf(p.data), scroll: scrollY.current, params };
     // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
     // holds nothing but this dashboard, which is what the message carries.
     target.postMessage(init, "*", [channel.port2]);
@@ -314,7 +323,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       return;
     }
     restart();
-  }, [html, apiBase, mode, scenario, examplesKey, grantKey, renderKey]);
+  }, [html, apiBase, mode, scenario, examplesKey, grantKey, renderKey, paramsKey]);
 
   const onLoad = (key: number) => {
     // The empty document a frame holds before it has an address is not the bootstrap, and a

@@ -2,12 +2,16 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
+import { UpdatedState } from "@/components/viewer/UpdatedState";
+import { ViewerShell } from "@/components/viewer/ViewerShell";
+import { useKiosk } from "@/components/viewer/useKiosk";
+import type { DashboardParams } from "@/lib/frame/params";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_PATH, handOver } from "./handoff";
 import { accessProblemOf, type AccessProblem } from "./access-problem";
@@ -23,7 +27,18 @@ export interface SavedViewProps {
   /** What the shown revision reads; for the viewer's own dashboards, nothing is checked. */
   reads: DraftReads;
   viewer: { csrf: string; isOwner: boolean; trusted: boolean; starred: boolean; isHome: boolean };
+  /** Opened with `?kiosk=1`: the dashboard alone. */
+  kiosk?: boolean;
+  /** The address's `p.*` parameters, bounded, and the sentence naming those dropped. */
+  params?: DashboardParams;
+  paramsNotice?: string | null;
 }
+
+/**
+ * A dashboard left open is drawn again this often (its reads made afresh), while the page is
+ * shown: a wall screen stays current, a tab in the background costs nothing.
+ */
+export const SAVED_REFRESH_MINUTES = 5;
 
 const When = ({ iso }: { iso: string }) => <RelativeTime ms={Date.parse(iso)} />;
 
@@ -50,7 +65,12 @@ function ProblemText({ problem }: { problem: AccessProblem }) {
 
 /** A saved dashboard: its header and actions, the frame on the viewer's own live data, its history. */
 export function SavedDashboardView(props: SavedViewProps) {
-  const { path, title, owner, latest, shown, history, viewer, reads } = props;
+  const { path, title, owner, latest, shown, history, viewer, reads, params, paramsNotice = null } = props;
+  const kiosk = useKiosk(props.kiosk ?? false);
+  // Each draw of the dashboard has its own key; a new one starts it again from its bootstrap.
+  const [draw, setDraw] = useState(0);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
   const router = useRouter();
   const [starred, setStarred] = useState(viewer.starred);
@@ -71,6 +91,26 @@ export function SavedDashboardView(props: SavedViewProps) {
     // Another run of the dashboard, on other data: what the last one met no longer applies.
     setProblems([]);
   }, []);
+  const refresh = useCallback(() => {
+    setRefreshing(true);
+    setProblems([]);
+    setDraw((n) => n + 1);
+    // A newer revision saved meanwhile comes with the page's data; a pinned revision stays.
+    if (!old) router.refresh();
+  }, [old, router]);
+  const onReport = useCallback(() => {
+    setUpdatedAt(Date.now());
+    setRefreshing(false);
+  }, []);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") refresh();
+    }, SAVED_REFRESH_MINUTES * 60_000);
+    return () => clearInterval(timer);
+  }, [refresh]);
+  // Declined or not yet agreed, nothing renders to wait for.
+  const drawing = refreshing && data !== "waiting";
+
   const liveText = problems.length > 0 ? "your data, where your account may read it" : "your live data";
 
   const act = async (name: string, run: () => Promise<{ ok: true } | { ok: false; message: string }>, done: string) => {
@@ -135,37 +175,33 @@ export function SavedDashboardView(props: SavedViewProps) {
     router.push(PLAYGROUND_HANDOFF_PATH);
   };
 
-  return (
-    <section aria-labelledby="saved-title" className={styles.view}>
-      <header className={styles.header}>
-        <div>
-          <h1 id="saved-title">{title}</h1>
-          <p className="muted" data-testid="saved-meta">
-            By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> ·
-            saved <When iso={shown.savedAt} /> ·{" "}
-            {data === "live" ? liveText : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
-          </p>
-        </div>
-        <div className={styles.actions} role="group" aria-label="Dashboard actions">
-          <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={!ready}>
-            {starred ? "★ Starred" : "☆ Star"}
-          </button>
-          <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={!ready}>
-            {isHome ? "Your home" : "Set as home"}
-          </button>
-          <a className="button" href={`${path}/source?revision=${shown.revision}`}>
-            View source
-          </a>
-          {isHome ? (
-            <Link className="button" href="/?start">
-              Start page
-            </Link>
-          ) : null}
-          <button type="button" onClick={openInPlayground} disabled={!ready}>
-            Open in playground
-          </button>
-        </div>
-      </header>
+  const header = (
+    <>
+      <h1 id="saved-title">{title}</h1>
+      <p className="muted" data-testid="saved-meta">
+        By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> · saved{" "}
+        <When iso={shown.savedAt} /> ·{" "}
+        {data === "live" ? liveText : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
+      </p>
+      <div className={styles.actions} role="group" aria-label="Dashboard actions">
+        <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={!ready}>
+          {starred ? "★ Starred" : "☆ Star"}
+        </button>
+        <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={!ready}>
+          {isHome ? "Your home" : "Set as home"}
+        </button>
+        <a className="button" href={`${path}/source?revision=${shown.revision}`}>
+          View source
+        </a>
+        {isHome ? (
+          <Link className="button" href="/?start">
+            Start page
+          </Link>
+        ) : null}
+        <button type="button" onClick={openInPlayground} disabled={!ready}>
+          Open in playground
+        </button>
+      </div>
       <p role="status" className={styles.message}>
         {message ? <span className={message.kind === "error" ? "error-text" : undefined}>{message.text}</span> : null}
       </p>
@@ -192,6 +228,39 @@ export function SavedDashboardView(props: SavedViewProps) {
           ))}
         </div>
       ) : null}
+    </>
+  );
+  const footer = (
+    <details className={styles.history} data-testid="history">
+      <summary>History ({history.length} {history.length === 1 ? "revision" : "revisions"})</summary>
+      <ol reversed>
+        {history.map((r) => (
+          <li key={r.revision} data-testid="history-entry">
+            <span>
+              Revision {r.revision} · <When iso={r.savedAt} />
+              {r.note ? <span className="muted"> · {r.note}</span> : null}
+              {r.revision === shown.revision ? <strong> (shown)</strong> : null}
+            </span>{" "}
+            {r.revision !== shown.revision ? <a href={`${path}?revision=${r.revision}`}>View revision {r.revision}</a> : null}
+            {viewer.isOwner && r.revision !== latest.revision ? (
+              <button type="button" onClick={() => void restore(r.revision)} disabled={!ready}>
+                Restore revision {r.revision}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+  return (
+    <ViewerShell
+      kiosk={kiosk}
+      labelledBy="saved-title"
+      header={header}
+      status={<UpdatedState updatedAt={updatedAt} refreshing={drawing} data={data} onRefresh={refresh} everyMinutes={SAVED_REFRESH_MINUTES} />}
+      paramsNotice={paramsNotice}
+      footer={footer}
+    >
       <ConsentedFrame
         html={shown.html}
         title={`Dashboard: ${title}`}
@@ -203,28 +272,8 @@ export function SavedDashboardView(props: SavedViewProps) {
           const res = await postJson("/account/trust", viewer.csrf, { op: "add", handle: owner.handle });
           return res.ok ? null : res.message;
         }}
-        frame={{ fit: true, onRequest }}
+        frame={{ fit: true, onRequest, onReport, renderKey: draw, bare: kiosk.kiosk, params }}
       />
-      <details className={styles.history} data-testid="history">
-        <summary>History ({history.length} {history.length === 1 ? "revision" : "revisions"})</summary>
-        <ol reversed>
-          {history.map((r) => (
-            <li key={r.revision} data-testid="history-entry">
-              <span>
-                Revision {r.revision} · <When iso={r.savedAt} />
-                {r.note ? <span className="muted"> · {r.note}</span> : null}
-                {r.revision === shown.revision ? <strong> (shown)</strong> : null}
-              </span>{" "}
-              {r.revision !== shown.revision ? <a href={`${path}?revision=${r.revision}`}>View revision {r.revision}</a> : null}
-              {viewer.isOwner && r.revision !== latest.revision ? (
-                <button type="button" onClick={() => void restore(r.revision)} disabled={!ready}>
-                  Restore revision {r.revision}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ol>
-      </details>
-    </section>
+    </ViewerShell>
   );
 }

@@ -9,6 +9,9 @@ import { PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/co
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { RelativeTime } from "@/components/ui/RelativeTime";
+import { ViewerShell } from "@/components/viewer/ViewerShell";
+import { useKiosk } from "@/components/viewer/useKiosk";
+import type { DashboardParams } from "@/lib/frame/params";
 import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
 
@@ -85,7 +88,20 @@ export function DraftNotFound() {
  * `staticRender` it renders the current revision once and opens no stream, and marks the page
  * rendered once the dashboard has settled.
  */
-export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: string; saver?: Saver | null; signedIn: boolean; staticRender?: boolean }) {
+export interface WatchDraftProps {
+  id: string;
+  saver?: Saver | null;
+  signedIn: boolean;
+  staticRender?: boolean;
+  /** Opened with `?kiosk=1`: the dashboard alone. */
+  kiosk?: boolean;
+  /** The address's `p.*` parameters, bounded, and the sentence naming those dropped. */
+  params?: DashboardParams;
+  paramsNotice?: string | null;
+}
+
+export function WatchDraft({ id, saver, signedIn, staticRender = false, kiosk: kioskAtStart = false, params, paramsNotice = null }: WatchDraftProps) {
+  const kiosk = useKiosk(kioskAtStart);
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
   const [connection, setConnection] = useState<Connection>(staticRender ? { kind: "static" } : { kind: "connecting" });
@@ -236,18 +252,12 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
   const dataText = !live ? `demo data · scenario ${view.scenario}${forcedText(view.examples)}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
-  return (
-    <section aria-labelledby="watch-title">
-      <header className={styles.header}>
-        <div>
-          <h1 id="watch-title">Watching {name}</h1>
-          <p className={`${styles.meta} muted`} data-testid="provenance">
-            Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated{" "}
-            <RelativeTime ms={view.updatedAt} />
-          </p>
-        </div>
-        <ConnectionState connection={connection} />
-      </header>
+  const header = (
+    <>
+      <h1 id="watch-title">Watching {name}</h1>
+      <p className={`${styles.meta} muted`} data-testid="provenance">
+        Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated <RelativeTime ms={view.updatedAt} />
+      </p>
       {saver ? (
         <div className={styles.save}>
           <SaveToSpace
@@ -259,6 +269,28 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           />
         </div>
       ) : null}
+    </>
+  );
+  const footer = (
+    <>
+      {report && report.revision === view.revision ? (
+        <RenderReportView
+          report={report.body}
+          note={live ? "Shown to you only: a draft on live data sends nothing back." : "This report (errors, console.error lines, refused and made requests of the demo data) is sent to the draft's author."}
+        />
+      ) : null}
+      <RequestLog entries={log} />
+    </>
+  );
+  return (
+    <ViewerShell
+      kiosk={kiosk}
+      labelledBy="watch-title"
+      header={header}
+      status={<ConnectionState connection={connection} />}
+      paramsNotice={paramsNotice}
+      footer={footer}
+    >
       {live ? (
         <ConsentedFrame
           html={view.html}
@@ -269,7 +301,7 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           signedIn={signedIn}
           demo={{ scenario: view.scenario, examples: view.examples }}
           onDataChange={setData}
-          frame={{ onRequest, onReport, reportPage: "watch", renderKey: view.revision, standby: !staticRender, fit: true }}
+          frame={{ onRequest, onReport, reportPage: "watch", renderKey: view.revision, standby: !staticRender, fit: true, bare: kiosk.kiosk, params }}
         />
       ) : (
         <DashboardFrame
@@ -283,17 +315,12 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false }: { id: 
           // The frame takes its content's height and the page scrolls, so a full-page screenshot
           // of a static render is the whole dashboard.
           fit
+          bare={kiosk.kiosk}
+          params={params}
           title={`Dashboard: ${name}`}
         />
       )}
-      {report && report.revision === view.revision ? (
-        <RenderReportView
-          report={report.body}
-          note={live ? "Shown to you only: a draft on live data sends nothing back." : "This report (errors, console.error lines, refused and made requests of the demo data) is sent to the draft's author."}
-        />
-      ) : null}
-      <RequestLog entries={log} />
-    </section>
+    </ViewerShell>
   );
 }
 

@@ -3,18 +3,18 @@ import { createRequire } from "node:module";
 import { expect, type Frame, type Page } from "@playwright/test";
 
 // axe-core injected into the page (the Playwright wrapper for it needs a newer Node than ours).
-// Only serious and critical findings fail a page; the message lists each rule with the nodes
-// it matched so a failure says what to fix.
+// The message of a failure lists each rule with the nodes it matched, so it says what to fix.
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 type AxeNode = { target: unknown[]; failureSummary?: string };
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
 
-/** The WCAG levels a page is held to when a test names them: 2.2 AA brings target size. */
+/** The WCAG 2.2 AA rule set: levels A and AA of every version up to it (2.2 brings target size). */
 export const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] as const;
 
-export async function seriousViolations(page: Page, tags?: readonly string[]): Promise<AxeViolation[]> {
+/** Every finding on the page of any impact, under the rules of `tags` (every rule without). */
+export async function pageViolations(page: Page, tags?: readonly string[]): Promise<AxeViolation[]> {
   await page.addScriptTag({ path: axePath });
   const violations = await page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
@@ -24,7 +24,13 @@ export async function seriousViolations(page: Page, tags?: readonly string[]): P
     const result = await axe.run({ exclude: [["iframe"]] }, options);
     return result.violations;
   }, tags ? [...tags] : null);
-  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+  return violations as AxeViolation[];
+}
+
+const serious = (found: AxeViolation[]) => found.filter((v) => v.impact === "serious" || v.impact === "critical");
+
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return serious(await pageViolations(page));
 }
 
 /**
@@ -39,27 +45,23 @@ export async function seriousViolationsInFrame(frame: Frame): Promise<AxeViolati
     const result = await axe.run(document, { resultTypes: ["violations"] });
     return result.violations;
   });
-  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+  return serious(violations as AxeViolation[]);
 }
 
-export async function expectNoSeriousViolations(target: Page | Frame, tags?: readonly string[]): Promise<void> {
-  const found = "mainFrame" in target ? await seriousViolations(target, tags) : await seriousViolationsInFrame(target);
-  const report = found
+function describe(found: AxeViolation[]): string {
+  return found
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
     .join("\n");
-  expect(found, report).toEqual([]);
 }
 
-/** Every violation of the WCAG 2.2 AA rules on the page (outside dashboard frames), whatever its impact. */
-export async function expectNoWcagViolations(page: Page): Promise<void> {
-  await page.addScriptTag({ path: axePath });
-  const found = (await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run({ exclude: [["iframe"]] }, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return result.violations;
-  }, [...WCAG_22_AA])) as AxeViolation[];
-  const report = found
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join("\n")}`)
-    .join("\n");
-  expect(found, report).toEqual([]);
+/** No serious or critical finding under any rule. */
+export async function expectNoSeriousViolations(target: Page | Frame): Promise<void> {
+  const found = "mainFrame" in target ? await seriousViolations(target) : await seriousViolationsInFrame(target);
+  expect(found, describe(found)).toEqual([]);
+}
+
+/** No finding at all, of any impact, under the WCAG 2.2 AA rules (outside dashboard frames). */
+export async function expectWcagAaClean(page: Page): Promise<void> {
+  const found = await pageViolations(page, WCAG_22_AA);
+  expect(found, describe(found)).toEqual([]);
 }

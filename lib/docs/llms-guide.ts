@@ -1,3 +1,4 @@
+import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "@/lib/frame/params";
 import { checkDraft } from "@/lib/check";
 import { endpoints } from "@/lib/contract/endpoints";
 import { PLAYGROUND_BASE, draftUpdate, type DraftCreated, type DraftEvent, type DraftUpdated } from "@/lib/contract/playground";
@@ -213,6 +214,17 @@ export function recipesSection(doc: Doc, origin: string): void {
   );
   doc.code("js", `const API = window.DASHBOARD_API_BASE || "/api";\nconst onDemoData = window.DASHBOARD_DATA_MODE === "demo";`);
   doc.push(`Label the page "Demo data" when \`onDemoData\` is true. Do not guess from the data itself: the demo viewer looks like a real person.`, "");
+
+  doc.push(`### Windows from the address`, "");
+  doc.push(
+    `A watch page or saved dashboard opened with \`?p.<name>=<value>\` hands the dashboard those values as \`window.DASHBOARD_PARAMS\`: \`/~/<handle>/<slug>?p.days=90&p.from=2026-01-01\` gives \`{days: "90", from: "2026-01-01"}\`, so one saved dashboard serves several windows (a link per team, a wall screen on the last quarter). Anyone can write an address, so the page passes on only names of lower-case letters, digits and \`_\` (${DASHBOARD_PARAM_NAME.source}), values of at most ${DASHBOARD_PARAM_VALUE_MAX} characters without control characters, the first of a repeated name and at most ${DASHBOARD_PARAMS_MAX} of them; it says above the frame which it left out. Values are always strings, the object is frozen and has no prototype, and it is \`{}\` when the address has none (the editor's preview and the service's renders pass none). Check each value against the shape you expect and fall back to a default; write it into the page as text, never as markup:`,
+    "",
+  );
+  doc.code(
+    "js",
+    `const params = window.DASHBOARD_PARAMS || {};\nconst days = /^[0-9]{1,3}$/.test(params.days || "") ? Number(params.days) : 30;\nconst from = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(params.from || "") ? params.from : null;`,
+  );
+  doc.push(`Pass the window on in the query the API takes (the CX views with a window take \`days\`, or \`from\` and \`to\`: \`API + "/cx/districts?days=" + days\`), and say it on the page ("Last 90 days").`, "");
 }
 
 export function screenshotSection(doc: Doc, origin: string): void {

@@ -95,6 +95,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   doc.push(
     `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data they are asked first, shown these paths, and only these are answered (403 \`read_not_agreed\` otherwise).`,
     `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
+    `- \`window.DASHBOARD_PARAMS\` holds the page address's \`?p.<name>=<value>\` as strings (\`{}\` when none): one dashboard, several windows (\`?p.days=90\`). Check each value before use and fall back to a default. The rules: "Windows from the address" in llms-full.txt.`,
     `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
     `- Paged lists answer \`nextCursor\`: pass it back as \`cursor\` until null. CX answers are \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: show the \`waitingOn\` text, never zeroes.`,
     `- 401, 403, \`*_not_configured\` and \`waitingOn\` are states to render, not failures (see the table below). A snapshot embedded as \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="…">\` stands in only where a read failed on the network or with another 5xx; call \`window.${SNAPSHOT_HELPER}("<panel name>")\` for it, and the page names that panel above the frame. The rules: "Snapshot fallback" in llms-full.txt.`,

@@ -3,6 +3,7 @@ import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/li
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { SESSION_COOKIE } from "@/lib/auth/session";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
+import { dashboardParamsConvention } from "@/lib/frame/params";
 import { checkRules } from "@/lib/check";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
@@ -102,6 +103,13 @@ export function conventionsIntro(): Block[] {
     ),
     p(
       `The window of \`/cx/book\` and \`/cx/districts\` is \`days\` (1 to 365, default 30) or \`from\` and \`to\` together (\`YYYY-MM-DD\`, \`from\` not after \`to\`). \`daysSinceContact\` counts to the end of the window, not today, and \`null\` means no touch within the window, which is not the same as never touched.`,
+    ),
+
+    p(`One saved dashboard can serve several windows from its address. ${dashboardParamsConvention}`),
+    code(
+      "js",
+      "A window from the address",
+      'const API = window.DASHBOARD_API_BASE || "/api";\nconst params = window.DASHBOARD_PARAMS || {};\nconst days = /^[0-9]{1,3}$/.test(params.days || "") ? Number(params.days) : 30;\n\nasync function loadDistricts() {\n  const res = await fetch(`${API}/cx/districts?days=${days}`);\n  if (!res.ok) throw new Error((await res.json()).hint || `HTTP ${res.status}`);\n  return res.json();\n}',
     ),
 
     h("District-grain ARR", "district-arr"),

@@ -26,6 +26,8 @@ afterEach(() => {
 interface FrameEnv {
   globals?: Record<string, unknown>;
   document?: Record<string, unknown>;
+  /** Fields of the host's init message beyond the HTML and the API base. */
+  init?: Record<string, unknown>;
 }
 
 function frame(elements: Record<string, Element | undefined>, extra: Record<string, unknown> = {}, env: FrameEnv = {}) {
@@ -63,7 +65,7 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
   channels.push(channel);
   const received: unknown[] = [];
   channel.port2.onmessage = (e: MessageEvent) => received.push(e.data);
-  listeners.get("message")?.({ source: parent, data: { type: "init", html: "<h1>dash</h1>", apiBase: "/api" }, ports: [channel.port1] });
+  listeners.get("message")?.({ source: parent, data: { type: "init", html: "<h1>dash</h1>", apiBase: "/api", ...env.init }, ports: [channel.port1] });
   return {
     win,
     written,
@@ -366,5 +368,34 @@ describe("the frame bootstrap's height notices", () => {
     const f = frame({}, { innerHeight: 600 }, layout.env);
     await settle();
     expect(f.received).toEqual([{ type: "height", height: FRAME_HEIGHT_MAX }]);
+  });
+});
+
+describe("the frame bootstrap's address parameters", () => {
+  const paramsOf = (params: unknown) => frame({}, {}, { init: { params } }).win.DASHBOARD_PARAMS as Record<string, unknown>;
+
+  it("hands the dashboard the host's parameters as a frozen object with no prototype", () => {
+    const got = paramsOf({ days: "90", from: "2026-01-01" });
+    expect({ ...got }).toEqual({ days: "90", from: "2026-01-01" });
+    expect(Object.getPrototypeOf(got)).toBeNull();
+    expect(Object.isFrozen(got)).toBe(true);
+    // An absent name is absent, not something inherited.
+    expect(got.constructor).toBeUndefined();
+  });
+
+  it("is an empty object when the host sends none, so a dashboard reads a default without checking", () => {
+    expect({ ...paramsOf(undefined) }).toEqual({});
+    expect({ ...paramsOf("days=90") }).toEqual({});
+  });
+
+  it("keeps to the parser's bounds even when the init message does not", () => {
+    const given: Record<string, unknown> = { ok: "1", Bad: "x", n: 5, long: "v".repeat(201), "__proto__x": "y" };
+    for (let i = 0; i < 30; i++) given[`k${i}`] = String(i);
+    const got = paramsOf(given);
+    expect(got.ok).toBe("1");
+    expect(Object.keys(got)).not.toContain("Bad");
+    expect(Object.keys(got)).not.toContain("n");
+    expect(Object.keys(got)).not.toContain("long");
+    expect(Object.keys(got).length).toBe(20);
   });
 });

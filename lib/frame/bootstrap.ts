@@ -1,5 +1,6 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
+import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./params";
 import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_PANEL_SENT_MAX, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
 // The document the sandboxed dashboard frame loads first. It waits for the host page's init
@@ -583,6 +584,21 @@ ${CONSOLE_FORMAT}
   }
   addListener.call(window, "message", onMessage);
 
+  function paramsOf(given) {
+    var out = Object.create(null), count = 0, name;
+    var nameShape = ${DASHBOARD_PARAM_NAME.toString()};
+    if (given && typeof given === "object") {
+      for (name in given) {
+        if (!Object.prototype.hasOwnProperty.call(given, name) || count >= ${DASHBOARD_PARAMS_MAX}) continue;
+        var value = given[name];
+        if (!nameShape.test(name) || typeof value !== "string" || value.length > ${DASHBOARD_PARAM_VALUE_MAX}) continue;
+        out[name] = value;
+        count++;
+      }
+    }
+    return Object.freeze(out);
+  }
+
   function start(port, init) {
     var send = port.postMessage.bind(port);
     var pending = new Map();
@@ -849,6 +865,10 @@ ${CONSOLE_FORMAT}
     window.DASHBOARD_API_BASE = init.apiBase;
     // Which data the dashboard is on, said once by the frame so no dashboard compares URLs.
     window.DASHBOARD_DATA_MODE = init.apiBase === ${JSON.stringify(PLAYGROUND_API_BASE)} ? "demo" : "live";
+    // The address's parameters, checked again here against the same bounds as the host's parser:
+    // own string properties only, on a frozen object with no prototype, so a name such as
+    // "constructor" reads as what the address said and nothing else.
+    window.DASHBOARD_PARAMS = paramsOf(init.params);
 
     written = neutralise(init.html);
     afterOpen = watchRender;

@@ -22,6 +22,8 @@ export interface InitMessage {
   apiBase: string;
   /** Vertical scroll position to restore, in CSS pixels. */
   scroll?: number;
+  /** The address's parameters for the dashboard (`window.DASHBOARD_PARAMS`), parsed by lib/frame/params.ts. */
+  params?: Readonly<Record<string, string>>;
 }
 
 /** Frame → host over the port: one read. */

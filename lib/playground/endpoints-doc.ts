@@ -6,6 +6,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
+import { dashboardParamsConvention } from "@/lib/frame/params";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-answers";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
@@ -51,6 +52,7 @@ export interface EndpointsBody {
   cxWrapper: string;
   paging: string;
   snapshot: string;
+  addressParams: string;
   demo: { scenarios: string; scenarioParam: string; variantParam: string; errors: DocError[] };
 }
 
@@ -106,6 +108,7 @@ function build(): EndpointsBody {
       "Every /cx/* answer is 200 with either {ok: true, data} or {ok: false, waitingOn}. The second means the deployment cannot answer yet: render the waitingOn text, never zeroes.",
     paging: `Paged lists answer {<list>, nextCursor}. Pass nextCursor back as cursor for the next page; it is null on the last page. A cursor this server did not issue answers 400 invalid_cursor. limit: 1 to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}.`,
     snapshot: snapshotConvention,
+    addressParams: dashboardParamsConvention,
     demo: {
       scenarios: `${PLAYGROUND_BASE}/scenarios lists the scenarios and every path's variants.`,
       scenarioParam: `?${SCENARIO_PARAM}=<name> picks a scenario for one request (playground only; never in dashboard code).`,

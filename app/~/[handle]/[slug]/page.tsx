@@ -10,6 +10,7 @@ import { revisionParam, segment } from "@/lib/saved/params";
 import { loadDashboard, revisionsOf } from "@/lib/saved/store";
 import { savedReads, trusts } from "@/lib/saved/trust";
 import { app } from "@/lib/app";
+import { droppedText, parseDashboardParams } from "@/lib/frame/params";
 
 export const dynamic = "force-dynamic";
 
@@ -32,9 +33,11 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   const { handle: rawHandle, slug: rawSlug } = await params;
   const handle = segment(rawHandle);
   const slug = segment(rawSlug);
-  const revision = revisionParam((await searchParams).revision);
+  const query = await searchParams;
+  const revision = revisionParam(query.revision);
   const session = await currentSession();
-  if (!session) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}/${slug}`)}`);
+  // The whole address comes back after signing in: a wall screen's kiosk mode and window with it.
+  if (!session) redirect(`/signin?next=${encodeURIComponent(`/~/${handle}/${slug}${searchOf(query)}`)}`);
   const db = await app().db();
   const dashboard = await loadDashboard(db, handle, slug, revision);
   if (!dashboard) notFound();
@@ -47,6 +50,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
     trusts(db, session.user.id, owner.id),
   ]);
   // Someone else's code reads only what its manifest names, trusted or not.
+  const dashboardParams = parseDashboardParams(query);
   const reads = isOwner ? { paths: [], complete: true } : savedReads(owner.id, slug, dashboard.shown.revision, dashboard.shown.html);
   return (
     <>
@@ -66,7 +70,21 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
           starred: favourites.some((f) => f.href === dashboard.path),
           isHome: home === dashboard.path,
         }}
+        kiosk={query.kiosk === "1"}
+        // A plain object: a server component's props cross to the browser as JSON.
+        params={{ ...dashboardParams.params }}
+        paramsNotice={droppedText(dashboardParams.dropped)}
       />
     </>
   );
+}
+
+/** The query again as the address had it, `?` included, or nothing. */
+function searchOf(query: Record<string, string | string[] | undefined>): string {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, one);
+  }
+  const text = out.toString();
+  return text ? `?${text}` : "";
 }

@@ -9,6 +9,7 @@ import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
 import { draftNaming } from "@/lib/playground/drafts";
+import { droppedText, parseDashboardParams } from "@/lib/frame/params";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +30,9 @@ export async function generateMetadata({ params }: Pick<Props, "params">): Promi
 
 export default async function WatchPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const staticRender = (await searchParams).static === "1";
+  const query = await searchParams;
+  const staticRender = query.static === "1";
+  const dashboard = parseDashboardParams(query);
   // A link to no draft is a missing page (HTTP 404), not a page that says so with 200.
   if (!(await naming(id))) notFound();
   // Signed-in people may save what they watch; for anyone else the action is simply not there.
@@ -43,6 +46,10 @@ export default async function WatchPage({ params, searchParams }: Props) {
         signedIn={session !== null}
         saver={session ? { handle: session.user.handle, csrf: session.csrf } : null}
         staticRender={staticRender}
+        kiosk={query.kiosk === "1"}
+        // A plain object: a server component's props cross to the browser as JSON.
+        params={{ ...dashboard.params }}
+        paramsNotice={droppedText(dashboard.dropped)}
       />
     </>
   );

@@ -1,0 +1,109 @@
+// Address parameters a dashboard reads: `?p.days=90&p.from=2026-01-01` on a watch or saved page
+// becomes `window.DASHBOARD_PARAMS = {days: "90", from: "2026-01-01"}` in its frame, so one saved
+// dashboard serves several windows. Browser-safe; the host parses, the frame's bootstrap checks
+// the same bounds again before it hands the object to the dashboard.
+//
+// The address is anyone's to write (a link in a chat), so what reaches the dashboard is bounded
+// in names, lengths and count, and travels only as data in the frame's init message: never
+// written into HTML or script text.
+
+/** The prefix that marks a parameter as the dashboard's rather than the page's. */
+export const DASHBOARD_PARAM_PREFIX = "p.";
+/** Names a dashboard may be given: lower-case, as JavaScript identifiers and URL keys alike read. */
+export const DASHBOARD_PARAM_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+/** The longest value passed on, in UTF-16 code units (a date range, a list of ids). */
+export const DASHBOARD_PARAM_VALUE_MAX = 200;
+/** The most parameters one dashboard is given. */
+export const DASHBOARD_PARAMS_MAX = 20;
+/** The dropped parameters a notice names; the rest are counted. */
+export const DROPPED_NAMED_MAX = 5;
+/** The longest dropped name a notice repeats, so a hostile address cannot fill the page. */
+const DROPPED_NAME_SHOWN = 40;
+
+export type DashboardParams = Readonly<Record<string, string>>;
+
+/** The convention, as /endpoints and the reference state it. */
+export const dashboardParamsConvention =
+  `A watch page or saved dashboard opened with ?p.<name>=<value> hands the dashboard those values as window.DASHBOARD_PARAMS (?p.days=90&p.from=2026-01-01 gives {days: "90", from: "2026-01-01"}), so one dashboard serves several windows. ` +
+  `Only names matching ${DASHBOARD_PARAM_NAME.source}, values of at most ${DASHBOARD_PARAM_VALUE_MAX} characters without control characters, the first of a repeated name and at most ${DASHBOARD_PARAMS_MAX} are passed; the page names the rest. ` +
+  `Values are strings; the object is frozen, has no prototype and is {} when there are none. Check each value's shape, fall back to a default, and write it into the page as text.`;
+
+export type DropReason = "name" | "long" | "control" | "repeated" | "too-many";
+
+export interface DroppedParam {
+  /** The name as the address gave it after the prefix, clipped for display. */
+  name: string;
+  reason: DropReason;
+}
+
+export interface ParsedParams {
+  params: DashboardParams;
+  dropped: DroppedParam[];
+}
+
+// C0 and C1 controls, and the bidirectional and other format characters a label could hide behind.
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+function clipName(name: string): string {
+  const clean = name.replace(new RegExp(UNSHOWN.source, "g"), "\ufffd");
+  return clean.length > DROPPED_NAME_SHOWN ? `${clean.slice(0, DROPPED_NAME_SHOWN)}…` : clean;
+}
+
+/**
+ * The dashboard's parameters from a page's query: pairs as `URLSearchParams` gives them, or a
+ * framework's `searchParams` record. Parameters without the prefix are the page's and ignored
+ * here; a repeated name keeps its first value.
+ */
+export function parseDashboardParams(query: URLSearchParams | Record<string, string | string[] | undefined>): ParsedParams {
+  const pairs: [string, string][] = [];
+  if (query instanceof URLSearchParams) {
+    for (const [k, v] of query) pairs.push([k, v]);
+  } else {
+    for (const [k, v] of Object.entries(query)) {
+      if (v === undefined) continue;
+      for (const one of Array.isArray(v) ? v : [v]) pairs.push([k, one]);
+    }
+  }
+  // A null prototype: `__proto__` or `constructor` as a key can be neither read nor set by accident.
+  const params = Object.create(null) as Record<string, string>;
+  const dropped: DroppedParam[] = [];
+  let kept = 0;
+  for (const [key, value] of pairs) {
+    if (!key.startsWith(DASHBOARD_PARAM_PREFIX)) continue;
+    const name = key.slice(DASHBOARD_PARAM_PREFIX.length);
+    const drop = (reason: DropReason) => dropped.push({ name: clipName(name), reason });
+    if (!DASHBOARD_PARAM_NAME.test(name)) drop("name");
+    else if (typeof value !== "string" || value.length > DASHBOARD_PARAM_VALUE_MAX) drop("long");
+    else if (UNSHOWN.test(value)) drop("control");
+    else if (Object.hasOwn(params, name)) drop("repeated");
+    else if (kept >= DASHBOARD_PARAMS_MAX) drop("too-many");
+    else {
+      params[name] = value;
+      kept++;
+    }
+  }
+  return { params: Object.freeze(params), dropped };
+}
+
+const REASON_TEXT: Record<DropReason, string> = {
+  name: "not a name of lower-case letters, digits and _ (up to 32, starting with a letter)",
+  long: `longer than ${DASHBOARD_PARAM_VALUE_MAX} characters`,
+  control: "holds control or invisible characters",
+  repeated: "given more than once (the first value is used)",
+  "too-many": `more than ${DASHBOARD_PARAMS_MAX} parameters`,
+};
+
+/** One sentence for the page: which parameters the dashboard was not given, and why. */
+export function droppedText(dropped: readonly DroppedParam[]): string | null {
+  if (dropped.length === 0) return null;
+  const named = dropped.slice(0, DROPPED_NAMED_MAX).map((d) => `p.${d.name} (${REASON_TEXT[d.reason]})`);
+  const more = dropped.length - named.length;
+  const list = more > 0 ? `${named.join("; ")}; and ${more} more` : named.join("; ");
+  return `${dropped.length === 1 ? "One address parameter was" : `${dropped.length} address parameters were`} not passed to the dashboard: ${list}.`;
+}
+
+/** The parameters as a stable key: a change starts the dashboard again. */
+export function paramsKey(params: DashboardParams | undefined): string {
+  if (!params) return "";
+  return JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]));
+}
