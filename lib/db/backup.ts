@@ -23,6 +23,7 @@ import {
   resetSerials,
   rowCounts,
   schemaVersion,
+  tableColumns,
   type Row,
   type TableName,
 } from "./transfer";
@@ -115,7 +116,7 @@ async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, 
   const migrations = await appliedMigrations(db);
   const schema = schemaVersion(migrations, "The database");
   if (schema === null) throw new Refusal("The database holds no app data (no migrations applied).");
-  const present = new Map((await db.introspection.getTables()).map((t) => [t.name, t.columns.map((c) => c.name)]));
+  const present = await tableColumns(db);
 
   const partial = `${file}.partial`;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -328,7 +329,7 @@ export async function restoreDatabase(storage: Storage, file: string, o: Restore
 
 /** Every app table and the migrator's own, so the migrations can build the backup's schema. */
 async function dropAppTables(target: OpenDb): Promise<void> {
-  const present = new Set((await target.db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name));
+  const present = new Set((await tableColumns(target.db)).keys());
   const cascade = target.dialect === "postgres" ? sql` cascade` : sql``;
   for (const name of [...appTables.map((s) => s.name).reverse(), PROGRESS_TABLE, "kysely_migration", "kysely_migration_lock"]) {
     if (present.has(name)) await sql`drop table ${sql.table(name)}${cascade}`.execute(target.db);

@@ -15,6 +15,7 @@ import {
   resetSerials,
   rowCounts,
   schemaVersion,
+  tablesIn,
   type Row,
   type TableCheck,
   type TableSpec,
@@ -185,7 +186,7 @@ async function copyTable(
 
 /** Deletes every app row, children first so no foreign key stands in the way. */
 export async function emptyAll(db: Db): Promise<void> {
-  const present = new Set((await db.introspection.getTables()).map((t) => t.name));
+  const present = new Set(await tablesIn(db));
   await db.transaction().execute(async (trx) => {
     for (const spec of [...appTables].reverse()) {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are addressed by name
