@@ -12,8 +12,12 @@ import { listSpace, loadDashboard, revisionsOf, saveDashboard } from "@/lib/save
 import { addTrust, trustedAuthors } from "@/lib/saved/trust";
 import { seedDemo } from "@/lib/seed";
 import { demoUsers } from "@/demo/users";
-import { testSeed } from "../support/backends";
-import { testServices } from "../support/api";
+import { testSealer, testSeed } from "../support/backends";
+import { parseConfig } from "@/lib/config";
+import { createCredentials } from "@/lib/connectors/credentials";
+import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
+import { newAnswerCache } from "@/lib/crm/memo";
+import type { HandlerServices } from "@/lib/handlers/api-route";
 import { startPortal } from "../crm/helpers";
 import { DRAFT, create, onApp, postJson, startApp } from "../playground/support";
 
@@ -103,6 +107,18 @@ export async function populate(open: OpenDb, now = Date.now()): Promise<World> {
   return { tokens, ids, drafts, dashboards };
 }
 
+// The stand-ins' address is a closed port: whatever else listens on this machine's usual port
+// must not change what a vendor read answers between the two sides of a comparison.
+const config = parseConfig({ SECRET_KEY: "integration-test-key-".repeat(2), STAND_IN_ORIGIN: "http://127.0.0.1:9" });
+const services = (): HandlerServices => ({
+  config,
+  sealer: testSealer,
+  answers: newAnswerCache(),
+  vendorReads: newVendorReadCache({ freshMs: 0, staleMs: 0 }),
+  credentials: createCredentials({ config, sealer: () => testSealer }),
+  crmUpstream: () => null,
+});
+
 /** Endpoints answered from storage; direct vendor reads go to the outside and are left out. */
 const stored = (e: EndpointDef) => !/^\/(tracker|coderepo|calls|support)\b/.test(e.path) && !e.path.endsWith("/check");
 const concrete = (e: EndpointDef) => e.path.replace(/:(\w+)/g, (_, name: string) => e.params?.[name]?.values?.[0] ?? "c-1");
@@ -115,13 +131,13 @@ const requiredQuery: Record<string, string> = { "cx.book": "?owner=o-1" };
  */
 export async function answersOf(open: OpenDb, world: World): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
-  const services = testServices();
+  const handlerServices = services();
   for (const e of endpoints.filter(stored)) {
     const path = concrete(e) + (requiredQuery[e.id] ?? "");
     for (const who of people) {
       const res = await handleApi(new Request(`http://app.test/api${path}`, { headers: { cookie: `dd_session=${world.tokens[who]}` } }), path.split("?")[0]!, {
         db: async () => open.db,
-        services: () => services,
+        services: () => handlerServices,
         userFor: userForRequest,
         handlers: apiHandlers,
       });
