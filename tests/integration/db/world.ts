@@ -35,6 +35,9 @@ export interface World {
   dashboards: Array<{ who: Who; slug: string }>;
 }
 
+/** Drafts of a fixture written long ago must not have expired when it is read again. */
+export const FIXTURE_IDLE_DAYS = 36_500;
+
 const lenient = { createsPerMinute: 10_000, updatesPerMinute: 10_000, readsPerMinute: 10_000, reportsPerMinute: 10_000 };
 
 const report = (revision: number, elapsedMs: number) => ({
@@ -129,7 +132,7 @@ const requiredQuery: Record<string, string> = { "cx.book": "?owner=o-1" };
  * own handler), each draft's read, revisions and reports (the playground's routes over HTTP),
  * and each person's space, dashboards, history, favourites, home and trusted authors.
  */
-export async function answersOf(open: OpenDb, world: World): Promise<Map<string, unknown>> {
+export async function answersOf(open: OpenDb, world: Pick<World, "tokens" | "ids" | "drafts" | "dashboards">, draftIdleDays?: number): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
   const handlerServices = services();
   for (const e of endpoints.filter(stored)) {
@@ -144,7 +147,7 @@ export async function answersOf(open: OpenDb, world: World): Promise<Map<string,
       out.set(`api ${who} ${path}`, { status: res.status, body: await res.json() });
     }
   }
-  const app = await startApp(open, { settings: lenient });
+  const app = await startApp(open, { settings: { ...lenient, ...(draftIdleDays ? { draftIdleDays } : {}) } });
   try {
     for (const id of world.drafts) {
       for (const suffix of ["", "/revisions", "/reports", "/reports?revision=1"]) {
