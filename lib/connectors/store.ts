@@ -203,3 +203,35 @@ export async function setCallsOptIn(db: Db, userId: number, optIn: boolean, now 
 export async function hasCallsOptIn(db: Db, userId: number): Promise<boolean> {
   return !!(await db.selectFrom("calls_opt_ins").select("user_id").where("user_id", "=", userId).executeTakeFirst());
 }
+
+/**
+ * Whether the stored credentials open with this key: the first sealed access token found (a
+ * person's, else the shared one) is opened. A move or restore checks this before copying, since
+ * sealed values travel sealed and an app given another key would find every connection gone.
+ * `firstRow` gives a table's first row, so a backup file can be checked as well as a database.
+ */
+export async function probeSealed(
+  sealer: Sealer,
+  firstRow: (table: "connector_tokens" | "donor_credentials") => Promise<Record<string, unknown> | undefined>,
+): Promise<{ checked: number; opened: boolean; what: string }> {
+  const person = await firstRow("connector_tokens");
+  if (person) {
+    const owner: CredentialOwner = { kind: "user", userId: Number(person.user_id), slug: person.slug as ConnectorSlug };
+    return { checked: 1, opened: opens(sealer, String(person.access_token), contextOf(owner, "access")), what: `${owner.slug} credential of user ${owner.userId}` };
+  }
+  const donor = await firstRow("donor_credentials");
+  if (donor) {
+    const owner: CredentialOwner = { kind: "donor", slug: donor.slug as ConnectorSlug };
+    return { checked: 1, opened: opens(sealer, String(donor.access_token), contextOf(owner, "access")), what: `shared ${owner.slug} credential` };
+  }
+  return { checked: 0, opened: true, what: "no sealed credentials" };
+}
+
+function opens(sealer: Sealer, sealed: string, context: string): boolean {
+  try {
+    sealer.open(sealed, context);
+    return true;
+  } catch {
+    return false;
+  }
+}

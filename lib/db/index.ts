@@ -46,8 +46,18 @@ function withStatementCache(database: SQLite.Database, max = 500) {
   };
 }
 
+export interface OpenOptions {
+  /**
+   * How far to migrate: the latest migration (the default), up to a named one (a restore first
+   * builds the schema its rows were written under), or `false` to leave the schema as it is.
+   */
+  migrate?: boolean | string;
+}
+
 /** Opens storage and brings its schema up to date. */
-export async function openDb(storage: Storage): Promise<OpenDb> {
+export async function openDb(storage: Storage, options: OpenOptions = {}): Promise<OpenDb> {
+  const migrate = options.migrate ?? true;
+  const upTo = typeof migrate === "string" ? migrate : undefined;
   if (storage.kind === "sqlite") {
     if (storage.file !== ":memory:") fs.mkdirSync(path.dirname(storage.file), { recursive: true });
     const database = new SQLite(storage.file);
@@ -55,7 +65,7 @@ export async function openDb(storage: Storage): Promise<OpenDb> {
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-    await migrateToLatest(db, "sqlite");
+    if (migrate !== false) await migrateToLatest(db, "sqlite", undefined, upTo);
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
 
@@ -71,8 +81,8 @@ export async function openDb(storage: Storage): Promise<OpenDb> {
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  await migrateToLatest(db, "postgres", schema);
+  if (schema && migrate !== false) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  if (migrate !== false) await migrateToLatest(db, "postgres", schema, upTo);
   return { db, dialect: "postgres", pool, close: () => db.destroy() };
 }
 

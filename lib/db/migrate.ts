@@ -1,5 +1,5 @@
 import "server-only";
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001_identity";
 import * as m0002 from "./migrations/0002_connectors";
@@ -25,6 +25,19 @@ const all = { "0001_identity": m0001, "0002_connectors": m0002, "0003_crm": m000
 
 export const migrationNames = Object.keys(all);
 
+/**
+ * The migrations a database has applied, oldest first; empty for a database that has none (or no
+ * migrator table yet). Read without migrating, so a tool can look before it changes anything.
+ */
+export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  try {
+    const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return rows.rows.map((r) => r.name);
+  } catch {
+    return [];
+  }
+}
+
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -44,10 +57,10 @@ const CATALOGUE_RACE = new Set(["42703", "42P01", "3F000"]);
  * that schema or table is dropped in between (undefined column, table or schema). Such a failure
  * is retried (up to 12 times, about 8 s at most); a real migration error fails every attempt.
  */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await migrateOnce(db, dialect, schema);
+      return await migrateOnce(db, dialect, schema, upTo);
     } catch (err) {
       const code = (err as { cause?: { code?: string } }).cause?.code;
       if (attempt >= 12 || !CATALOGUE_RACE.has(code ?? "")) throw err;
@@ -58,10 +71,10 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, sc
   }
 }
 
-async function migrateOnce(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+async function migrateOnce(db: Kysely<Database>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
   // With a schema named, the migrator looks for its own tables there and nowhere else.
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${String(error)}`, { cause: error });
