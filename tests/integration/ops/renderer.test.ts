@@ -162,11 +162,22 @@ describe("the service's renderer, on the production server", () => {
     expect(await envelope(busy)).toMatchObject({ error: "renderer_busy" });
     expect(Number(busy.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 
+    // Four a minute, refilled one every 15 s: on a busy machine four renders can take long
+    // enough to earn a fifth, so the allowance is checked against the time they took.
     const who = from();
-    const quick = await Promise.all([1, 2, 3, 4, 5].map((i) => create(`<!doctype html><p>${i}</p>`)));
+    const quick = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => create(`<!doctype html><p>${i}</p>`)));
     const codes: number[] = [];
-    for (const d of quick) codes.push((await render(d.id, undefined, who)).status);
-    expect(codes).toEqual([200, 200, 200, 200, 429]);
+    const started = Date.now();
+    for (const d of quick) {
+      const status = (await render(d.id, undefined, who)).status;
+      codes.push(status);
+      if (status !== 200) break;
+    }
+    const earned = Math.floor((Date.now() - started) / 15_000);
+    expect(codes.at(-1)).toBe(429);
+    expect(codes.slice(0, -1).every((c) => c === 200)).toBe(true);
+    expect(codes.length - 1).toBeGreaterThanOrEqual(4);
+    expect(codes.length - 1).toBeLessThanOrEqual(4 + earned);
   }, 90_000);
 
   it("meets a dashboard that never yields, or never settles, with its time limit, and draws the next one", async () => {
