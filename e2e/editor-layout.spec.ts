@@ -227,7 +227,8 @@ test.describe("at 1440×900", () => {
       await held;
       await route.continue();
     });
-    await page.goto("/dashboards/playground");
+    // The page's load event waits for the held scripts: the test goes on once the document arrives.
+    await page.goto("/dashboards/playground", { waitUntil: "commit" });
     const early = page.getByRole("textbox", { name: "Dashboard HTML" });
     await expect(early).toHaveJSProperty("tagName", "TEXTAREA");
     await early.click();
