@@ -152,12 +152,27 @@ const schema = z
 
 export type Config = ReturnType<typeof parseConfig>;
 
+/**
+ * What is wrong with an environment, one "VARIABLE: what is wrong" per problem; empty when it is
+ * good. scripts/start.mjs runs it (scripts/check-config.ts) before the server listens, so a bad
+ * value stops `npm start` instead of leaving a server that answers 500 to everything. Values are
+ * never repeated: some are secrets.
+ */
+export function configProblems(env: Record<string, string | undefined>): string[] {
+  const parsed = schema.safeParse(env);
+  return parsed.success ? [] : parsed.error.issues.map(describeIssue);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const name = String(issue.path[0] ?? "configuration");
+  // z.coerce.number() reads "ten" as NaN and says so in its own terms.
+  const message = issue.code === "invalid_type" && issue.expected === "number" ? "must be a number" : issue.message;
+  return `${name}: ${message.startsWith(`${name} `) ? message.slice(name.length + 1) : message}`;
+}
+
 export function parseConfig(env: Record<string, string | undefined>) {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-  }
+  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map(describeIssue).join("; ")}`);
   const e = parsed.data;
   const standInsOn = e.STAND_INS === undefined ? e.DEMO_TENANT : e.STAND_INS === "1" || e.STAND_INS === "true";
   const standInOrigin = (e.STAND_IN_ORIGIN ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, "");
