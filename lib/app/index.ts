@@ -21,7 +21,7 @@ import { playgroundSettingsOf } from "@/lib/playground/limits";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import { seedDemo } from "@/lib/seed";
-import { createLogger, type Logger } from "@/lib/ops/log";
+import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
 import { sinkServerLog } from "@/lib/ops/log-sink";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
 import { readiness, type Readiness } from "@/lib/ops/readiness";
@@ -93,13 +93,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 
   let storage: Promise<OpenDb> | undefined = options.storage ? Promise.resolve(options.storage) : undefined;
   const storageOf = (): Promise<OpenDb> =>
-    (storage ??= (async () => {
+    (storage ??= outsideRequestScope(async () => {
       const open = await openDb(config.storage);
       if (config.demo.enabled) {
         await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams, standInTokenTtlMs: config.standInTokenTtlMs });
       }
       return open;
-    })().catch((err: unknown) => {
+    }).catch((err: unknown) => {
       storage = undefined;
       throw err;
     }));
@@ -124,9 +124,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // The service's own browser, started on the first render; none where no Chromium is found.
   let renderer: Renderer | null | undefined;
   const rendererOf = (): Renderer | null => {
-    if (renderer === undefined) {
+    // Not ??=: null (no Chromium found) is an answer, kept like a renderer.
+    if (renderer === undefined) renderer = outsideRequestScope(() => {
       const executablePath = findChromium(config.renderer.chromium);
-      renderer = executablePath
+      return executablePath
         ? new Renderer({
             executablePath,
             ...config.renderer,
@@ -135,14 +136,14 @@ export function createApp(config: Config, options: AppOptions = {}): App {
             log: (line) => log.warn(line, { component: "renderer" }),
           })
         : null;
-    }
+    });
     return renderer;
   };
 
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
-    (playground ??= storageOf()
-      .then((open) =>
+    (playground ??= outsideRequestScope(() =>
+      storageOf().then((open) =>
         createPlayground(open, {
           settings,
           publicOrigin: config.publicOrigin,
@@ -153,7 +154,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           observe: { refused: metrics.refused, fanout: metrics.fanout },
           writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
         }),
-      )
+      ),
+    )
       .then((p) => (playgroundNow = p))
       .catch((err: unknown) => {
         playground = undefined;

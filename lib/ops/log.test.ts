@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogger, enterRequestScope, jsonLine, prettyLine, type LogRecord } from "./log";
+import { createLogger, enterRequestScope, jsonLine, outsideRequestScope, prettyLine, type LogRecord } from "./log";
 
 const at = new Date("2026-11-27T14:05:09.042Z");
 const request: LogRecord = { time: at.toISOString(), level: "info", msg: "request", requestId: "3f1c2a9e-7d1b-4c55-9a3e-0b6f5d2e8c11", method: "GET", route: "/api/me", status: 200, durationMs: 12.3 };
@@ -80,5 +80,23 @@ describe("the logger", () => {
     const { log, lines } = collect({ format: "pretty" });
     log.info("request", { requestId: "r-1", method: "POST", route: "/dashboards/playground/draft", status: 201, durationMs: 4 });
     expect(lines).toEqual(["14:05:09.042 POST /dashboards/playground/draft 201 4ms r-1"]);
+  });
+});
+
+describe("what outlives the request that built it", () => {
+  it("logs as no request's, now and after awaits", async () => {
+    const { log, lines } = collect();
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        enterRequestScope("first-request");
+        void outsideRequestScope(async () => {
+          log.info("built");
+          await new Promise((r) => setTimeout(r, 1));
+          log.info("later");
+        }).then(resolve);
+      }, 0),
+    );
+    expect(lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string })).toEqual([expect.not.objectContaining({ requestId: expect.anything() }), expect.not.objectContaining({ requestId: expect.anything() })]);
+    expect(lines).toHaveLength(2);
   });
 });

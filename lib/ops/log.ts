@@ -38,6 +38,15 @@ export function enterRequestScope(requestId: string): void {
   requestScope.enterWith({ requestId });
 }
 
+/**
+ * Runs `fn` as no request's: for what is built once on the first request that needs it and then
+ * outlives it (storage, the playground's hub and listener, the renderer), whose timers and
+ * listeners would otherwise carry that first request's id on their lines for good.
+ */
+export function outsideRequestScope<T>(fn: () => T): T {
+  return requestScope.exit(fn);
+}
+
 /** The request being answered here, if any. */
 export function currentRequestId(): string | undefined {
   return requestScope.getStore()?.requestId;
