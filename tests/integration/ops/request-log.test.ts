@@ -16,7 +16,7 @@ describe("JSON logs (stdout is not a terminal)", () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-reqlog-"));
     server = await startProduction({ DATA_DIR: dataDir, TEST_FAULTS: "1" });
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -58,7 +58,7 @@ describe("readable logs (LOG_FORMAT=pretty, LOG_LEVEL=debug)", () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-reqlog-"));
     server = await startProduction({ DATA_DIR: dataDir, LOG_FORMAT: "pretty", LOG_LEVEL: "debug" });
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
