@@ -3,8 +3,7 @@ import { randomUUID } from "node:crypto";
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { writeBodyAfterHeaders, type BodyWriter } from "@/lib/http/after-headers";
-import { REQUEST_ID_HEADER } from "@/lib/http/server-log";
-import { enterRequestScope, type Logger } from "./log";
+import type { Logger } from "./log";
 import type { Metrics } from "./metrics";
 import type { RouteTemplate } from "./route-template";
 
@@ -16,7 +15,7 @@ import type { RouteTemplate } from "./route-template";
 // URL is never logged: draft ids and write tokens are in paths, secrets in query strings. It is
 // also the one place a route can be told its Node response (an event stream writes to it).
 
-export { REQUEST_ID_HEADER };
+export const REQUEST_ID_HEADER = "x-request-id";
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /**
  * Names a GET request's Node response to the route handler, which sees only a web Request built
@@ -65,9 +64,6 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
     const incoming = request.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     response.setHeader(REQUEST_ID_HEADER, id);
-    // The handler sees the id the answer and the log carry, whatever the client sent.
-    request.headers[REQUEST_ID_HEADER] = id;
-    enterRequestScope(id);
     if (closing) response.setHeader("connection", "close");
     open.add(response);
     let ticket: string | undefined;
@@ -85,10 +81,7 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
       const route = deps.template(q === -1 ? url : url.slice(0, q));
       const status = response.statusCode;
       deps.metrics.request(method, route, status, seconds);
-      // The stand-ins' traffic is this server calling itself on the connectors' behalf: noise
-      // beside the requests people and agents make, so it shows only at debug.
-      const level = route === "/stand-ins" || route.startsWith("/stand-ins/") ? "debug" : "info";
-      deps.log[level]("request", {
+      deps.log.info("request", {
         requestId: id,
         method,
         route,

@@ -23,7 +23,6 @@ const logger = (lines: [string, LogFields | undefined][]) => ({
   info: (m: string, f?: LogFields) => lines.push([m, f]),
   warn: (m: string, f?: LogFields) => lines.push([m, f]),
   error: (m: string, f?: LogFields) => lines.push([m, f]),
-  debug: (m: string, f?: LogFields) => lines.push([m, f]),
 });
 
 describe("shutdown", () => {

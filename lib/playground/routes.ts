@@ -40,7 +40,6 @@ import {
   updateDraft,
   type DraftContext,
 } from "./drafts";
-import { serverLog } from "@/lib/http/server-log";
 import type { BodyWriter } from "@/lib/http/after-headers";
 import { createFanout } from "./fanout";
 import { Hub, type HubOptions } from "./hub";
@@ -145,7 +144,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   installPeerStamp();
   const settings: PlaygroundSettings = { ...defaultPlaygroundSettings, ...options.settings };
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => serverLog("warn", line, { component: "playground" }));
+  const log = options.log ?? ((line: string) => console.warn(`[playground] ${line}`));
   const state = newDraftState();
   const hub = new Hub({
     ...options.hub,
