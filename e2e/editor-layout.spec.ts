@@ -223,7 +223,8 @@ test.describe("at 1440×900", () => {
     // The page's script is held back, so the keystrokes land before anything of it runs.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/_next/static/chunks/**", async (route) => {
+    // Scripts only: a held stylesheet would hold the first paint back too.
+    await page.route((url) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js"), async (route) => {
       await held;
       await route.continue();
     });
