@@ -126,6 +126,8 @@ test("a draft address that names no draft is a missing page", async ({ page }) =
 });
 
 test("unsaved edits in the plain editor survive a reload and leaving, ask nothing, and can be discarded", async ({ page }) => {
+  // Three reloads and a visit to the reference: about 9 s on an idle machine, three times that on a busy one.
+  test.slow();
   const editor = new PlaygroundPage(page);
   const requests = recordRequests(page);
   const asked: string[] = [];

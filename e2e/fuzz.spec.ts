@@ -115,7 +115,17 @@ function jsonArea(path: string, method: string): boolean {
 
 const CANNED_VARIANTS = /(?:^|&)(?:variant|scenario)=/;
 
-function problemsOf(method: string, target: string, a: RawAnswer): { check: Check; text: string }[] {
+/**
+ * A browser opening an account action's address (GET or HEAD asking for HTML) is sent to the
+ * account page that shows that action, 303; anything else under /account/ still answers JSON.
+ */
+function sentToAccountPage(method: string, path: string, accept: string, a: RawAnswer): boolean {
+  if ((method !== "GET" && method !== "HEAD") || a.status !== 303) return false;
+  if (!/^\/account\/[^/]+$/.test(routedPath(path)) || !/(?:^|,)\s*text\/html\b/i.test(accept)) return false;
+  return String(a.headers.location ?? "").startsWith("/account#");
+}
+
+function problemsOf(method: string, target: string, a: RawAnswer, accept = ""): { check: Check; text: string }[] {
   const p = effectivePath(target);
   const out: { check: Check; text: string }[] = [];
   const type = String(a.headers["content-type"] ?? "");
@@ -137,7 +147,7 @@ function problemsOf(method: string, target: string, a: RawAnswer): { check: Chec
     const canned = p.startsWith("/dashboards/playground/api/") && CANNED_VARIANTS.test(query) && cannedCode;
     if (!canned) out.push({ check: "5xx", text: `answered ${a.status}` });
   }
-  if (jsonArea(p, method) && !is2xx(a.status)) {
+  if (jsonArea(p, method) && !is2xx(a.status) && !sentToAccountPage(method, p, accept, a)) {
     if (!type.startsWith("application/json")) out.push({ check: "envelope", text: `a ${a.status} of a JSON route is ${type || "untyped"}, not application/json` });
     else if (method !== "HEAD") {
       const keysOk = envelope !== null && typeof envelope === "object" && !Array.isArray(envelope) && Object.keys(envelope).every((k) => k === "error" || k === "hint");
@@ -316,7 +326,8 @@ async function exercise(s: Shape, lane: Lane, tally: Tally): Promise<void> {
   tally.slowest = Math.max(tally.slowest, answer.ms);
 
   const p = effectivePath(req.target);
-  const found = problemsOf(req.method, req.target, answer).filter((pr) => {
+  const accept = Object.entries(req.headers).filter(([k]) => k.toLowerCase() === "accept").map(([, v]) => v).join(",");
+  const found = problemsOf(req.method, req.target, answer, accept).filter((pr) => {
     const known = [...KNOWN_OPEN, ...FRAMEWORK_LIMITS].find(
       (k) => k.checks.includes(pr.check) && k.matches({ method: req.method, path: routedPath(p), target: req.target, headers: req.headers }),
     );
