@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
-import { configVariables, parseConfig } from "./config";
+import { configProblems, configVariables, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("defaults to the embedded mode: SQLite under .data, the demo tenant, port 3000, no identity provider", () => {
@@ -23,6 +23,16 @@ describe("configuration", () => {
     expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ OIDC_ISSUER: "https://id.example.test" })).toThrow(/OIDC_CLIENT_ID/);
     expect(() => parseConfig({ DATABASE_SCHEMA: "x; drop" })).toThrow(/DATABASE_SCHEMA/);
+  });
+
+  it("lists each problem as VARIABLE: what is wrong, without repeating the value", () => {
+    expect(configProblems({})).toEqual([]);
+    expect(configProblems({ PLAYGROUND_READS_PER_MIN: "lots" })).toEqual(["PLAYGROUND_READS_PER_MIN: must be a number"]);
+    expect(configProblems({ PLAYGROUND_STREAMS_PER_ADDRESS: "500", PLAYGROUND_STREAMS_TOTAL: "100" })).toEqual([
+      "PLAYGROUND_STREAMS_TOTAL: must be above PLAYGROUND_STREAMS_PER_ADDRESS, or one address could fill it",
+    ]);
+    const secret = configProblems({ SECRET_KEY: "short-secret-value" });
+    expect(secret).toEqual(["SECRET_KEY: must be at least 32 characters"]);
   });
 
   it("configures OIDC when an issuer is given", () => {

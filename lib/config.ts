@@ -93,6 +93,7 @@ const schema = z
     OIDC_GROUPS_CLAIM: z.string().default("groups"),
     OIDC_ALLOW_HTTP: flag,
     BENCH_BASELINE: flag,
+    TEST_FAULTS: flag,
     SECRET_KEY: z.string().min(32, "SECRET_KEY must be at least 32 characters").optional().or(z.literal("").transform(() => undefined)),
     STAND_INS: z.enum(["1", "0", "true", "false"]).optional(),
     STAND_IN_ORIGIN: z.url().optional(),
@@ -140,6 +141,8 @@ const schema = z
     CONNECTOR_CACHE_STALE_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    LOG_FORMAT: z.enum(["auto", "json", "pretty"], "must be auto, json or pretty").default("auto"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], "must be debug, info, warn or error").default("info"),
   })
   .superRefine((env, ctx) => {
     if (env.PLAYGROUND_STREAMS_TOTAL <= env.PLAYGROUND_STREAMS_PER_ADDRESS) {
@@ -152,12 +155,27 @@ const schema = z
 
 export type Config = ReturnType<typeof parseConfig>;
 
+/**
+ * What is wrong with an environment, one "VARIABLE: what is wrong" per problem; empty when it is
+ * good. scripts/start.mjs runs it (scripts/check-config.ts) before the server listens, so a bad
+ * value stops `npm start` instead of leaving a server that answers 500 to everything. Values are
+ * never repeated: some are secrets.
+ */
+export function configProblems(env: Record<string, string | undefined>): string[] {
+  const parsed = schema.safeParse(env);
+  return parsed.success ? [] : parsed.error.issues.map(describeIssue);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const name = String(issue.path[0] ?? "configuration");
+  // z.coerce.number() reads "ten" as NaN and says so in its own terms.
+  const message = issue.code === "invalid_type" && issue.expected === "number" ? "must be a number" : issue.message;
+  return `${name}: ${message.startsWith(`${name} `) ? message.slice(name.length + 1) : message}`;
+}
+
 export function parseConfig(env: Record<string, string | undefined>) {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
-  }
+  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map(describeIssue).join("; ")}`);
   const e = parsed.data;
   const standInsOn = e.STAND_INS === undefined ? e.DEMO_TENANT : e.STAND_INS === "1" || e.STAND_INS === "true";
   const standInOrigin = (e.STAND_IN_ORIGIN ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, "");
@@ -183,6 +201,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
         }
       : null,
     benchBaseline: e.BENCH_BASELINE,
+    /** GET /test-fault fails on purpose (the integration tests' unexpected failure). */
+    testFaults: e.TEST_FAULTS,
     secretKey: e.SECRET_KEY,
     connectorTimeoutMs: e.CONNECTOR_TIMEOUT_MS,
     connectorCache: { freshMs: e.CONNECTOR_CACHE_FRESH_MS, staleMs: e.CONNECTOR_CACHE_STALE_MS },
@@ -202,6 +222,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsToken: e.METRICS_TOKEN,
     /** How long SIGTERM waits for requests in flight before closing storage and exiting. */
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    /** auto: readable lines on a terminal, JSON lines for anything else (a collector). */
+    log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     crmSync: { intervalMs: e.CRM_SYNC_INTERVAL_MS, onStart: e.CRM_SYNC_ON_START, archivedEveryMs: e.CRM_ARCHIVED_EVERY_MS },
     playground: {
       trustedProxy: e.TRUSTED_PROXY.split(",").map((x) => x.trim()).filter(Boolean),

@@ -85,9 +85,25 @@ export function serverEnv(env = process.env) {
   return out;
 }
 
+/**
+ * Refuses a bad configuration before anything builds or listens: the app's own validation
+ * (lib/config.ts, through scripts/check-config.ts) under the server's environment. Without it a
+ * bad value surfaced only inside the server, which then answered 500 to every request.
+ * Exits the process with the check's own one-line message on stderr.
+ */
+export function checkConfiguration(env = serverEnv()) {
+  const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  // The check loads lib/config.ts, which is server-only: the react-server condition lets it.
+  const r = spawnSync(process.execPath, [tsx, "--conditions=react-server", path.join(root, "scripts", "check-config.ts")], { cwd: root, stdio: "inherit", env });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const buildOnly = process.argv.includes("--build-only");
+  // The build does not read the configuration, so --build-only (tests, CI) goes without the check.
+  if (!buildOnly) checkConfiguration();
   ensureBuild();
-  if (process.argv.includes("--build-only")) process.exit(0);
+  if (buildOnly) process.exit(0);
   const port = process.env.PORT || "3000";
   const child = spawn(process.execPath, [nextBin, "start", "-p", port], {
     cwd: root,

@@ -21,7 +21,8 @@ import { playgroundSettingsOf } from "@/lib/playground/limits";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import { seedDemo } from "@/lib/seed";
-import { jsonLogger, type Logger } from "@/lib/ops/log";
+import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
+import { sinkServerLog } from "@/lib/ops/log-sink";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
 import { readiness, type Readiness } from "@/lib/ops/readiness";
 import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
@@ -61,7 +62,7 @@ export interface App {
   services(): HandlerServices;
   /** For page components: the human-action dependencies. */
   humanDeps(): Promise<HumanDeps>;
-  /** Structured JSON log lines on stdout. */
+  /** Log lines on stdout: JSON for a collector, readable on a terminal (lib/ops/log.ts). */
   readonly log: Logger;
   readonly metrics: Metrics;
   /** Whether this instance should be sent traffic (GET /readyz). */
@@ -92,13 +93,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 
   let storage: Promise<OpenDb> | undefined = options.storage ? Promise.resolve(options.storage) : undefined;
   const storageOf = (): Promise<OpenDb> =>
-    (storage ??= (async () => {
+    (storage ??= outsideRequestScope(async () => {
       const open = await openDb(config.storage);
       if (config.demo.enabled) {
         await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams, standInTokenTtlMs: config.standInTokenTtlMs });
       }
       return open;
-    })().catch((err: unknown) => {
+    }).catch((err: unknown) => {
       storage = undefined;
       throw err;
     }));
@@ -109,7 +110,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const crmUpstream = crmUpstreamFor(config, standIns);
   const credentials = createCredentials({ config, sealer: sealerOf });
   const settings = playgroundSettingsOf(config);
-  const log = jsonLogger();
+  // A terminal is a person reading; anything else is a collector, which expects JSON lines.
+  const tty = process.stdout.isTTY === true;
+  const format = config.log.format === "auto" ? (tty ? "pretty" : "json") : config.log.format;
+  const log = createLogger({ format, level: config.log.level, colour: format === "pretty" && tty });
   const metrics = createMetrics();
   let playgroundNow: Playground | undefined;
   /** The HTTP server's edge, once operations have started (not in tests that build the app without a server). */
@@ -120,9 +124,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // The service's own browser, started on the first render; none where no Chromium is found.
   let renderer: Renderer | null | undefined;
   const rendererOf = (): Renderer | null => {
-    if (renderer === undefined) {
+    // Not ??=: null (no Chromium found) is an answer, kept like a renderer.
+    if (renderer === undefined) renderer = outsideRequestScope(() => {
       const executablePath = findChromium(config.renderer.chromium);
-      renderer = executablePath
+      return executablePath
         ? new Renderer({
             executablePath,
             ...config.renderer,
@@ -131,14 +136,14 @@ export function createApp(config: Config, options: AppOptions = {}): App {
             log: (line) => log.warn(line, { component: "renderer" }),
           })
         : null;
-    }
+    });
     return renderer;
   };
 
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
-    (playground ??= storageOf()
-      .then((open) =>
+    (playground ??= outsideRequestScope(() =>
+      storageOf().then((open) =>
         createPlayground(open, {
           settings,
           publicOrigin: config.publicOrigin,
@@ -149,7 +154,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           observe: { refused: metrics.refused, fanout: metrics.fanout },
           writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
         }),
-      )
+      ),
+    )
       .then((p) => (playgroundNow = p))
       .catch((err: unknown) => {
         playground = undefined;
@@ -187,6 +193,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       if (operations) return;
       operations = true;
       metrics.collectProcessMetrics();
+      sinkServerLog(log);
       const installed = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
       edge = installed;
       metrics.inFlightFrom(installed.inFlight);

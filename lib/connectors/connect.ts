@@ -10,6 +10,7 @@ import { errorResponse, fromThrown, redirectResponse } from "@/lib/http/respond"
 import { deleteDonorToken, deleteUserToken, saveDonorToken, saveUserToken, setCallsOptIn, type TokenGrant } from "./store";
 import { requestTokens, type IssuedTokens } from "./token-endpoint";
 import type { ConnectorDef } from "./types";
+import { serverLog } from "@/lib/http/server-log";
 
 // Connecting an outside system: the OAuth 2.0 authorization-code flow (with PKCE) as the
 // client, against the vendor or its stand-in. A pending flow is stored hashed, bound to the
@@ -123,7 +124,7 @@ export async function finishConnect(request: Request, deps: ConnectDeps): Promis
       code_verifier: flow.code_verifier,
     });
   } catch (err) {
-    console.error(`[connect] ${def.slug} token exchange failed: ${(err as Error).message}`);
+    serverLog("error", `${def.slug} token exchange failed: ${(err as Error).message}`, { component: "connect" });
     return back(`error=token_exchange&slug=${def.slug}`);
   }
   stored.scope ??= def.scope;

@@ -7,6 +7,7 @@ import { UpstreamError, type UpstreamOptions } from "./http";
 import { credentialKey, hasCallsOptIn, markReconnect, readCredential, storeRenewal, type CredentialOwner, type StoredToken } from "./store";
 import { requestTokens, TokenRefused } from "./token-endpoint";
 import type { ConnectorDef } from "./types";
+import { serverLog } from "@/lib/http/server-log";
 
 // Who may read an outside system, with which credential, and keeping that credential alive.
 //
@@ -103,7 +104,7 @@ export function createCredentials(options: CredentialsOptions): Credentials {
       issued = await requestTokens(options.config, def, { grant_type: "refresh_token", refresh_token: current.refreshToken }, now());
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
-      console.warn(`[connectors] ${credentialKey(owner)}: renewal refused (${err.code})`);
+      serverLog("warn", `${credentialKey(owner)}: renewal refused (${err.code})`, { component: "connectors" });
       const why = err.description ? `${err.code}: ${err.description.replace(/[\s.;]+$/, "")}` : err.code;
       return { ok: false, reason: await refuse(db, def, owner, current, `${def.product} refused to renew the connection (${why}).`) };
     }
@@ -165,7 +166,7 @@ export function createCredentials(options: CredentialsOptions): Credentials {
         } catch (err) {
           // The vendor could not be reached: a token that has not expired yet still serves.
           if (!(err instanceof UpstreamError) || (token.expiresAt !== null && token.expiresAt <= now())) throw err;
-          console.warn(`[connectors] ${credentialKey(owner)}: early renewal failed (${err.kind}); using the current token`);
+          serverLog("warn", `${credentialKey(owner)}: early renewal failed (${err.kind}); using the current token`, { component: "connectors" });
         }
       }
       const first = token;

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { ConnectorSlug } from "@/lib/config";
 import { UpstreamError } from "./http";
+import { serverLog } from "@/lib/http/server-log";
 
 // Upstream failures, in the API's words. A vendor that no longer accepts the stored token means
 // the viewer must reconnect; anything else is the upstream's failure (502), never a partial list.
@@ -34,7 +35,7 @@ const RATE_LIMIT_RETRY_DEFAULT_S = 30;
 export function toApiError(slug: Upstream, err: unknown): unknown {
   if (!(err instanceof UpstreamError)) return err;
   // Operators need to see upstream trouble; the message names method, path and status only.
-  console.warn(`[${slug}] upstream ${err.kind}: ${err.message}`);
+  serverLog("warn", `upstream ${err.kind}: ${err.message}`, { component: slug });
   if (err.kind === "unauthorized") return new ApiError(refused[slug].code, refused[slug].hint);
   if (err.kind === "rate_limited") {
     // Not the upstream failing: it asked for time. Say how long, in the vendor's own figure.

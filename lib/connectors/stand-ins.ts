@@ -15,6 +15,7 @@ import { storedOAuthMemory } from "./stand-in/memory-store";
 import type { StandInCaller, StandInOAuthMemory } from "./stand-in/oauth";
 import type { TokenGrant } from "./store";
 import type { StandIn } from "./types";
+import { serverLog } from "@/lib/http/server-log";
 
 // The stand-ins this app serves under /stand-ins/<slug> in the embedded default: the same
 // vendor clients that talk to the real products talk to these over loopback HTTP. The tenant is
@@ -132,7 +133,7 @@ export function createStandIns(deps: StandInsDeps): StandIns {
         return await withEnvelope(await standIn.handle(forwarded, path, caller));
       } catch (err) {
         if (err instanceof ApiError) return fromThrown(err);
-        console.error(`[stand-in] ${slug} ${request.method} ${path} failed:`, err instanceof Error ? err.message : err);
+        serverLog("error", `${slug} ${request.method} ${path} failed: ${err instanceof Error ? err.message : String(err)}`, { component: "stand-in" });
         return errorResponse("internal_error", "The stand-in failed on this request.");
       }
     },

@@ -2,6 +2,7 @@ import "server-only";
 import type { ConnectorSlug } from "@/lib/config";
 import type { Sealer } from "@/lib/crypto/secrets";
 import type { Db } from "@/lib/db";
+import { serverLog } from "@/lib/http/server-log";
 
 // Stored connector credentials. Tokens are sealed on the way in and opened on the way out;
 // the context binds each sealed value to its row.
@@ -128,7 +129,7 @@ function opened(sealer: Sealer, owner: CredentialOwner, row: CredentialRow | und
       sealedAccess: row.access_token,
     };
   } catch {
-    console.warn(`[connectors] a stored ${owner.kind === "donor" ? "shared " : ""}${owner.slug} credential could not be opened with the current key; treating it as not connected`);
+    serverLog("warn", `a stored ${owner.kind === "donor" ? "shared " : ""}${owner.slug} credential could not be opened with the current key; treating it as not connected`, { component: "connectors" });
     return null;
   }
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Config } from "@/lib/config";
 import { UpstreamError } from "./http";
 import type { ConnectorDef } from "./types";
+import { serverLog } from "@/lib/http/server-log";
 
 // A vendor's OAuth token endpoint, as the client: the code exchange when a person connects, and
 // the refresh grant that renews a credential. The client authenticates the way the vendor asks
@@ -108,7 +109,7 @@ export async function requestTokens(
     apiBaseUrl = namedApiBase(named, url);
     // The vendor has issued (and, for a refresh, rotated) the pair: it is kept either way, and
     // the read goes where the credential went before rather than where a bad answer says.
-    if (named !== undefined && apiBaseUrl === null) console.warn(`[connectors] ${def.slug}: the token answer's ${def.apiBaseField} is not a usable URL; ignored`);
+    if (named !== undefined && apiBaseUrl === null) serverLog("warn", `${def.slug}: the token answer's ${def.apiBaseField} is not a usable URL; ignored`, { component: "connectors" });
   }
   return {
     accessToken: grant.access_token,

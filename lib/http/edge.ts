@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import { contentType, readBodyCapped, utf8Charset } from "./body";
 import { errorResponse, fromThrown } from "./respond";
+import { REQUEST_ID_HEADER, serverLog, stackOf } from "./server-log";
 
 // The one edge every route handler goes through. A route file is a single `defineRoute` call;
 // the edge owns, in this order and for every route alike:
@@ -84,7 +85,7 @@ const on = <P,>(spec: MethodSpec<P, unknown, unknown, unknown>): BoundMethod<P> 
 export function defineRoute<P = RawParams>(def: RouteDefinition<P>): RouteModule {
   const methods = def.methods(on as On<P>);
   const allow = def.allow ?? ORDER.filter((m) => (m === "HEAD" ? methods.GET : methods[m])).join(", ");
-  const log = def.log ?? ((line: string) => console.error(`[edge] ${line}`));
+  const log = def.log ?? null;
 
   const handle = (method: Method): RouteHandler =>
     async function routeHandler(request, context) {
@@ -101,7 +102,12 @@ export function defineRoute<P = RawParams>(def: RouteDefinition<P>): RouteModule
           if (method === "HEAD") response = new Response(null, { status: response.status, headers: response.headers });
         }
       } catch (err) {
-        response = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+        response = fromThrown(err, (e) =>
+          log
+            ? log(`unexpected failure: ${stackOf(e)}`)
+            : // The request edge puts the request's id on it (lib/ops/requests.ts), so the stack joins the request's log line.
+              serverLog("error", "unexpected failure", { component: "edge", requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined, stack: stackOf(e) }),
+        );
       }
       return finish(response, def.headers, started);
     };

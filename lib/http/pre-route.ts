@@ -67,6 +67,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
   [/^\/(?:signin\/demo|signout)$/, "POST"],
   [/^\/stand-ins\/[^/]+(?:\/.*)?$/, "GET, HEAD, POST"],
+  [/^\/test-fault$/, "GET, HEAD"],
   [/^\/~\/[^/]+\/[^/]+\/source$/, "GET, HEAD"],
   // The page answers GET; the save route, POST.
   [/^\/~\/[^/]+\/[^/]+$/, "GET, HEAD, POST"],

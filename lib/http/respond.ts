@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
+import { serverLog, stackOf } from "./server-log";
 
 // Every answer of the API and the playground goes through these two functions, so headers and
 // the error envelope are the same everywhere.
@@ -69,5 +70,5 @@ export function fromThrown(err: unknown, log: (e: unknown) => void = defaultLog)
 }
 
 function defaultLog(e: unknown): void {
-  console.error("[api] unexpected failure:", e instanceof Error ? e.stack ?? e.message : e);
+  serverLog("error", "unexpected failure", { component: "api", stack: stackOf(e) });
 }

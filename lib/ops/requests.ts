@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { writeBodyAfterHeaders, type BodyWriter } from "@/lib/http/after-headers";
-import type { Logger } from "./log";
+import { REQUEST_ID_HEADER } from "@/lib/http/server-log";
+import { enterRequestScope, type Logger } from "./log";
 import type { Metrics } from "./metrics";
 import type { RouteTemplate } from "./route-template";
 
@@ -15,7 +16,7 @@ import type { RouteTemplate } from "./route-template";
 // URL is never logged: draft ids and write tokens are in paths, secrets in query strings. It is
 // also the one place a route can be told its Node response (an event stream writes to it).
 
-export const REQUEST_ID_HEADER = "x-request-id";
+export { REQUEST_ID_HEADER };
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /**
  * Names a GET request's Node response to the route handler, which sees only a web Request built
@@ -64,6 +65,9 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
     const incoming = request.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     response.setHeader(REQUEST_ID_HEADER, id);
+    // The handler sees the id the answer and the log carry, whatever the client sent.
+    request.headers[REQUEST_ID_HEADER] = id;
+    enterRequestScope(id);
     if (closing) response.setHeader("connection", "close");
     open.add(response);
     let ticket: string | undefined;
@@ -81,7 +85,10 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
       const route = deps.template(q === -1 ? url : url.slice(0, q));
       const status = response.statusCode;
       deps.metrics.request(method, route, status, seconds);
-      deps.log.info("request", {
+      // The stand-ins' traffic is this server calling itself on the connectors' behalf: noise
+      // beside the requests people and agents make, so it shows only at debug.
+      const level = route === "/stand-ins" || route.startsWith("/stand-ins/") ? "debug" : "info";
+      deps.log[level]("request", {
         requestId: id,
         method,
         route,

@@ -23,6 +23,7 @@ const logger = (lines: [string, LogFields | undefined][]) => ({
   info: (m: string, f?: LogFields) => lines.push([m, f]),
   warn: (m: string, f?: LogFields) => lines.push([m, f]),
   error: (m: string, f?: LogFields) => lines.push([m, f]),
+  debug: (m: string, f?: LogFields) => lines.push([m, f]),
 });
 
 describe("shutdown", () => {

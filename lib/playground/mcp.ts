@@ -26,6 +26,7 @@ import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "./demo-answers";
 import { endpointsBody } from "./endpoints-doc";
 import { JSON_BODY_MAX, type Playground } from "./routes";
+import { serverLog } from "@/lib/http/server-log";
 
 // POST /dashboards/playground/mcp: the playground's agent loop as Model Context Protocol tools,
 // over Streamable HTTP without sessions (a server and a transport per request, JSON answers).
@@ -183,7 +184,7 @@ const answers = (schema: z.ZodType) => `Answers:\n${describeShape(schema)}`;
 
 function mcpServer(request: Request, { playground, log }: McpSource): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  const say = log ?? ((line: string) => console.error(`[mcp] ${line}`));
+  const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
   const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say);
   const caller = (path: string, body?: unknown) => callerRequest(request, path, body);
 

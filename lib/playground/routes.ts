@@ -40,6 +40,7 @@ import {
   updateDraft,
   type DraftContext,
 } from "./drafts";
+import { serverLog } from "@/lib/http/server-log";
 import type { BodyWriter } from "@/lib/http/after-headers";
 import { createFanout } from "./fanout";
 import { Hub, type HubOptions } from "./hub";
@@ -144,7 +145,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   installPeerStamp();
   const settings: PlaygroundSettings = { ...defaultPlaygroundSettings, ...options.settings };
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => console.warn(`[playground] ${line}`));
+  const log = options.log ?? ((line: string) => serverLog("warn", line, { component: "playground" }));
   const state = newDraftState();
   const hub = new Hub({
     ...options.hub,

@@ -9,6 +9,7 @@ import type { AuthDeps } from "./routes";
 import { SESSION_COOKIE, sessionCookie, startSession } from "@/lib/auth/session";
 import { randomToken, sha256Hex } from "@/lib/auth/tokens";
 import { upsertUser } from "@/lib/auth/users";
+import { serverLog } from "@/lib/http/server-log";
 
 // Sign-in with the organisation's OpenID provider: authorization code flow with PKCE, state and
 // nonce. The pending flow lives server-side in auth_flows; the browser only holds a random flow
@@ -221,7 +222,7 @@ function logFailure(reason: string, err?: unknown): void {
   } else if (err !== undefined) {
     detail = ": non-error thrown";
   }
-  console.warn(`[oidc] sign-in failed, ${printable(reason + detail, 400)}`);
+  serverLog("warn", `sign-in failed, ${printable(reason + detail, 400)}`, { component: "oidc" });
 }
 
 /** Provider- or browser-supplied text, made safe for a single log line. */

@@ -26,6 +26,7 @@ import { standInLinearSchema } from "./schema";
 import { trackerWorld, uuidFrom, ORGANIZATION, type IssueRec, type PersonRec, type ProjectRec, type StateRec, type TeamRec, type TrackerWorld } from "./stand-in-data";
 import { FilterNotEmulated, issueFilter, matcher, projectFilter, stateFilter, teamFilter, userFilter, type Build, type FilterEnv } from "./stand-in-filters";
 import { LinearRateLimits, queryComplexity } from "./stand-in-limits";
+import { serverLog } from "@/lib/http/server-log";
 
 // A stand-in of Linear's GraphQL API serving the demo tenant's tracker. Queries are executed by
 // graphql-js against Linear's published schema (schema.ts), so fragments, aliases, variables,
@@ -70,7 +71,7 @@ interface ErrorJson {
 function errorJson(err: GraphQLError): ErrorJson {
   const ext = err.extensions;
   const ours = typeof ext.code === "string" && typeof ext.type === "string";
-  if (!ours) console.warn(`[tracker stand-in] internal error: ${err.message}`);
+  if (!ours) serverLog("warn", `internal error: ${err.message}`, { component: "tracker stand-in" });
   const shown = ours ? err : linearError("internal", "Internal server error");
   return {
     message: shown.message,

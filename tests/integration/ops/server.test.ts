@@ -149,12 +149,13 @@ describe("the production server on SQLite, behind a trusted proxy on loopback", 
     expect(update.status).toBe(200);
     const updateId = update.headers.get("x-request-id");
 
-    await expect.poll(() => server.logLines().some((l) => l.requestId === updateId)).toBe(true);
-    const readLine = server.logLines().find((l) => l.requestId === "proxy-req-0001");
+    // Other lines written while a request is answered carry its id too: the request's own is "request".
+    await expect.poll(() => server.logLines().some((l) => l.requestId === updateId && l.msg === "request")).toBe(true);
+    const readLine = server.logLines().find((l) => l.requestId === "proxy-req-0001" && l.msg === "request");
     expect(readLine).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/dashboards/playground/draft/[token]", status: read.status });
     expect(typeof readLine?.durationMs).toBe("number");
     expect(typeof readLine?.time).toBe("string");
-    expect(server.logLines().find((l) => l.requestId === updateId)).toMatchObject({ method: "POST", route: "/dashboards/playground/draft/[token]", status: 200 });
+    expect(server.logLines().find((l) => l.requestId === updateId && l.msg === "request")).toMatchObject({ method: "POST", route: "/dashboards/playground/draft/[token]", status: 200 });
     const out = server.stdout();
     for (const leak of [created.id, writeToken, secret]) expect(out).not.toContain(leak);
   });
