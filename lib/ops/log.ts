@@ -102,8 +102,22 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
+// A reader that goes away (a closed pipe: EPIPE) ends the log, not the server: without a listener
+// the stream's error would be thrown, and a handler that logged it would write to it again.
+let stdoutGone = false;
+let watchingStdout = false;
+function writeStdout(line: string): void {
+  if (!watchingStdout) {
+    watchingStdout = true;
+    process.stdout.on("error", () => {
+      stdoutGone = true;
+    });
+  }
+  if (!stdoutGone) process.stdout.write(`${line}\n`);
+}
+
 export function createLogger(options: LoggerOptions): Logger {
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = options.write ?? writeStdout;
   const now = options.now ?? (() => new Date());
   const floor = RANK[options.level];
   const emit = (level: LogLevel, msg: string, fields: LogFields = {}) => {
