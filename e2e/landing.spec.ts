@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
+import { fence } from "./support/fence";
 import { LandingPage } from "./support/landing-page";
 import { SignInPage } from "./support/pages";
 import { DraftAuthor } from "./support/watch-page";
@@ -51,10 +52,10 @@ test("signed out, the page says what the product is and offers sign-in, without 
   await expect(landing.main().getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs");
   await expect(landing.crmSummary()).toHaveCount(0);
   await expectNoSeriousViolations(page);
-  // Hydration is done once axe has run in the page; a further moment lets any effect that would
-  // fetch have started. Nothing may have asked the API.
+  // Hydration is done once axe has run in the page, and an effect that fetches starts its request
+  // then: past the fence, nothing has asked the API.
   await page.waitForLoadState("load");
-  await page.waitForTimeout(1_000);
+  await fence(page);
   expect(apiCalls).toEqual([]);
 
   await landing.signInLink().click();

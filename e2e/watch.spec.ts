@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { districtHealthExample, SNAPSHOT_TAKEN_AT } from "../demo/examples/district-health";
 import { expectNoSeriousViolations } from "./support/axe";
+import { fence } from "./support/fence";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
 
 // A human watches a draft: it renders in the sandboxed frame with demo data read through the
@@ -71,24 +72,29 @@ test("the page names the variants an agent forced, and follows a change of them 
 
 test("each revision starts afresh: nothing of the previous one keeps running, and quick updates end on the latest", async ({ page, request }) => {
   const author = new DraftAuthor(request);
-  const poller = `<!doctype html><title>poller</title><h1 id="label">polling</h1>
+  // Each revision polls a path of its own: the second's requests are the clock that shows the first's have stopped.
+  const poller = (label: string, path: string) => `<!doctype html><title>poller</title><h1 id="label">${label}</h1>
 <script>
   const API = window.DASHBOARD_API_BASE || "/api";
-  setInterval(() => fetch(API + "/me").then((r) => r.ok), 100);
+  setInterval(() => fetch(API + "${path}").then((r) => r.ok), 100);
 </script>`;
-  const draft = await author.create(poller);
+  const draft = await author.create(poller("polling", "/me"));
   const watch = new WatchPage(page);
   await watch.open(draft.watchUrl);
   await watch.openRequestLog();
-  await expect.poll(() => watch.requestLogEntries().count()).toBeGreaterThan(3);
+  const firstAsked = () => watch.requestLogEntries().filter({ hasText: "/me" }).count();
+  const secondAsked = () => watch.requestLogEntries().filter({ hasText: "/crm/customers/summary" }).count();
+  await expect.poll(firstAsked).toBeGreaterThan(3);
 
-  await author.update(draft, dashboard("Second revision"));
+  await author.update(draft, poller("Second revision", "/crm/customers/summary"));
   await expect(watch.dashboard().locator("#label")).toHaveText("Second revision");
-  // The second revision reads /me once; the first one's timer must be gone with its frame.
-  await page.waitForTimeout(300);
-  const settled = await watch.requestLogEntries().count();
-  await page.waitForTimeout(800);
-  expect(await watch.requestLogEntries().count()).toBe(settled);
+  // Three of the second's ticks let a request of the first already on its way arrive; eight more
+  // are as many chances for the first one's timer, which must be gone with its frame.
+  await expect.poll(secondAsked).toBeGreaterThanOrEqual(3);
+  const settled = await firstAsked();
+  const from = await secondAsked();
+  await expect.poll(secondAsked).toBeGreaterThanOrEqual(from + 8);
+  expect(await firstAsked()).toBe(settled);
 
   for (const label of ["Third", "Fourth", "Fifth"]) await author.update(draft, dashboard(label));
   await expect(watch.dashboard().locator("#label")).toHaveText("Fifth");
@@ -191,7 +197,7 @@ test("a dashboard that only embeds a snapshot renders with no broker requests at
   await expect(watch.snapshotNotice()).toContainText("Showing snapshot data from");
   await expect(watch.snapshotNotice().locator("time")).toHaveAttribute("datetime", "2026-10-01");
   await expect(watch.snapshotNotice().locator("time")).toContainText("2026");
-  await page.waitForTimeout(500);
+  await fence(page);
   expect(apiRequests).toEqual([]);
   await expect(page.getByTestId("request-log").locator("summary")).toHaveText("Requests (0)");
 });
