@@ -224,6 +224,16 @@ export const endpoints = [
     pagedList: "conversations",
   },
   {
+    id: "vendors.support.conversation",
+    path: "/vendors/support/conversations/:id",
+    tag: "vendors",
+    summary: "One support conversation with what was said: the opening message, replies, notes and the close",
+    params: { id: { description: "Conversation id, as /vendors/support/conversations lists them" } },
+    query: noQuery,
+    response: r.supportConversationDetail,
+    errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "upstream_rate_limited", "not_found"],
+  },
+  {
     id: "vendors.crmportal.companies",
     path: "/vendors/crmportal/companies",
     tag: "vendors",

@@ -221,6 +221,26 @@ export const supportConversation = z
   })
   .meta({ id: "SupportConversation" });
 
+export const supportConversationPart = z
+  .object({
+    id: z.string(),
+    kind: z.string().meta({ description: "`comment` (a message the customer sees), `note` (internal to the team), `close`, or another kind Intercom names" }),
+    author: z.object({
+      type: z.enum(["customer", "teammate", "bot"]),
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+    }),
+    body: z.string().nullable().meta({ description: "Plain text; null for a part without words (a close, an assignment)" }),
+    createdAt: z.number().int().meta({ description: "Unix seconds" }),
+  })
+  .meta({ id: "SupportConversationPart" });
+
+export const supportConversationDetail = supportConversation
+  .extend({
+    parts: z.array(supportConversationPart).meta({ description: "The opening message, then every reply, note and close, oldest first (at most 500 after the opening)" }),
+  })
+  .meta({ id: "SupportConversationDetail" });
+
 export const portalCompany = z
   .object({ id: z.string(), name: z.string(), domain: z.string(), industry: z.string(), employees: z.number() })
   .meta({ id: "PortalCompany" });
@@ -347,6 +367,8 @@ export type Call = z.infer<typeof call>;
 export type CallDetailed = z.infer<typeof callDetailed>;
 export type Transcript = z.infer<typeof transcript>;
 export type SupportConversation = z.infer<typeof supportConversation>;
+export type SupportConversationPart = z.infer<typeof supportConversationPart>;
+export type SupportConversationDetail = z.infer<typeof supportConversationDetail>;
 export type CxOwner = z.infer<typeof cxOwner>;
 export type Health = z.infer<typeof health>;
 export type Cadence = z.infer<typeof cadence>;

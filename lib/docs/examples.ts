@@ -1,6 +1,6 @@
 import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
 import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { DEMO_VIEWER_EMAIL, rich } from "@/lib/playground/demo-data";
+import { DEMO_VIEWER_EMAIL, openParamExamples, rich } from "@/lib/playground/demo-data";
 import type { ExampleDoc } from "./types";
 
 // Each endpoint's example is what the playground's demo API answers for it in the default
@@ -12,21 +12,11 @@ export const EXAMPLE_LIST_ITEMS = 3;
 
 const demoGet = (path: string, query = "") => demoApiResponse({ path, search: new URLSearchParams(query) });
 
-function firstCallId(): string {
-  const body = demoGet("/vendors/calls/calls").body as { calls?: { id: string }[] };
-  const id = body.calls?.[0]?.id;
-  if (!id) throw new Error("The demo data has no call to show a transcript of");
-  return id;
-}
-
 function viewerOwnerId(): string {
   const owner = rich().tenant.owners.find((o) => o.email === DEMO_VIEWER_EMAIL);
   if (!owner) throw new Error("The demo viewer owns no book");
   return owner.ownerId;
 }
-
-/** Path values without a closed set of values, taken from the demo data itself. */
-const openParams: Record<string, () => string> = { id: firstCallId };
 
 /** Queries that make an example complete: a required owner, a short page that still pages on. */
 const exampleQueries: Partial<Record<EndpointId, () => string>> = {
@@ -41,7 +31,7 @@ export function exampleRequest(e: Endpoint): string {
   const params: EndpointDef["params"] = (e as EndpointDef).params ?? {};
   const path = e.path.replace(/:(\w+)/g, (_, name: string) => {
     const fixed = params[name]?.values?.[0];
-    const open = openParams[name];
+    const open = openParamExamples[e.id]?.[name];
     const value = fixed ?? open?.();
     if (value === undefined) throw new Error(`No example value for :${name} of ${e.path}`);
     return encodeURIComponent(value);

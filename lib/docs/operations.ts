@@ -65,9 +65,9 @@ function withWaitingRef(schema: JsonSchema, waiting: JsonSchema): JsonSchema {
   return { ...schema, anyOf: schema.anyOf.map((b) => (JSON.stringify(b) === key ? { $ref: `${COMPONENTS_PREFIX}${CX_WAITING}` } : b)) };
 }
 
-function sectionOfTag(tag: string): SectionSlug {
-  const found = docsSections.find((s) => "tag" in s && s.tag === tag);
-  if (!found) throw new Error(`No section for tag ${tag}`);
+function sectionOfEndpoint(def: EndpointDef): SectionSlug {
+  const found = docsSections.find((s) => "tag" in s && s.tag === def.tag && (!("paths" in s) || s.paths.some((p) => def.path.startsWith(p))));
+  if (!found) throw new Error(`No section for ${def.path} (tag ${def.tag}): list its prefix in lib/docs/sections.ts`);
   return found.slug;
 }
 
@@ -95,7 +95,7 @@ function apiOperation(e: Endpoint, set: SchemaSet, waiting: JsonSchema): Operati
     method: "GET",
     path: def.path,
     base: "api",
-    section: sectionOfTag(def.tag),
+    section: sectionOfEndpoint(def),
     registryId: e.id,
     summary: def.summary,
     description,

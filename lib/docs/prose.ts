@@ -155,7 +155,13 @@ export function apiSectionIntro(slug: SectionSlug): Block[] {
     case "vendors":
       return [
         p(
-          "Direct reads of outside systems, as the viewer: the issue tracker, code hosting, call recordings (trailing 30 days, one shared credential, opt-in per viewer), customer messaging, and the CRM portal's own lists (unpaged; the normalised, paged view with ARR and hierarchy is `/crm/customers/companies`).",
+          "Direct reads of outside systems, as the viewer: the issue tracker, code hosting and call recordings (trailing 30 days, one shared credential, opt-in per viewer). Customer messaging and the CRM portal's own lists are on the next page.",
+        ),
+      ];
+    case "messaging":
+      return [
+        p(
+          "Direct reads, as the viewer: customer messaging (the conversation list, cursor-paged, and one conversation with its opening message, replies, internal notes and close; each person connects their own account) and the CRM portal's own lists (unpaged; the normalised, paged view with ARR and hierarchy is `/crm/customers/companies`).",
         ),
       ];
     case "cx":

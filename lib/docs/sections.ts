@@ -17,11 +17,21 @@ export const docsSections = [
   { slug: "me", title: "Profile, favourites and home", summary: "the signed-in person's profile, favourites and home path", tag: "me" },
   { slug: "connections", title: "Connection checks", summary: "one connector's read-only probe, as the calling person", tag: "connections" },
   { slug: "crm", title: "CRM", summary: "normalised companies, contacts and deals (keyset-paged), the summary and sync state", tag: "crm" },
+  // The outside systems are two pages, each under the 250 KB a page may weigh; a system's
+  // endpoints go where its path prefix is listed, and one listed nowhere fails the reference's build.
   {
     slug: "vendors",
     title: "Outside systems",
-    summary: "direct reads of the issue tracker, code hosting, call recordings, customer messaging and the CRM portal",
+    summary: "direct reads of the issue tracker, code hosting and call recordings",
     tag: "vendors",
+    paths: ["/vendors/tracker/", "/vendors/coderepo/", "/vendors/calls/"],
+  },
+  {
+    slug: "messaging",
+    title: "Customer messaging and the CRM portal",
+    summary: "support conversations, one at a time with what was said, and the CRM portal's own lists",
+    tag: "vendors",
+    paths: ["/vendors/support/", "/vendors/crmportal/"],
   },
   { slug: "cx", title: "Customer success", summary: "the CSM roster, one CSM's book of business and the district rollup", tag: "cx" },
   { slug: "playground", title: "Playground", summary: "drafts: create, check, update and read one; public and credential-free" },
@@ -30,7 +40,7 @@ export const docsSections = [
   { slug: "events", title: "Events", summary: "the draft stream: server-sent events with every revision" },
   { slug: "saving", title: "Saving a dashboard", summary: "a signed-in person's save into their own space, and reading it back" },
   { slug: "operations", title: "Health and metrics", summary: "liveness and readiness for a proxy or orchestrator, and Prometheus metrics for operators" },
-] as const satisfies readonly { slug: string; title: string; summary: string; tag?: Tag }[];
+] as const satisfies readonly { slug: string; title: string; summary: string; tag?: Tag; paths?: readonly string[] }[];
 
 export type SectionSlug = (typeof docsSections)[number]["slug"];
 

@@ -63,6 +63,7 @@ export const apiHandlers: HandlerMap = {
   "vendors.calls.detailed": (ctx) => vendorHandlers.callsDetailed(ctx),
   "vendors.calls.transcript": (ctx) => vendorHandlers.transcript(ctx, ctx.params.id ?? ""),
   "vendors.support.conversations": (ctx) => vendorHandlers.supportConversations(ctx, ctx.query.cursor),
+  "vendors.support.conversation": (ctx) => vendorHandlers.supportConversation(ctx, ctx.params.id ?? ""),
   "vendors.crmportal.companies": (ctx) => vendorHandlers.portalCompanies(ctx),
   "vendors.crmportal.contacts": (ctx) => vendorHandlers.portalContacts(ctx),
   "vendors.crmportal.deals": (ctx) => vendorHandlers.portalDeals(ctx),

@@ -6,7 +6,7 @@ import type { UpstreamOptions } from "@/lib/connectors/http";
 import { connectors } from "@/lib/connectors/registry";
 import { listCalls, getTranscript } from "@/lib/connectors/calls";
 import { listRepos } from "@/lib/connectors/coderepo";
-import { listConversationsPage } from "@/lib/connectors/support";
+import { getConversation, listConversationsPage } from "@/lib/connectors/support";
 import { listIssues, listProjects } from "@/lib/connectors/tracker";
 import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortalCompanies, listPortalContacts, listPortalDeals } from "@/lib/connectors/crmportal";
 import { runCheck } from "@/lib/connectors/check";
@@ -78,6 +78,12 @@ export const vendorHandlers = {
     const t = await read(ctx, "calls", `transcript/${callId}`, (up) => getTranscript(up, callId));
     if (!t) throw new ApiError("not_found", "No call with that id in the trailing 30 days; ids come from /vendors/calls/calls.");
     return t;
+  },
+
+  supportConversation: async (ctx: HandlerContext, id: string) => {
+    const found = await read(ctx, "support", `conversation/${id}`, (up) => getConversation(up, id));
+    if (!found) throw new ApiError("not_found", "No conversation with that id; ids come from /vendors/support/conversations.");
+    return found;
   },
 
   supportConversations: async (ctx: HandlerContext, cursor: string | undefined) => {

@@ -283,6 +283,11 @@ const handlers: Handlers = {
     if (!found) throw new ApiError("not_found", "No call with that id in the trailing 30 days; ids come from /vendors/calls/calls.");
     return found;
   },
+  "vendors.support.conversation": ({ params }, d) => {
+    const found = d.get(params.id ?? "");
+    if (!found) throw new ApiError("not_found", "No conversation with that id; ids come from /vendors/support/conversations.");
+    return found;
+  },
   "vendors.support.conversations": ({ query, listKey }, d) => {
     const page = positionPage(d, query.cursor, SUPPORT_PAGE_SIZE, listKey);
     return { conversations: page.items, nextCursor: page.nextCursor };

@@ -128,12 +128,31 @@ describe.each(backends)("vendor reads over $name", (backend) => {
     expect([bad.status, bad.body.error]).toEqual([400, "invalid_cursor"]);
   });
 
+  it("opens one support conversation from the list with what was said in it; an id it does not have is 404", async () => {
+    const list = endpointById("vendors.support.conversations").response.parse((await get("/vendors/support/conversations", "admin")).body);
+    const listed = list.conversations.find((c) => c.state === "closed") ?? list.conversations[0]!;
+    const r = await get(`/vendors/support/conversations/${listed.id}`, "admin");
+    expect(r.status).toBe(200);
+    const one = endpointById("vendors.support.conversation").response.parse(r.body);
+    // The list's fields, then the parts: the opening message first, oldest to newest.
+    expect(one).toMatchObject(listed);
+    expect(one.parts.length).toBeGreaterThan(0);
+    expect(one.parts[0]).toMatchObject({ kind: "comment", author: { type: "customer" } });
+    expect(one.parts.map((p) => p.createdAt)).toEqual(one.parts.map((p) => p.createdAt).sort((a, b) => a - b));
+    for (const unknown of ["1", "not-a-conversation", "..%2Fme", "%2e%2e"]) {
+      const missing = await get(`/vendors/support/conversations/${unknown}`, "admin");
+      expect([missing.status, errorEnvelope.parse(missing.body).error], unknown).toEqual([404, "not_found"]);
+    }
+    expect((await get(`/vendors/support/conversations/${listed.id}`, "member")).status).toBe(401);
+  });
+
   it("answers each not-connected and not-opted-in case with its code", async () => {
     for (const [p, status, code] of [
       ["/vendors/tracker/issues", 401, "tracker_not_connected"],
       ["/vendors/tracker/projects", 401, "tracker_not_connected"],
       ["/vendors/coderepo/repos", 401, "coderepo_not_connected"],
       ["/vendors/support/conversations", 401, "support_not_connected"],
+      ["/vendors/support/conversations/1", 401, "support_not_connected"],
       ["/vendors/calls/calls", 403, "calls_not_opted_in"],
     ] as const) {
       const r = await get(p, "member");

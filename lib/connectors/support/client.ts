@@ -35,6 +35,31 @@ export const intercomConversation = z.object({
 });
 export type IntercomConversation = z.infer<typeof intercomConversation>;
 
+const intercomAuthor = z.object({
+  // admin, user, lead, bot or team; a type added later is read as a bot's.
+  type: z.string(),
+  id: z.string().nullish(),
+  name: z.string().nullish(),
+  email: z.string().nullish(),
+});
+
+export const intercomConversationPart = z.object({
+  type: z.literal("conversation_part"),
+  id: z.string(),
+  part_type: z.string(),
+  body: z.string().nullish(),
+  created_at: z.number().int(),
+  author: intercomAuthor,
+});
+export type IntercomConversationPart = z.infer<typeof intercomConversationPart>;
+
+/** GET /conversations/{id}: the conversation, its opening message (`source`) and its parts. */
+export const intercomConversationDetail = intercomConversation.extend({
+  source: z.object({ body: z.string().nullish(), author: intercomAuthor }).nullish(),
+  conversation_parts: z.object({ type: z.literal("conversation_part.list"), conversation_parts: z.array(intercomConversationPart), total_count: z.number().int() }).nullish(),
+});
+export type IntercomConversationDetail = z.infer<typeof intercomConversationDetail>;
+
 export const intercomPages = z.object({
   type: z.literal("pages"),
   // Intercom's cursor_pages requires only `type`; the counts are informative.
@@ -100,6 +125,20 @@ export async function fetchConversationPage(
   return upstreamJson(withVersion(up), "/conversations", intercomConversationList, {
     query: { per_page: perPage, starting_after: opts.startingAfter },
   });
+}
+
+/**
+ * One conversation with its parts, bodies as plain text; null when Intercom has no conversation
+ * with that id. Intercom's ids are digits: anything else is not asked for at all.
+ */
+export async function fetchConversation(up: UpstreamOptions, id: string): Promise<IntercomConversationDetail | null> {
+  if (!/^\d{1,20}$/.test(id)) return null;
+  try {
+    return await upstreamJson(withVersion(up), `/conversations/${id}`, intercomConversationDetail, { query: { display_as: "plaintext" } });
+  } catch (err) {
+    if (err instanceof UpstreamError && err.kind === "not_found") return null;
+    throw err;
+  }
 }
 
 /** Every conversation of the workspace, following `pages.next` until Intercom says there is no more. */

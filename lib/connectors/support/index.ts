@@ -1,9 +1,9 @@
 import "server-only";
-import type { SupportConversation } from "@/lib/contract/resources";
+import type { SupportConversation, SupportConversationDetail } from "@/lib/contract/resources";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef } from "@/lib/connectors/types";
-import { DEFAULT_PER_PAGE, fetchAllConversations, fetchConversationPage, getMe } from "./client";
-import { nextVendorCursor, probeResult, toSupportConversation } from "./map";
+import { DEFAULT_PER_PAGE, fetchAllConversations, fetchConversation, fetchConversationPage, getMe } from "./client";
+import { nextVendorCursor, probeResult, toSupportConversation, toSupportConversationDetail } from "./map";
 import { createSupportStandIn } from "./stand-in";
 
 // Customer messaging through Intercom: each person connects their own teammate account.
@@ -37,4 +37,10 @@ export async function listConversationsPage(
 /** Every conversation of the workspace, paging through Intercom until its last page (bounded). */
 export async function listAllConversations(up: UpstreamOptions, opts: { perPage?: number; maxPages?: number } = {}): Promise<SupportConversation[]> {
   return (await fetchAllConversations(up, opts)).map(toSupportConversation);
+}
+
+/** One conversation with what was said in it; null when the workspace has none with that id. */
+export async function getConversation(up: UpstreamOptions, id: string): Promise<SupportConversationDetail | null> {
+  const found = await fetchConversation(up, id);
+  return found ? toSupportConversationDetail(found) : null;
 }

@@ -1,6 +1,6 @@
-import type { SupportConversation } from "@/lib/contract/resources";
+import type { SupportConversation, SupportConversationDetail, SupportConversationPart } from "@/lib/contract/resources";
 import type { ProbeResult } from "@/lib/connectors/types";
-import type { IntercomAdmin, IntercomConversation, IntercomPages } from "./client";
+import type { IntercomAdmin, IntercomConversation, IntercomConversationDetail, IntercomPages } from "./client";
 
 // Intercom's shapes, in the API's words. Intercom already speaks unix seconds, so times pass
 // through unchanged.
@@ -10,6 +10,23 @@ export function toSupportConversation(c: IntercomConversation): SupportConversat
   // The contract's title is optional, not nullable: an untitled conversation has no title key.
   if (c.title !== null && c.title !== undefined) out.title = c.title;
   return out;
+}
+
+type IntercomAuthor = { type: string; name?: string | null; email?: string | null };
+
+function author(a: IntercomAuthor): SupportConversationPart["author"] {
+  const type = a.type === "admin" || a.type === "team" ? "teammate" : a.type === "user" || a.type === "lead" || a.type === "contact" ? "customer" : "bot";
+  return { type, name: a.name ?? null, email: a.email ?? null };
+}
+
+/** A conversation with its parts: the opening message (Intercom's `source`) first, then the rest. */
+export function toSupportConversationDetail(c: IntercomConversationDetail): SupportConversationDetail {
+  const parts: SupportConversationPart[] = [];
+  if (c.source) parts.push({ id: `${c.id}-source`, kind: "comment", author: author(c.source.author), body: c.source.body || null, createdAt: c.created_at });
+  for (const p of c.conversation_parts?.conversation_parts ?? []) {
+    parts.push({ id: p.id, kind: p.part_type, author: author(p.author), body: p.body || null, createdAt: p.created_at });
+  }
+  return { ...toSupportConversation(c), parts };
 }
 
 /** The vendor cursor of the following page, or null when this was the last one. */

@@ -1,13 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { demoUsers } from "@/demo/users";
-import { hashString, type SupportConversation, type Tenant } from "@/demo/tenant";
+import { conversationStarter, conversationThread, hashString, type SupportConversation, type Tenant, type ThreadPart } from "@/demo/tenant";
 import { Faults } from "@/lib/connectors/stand-in/faults";
 import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oauth";
 import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 
-// A stand-in of the Intercom REST API for the parts the client reads, GET /me and
-// GET /conversations, in the shapes Intercom's published OpenAPI description (2.11) requires:
+// A stand-in of the Intercom REST API for the parts the client reads, GET /me, GET /conversations
+// and GET /conversations/{id} (with its conversation parts), in the shapes Intercom's published OpenAPI description (2.11) requires:
 // admin_with_app, paginated_conversation_response with conversation_list_item and cursor pages,
 // and error.list. A workspace's conversations are visible to every teammate, so any valid token
 // sees the whole list. Paging follows Intercom: `per_page` and an opaque `starting_after` cursor,
@@ -131,7 +131,8 @@ class SupportStandIn implements StandIn {
     const oauth = await this.oauth.serve(request, path, caller);
     if (oauth) return oauth;
 
-    if (request.method !== "GET" || (path !== "/me" && path !== "/conversations")) {
+    const one = /^\/conversations\/([^/]+)$/.exec(path);
+    if (request.method !== "GET" || (path !== "/me" && path !== "/conversations" && !one)) {
       return this.error(404, "not_found", "Resource Not Found");
     }
     const token = await this.oauth.inspect(request.headers.get("authorization"));
@@ -146,7 +147,9 @@ class SupportStandIn implements StandIn {
     const { headers, limited } = this.spend();
     if (limited) return this.error(429, "rate_limit_exceeded", `Exceeded rate limit of ${this.rateLimit} in ${Math.round(this.rateWindowMs / 1000)}_seconds`, headers);
     if (path === "/me") return this.json(200, this.me(teammate), headers);
-    return this.conversations(new URL(request.url).searchParams, headers);
+    const params = new URL(request.url).searchParams;
+    if (one) return this.conversationWithParts(decodeURIComponent(one[1] ?? ""), params, headers);
+    return this.conversations(params, headers);
   }
 
   private me(t: Teammate): unknown {
@@ -210,12 +213,50 @@ class SupportStandIn implements StandIn {
     );
   }
 
-  /** The customer who started a conversation: a contact of its company, or a visitor of its own. */
+  /** The customer who started a conversation, with the contact id Intercom gives them. */
   private starter(c: SupportConversation): { id: string; external: string | null; name: string; email: string } {
-    const people = c.companyId ? this.tenant.contacts.filter((p) => p.companyId === c.companyId && !p.archived) : [];
-    const person = people.length ? people[hashString(`intercom-starter:${c.id}`) % people.length] : undefined;
-    if (person) return { id: contactId(person.id), external: person.id, name: `${person.firstName} ${person.lastName}`, email: person.email };
-    return { id: contactId(c.id), external: null, name: "Website visitor", email: `visitor-${c.id}@visitors.demo.test` };
+    const s = conversationStarter(this.tenant, c);
+    return { id: contactId(s.contactId ?? c.id), external: s.contactId, name: s.name, email: s.email };
+  }
+
+  /**
+   * GET /conversations/{id}: the conversation as the list gives it, with its parts after the
+   * opening message (which is the `source`), at most 500 as Intercom documents. `display_as=
+   * plaintext` answers bodies as text; otherwise they are HTML.
+   */
+  private conversationWithParts(id: string, params: URLSearchParams, headers: Record<string, string>): Response {
+    const at = this.positionById.get(id);
+    const c = at === undefined ? undefined : this.ordered[at];
+    if (!c) return this.error(404, "not_found", "Resource Not Found", headers);
+    const plain = params.get("display_as") === "plaintext";
+    const [opening, ...rest] = conversationThread(this.tenant, c);
+    const body = (text: string) => (plain ? text : text ? `<p>${escapeHtml(text)}</p>` : null);
+    const conversation = this.conversation(c) as { source: Record<string, unknown> };
+    if (opening) conversation.source = { ...conversation.source, body: body(opening.body) };
+    const parts = rest.slice(0, 500).map((p) => this.part(p, c, body));
+    return this.json(200, { ...conversation, conversation_parts: { type: "conversation_part.list", conversation_parts: parts, total_count: rest.length } }, headers);
+  }
+
+  private part(p: ThreadPart, c: SupportConversation, body: (text: string) => string | null): unknown {
+    const starter = this.starter(c);
+    const author =
+      p.author.kind === "teammate"
+        ? { type: "admin", id: adminId(p.author.email), name: p.author.name, email: p.author.email }
+        : { type: "user", id: starter.id, name: p.author.name, email: p.author.email };
+    return {
+      type: "conversation_part",
+      id: p.id,
+      part_type: p.kind,
+      body: p.kind === "close" ? null : body(p.body),
+      created_at: p.createdAt,
+      updated_at: p.createdAt,
+      notified_at: p.createdAt,
+      assigned_to: null,
+      author,
+      attachments: [],
+      external_id: null,
+      redacted: false,
+    };
   }
 
   private conversation(c: SupportConversation): unknown {

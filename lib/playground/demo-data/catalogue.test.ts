@@ -5,14 +5,13 @@ import { endpoints, errorsOf, type Endpoint } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { waitingText } from "@/lib/cx/ready";
 import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { demoReferenceDate, DEMO_VIEWER_EMAIL, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
+import { demoReferenceDate, DEMO_VIEWER_EMAIL, openParamExamples, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
 import { referenceDateAt } from "@/demo/tenant";
 
 // Every canned answer, validated against the contract: each endpoint at each of its variants,
 // and each scenario at each path, for every value a path parameter may take.
 
 const viewerOwner = () => rich().tenant.owners.find((o) => o.email === DEMO_VIEWER_EMAIL)?.ownerId ?? "";
-const anyCallId = () => rich().calls[0]?.id ?? "";
 
 /** Concrete requests covering an endpoint: each path value, and the queries its handler branches on. */
 function requestsFor(e: Endpoint): { path: string; query: string }[] {
@@ -21,7 +20,7 @@ function requestsFor(e: Endpoint): { path: string; query: string }[] {
     : e.path.includes(":slug")
       ? ["tracker", "coderepo", "calls", "support", "crmportal"].map((s) => e.path.replace(":slug", s))
       : e.path.includes(":id")
-        ? [e.path.replace(":id", anyCallId())]
+        ? [e.path.replace(":id", openParamExamples[e.id]?.id?.() ?? "")]
         : [e.path];
   const queries: Record<string, string[]> = {
     "vendors.tracker.issues": ["", "project=Platform"],

@@ -15,6 +15,7 @@ import type {
   Me,
   Repository,
   SupportConversation,
+  SupportConversationDetail,
   Transcript,
 } from "@/lib/contract/resources";
 import { permissionsFor } from "@/lib/auth/permissions";
@@ -82,6 +83,8 @@ export interface DemoData {
   "vendors.calls.transcript": ReadonlyMap<string, Transcript>;
   /** Newest update first; the demo API pages it. */
   "vendors.support.conversations": SupportConversation[];
+  /** By conversation id. */
+  "vendors.support.conversation": ReadonlyMap<string, SupportConversationDetail>;
   "vendors.crmportal.companies": { companies: PortalCompany[] };
   "vendors.crmportal.contacts": { contacts: PortalContact[] };
   "vendors.crmportal.deals": { deals: PortalDeal[] };
@@ -429,6 +432,13 @@ export const catalogue: Catalogue = {
   "vendors.support.conversations": {
     rich: { data: () => rich().conversations },
     empty: { data: () => [] },
+    ...vendorErrors("support"),
+    ...common,
+  },
+  "vendors.support.conversation": {
+    rich: { data: () => rich().conversationDetails },
+    // No conversations, so no id names one.
+    empty: { data: () => new Map<string, SupportConversationDetail>() },
     ...vendorErrors("support"),
     ...common,
   },

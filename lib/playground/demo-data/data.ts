@@ -11,6 +11,7 @@ import type {
   CxDistrictRow,
   Repository,
   SupportConversation,
+  SupportConversationDetail,
   TrackerIssue,
   Transcript,
   portalCompany,
@@ -19,13 +20,13 @@ import type {
 } from "@/lib/contract/resources";
 import type { z } from "zod";
 import { byStartedDesc, mapCall, mapCallDetailed, mapTranscript } from "@/lib/connectors/calls/map";
-import { toSupportConversation } from "@/lib/connectors/support/map";
+import { toSupportConversation, toSupportConversationDetail } from "@/lib/connectors/support/map";
 import { toAssignedIssue, toProjectIssue } from "@/lib/connectors/tracker/map";
 import { bookRows, districtRows, type BookBasis, type CxWindow, type Wiring } from "@/lib/cx";
 import type { Touch } from "@/lib/cx/cadence";
 import type { HealthPoint } from "@/lib/cx/health";
 import type { CompanyRow, SchoolRow } from "@/lib/cx/load";
-import { DAY_MS, DEMO_CSM_EMAIL, generateTenant, hashString, portalIdOf, referenceDateAt, teamCompanies, type Tenant } from "@/demo/tenant";
+import { DAY_MS, DEMO_CSM_EMAIL, conversationThread, generateTenant, hashString, portalIdOf, referenceDateAt, teamCompanies, type Tenant, type ThreadPart } from "@/demo/tenant";
 import { demoUsers } from "@/demo/users";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
@@ -92,6 +93,8 @@ export interface Rich {
   detailed: CallDetailed[];
   transcripts: Map<string, Transcript>;
   conversations: SupportConversation[];
+  /** By conversation id, with what was said. */
+  conversationDetails: Map<string, SupportConversationDetail>;
   portal: { companies: PortalCompany[]; contacts: PortalContact[]; deals: PortalDeal[] };
   owners: OwnerEntry[];
   cx: CxInputs;
@@ -296,6 +299,25 @@ function trackerData(t: Tenant, viewer: string): TrackerData {
 }
 
 /** Calls of the trailing 30 days (Gong's window: from inclusive, to exclusive), newest first. */
+/** Each conversation with its thread, in Intercom's shapes and through the connector's own mapping. */
+function conversationDetails(t: Tenant): Map<string, SupportConversationDetail> {
+  const author = (p: ThreadPart) => ({ type: p.author.kind === "teammate" ? "admin" : "user", name: p.author.name, email: p.author.email });
+  return new Map(
+    t.conversations.map((c) => {
+      const [opening, ...rest] = conversationThread(t, c);
+      const parts = rest.map((p) => ({ type: "conversation_part" as const, id: p.id, part_type: p.kind, body: p.kind === "close" ? null : p.body, created_at: p.createdAt, author: author(p) }));
+      return [
+        c.id,
+        toSupportConversationDetail({
+          ...{ type: "conversation" as const, id: c.id, title: c.title, state: c.state, open: c.open, created_at: c.createdAt, updated_at: c.updatedAt },
+          source: opening ? { body: opening.body, author: author(opening) } : null,
+          conversation_parts: { type: "conversation_part.list", conversation_parts: parts, total_count: parts.length },
+        }),
+      ];
+    }),
+  );
+}
+
 function callsData(t: Tenant): { calls: Call[]; detailed: CallDetailed[]; transcripts: Map<string, Transcript> } {
   const from = t.now - 30 * DAY_MS;
   const recent = t.calls.filter((c) => {
@@ -501,6 +523,7 @@ function build(referenceDate: string): Rich {
     detailed: callSet.detailed,
     transcripts: callSet.transcripts,
     conversations,
+    conversationDetails: conversationDetails(tenant),
     portal: {
       companies: tenant.companies
         .filter((c) => !c.archived)

@@ -12,9 +12,12 @@ export interface Scenario {
   examples: Readonly<Record<string, string>>;
 }
 
-const vendorReads = ["/vendors/tracker/issues", "/vendors/tracker/projects", "/vendors/coderepo/repos", "/vendors/support/conversations"] as const;
-const callPaths = ["/vendors/calls/calls", "/vendors/calls/calls/detailed", "/vendors/calls/calls/:id/transcript"] as const;
-const portalPaths = ["/vendors/crmportal/companies", "/vendors/crmportal/contacts", "/vendors/crmportal/deals"] as const;
+/** Every registry path of these outside systems, so a new endpoint of one joins its presets. */
+const pathsOf = (...systems: string[]) => endpoints.filter((e) => systems.some((s) => e.path.startsWith(`/vendors/${s}/`))).map((e) => e.path);
+// Read with each person's own connection: not connected until they connect.
+const vendorReads = pathsOf("tracker", "coderepo", "support");
+const callPaths = pathsOf("calls");
+const portalPaths = pathsOf("crmportal");
 const crmData = ["/crm/:instance/companies", "/crm/:instance/contacts", "/crm/:instance/deals", "/crm/:instance/summary"] as const;
 const cxPaths = ["/cx/owners", "/cx/book", "/cx/districts"] as const;
 

@@ -3,13 +3,13 @@ import path from "node:path";
 import { IntercomClient } from "intercom-client";
 import yaml from "js-yaml";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateTenant } from "@/demo/tenant";
+import { conversationThread, generateTenant } from "@/demo/tenant";
 import { ApiError } from "@/lib/contract/errors";
 import { toApiError } from "@/lib/connectors/errors";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { intercomRateLimit, INTERCOM_VERSION } from "@/lib/connectors/support/client";
-import { listAllConversations, listConversationsPage, supportConnector } from "@/lib/connectors/support";
+import { getConversation, listAllConversations, listConversationsPage, supportConnector } from "@/lib/connectors/support";
 import { createSupportStandIn, INTERCOM_VERSIONS, type SupportStandInOptions } from "@/lib/connectors/support/stand-in";
 import type { StandIn } from "@/lib/connectors/types";
 import { createSealer } from "@/lib/crypto/secrets";
@@ -245,5 +245,69 @@ describe("Intercom's rate limit", () => {
     expect(at({ "x-ratelimit-reset": String(now / 1000 + 7), "retry-after": "2" })).toEqual({ waitMs: 2_000, kind: "rate_limited" });
     expect(at({})).toEqual({ waitMs: null, kind: "rate_limited" });
     expect(intercomRateLimit(new Response("", { status: 500 }), now)).toBeNull();
+  });
+});
+
+describe("one conversation with its parts, GET /conversations/{id}", () => {
+  // A closed conversation with a teammate has replies and a close; an open one without does not.
+  const closed = tenant.conversations.find((c) => c.state === "closed" && c.assigneeEmail !== null && c.title !== null)!;
+  const unassigned = tenant.conversations.find((c) => c.assigneeEmail === null)!;
+
+  it("is a conversation in Intercom's description, its parts oldest first, in HTML or plain text as asked", async () => {
+    const auth = headersAs(main.standIn, "csm@demo.test");
+    for (const c of [closed, unassigned]) {
+      for (const display of ["", "?display_as=plaintext"]) {
+        const res = await fetch(`${main.served.url}/conversations/${c.id}${display}`, { headers: auth });
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { id: string; source: { body: string }; conversation_parts: { conversation_parts: { part_type: string; body: string | null; created_at: number }[]; total_count: number } };
+        expectConforms(intercom.body("get", "/conversations/{conversation_id}", 200, body));
+        expect(body.id).toBe(c.id);
+        const parts = body.conversation_parts.conversation_parts;
+        expect(parts.length).toBe(conversationThread(tenant, c).length - 1);
+        expect(body.conversation_parts.total_count).toBe(parts.length);
+        expect(parts.map((p) => p.created_at)).toEqual(parts.map((p) => p.created_at).sort((a, b) => a - b));
+        expect(body.source.body).toBe(display ? c.title ?? "Hello, I have a question." : `<p>${c.title ?? "Hello, I have a question."}</p>`.replace(/'/g, "&#39;"));
+      }
+    }
+    const last = (await (await fetch(`${main.served.url}/conversations/${closed.id}`, { headers: auth })).json()) as { conversation_parts: { conversation_parts: { part_type: string; body: unknown }[] } };
+    expect(last.conversation_parts.conversation_parts.at(-1)).toMatchObject({ part_type: "close", body: null });
+  });
+
+  it("answers an id the workspace does not have with Intercom's 404", async () => {
+    const res = await fetch(`${main.served.url}/conversations/1`, { headers: headersAs(main.standIn, "csm@demo.test") });
+    expect(res.status).toBe(404);
+    await expectIntercomError(res, "get", "/conversations/{conversation_id}", "not_found");
+  });
+
+  it("intercom-client's conversations.find reads it, parts and all", async () => {
+    const sdk = new IntercomClient({ token: tokenFor(main.standIn, "csm@demo.test"), baseUrl: main.served.url, maxRetries: 0 });
+    const found = await sdk.conversations.find({ conversation_id: closed.id, display_as: "plaintext" });
+    expect(found.id).toBe(closed.id);
+    expect(found.conversation_parts?.conversation_parts?.map((p) => p.part_type).at(-1)).toBe("close");
+    expect(found.source?.body).toBe(closed.title);
+  });
+
+  it("the service's client maps it: the opening message first, who wrote each part, text bodies; an unknown or malformed id is null", async () => {
+    const asked: string[] = [];
+    const counting = await serveOnLoopback((req) => {
+      const p = new URL(req.url).pathname;
+      asked.push(p);
+      return main.standIn.handle(req, p);
+    });
+    try {
+      const up: UpstreamOptions = { baseUrl: counting.url, authorization: supportConnector.authorization(tokenFor(main.standIn, "csm@demo.test")) };
+      const detail = await getConversation(up, closed.id);
+      const thread = conversationThread(tenant, closed);
+      expect(detail).toMatchObject({ id: closed.id, state: "closed", title: closed.title });
+      expect(detail?.parts.map((p) => [p.kind, p.author.type, p.body])).toEqual(thread.map((p) => [p.kind, p.author.kind, p.kind === "close" ? null : p.body]));
+      expect(detail?.parts[0]?.author).toMatchObject({ type: "customer", name: thread[0]?.author.name });
+      expect(await getConversation(up, "1")).toBeNull();
+      expect(asked).toEqual([`/conversations/${closed.id}`, "/conversations/1"]);
+      // Not a conversation id: never sent to the vendor, whose path it would otherwise change.
+      for (const bad of ["../me", "1/reply", "%2e%2e", "", "1".repeat(21), "１２"]) expect(await getConversation(up, bad)).toBeNull();
+      expect(asked).toHaveLength(2);
+    } finally {
+      await counting.close();
+    }
   });
 });
