@@ -87,6 +87,7 @@ test("the index lists conventions first, then the endpoints, the playground, eve
     "Connection checks",
     "CRM",
     "Outside systems",
+    "Customer messaging and the CRM portal",
     "Customer success",
     "Playground",
     "Demo API and agent tools",
