@@ -28,6 +28,7 @@ import {
   renderReportsQuery,
 } from "@/lib/contract/reports";
 import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/renders";
+import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
@@ -37,8 +38,9 @@ import { COMPONENTS_PREFIX, SchemaSet, fieldRows, limitsOf, queryParams, sentenc
 import { docsSections, operationAnchor, type SectionSlug } from "./sections";
 import type { Block, BodyDoc, ErrorDoc, JsonSchema, OperationDoc, ParamDoc, ResponseDoc, Security } from "./types";
 
-// Every operation the reference documents: the API endpoints from the registry, and the
-// playground and saving routes, which have no registry of their own.
+// Every operation the reference documents: the API endpoints from their registry
+// (lib/contract/endpoints.ts), and the playground's, saving's and the operators' from theirs
+// (lib/contract/operations.ts), with the fields, bodies and prose written here.
 
 export const CX_WAITING = "CxWaiting";
 
@@ -114,11 +116,9 @@ function apiOperation(e: Endpoint, set: SchemaSet, waiting: JsonSchema): Operati
 }
 
 interface SiteSpec {
-  method: "GET" | "POST";
-  path: string;
+  /** The operation's entry in lib/contract/operations.ts: its method, path and summary. */
+  op: SiteOperationId;
   section: SectionSlug;
-  operationId: string;
-  summary: string;
   description?: Block[];
   security: Security;
   params?: ParamDoc[];
@@ -129,14 +129,15 @@ interface SiteSpec {
 }
 
 function siteOperation(s: SiteSpec): OperationDoc {
+  const op = siteOperationById(s.op);
   return {
-    anchor: operationAnchor(s.method, s.path),
-    operationId: s.operationId,
-    method: s.method,
-    path: s.path,
+    anchor: operationAnchor(op.method, op.path),
+    operationId: op.id,
+    method: op.method,
+    path: op.path,
     base: "origin",
     section: s.section,
-    summary: s.summary,
+    summary: op.summary,
     description: s.description ?? [],
     security: s.security,
     params: s.params ?? [],
@@ -173,11 +174,8 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
   const base = PLAYGROUND_BASE;
   return [
     siteOperation({
-      method: "POST",
-      path: `${base}/draft`,
+      op: "playground.createDraft",
       section: "playground",
-      operationId: "playground.createDraft",
-      summary: "Create a draft",
       description: [p("Send the draft as JSON, or the HTML itself as `text/html` with the other fields in the query string.")],
       security: "none",
       params: htmlQuery,
@@ -186,11 +184,8 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: writeErrors,
     }),
     siteOperation({
-      method: "POST",
-      path: `${base}/check`,
+      op: "playground.checkDraft",
       section: "playground",
-      operationId: "playground.checkDraft",
-      summary: "Check a draft without publishing it",
       description: [
         p("Takes the same bodies as creating a draft and answers the static check's findings and the API paths the dashboard reads. Nothing is created, stored or sent to any watcher; a blank document is a finding here rather than a refusal. Rate limited like creations, with an allowance of its own."),
       ],
@@ -201,11 +196,8 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: ["cross_site_write", "rate_limited", "unsupported_media_type", "invalid_draft", "unknown_scenario", "unknown_example", "draft_too_large", "internal_error"],
     }),
     siteOperation({
-      method: "POST",
-      path: `${base}/draft/:write_token`,
+      op: "playground.updateDraft",
       section: "playground",
-      operationId: "playground.updateDraft",
-      summary: "Update a draft (POST to `postUrl`)",
       description: [p("Re-checks the draft and pushes it to every watcher at once. `write_token` is the last segment of `postUrl`; the read id never authorises a write.")],
       security: "none",
       params: [writeToken, ...htmlQuery],
@@ -214,22 +206,16 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: [...writeErrors, "no_such_draft", "data_mode_fixed", "revision_conflict"],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/draft/:read_id`,
+      op: "playground.readDraft",
       section: "playground",
-      operationId: "playground.readDraft",
-      summary: "The current draft, read-only, by its read id",
       security: "none",
       params: [readId],
       responses: [jsonBody(200, "The current draft", set.add(draftView), set)],
       errors: ["no_such_draft", "rate_limited", "internal_error"],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/draft/:read_id/revisions`,
+      op: "playground.draftRevisions",
       section: "playground",
-      operationId: "playground.draftRevisions",
-      summary: "The draft's kept revisions, newest first, a page at a time",
       description: [
         p(
           `At most \`limit\` revisions (default ${REVISIONS_LIMIT_DEFAULT}, at most ${REVISIONS_LIMIT_MAX}), and a page stops before ${REVISIONS_PAGE_BYTES / 1024 / 1024} MiB of JSON, so it may hold fewer, but never none. Pass \`nextCursor\` back as \`cursor\` until it is null; a cursor works only for the draft it came from.`,
@@ -243,11 +229,8 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
     ...reportOperations(set, readId),
     ...renderOperations(set, readId),
     siteOperation({
-      method: "GET",
-      path: `${base}/api/:apiPath`,
+      op: "playground.demoApi",
       section: "demo-api",
-      operationId: "playground.demoApi",
-      summary: "The demo API: every API path, answered with canned demo data",
       description: [
         p(
           `The same paths, path values and query rules as the API, with no sign-in. The answer is the variant chosen by \`?${VARIANT_PARAM}\`, \`?${SCENARIO_PARAM}\`, the draft's choices or the default scenario, and may be any answer the endpoint documents, errors included. A path without an example answers 404 \`no_example\`.`,
@@ -268,52 +251,37 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       errors: ["no_example", "unknown_scenario", "unknown_example", "invalid_query", "invalid_cursor", "rate_limited"],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/scenarios`,
+      op: "playground.scenarios",
       section: "demo-api",
-      operationId: "playground.scenarios",
-      summary: "The scenarios, their default, and every path with its demo variants",
       security: "none",
       responses: [jsonBody(200, "Scenarios and variants", set.add(scenariosBodySchema), set)],
       errors: [],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/endpoints`,
+      op: "playground.endpoints",
       section: "demo-api",
-      operationId: "playground.endpoints",
-      summary: "Every API endpoint's JSON Schemas, errors and the error envelope",
       security: "none",
       responses: [jsonBody(200, "The endpoints", set.add(endpointsBodySchema), set)],
       errors: [],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/llms.txt`,
+      op: "playground.llms",
       section: "demo-api",
-      operationId: "playground.llms",
-      summary: "The agent protocol's index as plain text (llms.txt): the loop, every endpoint and route in one line, the limits and states, with links to each one's Markdown",
       description: [p("Read in one pass (at most 15 KB). Each line links its reference page as Markdown; llms-full.txt holds the whole protocol.")],
       security: "none",
       responses: [{ status: 200, contentType: "text/plain", description: "The index", schema: { type: "string" }, fields: [] }],
       errors: [],
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/llms-full.txt`,
+      op: "playground.llmsFull",
       section: "demo-api",
-      operationId: "playground.llmsFull",
-      summary: "The whole agent protocol as plain text: every shape, example, recipe and state",
       security: "none",
       responses: [{ status: 200, contentType: "text/plain", description: "The protocol", schema: { type: "string" }, fields: [] }],
       errors: [],
     }),
     siteOperation({
-      method: "POST",
-      path: `${base}/mcp`,
+      op: "playground.mcp",
       section: "demo-api",
-      operationId: "playground.mcp",
-      summary: "The playground's agent loop as Model Context Protocol tools",
       description: [
         p(
           "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer.",
@@ -336,11 +304,8 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/draft/:read_id/events`,
+      op: "playground.draftEvents",
       section: "events",
-      operationId: "playground.draftEvents",
-      summary: "The draft's live stream of revisions",
       security: "none",
       params: [readId, { name: "Last-Event-ID", in: "header", type: "string", required: false, limits: "", notes: "The last revision received; sent by EventSource when it reconnects.", schema: { type: "string" } }],
       responses: [
@@ -356,18 +321,14 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
 
 /** The service's own renders of demo drafts (lib/playground/renders.ts). */
 function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
-  const base = PLAYGROUND_BASE;
   const input = set.add(renderInput, "input");
   const sizes = Object.entries(RENDER_VIEWPORTS)
     .map(([name, v]) => `\`${name}\` (${v.width}×${v.height})`)
     .join(" and ");
   return [
     siteOperation({
-      method: "POST",
-      path: `${base}/draft/:read_id/render`,
+      op: "playground.render",
       section: "renders",
-      operationId: "playground.render",
-      summary: "Have the service draw a revision in its own browser: a picture of the whole dashboard and the render report",
       description: [
         p(
           `The service opens the revision in its own headless Chromium, through the same frame and broker a watcher gets, on the demo API with the scenario and variants you name (the revision's own by default), at ${sizes}, waits until the dashboard settles, and answers the render report with a PNG of the whole dashboard (the frame sized to its content, so the picture is as tall as the dashboard). Each revision, viewport and state is drawn once and kept: asked again, the stored render is answered (\`cached: true\`) and costs nothing.`,
@@ -401,11 +362,8 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
       curl: true,
     }),
     siteOperation({
-      method: "GET",
-      path: `${base}/draft/:read_id/render/:file`,
+      op: "playground.renderPicture",
       section: "renders",
-      operationId: "playground.renderPicture",
-      summary: "A render's picture (PNG)",
       description: [p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept.")],
       security: "none",
       params: [readId, { name: "file", in: "path", type: "string", required: true, limits: "<revision>-<key>.png", notes: "As the render's `picture.url` names it", schema: { type: "string" } }],
@@ -417,18 +375,14 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
 
 /** Render reports: what browsers saw when they rendered a demo draft (lib/playground/reports.ts). */
 function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
-  const base = PLAYGROUND_BASE;
   const input = set.add(renderReportInput, "input");
   const demoOnly = p(
     "Demo-mode drafts only: a live draft renders each viewer's own data, which must not flow back to its author, so its pages send no reports and the server refuses them (409 `reports_demo_only`).",
   );
   return [
     siteOperation({
-      method: "GET",
-      path: `${base}/draft/:read_id/reports`,
+      op: "playground.renderReports",
       section: "renders",
-      operationId: "playground.renderReports",
-      summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
       description: [
         p(
           `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
@@ -444,11 +398,8 @@ function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
       errors: ["no_such_draft", "reports_demo_only", "invalid_query", "rate_limited", "internal_error"],
     }),
     siteOperation({
-      method: "POST",
-      path: `${base}/draft/:read_id/reports`,
+      op: "playground.sendRenderReport",
       section: "renders",
-      operationId: "playground.sendRenderReport",
-      summary: "Send a render report (the watch page does this)",
       description: [
         p(
           "Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said, and is counted as a watcher's. Sent to the write link's path instead (`POST <postUrl>/reports`), it is the author's own.",
@@ -486,11 +437,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
   const trustBody = set.add(trustAction);
   return [
     siteOperation({
-      method: "POST",
-      path: "/~/:handle/:slug",
+      op: "saving.save",
       section: "saving",
-      operationId: "saving.save",
-      summary: "Save a dashboard into your own space",
       description: [p("The body is the dashboard: one HTML document, `Content-Type: text/html`.")],
       security: "session-same-origin",
       params: [handle, slug],
@@ -500,11 +448,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "GET",
-      path: "/~/:handle/:slug",
+      op: "saving.show",
       section: "saving",
-      operationId: "saving.show",
-      summary: "Show a saved dashboard",
       description: [
         p(
           "Any signed-in person may open it; it runs in the sandboxed frame with `DASHBOARD_API_BASE = '/api'`, so each viewer sees their own data. Signed-out visitors are sent to sign in and back. `?revision=N` shows an earlier revision; `/~/<handle>/<slug>/source[?revision=N]` answers the HTML as plain text.",
@@ -517,11 +462,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "GET",
-      path: "/~/:handle",
+      op: "saving.list",
       section: "saving",
-      operationId: "saving.list",
-      summary: "List a space's saved dashboards",
       description: [p("Newest first. Any signed-in person may open it; signed-out visitors are sent to sign in.")],
       security: "session",
       params: [handle],
@@ -530,11 +472,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "POST",
-      path: "/account/favourites",
+      op: "saving.favourites",
       section: "saving",
-      operationId: "saving.favourites",
-      summary: "Star, unstar or reorder favourites",
       description: [p("What `/me/favourites` answers, in render order. Sent by the saved dashboard's star button and the start page's list.")],
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "One action.", schema: favouriteBody, fields: fieldRows(favouriteBody, set.components) }],
@@ -543,11 +482,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "POST",
-      path: "/account/home",
+      op: "saving.home",
       section: "saving",
-      operationId: "saving.home",
-      summary: "Set or clear the home page",
       description: [p("What `/me/home` answers; `/` opens it (`/?start` still shows the start page).")],
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "The new home.", schema: homeBody, fields: fieldRows(homeBody, set.components) }],
@@ -556,11 +492,8 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       curl: false,
     }),
     siteOperation({
-      method: "POST",
-      path: "/account/trust",
+      op: "saving.trust",
       section: "saving",
-      operationId: "saving.trust",
-      summary: "Always run an author's dashboards on your data, or stop",
       description: [
         p(
           "A dashboard someone else wrote runs on your live data only after you agree, on a screen that names its author and the API paths it reads; it then reads only those paths. `add` skips that screen for every dashboard in the author's space; `remove` brings it back. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
@@ -593,22 +526,16 @@ function operationsOperations(set: SchemaSet): OperationDoc[] {
   const ok = set.add(z.object({ ok: z.literal(true) }));
   return [
     siteOperation({
-      method: "GET",
-      path: "/healthz",
+      op: "operations.healthz",
       section: "operations",
-      operationId: "operations.healthz",
-      summary: "Liveness: the process is up and answering",
       description: [p("Checks nothing else, so a proxy or orchestrator restarts an instance only when it has stopped answering, not when storage is briefly away (that is `/readyz`).")],
       security: "none",
       responses: [jsonBody(200, "The process answers", ok, set)],
       errors: ["method_not_allowed"],
     }),
     siteOperation({
-      method: "GET",
-      path: "/readyz",
+      op: "operations.readyz",
       section: "operations",
-      operationId: "operations.readyz",
-      summary: "Readiness: whether this instance should be sent traffic",
       description: [
         p(
           "200 once storage answers, every migration this build knows is applied, and, on PostgreSQL, the listener that carries other instances' draft updates is connected. Otherwise 503 `not_ready` with `Retry-After: 5` and a hint naming which of the three is missing. During a graceful shutdown (SIGTERM) the instance stops accepting connections, so a proxy moves on.",
@@ -619,11 +546,8 @@ function operationsOperations(set: SchemaSet): OperationDoc[] {
       errors: ["not_ready", "method_not_allowed"],
     }),
     siteOperation({
-      method: "GET",
-      path: "/metrics",
+      op: "operations.metrics",
       section: "operations",
-      operationId: "operations.metrics",
-      summary: "This instance's Prometheus metrics",
       description: [
         p("The Prometheus text format, one instance's figures: scrape every instance, not the proxy. Beside Node's process metrics (CPU, memory, event-loop lag, garbage collection):"),
         { kind: "list", items: documentedMetrics.map(([name, help]) => `\`${name}\`: ${help}`) },

@@ -5,6 +5,7 @@ import { JSONRPCMessageSchema, type CallToolResult, type ToolAnnotations } from 
 import { z } from "zod";
 import { describeShape } from "@/lib/contract/describe";
 import { endpoints } from "@/lib/contract/endpoints";
+import { mcpToolOf } from "@/lib/contract/operations";
 import { renderReports } from "@/lib/contract/reports";
 import { renderAnswer, renderInput, type RenderAnswer } from "@/lib/contract/renders";
 import { ApiError } from "@/lib/contract/errors";
@@ -189,7 +190,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   const caller = (path: string, body?: unknown) => callerRequest(request, path, body);
 
   server.registerTool(
-    "check_html",
+    mcpToolOf("playground.checkDraft"),
     {
       title: "Check a dashboard without publishing it",
       description: [
@@ -206,7 +207,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "create_draft",
+    mcpToolOf("playground.createDraft"),
     {
       title: "Create a draft dashboard",
       description: [
@@ -224,7 +225,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "update_draft",
+    mcpToolOf("playground.updateDraft"),
     {
       title: "Update a draft",
       description: [
@@ -246,7 +247,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "read_draft",
+    mcpToolOf("playground.readDraft"),
     {
       title: "Read a draft as its watchers see it",
       description: ["The current revision of a draft by its watchUrl or read id, with its stored findings and reads (GET /dashboards/playground/draft/<read_id>).", answers(draftView)].join(" "),
@@ -262,7 +263,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "read_render_reports",
+    mcpToolOf("playground.renderReports"),
     {
       title: "Read what browsers saw rendering a draft",
       description: [
@@ -283,7 +284,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "render_draft",
+    mcpToolOf("playground.render"),
     {
       title: "Render a draft in the service's own browser, and see it",
       description: [
@@ -310,7 +311,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "list_scenarios",
+    mcpToolOf("playground.scenarios"),
     {
       title: "List the demo scenarios and variants",
       description:
@@ -321,7 +322,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
   );
 
   server.registerTool(
-    "describe_endpoint",
+    mcpToolOf("playground.endpoints"),
     {
       title: "Describe one API endpoint",
       description: [

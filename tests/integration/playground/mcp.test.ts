@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { siteOperations } from "@/lib/contract/operations";
 import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
 import { llmsFullText, llmsText } from "@/lib/docs/llms";
 import { allOperations, docsModel } from "@/lib/docs/model";
@@ -79,6 +80,8 @@ describe("the playground's MCP endpoint", () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "read_render_reports", "render_draft", "update_draft"]);
+    // Each is its operation's, as the registry names them: no tool without an entry, no entry without its tool.
+    expect(Object.keys(byName).sort()).toEqual(siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : [])).sort());
 
     const create = byName.create_draft!;
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { endpoints } from "@/lib/contract/endpoints";
+import { siteOperations } from "@/lib/contract/operations";
+import { buildOperations } from "@/lib/docs/operations";
+import { SchemaSet } from "@/lib/docs/json-schema";
+import { methodsAt } from "@/lib/http/pre-route";
+
+// Every operation the service answers is declared once: /api's in lib/contract/endpoints.ts, the
+// rest in lib/contract/operations.ts. A route file, a documented operation or an MCP tool
+// without its entry fails here (the MCP tools are held to the registry by their names' type, and
+// tests/integration/playground/mcp.test.ts lists them).
+
+const root = path.resolve(__dirname, "..");
+
+/** `/draft/:read_id` and `/draft/[token]` alike: any path value is `:`, the rest of a path `*`. */
+function shape(p: string): string {
+  return p
+    .replace(/\/\[\[\.\.\.[^\]]+\]\]$|\/:apiPath$/, "/*")
+    .replace(/\[[^\]]+\]|:[A-Za-z_]+/g, ":");
+}
+
+/** Route files under `dir` (relative to app/), as the paths they answer and the methods they take. */
+function routesUnder(dir: string): { path: string; methods: string[] }[] {
+  const found: { path: string; methods: string[] }[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(root, "app", rel), { withFileTypes: true })) {
+      const next = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) walk(next);
+      else if (entry.name === "route.ts") {
+        const routePath = `/${rel}`;
+        // A concrete path the route answers, for the edge's method table.
+        const concrete = routePath.replace(/\[\[\.\.\.[^\]]+\]\]/, "me").replace(/\[[^\]]+\]/g, "x");
+        const methods = methodsAt(concrete).allow.split(", ").filter((m) => m !== "HEAD");
+        found.push({ path: routePath, methods });
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+const registered = new Set(siteOperations.map((o) => `${o.method} ${shape(o.path)}`));
+
+describe("the registry of operations", () => {
+  it("has an entry for every method of every playground, account and health route", () => {
+    const routes = [...routesUnder("dashboards/playground"), ...routesUnder("account"), ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d))];
+    expect(routes.length).toBeGreaterThan(15);
+    const missing = routes.flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)).filter((k) => !registered.has(k));
+    expect(missing).toEqual([]);
+  });
+
+  it("names only operations that have a route", () => {
+    const routes = [...routesUnder("dashboards/playground"), ...routesUnder("account"), ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d))];
+    const served = new Set(routes.flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)));
+    // Saving's paths are the space's, which the edge hands to its save route and pages.
+    const unserved = siteOperations.filter((o) => !o.path.startsWith("/~/") && !served.has(`${o.method} ${shape(o.path)}`)).map((o) => o.id);
+    expect(unserved).toEqual([]);
+  });
+
+  it("documents exactly the registered operations, each once, with the registry's method, path and summary", () => {
+    const docs = buildOperations(new SchemaSet());
+    const site = docs.filter((d) => d.base === "origin");
+    const api = docs.filter((d) => d.base === "api");
+    expect(site.map((d) => d.operationId).sort()).toEqual(siteOperations.map((o) => o.id).sort());
+    for (const o of siteOperations) expect(site.find((d) => d.operationId === o.id), o.id).toMatchObject({ method: o.method, path: o.path, summary: o.summary });
+    expect(api.map((d) => d.operationId).sort()).toEqual(endpoints.map((e) => e.id).sort());
+  });
+
+  it("gives each MCP tool one operation", () => {
+    const tools = siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : []));
+    expect(new Set(tools).size).toBe(tools.length);
+    expect(tools.length).toBe(8);
+  });
+
+  it("tells route shapes apart", () => {
+    expect(shape("/dashboards/playground/draft/[token]/render/[file]")).toBe(shape("/dashboards/playground/draft/:read_id/render/:file"));
+    expect(shape("/dashboards/playground/api/[[...path]]")).toBe(shape("/dashboards/playground/api/:apiPath"));
+    expect(shape("/dashboards/playground/draft/[token]")).not.toBe(shape("/dashboards/playground/draft"));
+  });
+});
