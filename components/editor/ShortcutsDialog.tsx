@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useModalDialog } from "@/components/ui/useModalDialog";
 import styles from "./editor.module.css";
 
 // The editor's keyboard shortcuts in one list, opened with "?" (outside a text field) or the
@@ -22,28 +22,7 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
 ];
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const closeButton = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (open && !el.open) {
-      opener.current = document.activeElement;
-      el.showModal();
-      closeButton.current?.focus();
-    } else if (!open && el.open) {
-      el.close();
-    }
-  }, [open]);
-
-  const onDialogClose = () => {
-    const back = opener.current;
-    opener.current = null;
-    if (back instanceof HTMLElement && back.isConnected) back.focus();
-    if (open) onClose();
-  };
+  const { dialog, first: closeButton, onClose: onDialogClose } = useModalDialog<HTMLButtonElement>(open, onClose);
 
   return (
     <dialog ref={dialog} className="confirm" aria-labelledby="shortcuts-title" onClose={onDialogClose} data-testid="shortcuts">

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
+import { useModalDialog } from "./useModalDialog";
 
 // A question asked before something that cannot be undone, in place of window.confirm(): a modal
 // <dialog>, so the browser keeps focus inside it, Escape cancels and the page behind is inert.
@@ -21,30 +22,8 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const { open, title, children, confirmLabel, cancelLabel = "Cancel", danger, onConfirm, onCancel } = props;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
+  const { dialog, first: cancel, onClose } = useModalDialog<HTMLButtonElement>(open, onCancel);
   const id = useId();
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (open && !el.open) {
-      opener.current = document.activeElement;
-      el.showModal();
-      cancel.current?.focus();
-    } else if (!open && el.open) {
-      el.close();
-    }
-  }, [open]);
-
-  // However the dialog closes (a button, Escape), the parent hears of it and focus goes back.
-  const onClose = () => {
-    const back = opener.current;
-    opener.current = null;
-    if (back instanceof HTMLElement && back.isConnected) back.focus();
-    if (open) onCancel();
-  };
 
   return (
     <dialog ref={dialog} className="confirm" aria-labelledby={`${id}-title`} aria-describedby={children ? `${id}-body` : undefined} onClose={onClose}>
