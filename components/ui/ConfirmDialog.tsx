@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 // <dialog>, so the browser keeps focus inside it, Escape cancels and the page behind is inert.
 // Focus starts on Cancel, the answer that changes nothing, and returns to whatever opened it.
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   open: boolean;
   title: string;
   children?: ReactNode;

@@ -82,7 +82,7 @@ export interface AppRoutes {
   standIns: RouteModule;
 }
 
-export interface AppOptions {
+interface AppOptions {
   /** Storage already open (tests hand in theirs); by default the configured storage is opened and seeded on first use. */
   storage?: OpenDb;
 }

@@ -10,12 +10,12 @@ import { resolveWindow, touchesFrom, windowIso, type CxWindow, type WindowQuery 
 
 export type BookBasis = "real" | "activity";
 
-export interface BookQuery extends WindowQuery {
+interface BookQuery extends WindowQuery {
   owner: string;
   basis?: BookBasis;
 }
 
-export interface BookData {
+interface BookData {
   ownerId: string;
   basis: BookBasis;
   window: { sinceIso: string; untilIso: string };

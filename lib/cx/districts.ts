@@ -6,7 +6,7 @@ import { allCompanies, allSchoolHealth, allTouches, groupByCompany, type Company
 import { readiness, type CxAnswer, type Wiring } from "./ready";
 import { resolveWindow, touchesFrom, windowIso, type CxWindow, type WindowQuery } from "./window";
 
-export interface DistrictInputs {
+interface DistrictInputs {
   companies: readonly CompanyRow[];
   touches: ReadonlyMap<string, readonly Touch[]>;
   health: ReadonlyMap<string, readonly HealthPoint[]>;

@@ -2,7 +2,7 @@
 // cx permission and the query).
 
 export { cxOwners } from "./owners";
-export { cxBook, bookRows, type BookBasis, type BookData, type BookQuery } from "./book";
+export { cxBook, bookRows, type BookBasis } from "./book";
 export { cxDistricts, districtRows } from "./districts";
-export type { CxAnswer, Wiring } from "./ready";
-export { resolveWindow, type CxWindow, type WindowQuery } from "./window";
+export type { Wiring } from "./ready";
+export { resolveWindow, type CxWindow } from "./window";

@@ -62,7 +62,7 @@ export async function loadedSources(db: Db): Promise<{ health: boolean; usage: b
   return { health: names.has("health"), usage: names.has("usage") };
 }
 
-export interface OwnerRow {
+interface OwnerRow {
   id: string;
   name: string;
   email: string;
@@ -147,7 +147,7 @@ export async function schoolsTouchedBy(db: Db, ownerId: string, since: number, u
   return rows.map(toSchool);
 }
 
-export interface CompanyTouch extends Touch {
+interface CompanyTouch extends Touch {
   companyId: string;
 }
 
@@ -179,7 +179,7 @@ export async function allTouches(db: Db, from: number, until: number): Promise<C
   return rows.map((r) => ({ companyId: r.company_id ?? "", kind: r.kind, at: Number(r.occurred_at) }));
 }
 
-export interface CompanyHealthPoint extends HealthPoint {
+interface CompanyHealthPoint extends HealthPoint {
   companyId: string;
 }
 

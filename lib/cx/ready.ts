@@ -26,7 +26,7 @@ export function waitingText(p: SyncProgress): string | null {
   return "the first CRM portal sync (the last attempt failed)";
 }
 
-export type Readiness = { ready: false; waitingOn: string } | { ready: true; wiring: Wiring };
+type Readiness = { ready: false; waitingOn: string } | { ready: true; wiring: Wiring };
 
 export async function readiness(db: Db): Promise<Readiness> {
   const [progress, sources] = await Promise.all([syncProgress(db), loadedSources(db)]);

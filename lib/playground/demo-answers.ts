@@ -44,7 +44,7 @@ export const VARIANT_PARAM = "variant";
 /** Support conversations come a vendor page at a time (Intercom's default page size). */
 const SUPPORT_PAGE_SIZE = 50;
 
-export interface DemoApiInput {
+interface DemoApiInput {
   /** The API path relative to the API base, with a leading slash and without the query. */
   path: string;
   search: URLSearchParams;
@@ -54,7 +54,7 @@ export interface DemoApiInput {
   examples?: Record<string, string>;
 }
 
-export interface DemoApiAnswer {
+interface DemoApiAnswer {
   status: number;
   body: unknown;
 }
@@ -319,7 +319,7 @@ const handlers: Handlers = {
  *   usage: { scenario, variant, precedence } // how to pick them
  * }
  */
-export interface ScenariosBody {
+interface ScenariosBody {
   apiBase: string;
   default: string;
   scenarios: { name: string; description: string; examples: Readonly<Record<string, string>> }[];

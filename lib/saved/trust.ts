@@ -16,7 +16,7 @@ export interface TrustedAuthor {
 }
 
 /** More authors than anyone would trust by hand; a bound on what one session can write. */
-export const TRUSTED_AUTHORS_MAX = 200;
+const TRUSTED_AUTHORS_MAX = 200;
 
 export async function trustedAuthors(db: Db, userId: number): Promise<TrustedAuthor[]> {
   const rows = await db

@@ -26,7 +26,7 @@ type OidcConfig = NonNullable<Config["oidc"]>;
 const configurations = new Map<string, Promise<client.Configuration>>();
 
 /** Discovery once per provider and client; a failed discovery is retried on the next sign-in. */
-export function oidcConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
+function oidcConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
   const secret = oidc.clientSecret || undefined;
   const key = sha256Hex(JSON.stringify([oidc.issuer, oidc.clientId, secret ?? null, oidc.allowHttp]));
   let pending = configurations.get(key);
@@ -186,7 +186,7 @@ async function takeFlow(db: Db, idHash: string) {
 }
 
 /** The person the provider vouches for, or the reason to refuse. */
-export function identityFrom(
+function identityFrom(
   claims: Record<string, unknown>,
   groupsClaim: string,
 ): { email: string; name: string; groups: string[] } | string {

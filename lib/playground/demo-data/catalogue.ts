@@ -90,7 +90,7 @@ export interface DemoData {
   "cx.districts": CxSource<DistrictSource>;
 }
 
-export type Catalogue = { readonly [Id in EndpointId]: Readonly<Record<string, Variant<DemoData[Id]>>> };
+type Catalogue = { readonly [Id in EndpointId]: Readonly<Record<string, Variant<DemoData[Id]>>> };
 
 export const DEFAULT_VARIANT = "rich";
 
