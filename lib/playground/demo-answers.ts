@@ -4,8 +4,7 @@ import { checkPathValues, matchPath } from "@/lib/contract/match";
 import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { findProject, noSuchProject, projectList } from "@/lib/connectors/tracker/map";
-import { resolveWindow } from "@/lib/cx";
-import { windowIso } from "@/lib/cx/window";
+import { resolveWindow, windowIso } from "@/lib/cx/window";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import {
   catalogue,
