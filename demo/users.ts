@@ -1,6 +1,6 @@
 // The demo tenant's people who can sign in. Groups decide permissions (lib/auth/permissions).
 
-export interface DemoUser {
+interface DemoUser {
   email: string;
   name: string;
   groups: readonly string[];

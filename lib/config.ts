@@ -36,7 +36,7 @@ export type ConnectorSlug = keyof typeof vendorDefaults;
  * The CRM portal (HubSpot) is read with organisation-level private-app tokens, one per portal:
  * `customers` and, optionally, the internal `users` portal.
  */
-export type CrmPortalConfig =
+type CrmPortalConfig =
   | { mode: "vendor"; apiUrl: string; tokens: { customers: string; users: string | null } }
   | { mode: "stand-in"; apiUrl: string }
   | { mode: "off" };

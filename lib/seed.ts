@@ -15,9 +15,9 @@ import { saveDashboard } from "@/lib/saved/store";
 // Seeds the demo tenant into storage once. The marker row makes a restart (or a second
 // instance) skip work already done; bump SEED_VERSION when the seeded data changes shape.
 
-export const SEED_VERSION = 4;
+const SEED_VERSION = 4;
 
-export interface SeedOptions {
+interface SeedOptions {
   scale: number;
   sealer: Sealer;
   /** Connections are seeded only for connectors served by their stand-in. */

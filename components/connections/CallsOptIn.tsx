@@ -8,7 +8,7 @@ import styles from "./connections.module.css";
 // whose answer reloads /connections; with them, the same POST is sent in the background, the
 // switch and the fact above it change, and only the calls check runs again.
 
-export interface CallsOptInProps {
+interface CallsOptInProps {
   slug: string;
   product: string;
   initial: boolean;

@@ -9,7 +9,7 @@ import styles from "./connections.module.css";
 // the dialog's own button posts the form. Until the page is interactive there is no dialog to
 // ask with, so the button waits rather than deleting unasked.
 
-export interface ConfirmSubmitProps {
+interface ConfirmSubmitProps {
   action: string;
   label: string;
   /** Added for screen readers, so each card's button has a name of its own. */

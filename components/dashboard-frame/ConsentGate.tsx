@@ -9,7 +9,7 @@ import styles from "./ConsentGate.module.css";
 // no frame runs on their data. This component is the only caller of `agree`: a yes exists only as
 // the viewer's click on it (eslint.config.mjs keeps `agree` out of every other module).
 
-export interface ConsentGateProps {
+interface ConsentGateProps {
   question: LiveQuestion;
   /** The viewer said yes: run on these paths. */
   onAgree: (agreement: Agreement) => void;

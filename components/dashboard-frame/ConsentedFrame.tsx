@@ -20,9 +20,9 @@ import styles from "./ConsentGate.module.css";
 //   viewer's; a page may take that choice itself (`onDecline`).
 
 /** What the page passes on to the frame itself. */
-export type FramePassThrough = Omit<DashboardFrameProps, "html" | "data" | "title">;
+type FramePassThrough = Omit<DashboardFrameProps, "html" | "data" | "title">;
 
-export interface ConsentedFrameProps {
+interface ConsentedFrameProps {
   html: string;
   title: string;
   author: CodeAuthor;

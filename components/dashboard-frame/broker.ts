@@ -40,7 +40,7 @@ const ENVELOPE_READ_MAX = 4096;
 const ERROR_CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** The `error` of an API refusal's envelope, or undefined when the body is not one. */
-export function envelopeCode(status: number, body: string): string | undefined {
+function envelopeCode(status: number, body: string): string | undefined {
   if (status < 400 || body.length > ENVELOPE_READ_MAX) return undefined;
   try {
     const parsed: unknown = JSON.parse(body);
@@ -68,7 +68,7 @@ export function apiBaseOf(data: FrameData): string {
 
 export type BrokerConfig = FrameData;
 
-export interface BrokerOptions {
+interface BrokerOptions {
   /** Read at each request, so a new scenario or set of examples applies without a new channel. */
   config: () => BrokerConfig;
   limiter: RequestLimiter;

@@ -28,7 +28,7 @@ import type { RequestLogEntry } from "./broker";
 /** A report as the frame's host makes it; the page adds the revision. */
 export type RenderReportBody = Omit<RenderReportInput, "revision">;
 
-export interface RenderRecorderOptions {
+interface RenderRecorderOptions {
   page: RenderReportBody["page"];
   /** Asks the frame to answer `painted` with this id after its next paint. */
   requestPaint: (id: number) => void;

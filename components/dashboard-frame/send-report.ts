@@ -3,7 +3,7 @@ import { renderReportInput } from "@/lib/contract/reports";
 import type { RenderReportBody } from "./render-report";
 
 /** Whose report it is: a watcher's (the read id), or the author's (the draft's write link). */
-export type ReportSender = { readId: string } | { postUrl: string };
+type ReportSender = { readId: string } | { postUrl: string };
 
 /**
  * Sends what this browser saw rendering a revision of a demo draft to the draft's render

@@ -1,13 +1,13 @@
 // What the search hands the page it opens: which place, and which words on it to mark. Kept in
 // sessionStorage so a plain navigation carries it, and read once.
 
-export const HIGHLIGHT_KEY = "docs-search-highlight";
+const HIGHLIGHT_KEY = "docs-search-highlight";
 /** Dispatched on window when a result is the place already shown, where no hashchange comes. */
 export const HIGHLIGHT_EVENT = "docs-search-highlight";
 /** The CSS custom highlight the match is painted with (docs.module.css). */
 export const HIGHLIGHT_NAME = "docs-search";
 
-export interface HighlightWish {
+interface HighlightWish {
   path: string;
   anchor: string;
   term: string;

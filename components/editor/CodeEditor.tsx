@@ -11,7 +11,7 @@ import type { DraftWarning } from "@/lib/contract/resources";
 import { readableHighlighting } from "./highlight";
 import styles from "./editor.module.css";
 
-export interface CodeEditorProps {
+interface CodeEditorProps {
   /** The document the editor opens with; later changes of this prop are ignored. */
   initialValue: string;
   /** The undo history to open with (CodeMirror's state JSON of `initialValue`), kept from an earlier visit. */
@@ -47,7 +47,7 @@ function offsetOf(doc: Text, line: number, column: number): number {
   return Math.min(l.from + Math.max(0, column - 1), l.to);
 }
 
-export function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Diagnostic[] {
+function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Diagnostic[] {
   return warnings.map((w) => {
     const from = offsetOf(doc, w.line, w.column);
     const lineEnd = doc.lineAt(from).to;

@@ -19,7 +19,7 @@ const FILTERS: readonly { id: ConsoleFilter; label: string }[] = [
   { id: "debug", label: "Debug" },
 ];
 
-export interface ConsolePanelProps {
+interface ConsolePanelProps {
   /** The latest render report of the preview; null until a dashboard has settled. */
   report: RenderReportBody | null;
   /** The report is of an earlier version of the source: the current one is still running. */

@@ -14,7 +14,7 @@ export function ExampleNotice({ requested, starter }: { requested: string; start
   );
 }
 
-export interface ExampleGalleryProps {
+interface ExampleGalleryProps {
   examples: readonly EditorExample[];
   /** The document the source started from; its example is marked loaded. */
   current: EditorExample | undefined;

@@ -3,7 +3,7 @@
 import type { Findings } from "./useFindings";
 import styles from "./editor.module.css";
 
-export interface FindingsPanelProps extends Findings {
+interface FindingsPanelProps extends Findings {
   /** Moves the editor's cursor to a finding's place in the source. */
   onJump: (line: number, column: number) => void;
 }

@@ -3,7 +3,7 @@
 import { useRef, type KeyboardEvent, type PointerEvent, type RefObject } from "react";
 import styles from "./editor.module.css";
 
-export interface PaneSplitterProps {
+interface PaneSplitterProps {
   /** The first pane's share of the container's width, in percent. */
   value: number;
   onChange: (value: number) => void;

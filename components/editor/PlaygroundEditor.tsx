@@ -51,7 +51,7 @@ const SPLIT_MAX = 75;
 /** The request log keeps the newest entries of the dashboard now running. */
 const REQUESTS_SHOWN = 200;
 
-export interface PlaygroundEditorProps {
+interface PlaygroundEditorProps {
   examples: readonly EditorExample[];
   /** The example asked for in the address (`?example=<id>`); an unknown id starts on the first with a notice. */
   requestedExample?: string;

@@ -23,7 +23,7 @@ export function ViewSwitch({ view, onView }: { view: View; onView: (view: View) 
   );
 }
 
-export interface PreviewControlsProps {
+interface PreviewControlsProps {
   data: PreviewData;
   /** Once shared, the draft's data mode is fixed. */
   shared: boolean;

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import type { DraftSharing } from "./useDraftSharing";
 import styles from "./editor.module.css";
 
-export interface SharePanelProps {
+interface SharePanelProps {
   sharing: DraftSharing;
   interactive: boolean;
   /** The editor's status line. */

@@ -9,7 +9,7 @@ import styles from "./editor.module.css";
 
 const mod = "Ctrl/⌘";
 
-export const SHORTCUTS: readonly { keys: string; what: string }[] = [
+const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: "Esc, then Tab", what: "Leave the editor (Tab alone indents)" },
   { keys: `${mod}+S`, what: "Save to your space when signed in; share the draft otherwise" },
   { keys: `${mod}+Z`, what: "Undo (the history survives a reload)" },

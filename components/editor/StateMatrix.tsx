@@ -11,8 +11,8 @@ const PRELOAD_MARGIN = "200px";
  * Each cell renders the dashboard at a desktop window's size and shows it scaled down, so a cell
  * shows the whole dashboard as a viewer on a laptop sees it, not a narrow column's reflow.
  */
-export const CELL_WIDTH = 1280;
-export const CELL_HEIGHT = 800;
+const CELL_WIDTH = 1280;
+const CELL_HEIGHT = 800;
 
 /**
  * The same dashboard under several demo scenarios at once, each cell its own sandboxed frame

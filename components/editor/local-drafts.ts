@@ -37,7 +37,7 @@ const writeCapability = z.object({
   postUrl: z.string().min(1),
   watchUrl: z.string().min(1),
 });
-export type WriteCapability = z.infer<typeof writeCapability>;
+type WriteCapability = z.infer<typeof writeCapability>;
 
 /**
  * The same-origin path a push goes to. A stored capability is used only when its post URL is a
@@ -148,7 +148,7 @@ export function worthKeeping(html: string, base: { id: string; html: string }): 
 
 export const HANDOFF_ID = "handoff";
 
-export type RestoreDecision = { kind: "none" } | { kind: "drop" } | { kind: "restore"; edits: KeptEdits };
+type RestoreDecision = { kind: "none" } | { kind: "drop" } | { kind: "restore"; edits: KeptEdits };
 
 /**
  * What to do with kept edits when the editor opens on `start` (the example the address asks

@@ -8,7 +8,7 @@ import { errorText } from "./error-text";
 const PUSH_DEBOUNCE_MS = 800;
 
 /** What the draft is: everything pushed to watchers. */
-export interface DraftState {
+interface DraftState {
   html: string;
   scenario: string;
   examples: Record<string, string>;
@@ -21,7 +21,7 @@ export type Share =
   // postUrl carries the write token: it lives in this state only, never in the URL or a log.
   | { kind: "shared"; postUrl: string; watchUrl: string };
 
-export interface DraftSharingInput extends DraftState {
+interface DraftSharingInput extends DraftState {
   mode: DataMode;
   /** The name a person would save the draft under, at first; sent with the draft when it is shared. */
   dash?: string | null;

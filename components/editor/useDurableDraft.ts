@@ -55,7 +55,7 @@ async function readLatest(id: string, tries = BUSY_TRIES): Promise<Read> {
   }
 }
 
-export interface DurableDraftInput {
+interface DurableDraftInput {
   /** The read id of the draft whose address the editor was opened on. */
   draftId: string | undefined;
   /** `?open=saved`: take what a saved dashboard's page handed over. */

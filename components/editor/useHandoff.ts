@@ -15,7 +15,7 @@ const handoffSchema = z.object({
   dataMode: z.enum(["demo", "live"]).optional(),
 });
 
-export interface Handoff {
+interface Handoff {
   html: string;
   /** The saved dashboard it came from, when the page named it: saving goes back to it. */
   dash?: string;

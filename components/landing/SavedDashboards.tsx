@@ -3,7 +3,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Empty } from "./states";
 import styles from "./landing.module.css";
 
-export interface SavedDashboard {
+interface SavedDashboard {
   path: string;
   title: string;
   revision: number;

@@ -16,7 +16,7 @@ export interface PipelineStage extends StageCount {
   amount: number | null;
 }
 
-export interface CrmCharts {
+interface CrmCharts {
   /** Null when the summary has no pipeline at all (a non-monetary instance). */
   pipeline: PipelineStage[] | null;
   lifecycle: StageCount[];

@@ -41,7 +41,7 @@ export async function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T> 
   return parsed.data;
 }
 
-export interface FailureText {
+interface FailureText {
   /** What went wrong, in a sentence. */
   problem: string;
   /** What the person can do about it. */

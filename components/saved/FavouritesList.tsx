@@ -5,12 +5,12 @@ import { useInteractive } from "@/components/interactive";
 import { postJson } from "./human-fetch";
 import styles from "./saved.module.css";
 
-export interface Favourite {
+interface Favourite {
   href: string;
   label: string;
 }
 
-export interface FavouritesListProps {
+interface FavouritesListProps {
   favourites: Favourite[];
   /** Present when the person may change the list from this page. */
   csrf?: string;

@@ -12,7 +12,7 @@ export interface Saver {
   csrf: string;
 }
 
-export interface SaveToSpaceProps {
+interface SaveToSpaceProps {
   handle: string;
   csrf: string;
   suggested: string | null | undefined;

@@ -17,7 +17,7 @@ import { PLAYGROUND_HANDOFF_PATH, handOver } from "./handoff";
 import { accessProblemOf, type AccessProblem } from "./access-problem";
 import styles from "./saved.module.css";
 
-export interface SavedViewProps {
+interface SavedViewProps {
   path: string;
   title: string;
   owner: { handle: string; name: string };
@@ -38,7 +38,7 @@ export interface SavedViewProps {
  * A dashboard left open is drawn again this often (its reads made afresh), while the page is
  * shown: a wall screen stays current, a tab in the background costs nothing.
  */
-export const SAVED_REFRESH_MINUTES = 5;
+const SAVED_REFRESH_MINUTES = 5;
 
 const When = ({ iso }: { iso: string }) => <RelativeTime ms={Date.parse(iso)} />;
 

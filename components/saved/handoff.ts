@@ -5,7 +5,7 @@ export const PLAYGROUND_HANDOFF_KEY = "dashboards:open-in-playground";
 export const PLAYGROUND_HANDOFF_PATH = "/dashboards/playground?open=saved";
 
 /** What a saved dashboard's page hands over. */
-export interface HandedOver {
+interface HandedOver {
   html: string;
   /** Its slug: Save in the editor adds a revision to the viewer's dashboard of that name. */
   slug: string;

@@ -4,7 +4,7 @@
 // header; `referrerPolicy: "same-origin"` makes the browser send our Origin, which the pages'
 // own no-referrer policy would otherwise turn into "null".
 
-export type ActionResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string };
+type ActionResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string };
 
 export async function humanPost<T>(url: string, csrf: string, body: string, contentType: string, extra: Record<string, string> = {}): Promise<ActionResult<T>> {
   try {

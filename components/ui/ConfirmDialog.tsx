@@ -7,7 +7,7 @@ import { useModalDialog } from "./useModalDialog";
 // <dialog>, so the browser keeps focus inside it, Escape cancels and the page behind is inert.
 // Focus starts on Cancel, the answer that changes nothing, and returns to whatever opened it.
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   open: boolean;
   title: string;
   children?: ReactNode;

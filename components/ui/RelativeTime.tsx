@@ -22,7 +22,7 @@ function subscribe(listener: (now: number) => void): () => void {
   };
 }
 
-export function useNow(): number {
+function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => subscribe(setNow), []);
   return now;

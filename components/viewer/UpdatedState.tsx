@@ -4,7 +4,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useInteractive } from "@/components/interactive";
 import styles from "./viewer.module.css";
 
-export interface UpdatedStateProps {
+interface UpdatedStateProps {
   /** When the dashboard last finished rendering; null before its first render. */
   updatedAt: number | null;
   refreshing: boolean;

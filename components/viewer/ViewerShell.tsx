@@ -5,7 +5,7 @@ import { useInteractive } from "@/components/interactive";
 import type { Kiosk } from "./useKiosk";
 import styles from "./viewer.module.css";
 
-export interface ViewerShellProps {
+interface ViewerShellProps {
   kiosk: Kiosk;
   /** The page's header: title, provenance, actions. Hidden in kiosk mode. */
   header: ReactNode;

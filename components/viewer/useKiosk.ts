@@ -3,10 +3,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /** The address parameter that opens a watch or saved page with nothing but the dashboard. */
-export const KIOSK_PARAM = "kiosk";
+const KIOSK_PARAM = "kiosk";
 
 /** The current address with kiosk on or off, every other parameter kept as it was. */
-export function kioskAddress(href: string, on: boolean): string {
+function kioskAddress(href: string, on: boolean): string {
   const url = new URL(href);
   if (on) url.searchParams.set(KIOSK_PARAM, "1");
   else url.searchParams.delete(KIOSK_PARAM);

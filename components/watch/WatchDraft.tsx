@@ -88,7 +88,7 @@ export function DraftNotFound() {
  * `staticRender` it renders the current revision once and opens no stream, and marks the page
  * rendered once the dashboard has settled.
  */
-export interface WatchDraftProps {
+interface WatchDraftProps {
   id: string;
   saver?: Saver | null;
   signedIn: boolean;

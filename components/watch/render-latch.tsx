@@ -5,9 +5,9 @@
 // watch page closes it when the dashboard has settled (WatchDraft's markRendered), and the
 // script itself after RENDER_LATCH_MAX_MS, so a screenshot always comes.
 
-export const RENDER_LATCH_ID = "render-latch";
+const RENDER_LATCH_ID = "render-latch";
 /** Past the longest a render report waits (10 s), the draft's read and the page's start. */
-export const RENDER_LATCH_MAX_MS = 20_000;
+const RENDER_LATCH_MAX_MS = 20_000;
 
 const script = `(function () {
   var frame = document.getElementById(${JSON.stringify(RENDER_LATCH_ID)});

@@ -2,7 +2,7 @@ import { crmPipelineExample } from "./crm-pipeline";
 import { cxBookExample } from "./cx-book";
 import { districtHealthExample } from "./district-health";
 
-export interface DashboardExample {
+interface DashboardExample {
   id: string;
   label: string;
   /** One sentence for the gallery: what the example shows and which practice it teaches. */
@@ -39,4 +39,4 @@ export function exampleNamed(id: string): DashboardExample | undefined {
   return dashboardExamples.find((e) => e.id === id);
 }
 
-export { crmPipelineExample, cxBookExample, districtHealthExample };
+export { districtHealthExample };

@@ -33,7 +33,7 @@ export const SCHOOL_NAMES = [
   "Ridgeview", "Sandburg", "Carver", "Bryant", "Wilson", "Grant", "Sierra Vista", "Crestwood",
 ] as const;
 
-export type SchoolLevel = "elementary" | "middle" | "high" | "k8";
+type SchoolLevel = "elementary" | "middle" | "high" | "k8";
 
 export const SCHOOL_LEVELS: readonly { level: SchoolLevel; suffixes: readonly string[]; enrolment: readonly [number, number]; weight: number }[] = [
   { level: "elementary", suffixes: ["Elementary", "Elementary School"], enrolment: [200, 750], weight: 6 },

@@ -37,7 +37,7 @@ export function isoDateTime(ms: EpochMs): string {
   return new Date(ms).toISOString();
 }
 
-export function startOfUtcDay(ms: EpochMs): EpochMs {
+function startOfUtcDay(ms: EpochMs): EpochMs {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 

@@ -34,8 +34,8 @@ import type {
   UsageWeek,
 } from "./types";
 
-export const DEFAULT_SEED = 20261121;
-export const DEFAULT_SCALE = 1;
+const DEFAULT_SEED = 20261121;
+const DEFAULT_SCALE = 1;
 export const DEFAULT_REFERENCE_DATE = "2026-11-20";
 
 export const DEMO_ADMIN_EMAIL = "admin@demo.test";
@@ -977,7 +977,7 @@ export function generateTenant(opts: GenerateOptions = {}): Tenant {
   };
 }
 
-export interface TenantCounts {
+interface TenantCounts {
   owners: number;
   districts: number;
   schools: number;

@@ -20,7 +20,9 @@ import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-
 import { playgroundSettingsOf } from "@/lib/playground/limits";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
+import { newSavedReads, type SavedReads } from "@/lib/saved/trust";
 import { seedDemo } from "@/lib/seed";
+import { newOidcDiscovery, type OidcDiscovery } from "@/lib/signin/oidc";
 import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
 import { sinkServerLog } from "@/lib/ops/log-sink";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
@@ -32,10 +34,11 @@ import { findChromium, Renderer } from "@/lib/renderer";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
-// secrets, the answer and vendor-read caches, connector credentials (with their renewals in
-// flight), the playground (its hub and fan-out), the demo API's allowance, the stand-ins, and
-// the CRM sync. No other module keeps state on globalThis
-// (ESLint enforces it); tests build an app of their own with `createApp(config)`.
+// secrets, the answer and vendor-read caches, the saved revisions' read manifests, the identity
+// provider's discovered configuration, connector credentials (with their renewals in flight),
+// the playground (its hub and fan-out), the demo API's allowance, the stand-ins, and the CRM
+// sync. No other module keeps state on globalThis (ESLint enforces it); tests build an app of
+// their own with `createApp(config)`.
 //
 // Nothing is opened or generated when the app is built: storage opens on first use (the
 // instrumentation hook opens it at start), so building route modules at import costs nothing.
@@ -48,6 +51,10 @@ export interface App {
   storage(): Promise<OpenDb>;
   db(): Promise<Db>;
   readonly caches: { answers: ReadCache; vendorReads: ReadCache };
+  /** What a saved revision reads, worked out once per revision (lib/saved/trust.ts). */
+  readonly savedReads: SavedReads;
+  /** The identity provider's configuration, discovered on the first sign-in (lib/signin/oidc.ts). */
+  readonly oidcDiscovery: OidcDiscovery;
   readonly standIns: StandIns;
   /** Connector credentials and their renewal (one renewal per credential at a time in this process). */
   readonly credentials: Credentials;
@@ -82,7 +89,7 @@ export interface AppRoutes {
   standIns: RouteModule;
 }
 
-export interface AppOptions {
+interface AppOptions {
   /** Storage already open (tests hand in theirs); by default the configured storage is opened and seeded on first use. */
   storage?: OpenDb;
 }
@@ -106,6 +113,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const db = async () => (await storageOf()).db;
 
   const caches = { answers: newAnswerCache(), vendorReads: newVendorReadCache(config.connectorCache) };
+  const savedReads = newSavedReads();
+  const oidcDiscovery = newOidcDiscovery();
   const standIns = createStandIns({ config, sealer: sealerOf, db });
   const crmUpstream = crmUpstreamFor(config, standIns);
   const credentials = createCredentials({ config, sealer: sealerOf });
@@ -175,6 +184,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     storage: storageOf,
     db,
     caches,
+    savedReads,
+    oidcDiscovery,
     standIns,
     credentials,
     crmUpstream,

@@ -21,7 +21,7 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-export interface CookieOptions {
+interface CookieOptions {
   maxAgeSeconds?: number;
   secure: boolean;
   path?: string;

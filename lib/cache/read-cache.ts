@@ -8,7 +8,7 @@ interface Entry {
   at: number;
 }
 
-export interface CacheOptions {
+interface CacheOptions {
   maxEntries: number;
   freshMs: number;
   staleMs: number;

@@ -16,7 +16,7 @@ interface Finding {
   hint: string;
 }
 
-export interface DocFacts {
+interface DocFacts {
   /** Any fetch, XMLHttpRequest, Request, EventSource or library request. */
   requests: boolean;
   /** Names read, destructured, used as keys or as strings anywhere in code: see TRACKED_NAMES. */

@@ -2,7 +2,7 @@
 // It follows the CSS tokenizer's rules for comments, strings and escapes, so a `url(` inside a
 // comment or a `content: "…"` string is not mistaken for a load.
 
-export interface CssLoad {
+interface CssLoad {
   kind: "import" | "url";
   url: string;
   /** Offset of the `@import` or `url(` in the scanned text. */

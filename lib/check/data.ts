@@ -14,7 +14,7 @@ export interface DataEvents {
   objects: { pairs: Pair[]; start: number }[];
 }
 
-export interface Pair {
+interface Pair {
   key: string;
   keyStart: number;
   value: string | null;

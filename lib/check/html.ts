@@ -11,7 +11,7 @@ import { ACTIVITY_BASIS, SCENARIO_PARAM, isBlockedResource, pagedEndpoint, reads
 
 export type ScriptKind = "classic" | "module" | "handler";
 
-export interface HtmlHooks {
+interface HtmlHooks {
   /** `exact` false: the code is not the source text (it had character references), so map every position to `offset`. */
   script(code: string, offset: number, kind: ScriptKind, exact: boolean): void;
   /** `block`: the element's id and `data-taken-at`, for the snapshot rules. */

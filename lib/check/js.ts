@@ -118,7 +118,7 @@ function rootName(n: AnyNode): string {
  * The string an expression evaluates to, with each unknown piece a HOLE, or null when it has no
  * string literal in it: `API + "/crm/" + id + "/companies"` → "\0/crm/\0/companies".
  */
-export function shapeOf(n: AnyNode): string | null {
+function shapeOf(n: AnyNode): string | null {
   switch (n.type) {
     case "Literal":
       return typeof n.value === "string" ? n.value : null;

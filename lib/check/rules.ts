@@ -10,9 +10,9 @@ import type { DraftWarning } from "@/lib/contract/resources";
 //   the demo scenarios exercise (errors, waiting deployments, further pages);
 // - info: valid, worth knowing.
 
-export type Severity = DraftWarning["severity"];
+type Severity = DraftWarning["severity"];
 
-export interface CheckRule {
+interface CheckRule {
   id: string;
   severity: Severity;
   description: string;

@@ -21,7 +21,7 @@ export function endOf(n: AnyNode): number {
   return n.end as number;
 }
 
-export type Visit = (node: AnyNode, ancestors: AnyNode[], binding: boolean) => void;
+type Visit = (node: AnyNode, ancestors: AnyNode[], binding: boolean) => void;
 
 // Only these reach `visit`; statements, properties and functions are context (in `ancestors`)
 // but never findings of their own. The cases below come roughly by frequency in real code.

@@ -9,7 +9,7 @@ import { startOf, walk, type AnyNode } from "./walk";
 // with name = "webkitRTCPeerConnection").
 
 /** RTCPeerConnection, webkitRTCPeerConnection, RTCDataChannel, RTCIceCandidate, … */
-export const WEBRTC_NAME = /^(?:webkit|moz)?RTC[A-Z][A-Za-z]*$/;
+const WEBRTC_NAME = /^(?:webkit|moz)?RTC[A-Z][A-Za-z]*$/;
 const IN_STRING = /\b(?:webkit|moz)?RTC[A-Z][A-Za-z]*/;
 
 const MESSAGE = (name: string) =>

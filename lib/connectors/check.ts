@@ -10,7 +10,7 @@ import type { ConnectorDef, ProbeResult } from "./types";
 // The connection check: runs a connector's read-only probe. `ok` is true exactly when the probe
 // succeeded; every other outcome says why in `status` and `summary`.
 
-export interface CheckSubject {
+interface CheckSubject {
   slug: string;
   title: string;
   product: string;
@@ -21,7 +21,7 @@ export interface CheckSubject {
  * Where the probe may read from (with `run`, a read that renews a refused credential once), or
  * why it cannot.
  */
-export type CheckAccess =
+type CheckAccess =
   | { upstream: UpstreamOptions; run?: <T>(load: (up: UpstreamOptions) => Promise<T>) => Promise<T> }
   | { status: "not-configured" | "not-connected"; summary: string };
 
@@ -55,7 +55,7 @@ export async function runCheck(
 }
 
 /** A connector's check, as the calling person (or, for calls, through the shared credential). */
-export interface CheckDeps {
+interface CheckDeps {
   db: Db;
   credentials: Credentials;
   config: Pick<Config, "upstreams">;

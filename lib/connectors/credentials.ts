@@ -37,7 +37,7 @@ const notConnectedCode: Record<ConnectorSlug, ErrorCode> = {
 
 const AHEAD_MAX_MS = 5 * 60_000;
 
-export interface CredentialsOptions {
+interface CredentialsOptions {
   /** Where each connector's product is, and how long to wait for it. */
   config: Pick<Config, "upstreams" | "connectorTimeoutMs">;
   sealer: () => Sealer;

@@ -14,7 +14,7 @@ import type { StandIns } from "./stand-ins";
 // the connections page, dispatched here so the route file stays one line.
 
 /** What the connection endpoints are handed by the composition root. */
-export interface ConnectionParts {
+interface ConnectionParts {
   db: () => Promise<Db>;
   sealer: Sealer;
   config: Config;

@@ -36,14 +36,14 @@ interface Mounted {
  * Largest request body a stand-in reads into memory. The largest the vendor clients send is a
  * batch of 1,000 ids (about 30 KB); a body is held whole while it is parsed, so it is capped.
  */
-export const STAND_IN_BODY_MAX = 256 * 1024;
+const STAND_IN_BODY_MAX = 256 * 1024;
 
 // The tenant's day turns at noon UTC, when its clock (noon of its date) stops being in the future.
 function today(): string {
   return referenceDateAt(Date.now());
 }
 
-export interface StandInsDeps {
+interface StandInsDeps {
   config: Config;
   sealer: () => Sealer;
   db: () => Promise<Db>;

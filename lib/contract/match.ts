@@ -29,7 +29,7 @@ const compiled: Compiled[] = endpoints
   // Literal paths win over parameterised ones (`/calls/detailed` before `/calls/:id/...`).
   .sort((a, b) => b.literalSegments - a.literalSegments);
 
-export interface Match {
+interface Match {
   endpoint: Endpoint;
   params: Record<string, string>;
 }

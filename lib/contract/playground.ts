@@ -112,7 +112,7 @@ export const draftUpdated = z
 
 /** GET /draft/<read_id>: the current draft, read-only. */
 /** The API paths a dashboard's code reads: shown to a viewer before it runs on their data. */
-export const draftReads = z
+const draftReads = z
   .object({
     paths: z.array(z.string()).meta({
       description:

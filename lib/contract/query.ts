@@ -15,7 +15,7 @@ const isoDate = /^\d{4}-\d{2}-\d{2}$/;
  * 1900–1999, so a window computed from them would not be the one asked for; nothing in the data
  * is older than 1970.
  */
-export const DATE_YEAR_MIN = 1970;
+const DATE_YEAR_MIN = 1970;
 
 function validDate(s: string): boolean {
   if (!isoDate.test(s) || Number(s.slice(0, 4)) < DATE_YEAR_MIN) return false;
@@ -23,7 +23,7 @@ function validDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
-export const limitParam = z
+const limitParam = z
   .string()
   .regex(/^\d{1,3}$/, `limit must be an integer from 1 to ${LIMIT_MAX}`)
   .transform(Number)
@@ -31,14 +31,14 @@ export const limitParam = z
   .optional()
   .meta({ description: `Page size, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}` });
 
-export const cursorParam = z
+const cursorParam = z
   .string()
   .min(1)
   .max(512)
   .optional()
   .meta({ description: "Opaque cursor from the previous page's `nextCursor`" });
 
-export const daysParam = z
+const daysParam = z
   .string()
   .regex(/^\d{1,3}$/, "days must be an integer from 1 to 365")
   .transform(Number)
@@ -46,7 +46,7 @@ export const daysParam = z
   .optional()
   .meta({ description: "Window length in days, 1 to 365; default 30. Ignored when from/to are given." });
 
-export const dateParam = z
+const dateParam = z
   .string()
   .refine(validDate, `expected a calendar date from ${DATE_YEAR_MIN}-01-01 to 9999-12-31 as YYYY-MM-DD`)
   .optional()
@@ -66,7 +66,7 @@ export const windowShape = {
 };
 
 /** The longest window, in days counting both ends: as long as `days` may ask for. */
-export const WINDOW_DAYS_MAX = 365;
+const WINDOW_DAYS_MAX = 365;
 
 const dayNumber = (iso: string) => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / 86_400_000;
 

@@ -50,7 +50,7 @@ export const renderInput = z
   .strict()
   .meta({ id: "RenderInput" });
 
-export const renderPicture = z
+const renderPicture = z
   .object({
     url: z.string().meta({ description: "Where the PNG is: the same address answers the same bytes for as long as the revision is kept, and may be cached" }),
     width: z.number().int().min(1).meta({ description: "Pixels: the viewport's width" }),
@@ -83,4 +83,3 @@ export const renderPageResult = z.object({
 
 export type RenderInput = z.infer<typeof renderInput>;
 export type RenderAnswer = z.infer<typeof renderAnswer>;
-export type RenderPageResult = z.infer<typeof renderPageResult>;

@@ -139,7 +139,7 @@ const reportFields = {
 type ReportText = { errors: { message: string }[]; console: { message: string }[]; refusals: { path: string; reason: string }[]; requests: { path: string }[] };
 
 /** Characters of every text field of a report together, the figure REPORT_TEXT_MAX bounds. */
-export function reportTextLength(r: ReportText): number {
+function reportTextLength(r: ReportText): number {
   let n = 0;
   for (const e of r.errors) n += e.message.length;
   for (const c of r.console) n += c.message.length;

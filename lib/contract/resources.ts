@@ -12,11 +12,11 @@ export const errorEnvelope = z
   .meta({ id: "ErrorEnvelope", description: "The body of every non-2xx response." });
 
 // ── Value sets ────────────────────────────────────────────────────────────────────────────
-export const connectionStatus = z.enum(["ok", "not-configured", "not-connected", "failed"]);
-export const healthBand = z.enum(["STRONG", "GOOD", "MODERATE", "POOR", "NO_BASELINE"]);
+const connectionStatus = z.enum(["ok", "not-configured", "not-connected", "failed"]);
+const healthBand = z.enum(["STRONG", "GOOD", "MODERATE", "POOR", "NO_BASELINE"]);
 export const bookBasis = z.enum(["real", "activity"]);
 export const dataMode = z.enum(["demo", "live"]);
-export const engagementKind = z.enum(["call", "meeting", "email"]);
+const engagementKind = z.enum(["call", "meeting", "email"]);
 
 // ── Identity ──────────────────────────────────────────────────────────────────────────────
 export const me = z
@@ -184,7 +184,7 @@ export const repository = z
   })
   .meta({ id: "Repository" });
 
-export const participant = z
+const participant = z
   .object({
     name: z.string(),
     affiliation: z.enum(["Internal", "External", "Unknown"]),

@@ -27,7 +27,7 @@ import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages"
 
 export { lastSuccessfulSync } from "./store";
 
-export interface PageQuery {
+interface PageQuery {
   limit?: number | undefined;
   cursor?: string | undefined;
 }

@@ -10,7 +10,7 @@ import { crmInstances, type CrmInstance } from "@/lib/connectors/crmportal/recor
 // processes the per-instance lease does the same. Timers are unref'd so they never keep the
 // process alive.
 
-export interface CrmSyncOptions {
+interface CrmSyncOptions {
   db: () => Promise<Db>;
   /** Where each instance's portal is; null when that instance is not configured. */
   upstreamFor: (instance: CrmInstance) => PortalUpstream | null;

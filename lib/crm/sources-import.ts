@@ -6,23 +6,23 @@ import type { Db } from "@/lib/db";
 // systems outside the CRM portal. A file is checked whole before anything is written, so a bad
 // line never leaves half a load behind; the load itself is one transaction.
 
-export interface UsageRow {
+interface UsageRow {
   productSchoolId: string;
   /** YYYY-MM-DD, the first day of the week. */
   weekStart: string;
   activePersons: number;
 }
 
-export interface HealthRow {
+interface HealthRow {
   companyId: string;
   date: string;
   /** 0 to 100, or null when the score could not be computed. */
   score: number | null;
 }
 
-export type ImportFormat = "csv" | "ndjson";
+type ImportFormat = "csv" | "ndjson";
 
-export interface LineIssue {
+interface LineIssue {
   line: number;
   message: string;
 }
@@ -46,13 +46,13 @@ function isCalendarDate(s: string): boolean {
 const calendarDate = z.string().refine(isCalendarDate, "expected a calendar date as YYYY-MM-DD");
 const id = z.string().trim().min(1, "must not be empty").max(200, "is longer than 200 characters");
 
-export const usageRowSchema = z.object({
+const usageRowSchema = z.object({
   productSchoolId: id,
   weekStart: calendarDate,
   activePersons: z.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must not be negative"),
 });
 
-export const healthRowSchema = z.object({
+const healthRowSchema = z.object({
   companyId: id,
   date: calendarDate,
   score: z.number({ error: "must be a number from 0 to 100, or empty" }).min(0, "must be from 0 to 100").max(100, "must be from 0 to 100").nullable(),

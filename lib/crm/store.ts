@@ -27,7 +27,7 @@ export function objectsFor(instance: CrmInstance): SyncedObject[] {
   return monetary[instance] ? ["owners", "companies", "contacts", "deals", "engagements"] : ["owners", "companies", "contacts", "engagements"];
 }
 
-export const tableOf = {
+const tableOf = {
   owners: "crm_owners",
   companies: "crm_companies",
   contacts: "crm_contacts",
@@ -302,7 +302,7 @@ export function noTraffic(): RunTraffic {
   return { searches: 0, pacedMs: 0, waits: 0, waitedMs: 0, limitsHit: [] };
 }
 
-export interface SyncRun {
+interface SyncRun {
   id: number;
   status: "running" | "ok" | "failed";
   startedAt: number;

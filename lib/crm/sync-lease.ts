@@ -5,7 +5,7 @@ import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 // The per-instance lease one sync run holds: renewed before every write, and by a heartbeat
 // while the run waits on the upstream; given back at the end unless another run has taken it.
 
-export interface LeaseTerms {
+interface LeaseTerms {
   db: Db;
   instance: CrmInstance;
   /** Names the run in the lease. */
@@ -13,7 +13,7 @@ export interface LeaseTerms {
   leaseMs: number;
 }
 
-export class LeaseLost extends Error {
+class LeaseLost extends Error {
   constructor() {
     super("the sync lease expired and was taken by another run");
     this.name = "LeaseLost";

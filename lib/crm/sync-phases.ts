@@ -24,13 +24,13 @@ import { monetary, type ChangesPage, type CrmInstance, type RecordOf, type Synce
 // records of each object type, then the deletion of records archived in the portal. Every write
 // renews the lease first and records the run's progress in the same transaction.
 
-export type IncrementalObject = Exclude<SyncedObject, "owners">;
+type IncrementalObject = Exclude<SyncedObject, "owners">;
 
 /**
  * Records a search asks for unless told otherwise: HubSpot's most. Searches are what the portal
  * limits most tightly (a few a second per token), so each carries as much as it may.
  */
-export const SYNC_PAGE_SIZE = MAX_SEARCH_LIMIT;
+const SYNC_PAGE_SIZE = MAX_SEARCH_LIMIT;
 
 /** One run in progress, as its phases share it. */
 export interface Run {
@@ -52,7 +52,7 @@ export interface Run {
   traffic: RunTraffic;
 }
 
-export function incrementalObjectsFor(instance: CrmInstance): IncrementalObject[] {
+function incrementalObjectsFor(instance: CrmInstance): IncrementalObject[] {
   return objectsFor(instance).filter((o): o is IncrementalObject => o !== "owners");
 }
 

@@ -6,11 +6,8 @@ import { UpstreamError, type UpstreamFailure, type UpstreamOptions } from "@/lib
 import type { PortalUpstream } from "@/lib/connectors/crmportal";
 import { acquireLease } from "./sync-lease";
 import { removeArchived, syncChanges, syncOwners, type Run } from "./sync-phases";
-import { failStaleRuns, finishRun, insertRun, noTraffic, pruneRuns, updateRunProgress, CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor, type RunTraffic } from "./store";
+import { failStaleRuns, finishRun, insertRun, noTraffic, pruneRuns, updateRunProgress, CRM_CONNECTOR, SYNC_LEASE_MS, type RunTraffic } from "./store";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
-
-export { CRM_CONNECTOR, SYNC_LEASE_MS, objectsFor };
-export type { IncrementalObject } from "./sync-phases";
 
 // One sync of one CRM instance from the CRM portal into the normalised store.
 //
@@ -26,17 +23,17 @@ export type { IncrementalObject } from "./sync-phases";
 // fails on a limit all the same says so in its error.
 
 /** Finished runs are kept this long (the last successful one always). */
-export const RUN_RETENTION_MS = 30 * 86_400_000;
+const RUN_RETENTION_MS = 30 * 86_400_000;
 
 /**
  * How often a run asks again for one request the portal told to slow down, and the longest wait
  * it sleeps for that (a whole ten-second window, HubSpot's longest short one), unless the
  * upstream options set their own.
  */
-export const SYNC_RATE_LIMIT_RETRIES = 5;
-export const SYNC_RATE_LIMIT_MAX_WAIT_MS = 15_000;
+const SYNC_RATE_LIMIT_RETRIES = 5;
+const SYNC_RATE_LIMIT_MAX_WAIT_MS = 15_000;
 
-export interface SyncDeps {
+interface SyncDeps {
   db: Db;
   upstream: PortalUpstream;
   instance: CrmInstance;
@@ -51,7 +48,7 @@ export interface SyncDeps {
 }
 
 /** Archived ids are read in full at most this often unless told otherwise. */
-export const ARCHIVED_EVERY_MS_DEFAULT = 3_600_000;
+const ARCHIVED_EVERY_MS_DEFAULT = 3_600_000;
 
 export interface SyncResult {
   status: "ok" | "skipped" | "failed";

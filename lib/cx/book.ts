@@ -1,26 +1,13 @@
 import type { CxBookRow } from "@/lib/contract/resources";
-import type { Db } from "@/lib/db";
 import { cadenceOf, type Touch } from "./cadence";
 import { healthOf, type HealthPoint } from "./health";
-import { groupByCompany, loadHealthPoints, latestUsage, schoolsOwnedBy, schoolsTouchedBy, touchesOn, type SchoolRow } from "./load";
+import type { SchoolRow } from "./load";
 import { priorityScore } from "./priority";
 import { percentileRanks, reachOf } from "./reach";
-import { readiness, type CxAnswer, type Wiring } from "./ready";
-import { resolveWindow, touchesFrom, windowIso, type CxWindow, type WindowQuery } from "./window";
+import type { Wiring } from "./ready";
+import type { CxWindow } from "./window";
 
 export type BookBasis = "real" | "activity";
-
-export interface BookQuery extends WindowQuery {
-  owner: string;
-  basis?: BookBasis;
-}
-
-export interface BookData {
-  ownerId: string;
-  basis: BookBasis;
-  window: { sinceIso: string; untilIso: string };
-  rows: CxBookRow[];
-}
 
 export interface BookInputs {
   schools: readonly SchoolRow[];
@@ -82,36 +69,4 @@ export function bookRows(inputs: BookInputs, w: CxWindow, wiring: Wiring): CxBoo
       collator.compare(a.schoolName, b.schoolName) ||
       (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0),
   );
-}
-
-/**
- * One owner's book for the window. `real`: the schools assigned to the owner. `activity`: the
- * schools on which the owner logged a touch within the window, whoever is assigned (a derived
- * stand-in for an assignment). An owner id that is not in the roster has an empty book.
- */
-export async function cxBook(db: Db, q: BookQuery, now: number = Date.now()): Promise<CxAnswer<BookData>> {
-  const ready = await readiness(db);
-  if (!ready.ready) return { ok: false, waitingOn: ready.waitingOn };
-  const { wiring } = ready;
-  const w = resolveWindow(q, now);
-  const basis = q.basis ?? "real";
-
-  const schools = basis === "real" ? await schoolsOwnedBy(db, q.owner) : await schoolsTouchedBy(db, q.owner, w.since, w.until);
-  const ids = schools.map((s) => s.id);
-  const productIds = schools.flatMap((s) => (s.productSchoolId === null ? [] : [s.productSchoolId]));
-  const [touches, health, usage] = await Promise.all([
-    wiring.engagements && ids.length > 0 ? touchesOn(db, ids, touchesFrom(w), w.until) : [],
-    wiring.health && ids.length > 0 ? loadHealthPoints(db, ids, w.untilDate) : [],
-    wiring.usage && productIds.length > 0 ? latestUsage(db, productIds, w.untilDate) : new Map<string, number>(),
-  ]);
-
-  return {
-    ok: true,
-    data: {
-      ownerId: q.owner,
-      basis,
-      window: windowIso(w),
-      rows: bookRows({ schools, touches: groupByCompany(touches), health: groupByCompany(health), usage }, w, wiring),
-    },
-  };
 }

@@ -5,7 +5,7 @@ import { daysBetween, isoDay, type CxWindow } from "./window";
 // anything else a CRM might log is not contact with the customer for this purpose.
 
 export type CadenceValue = NonNullable<Cadence>;
-export type TouchKind = keyof CadenceValue["byKind"];
+type TouchKind = keyof CadenceValue["byKind"];
 
 export interface Touch {
   kind: string;
@@ -15,7 +15,7 @@ export interface Touch {
 
 const KINDS: readonly TouchKind[] = ["call", "meeting", "email"];
 
-export function isTouchKind(kind: string): kind is TouchKind {
+function isTouchKind(kind: string): kind is TouchKind {
   return (KINDS as readonly string[]).includes(kind);
 }
 

@@ -1,12 +1,11 @@
 import type { CxDistrictRow } from "@/lib/contract/resources";
-import type { Db } from "@/lib/db";
 import { cadenceOf, type Touch } from "./cadence";
 import { districtHealthOf, type HealthPoint } from "./health";
-import { allCompanies, allSchoolHealth, allTouches, groupByCompany, type CompanyRow } from "./load";
-import { readiness, type CxAnswer, type Wiring } from "./ready";
-import { resolveWindow, touchesFrom, windowIso, type CxWindow, type WindowQuery } from "./window";
+import type { CompanyRow } from "./load";
+import type { Wiring } from "./ready";
+import type { CxWindow } from "./window";
 
-export interface DistrictInputs {
+interface DistrictInputs {
   companies: readonly CompanyRow[];
   touches: ReadonlyMap<string, readonly Touch[]>;
   health: ReadonlyMap<string, readonly HealthPoint[]>;
@@ -38,18 +37,4 @@ export function districtRows(inputs: DistrictInputs, w: CxWindow, wiring: Wiring
       cadence: wiring.engagements ? cadenceOf([d.id, ...schools].flatMap((id) => inputs.touches.get(id) ?? []), w) : null,
     };
   });
-}
-
-export async function cxDistricts(db: Db, q: WindowQuery, now: number = Date.now()): Promise<CxAnswer<{ window: { sinceIso: string; untilIso: string }; rows: CxDistrictRow[] }>> {
-  const ready = await readiness(db);
-  if (!ready.ready) return { ok: false, waitingOn: ready.waitingOn };
-  const { wiring } = ready;
-  const w = resolveWindow(q, now);
-  const [companies, touches, health] = await Promise.all([
-    allCompanies(db),
-    wiring.engagements ? allTouches(db, touchesFrom(w), w.until) : [],
-    wiring.health ? allSchoolHealth(db, w.untilDate) : [],
-  ]);
-  // The window is said back, as the book does: "days since contact" means nothing without its end.
-  return { ok: true, data: { window: windowIso(w), rows: districtRows({ companies, touches: groupByCompany(touches), health: groupByCompany(health) }, w, wiring) } };
 }

@@ -5,7 +5,7 @@ import { DAY_MS, dayIndex, isoDay, type CxWindow } from "./window";
 // it are ignored, and points before the window still count towards the baseline.
 
 export type HealthValue = NonNullable<Health>;
-export type HealthBand = HealthValue["band"];
+type HealthBand = HealthValue["band"];
 
 export interface HealthPoint {
   /** YYYY-MM-DD. */
@@ -14,17 +14,17 @@ export interface HealthPoint {
 }
 
 /** The band is the mean of up to this many of the latest non-null scores… */
-export const BASELINE_POINTS = 4;
+const BASELINE_POINTS = 4;
 /** …and needs at least this many of them; fewer is NO_BASELINE. */
-export const MIN_BASELINE_POINTS = 2;
+const MIN_BASELINE_POINTS = 2;
 /** Lower bounds (inclusive) of the mean, best band first; below the last one is POOR. */
-export const BAND_FLOORS: readonly (readonly [HealthBand, number])[] = [
+const BAND_FLOORS: readonly (readonly [HealthBand, number])[] = [
   ["STRONG", 80],
   ["GOOD", 65],
   ["MODERATE", 50],
 ];
 /** District aggregates group their schools' points into periods of this many days ending on the window's last day. */
-export const DISTRICT_PERIOD_DAYS = 7;
+const DISTRICT_PERIOD_DAYS = 7;
 
 function byDate(a: HealthPoint, b: HealthPoint): number {
   return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
@@ -65,7 +65,7 @@ export function healthOf(points: readonly HealthPoint[], w: CxWindow): HealthVal
  * ones, rounded to one decimal, or null when all were null. The period is dated by its last
  * day. `all` uses every point up to the window's end; `inWindow` only those dated within it.
  */
-export function districtPoints(schools: readonly (readonly HealthPoint[])[], w: CxWindow): { all: HealthPoint[]; inWindow: HealthPoint[] } {
+function districtPoints(schools: readonly (readonly HealthPoint[])[], w: CxWindow): { all: HealthPoint[]; inWindow: HealthPoint[] } {
   const all = new Map<number, Map<number, HealthPoint>>();
   const inWindow = new Map<number, Map<number, HealthPoint>>();
   const keep = (periods: Map<number, Map<number, HealthPoint>>, k: number, school: number, p: HealthPoint) => {

@@ -1,6 +1,8 @@
+import "server-only";
 import type { Db } from "@/lib/db";
 import type { Touch } from "./cadence";
 import type { HealthPoint } from "./health";
+import { waitingText, type Wiring } from "./ready";
 
 // The CX views' reads: one set-based query per kind of data, never one per company. The CX
 // views read the monetary `customers` instance; health and usage rows are keyed by the
@@ -32,7 +34,7 @@ export interface SyncProgress {
   latest: { status: string; rowsDone: number; rowsExpected: number | null } | null;
 }
 
-export async function syncProgress(db: Db): Promise<SyncProgress> {
+async function syncProgress(db: Db): Promise<SyncProgress> {
   const ok = await db
     .selectFrom("crm_sync_runs")
     .select("id")
@@ -56,13 +58,23 @@ export async function syncProgress(db: Db): Promise<SyncProgress> {
 }
 
 /** Which of the product's own sources have been loaded at least once. */
-export async function loadedSources(db: Db): Promise<{ health: boolean; usage: boolean }> {
+async function loadedSources(db: Db): Promise<{ health: boolean; usage: boolean }> {
   const rows = await db.selectFrom("data_sources").select("name").where("name", "in", ["health", "usage"]).execute();
   const names = new Set(rows.map((r) => r.name));
   return { health: names.has("health"), usage: names.has("usage") };
 }
 
-export interface OwnerRow {
+/** Whether the views can answer now, and from which sources. */
+type Readiness = { ready: false; waitingOn: string } | { ready: true; wiring: Wiring };
+
+export async function readiness(db: Db): Promise<Readiness> {
+  const [progress, sources] = await Promise.all([syncProgress(db), loadedSources(db)]);
+  const waitingOn = waitingText(progress);
+  if (waitingOn !== null) return { ready: false, waitingOn };
+  return { ready: true, wiring: { engagements: true, ...sources } };
+}
+
+interface OwnerRow {
   id: string;
   name: string;
   email: string;
@@ -147,7 +159,7 @@ export async function schoolsTouchedBy(db: Db, ownerId: string, since: number, u
   return rows.map(toSchool);
 }
 
-export interface CompanyTouch extends Touch {
+interface CompanyTouch extends Touch {
   companyId: string;
 }
 
@@ -179,7 +191,7 @@ export async function allTouches(db: Db, from: number, until: number): Promise<C
   return rows.map((r) => ({ companyId: r.company_id ?? "", kind: r.kind, at: Number(r.occurred_at) }));
 }
 
-export interface CompanyHealthPoint extends HealthPoint {
+interface CompanyHealthPoint extends HealthPoint {
   companyId: string;
 }
 

@@ -5,7 +5,7 @@ import type { HealthValue } from "./health";
 // target or an SLA. Every signal that adds to the score adds a reason, so a reader can see
 // why a row sits where it does from the row's own fields.
 
-export interface PriorityInput {
+interface PriorityInput {
   /** Churned on or before the window's last day. */
   churned: boolean;
   cadence: CadenceValue | null;
@@ -13,7 +13,7 @@ export interface PriorityInput {
   reachPercentile: number | null;
 }
 
-export const WEIGHTS = {
+const WEIGHTS = {
   silent30d: 40,
   /** No touch in the window, or the last one at least STALE_DAYS before its end. */
   stale: 20,
@@ -23,7 +23,7 @@ export const WEIGHTS = {
   reachBottom10: 25,
   reachBottom25: 10,
 } as const;
-export const STALE_DAYS = 14;
+const STALE_DAYS = 14;
 
 /** 0..100; the weights of the strongest signal of each family add up to 100. */
 export function priorityScore(input: PriorityInput): { score: number; reasons: string[] } {

@@ -1,5 +1,4 @@
-import type { Db } from "@/lib/db";
-import { loadedSources, syncProgress, type SyncProgress } from "./load";
+import type { SyncProgress } from "./load";
 
 // Whether the CX views can answer, and which sources they can draw on.
 
@@ -24,13 +23,4 @@ export function waitingText(p: SyncProgress): string | null {
     return `the first CRM portal sync (running, ${pct}% done)`;
   }
   return "the first CRM portal sync (the last attempt failed)";
-}
-
-export type Readiness = { ready: false; waitingOn: string } | { ready: true; wiring: Wiring };
-
-export async function readiness(db: Db): Promise<Readiness> {
-  const [progress, sources] = await Promise.all([syncProgress(db), loadedSources(db)]);
-  const waitingOn = waitingText(progress);
-  if (waitingOn !== null) return { ready: false, waitingOn };
-  return { ready: true, wiring: { engagements: true, ...sources } };
 }

@@ -3,9 +3,9 @@
 // reads as of that window's end and ignores anything later.
 
 export const DAY_MS = 86_400_000;
-export const DEFAULT_WINDOW_DAYS = 30;
+const DEFAULT_WINDOW_DAYS = 30;
 /** `silent30d` looks at the trailing 30 calendar days that end on the window's last day. */
-export const SILENT_DAYS = 30;
+const SILENT_DAYS = 30;
 
 export interface WindowQuery {
   days?: number;
@@ -27,7 +27,7 @@ export interface CxWindow {
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Epoch ms of 00:00 UTC on a YYYY-MM-DD date; throws on anything else (including 2026-02-30). */
-export function dayStart(date: string): number {
+function dayStart(date: string): number {
   const m = ISO_DATE.exec(date);
   if (!m) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));

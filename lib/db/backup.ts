@@ -44,7 +44,7 @@ import {
 const FORMAT = "dashboards-backup";
 const VERSION = 1;
 
-export interface BackupHeader {
+interface BackupHeader {
   format: typeof FORMAT;
   version: number;
   schema: string;
@@ -53,7 +53,7 @@ export interface BackupHeader {
   createdAt: string;
 }
 
-export interface BackupSummary {
+interface BackupSummary {
   file: string;
   schema: string;
   tables: Array<{ table: string; rows: number; digest: string }>;
@@ -213,7 +213,7 @@ function classify(v: unknown, file: string, n: number): Line {
   throw new Refusal(`${file} is not a backup this tool wrote: line ${n} is unexpected; nothing was restored.`);
 }
 
-export interface VerifiedBackup {
+interface VerifiedBackup {
   header: BackupHeader;
   tables: Array<{ table: string; rows: number; digest: string }>;
   rows: number;
@@ -221,7 +221,7 @@ export interface VerifiedBackup {
 }
 
 /** Reads the whole file once: complete, checksum right, known format and a schema this code knows. */
-export async function verifyBackup(file: string): Promise<VerifiedBackup> {
+async function verifyBackup(file: string): Promise<VerifiedBackup> {
   if (!fs.existsSync(file)) throw new Refusal(`There is no file at ${file}.`);
   const hash = createHash("sha256");
   let header: BackupHeader | null = null;
@@ -262,7 +262,7 @@ export async function verifyBackup(file: string): Promise<VerifiedBackup> {
   return { header, tables, rows: tables.reduce((s, t) => s + t.rows, 0), firstRows };
 }
 
-export interface RestoreOptions {
+interface RestoreOptions {
   replace?: boolean;
   force?: boolean;
   /** Checks the backup's sealed values open with the key the app will have; throws a Refusal if not. */
@@ -271,7 +271,7 @@ export interface RestoreOptions {
   progress?: Progress;
 }
 
-export interface RestoreSummary {
+interface RestoreSummary {
   from: string;
   schema: string;
   migratedTo: string;

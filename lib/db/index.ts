@@ -46,7 +46,7 @@ function withStatementCache(database: SQLite.Database, max = 500) {
   };
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /**
    * How far to migrate: the latest migration (the default), up to a named one (a restore first
    * builds the schema its rows were written under), or `false` to leave the schema as it is.

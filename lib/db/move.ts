@@ -21,7 +21,7 @@ import {
   type TableSpec,
 } from "./transfer";
 
-export interface MoveOptions {
+interface MoveOptions {
   from: Storage;
   to: Storage;
   /** Empty a target that already holds data instead of refusing it. */
@@ -40,7 +40,7 @@ export interface MoveOptions {
   afterTable?: (table: string) => void | Promise<void>;
 }
 
-export interface MoveReport {
+interface MoveReport {
   schema: string;
   resumed: boolean;
   tables: Array<TableCheck & { targetRows: number; targetDigest: string; same: boolean; copied: boolean }>;
@@ -190,7 +190,7 @@ async function copyTable(
 }
 
 /** Deletes every app row, children first so no foreign key stands in the way. */
-export async function emptyAll(db: Db): Promise<void> {
+async function emptyAll(db: Db): Promise<void> {
   const present = new Set(await tablesIn(db));
   await db.transaction().execute(async (trx) => {
     for (const spec of [...appTables].reverse()) {

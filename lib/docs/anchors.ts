@@ -11,7 +11,7 @@ export function sectionPath(slug: SectionSlug): string {
 }
 
 /** A place on the reference, by the section that holds it. */
-export function anchorHref(section: SectionSlug, anchor: string): string {
+function anchorHref(section: SectionSlug, anchor: string): string {
   return `${sectionPath(section)}#${anchor}`;
 }
 
@@ -33,7 +33,7 @@ function rowIds(prefix: string, names: readonly string[]): string[] {
   });
 }
 
-export interface OperationRowIds {
+interface OperationRowIds {
   params: string[];
   /** Per request body, in the operation's order. */
   requestBodies: string[][];

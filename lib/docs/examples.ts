@@ -27,7 +27,7 @@ const exampleQueries: Partial<Record<EndpointId, () => string>> = {
 };
 
 /** The concrete request shown for an endpoint, relative to the API base. */
-export function exampleRequest(e: Endpoint): string {
+function exampleRequest(e: Endpoint): string {
   const params: EndpointDef["params"] = (e as EndpointDef).params ?? {};
   const path = e.path.replace(/:(\w+)/g, (_, name: string) => {
     const fixed = params[name]?.values?.[0];
@@ -41,7 +41,7 @@ export function exampleRequest(e: Endpoint): string {
 }
 
 /** Cuts every list of records to its first items (lists of values stay whole); says whether anything was cut. */
-export function shorten(value: unknown, max = EXAMPLE_LIST_ITEMS): { value: unknown; shortened: boolean } {
+function shorten(value: unknown, max = EXAMPLE_LIST_ITEMS): { value: unknown; shortened: boolean } {
   let shortened = false;
   const visit = (v: unknown): unknown => {
     if (Array.isArray(v)) {

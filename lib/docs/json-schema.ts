@@ -50,7 +50,7 @@ export class SchemaSet {
 type Components = Readonly<Record<string, JsonSchema>>;
 
 /** Follows `$ref`s; keywords beside a reference (its description) win over the target's. */
-export function resolve(s: JsonSchema, components: Components): JsonSchema {
+function resolve(s: JsonSchema, components: Components): JsonSchema {
   let current = s;
   const seen = new Set<string>();
   while (typeof current.$ref === "string") {
@@ -66,7 +66,7 @@ export function resolve(s: JsonSchema, components: Components): JsonSchema {
 }
 
 /** Splits `null` out of a schema: what remains, and whether null is allowed. */
-export function splitNull(s: JsonSchema, components: Components): { base: JsonSchema; nullable: boolean } {
+function splitNull(s: JsonSchema, components: Components): { base: JsonSchema; nullable: boolean } {
   const r = resolve(s, components);
   if (Array.isArray(r.type) && r.type.includes("null")) {
     const rest = r.type.filter((t) => t !== "null");

@@ -25,9 +25,9 @@ export class Doc {
 }
 
 // Example capability values of the real lengths (16 and 32 random bytes, base64url).
-export const EXAMPLE_READ_ID = "dR7kQ2vZ1mXo4TbE7hWc9A";
-export const EXAMPLE_WRITE_TOKEN = "wT3nL0pYx7sK2aQe9VdU5rGm1cJz8bF4oHi6uTnXy0s";
-export const EXAMPLE_DASH = "my-book";
+const EXAMPLE_READ_ID = "dR7kQ2vZ1mXo4TbE7hWc9A";
+const EXAMPLE_WRITE_TOKEN = "wT3nL0pYx7sK2aQe9VdU5rGm1cJz8bF4oHi6uTnXy0s";
+const EXAMPLE_DASH = "my-book";
 
 const dashboard = (title: string, line: string) =>
   [

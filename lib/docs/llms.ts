@@ -25,7 +25,7 @@ import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./se
 type Json = { [k: string]: unknown };
 
 /** The limits the index names with their numbers: the deployment's own. */
-export type PlaygroundLimits = Pick<
+type PlaygroundLimits = Pick<
   PlaygroundSettings,
   "createsPerMinute" | "readsPerMinute" | "demoReadsPerMinute" | "reportsPerMinute" | "rendersPerMinute" | "updatesPerMinute" | "rendersPerDraftPerMinute" | "streamsPerAddress" | "historyKeep" | "draftIdleDays"
 >;

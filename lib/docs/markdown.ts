@@ -58,7 +58,7 @@ function paramsTable(params: ParamDoc[]): string {
   );
 }
 
-export function fieldsTable(fields: FieldRow[]): string {
+function fieldsTable(fields: FieldRow[]): string {
   return table(
     ["field", "type", "nullable", "required", "notes"],
     fields.map((f) => [`\`${f.name}\``, f.type, yes(f.nullable), yes(f.required), f.notes]),

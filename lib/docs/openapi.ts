@@ -11,9 +11,9 @@ import type { DocsModel, ErrorDoc, JsonSchema, OperationDoc } from "./types";
 // /docs. API paths are relative to the servers (the API base, or the playground's demo API);
 // the playground's and saving's routes carry their own server, the service's root.
 
-export const OPENAPI_VERSION = "3.1.0";
-export const SESSION_SCHEME = "session";
-export const METRICS_SCHEME = "metricsToken";
+const OPENAPI_VERSION = "3.1.0";
+const SESSION_SCHEME = "session";
+const METRICS_SCHEME = "metricsToken";
 
 type Obj = { [key: string]: unknown };
 
@@ -50,7 +50,7 @@ function errorResponses(errors: ErrorDoc[]): Record<string, Obj> {
  * operations share one key whose parameter names each name it is known by; each operation's
  * parameter is renamed to match and keeps its own description.
  */
-export function openApiPathKeys(ops: readonly OperationDoc[]): Map<OperationDoc, { key: string; renames: ReadonlyMap<string, string> }> {
+function openApiPathKeys(ops: readonly OperationDoc[]): Map<OperationDoc, { key: string; renames: ReadonlyMap<string, string> }> {
   const shape = (path: string) => path.replace(/:\w+/g, ":");
   const names = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? "");
   const merged = new Map<string, Set<string>[]>();

@@ -29,7 +29,7 @@ function errorTable(): Block {
   return { kind: "table", caption: "Every error code", head: ["status", "error", "meaning"], rows };
 }
 
-export function conventionsIntro(): Block[] {
+function conventionsIntro(): Block[] {
   return [
     p(
       "Dashboards read this API from the browser, as the person viewing them. Every endpoint is a `GET` that answers JSON; each one below lists its query parameters, every field of its answer, its errors and an example from the demo data. " +
@@ -136,7 +136,7 @@ export function conventionsIntro(): Block[] {
   ];
 }
 
-export function apiSectionIntro(slug: SectionSlug): Block[] {
+function apiSectionIntro(slug: SectionSlug): Block[] {
   switch (slug) {
     case "me":
       return [p("Who is signed in, what they pinned, and where their home page is. Every answer is the calling person's own.")];
@@ -175,7 +175,7 @@ export function apiSectionIntro(slug: SectionSlug): Block[] {
   }
 }
 
-export function playgroundIntro(): Block[] {
+function playgroundIntro(): Block[] {
   const s = defaultPlaygroundSettings;
   return [
     p(
@@ -222,7 +222,7 @@ export function playgroundIntro(): Block[] {
   ];
 }
 
-export function eventsIntro(): Block[] {
+function eventsIntro(): Block[] {
   return [
     p(
       "The draft stream is the only event stream. It carries the latest snapshot, not a queue: on connect the current draft is sent at once, and each accepted update is sent to every watcher immediately.",
@@ -243,7 +243,7 @@ export function eventsIntro(): Block[] {
   ];
 }
 
-export function savingIntro(): Block[] {
+function savingIntro(): Block[] {
   return [
     p(
       "Saving puts a dashboard into a person's own space under `/~`. It is a signed-in human's action, taken on their own page (**Save to my space** on the watch page or in the editor): nothing an agent holds, a draft's write token included, can save.",
@@ -259,7 +259,7 @@ export function savingIntro(): Block[] {
   ];
 }
 
-export function operationsIntro(): Block[] {
+function operationsIntro(): Block[] {
   return [
     p(
       "For whoever runs the service: a proxy or orchestrator asks `/healthz` whether to restart an instance and `/readyz` whether to send it traffic; Prometheus scrapes `/metrics` on each instance. They sit at the origin, outside `/api`, and need no session.",

@@ -18,8 +18,6 @@ export function searchIndexJson(): { text: string; version: string } {
   return cached;
 }
 
-export const SEARCH_INDEX_PATH = "/docs/search.json";
-
 let anchors: Record<string, SectionSlug> | undefined;
 
 /** Every old single-page anchor and the section page that holds it. */

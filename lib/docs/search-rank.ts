@@ -11,7 +11,7 @@ function leaf(name: string): string {
   return name.toLowerCase().split(/[.\s]/).at(-1)?.replace(/\[\]$/, "") ?? "";
 }
 
-export function scoreEntry(e: SearchEntry, query: string): number {
+function scoreEntry(e: SearchEntry, query: string): number {
   const q = query.trim().toLowerCase().replace(/\s+/g, " ");
   if (!q) return 0;
   const words = q.split(" ");

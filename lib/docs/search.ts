@@ -24,7 +24,7 @@ export interface SearchIndex {
 }
 
 /** Inline markup as the words a reader sees. */
-export function plainText(text: string): string {
+function plainText(text: string): string {
   return text
     .replace(/\[([^\]]+)\]\([^)\s]+\)/g, "$1")
     .replace(/\*\*([^*]+)\*\*/g, "$1")

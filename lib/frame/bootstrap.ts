@@ -33,7 +33,7 @@ const TRUSTED_TYPES_POLICIES = ["default", "dashboard-bootstrap"] as const;
  * (a peer connection sends STUN to any address and port the page names, with a USERNAME it
  * chose), and XSLT, which could build a frame element out of markup no string check sees.
  */
-export const REMOVED_GLOBALS = /^(?:webkit|moz)?RTC[A-Z]|^XSLTProcessor$/;
+const REMOVED_GLOBALS = /^(?:webkit|moz)?RTC[A-Z]|^XSLTProcessor$/;
 
 /**
  * Elements a dashboard may not create: each would give it a child document, a realm of its own
@@ -41,7 +41,7 @@ export const REMOVED_GLOBALS = /^(?:webkit|moz)?RTC[A-Z]|^XSLTProcessor$/;
  * WebRTC, in a new opaque origin the bootstrap cannot reach), or a meta refresh navigation.
  * In markup they are renamed `x-blocked-<name>`, harmless unknown elements.
  */
-export const BLOCKED_ELEMENTS = ["iframe", "frame", "frameset", "object", "embed", "fencedframe", "portal", "meta"] as const;
+const BLOCKED_ELEMENTS = ["iframe", "frame", "frameset", "object", "embed", "fencedframe", "portal", "meta"] as const;
 
 export const FRAME_CSP = [
   "sandbox allow-scripts",
@@ -65,7 +65,7 @@ export const FRAME_CSP = [
   `trusted-types ${TRUSTED_TYPES_POLICIES.join(" ")}`,
 ].join("; ");
 
-export const FRAME_PERMISSIONS_POLICY = [
+const FRAME_PERMISSIONS_POLICY = [
   "accelerometer=()",
   "autoplay=()",
   "camera=()",

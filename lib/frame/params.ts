@@ -8,7 +8,7 @@
 // written into HTML or script text.
 
 /** The prefix that marks a parameter as the dashboard's rather than the page's. */
-export const DASHBOARD_PARAM_PREFIX = "p.";
+const DASHBOARD_PARAM_PREFIX = "p.";
 /** Names a dashboard may be given: lower-case, as JavaScript identifiers and URL keys alike read. */
 export const DASHBOARD_PARAM_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 /** The longest value passed on, in UTF-16 code units (a date range, a list of ids). */
@@ -16,7 +16,7 @@ export const DASHBOARD_PARAM_VALUE_MAX = 200;
 /** The most parameters one dashboard is given. */
 export const DASHBOARD_PARAMS_MAX = 20;
 /** The dropped parameters a notice names; the rest are counted. */
-export const DROPPED_NAMED_MAX = 5;
+const DROPPED_NAMED_MAX = 5;
 /** The longest dropped name a notice repeats, so a hostile address cannot fill the page. */
 const DROPPED_NAME_SHOWN = 40;
 
@@ -28,15 +28,15 @@ export const dashboardParamsConvention =
   `Only names matching ${DASHBOARD_PARAM_NAME.source}, values of at most ${DASHBOARD_PARAM_VALUE_MAX} characters without control characters, the first of a repeated name and at most ${DASHBOARD_PARAMS_MAX} are passed; the page names the rest. ` +
   `Values are strings; the object is frozen, has no prototype and is {} when there are none. Check each value's shape, fall back to a default, and write it into the page as text.`;
 
-export type DropReason = "name" | "long" | "control" | "repeated" | "too-many";
+type DropReason = "name" | "long" | "control" | "repeated" | "too-many";
 
-export interface DroppedParam {
+interface DroppedParam {
   /** The name as the address gave it after the prefix, clipped for display. */
   name: string;
   reason: DropReason;
 }
 
-export interface ParsedParams {
+interface ParsedParams {
   params: DashboardParams;
   dropped: DroppedParam[];
 }

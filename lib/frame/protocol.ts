@@ -130,7 +130,7 @@ export interface PaintedNotice {
 /** What the frame tells the host about a render, for its report. */
 export type RenderNotice = ErrorNotice | ConsoleNotice | RefusalNotice | PaintedNotice;
 
-export type FrameMessage = FetchMessage | ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice;
+type FrameMessage = FetchMessage | ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice;
 
 // Control characters other than tab and newline, which a report does not carry.
 const REPORT_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -226,7 +226,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
   }
 }
 
-export type BrokerCheck =
+type BrokerCheck =
   | {
       ok: true;
       /** Relative to the API base: pathname and query, e.g. `/crm/customers/companies?limit=5`. */

@@ -44,7 +44,7 @@ export interface HandlerContext<E extends Endpoint = Endpoint> extends HandlerSe
 export type Handler<E extends Endpoint> = (ctx: HandlerContext<E>) => Promise<z.input<E["response"]>>;
 export type HandlerMap = { [Id in EndpointId]: Handler<Extract<Endpoint, { id: Id }>> };
 
-export interface ApiDeps {
+interface ApiDeps {
   db: () => Promise<Db>;
   services: () => HandlerServices;
   userFor: (db: Db, request: Request) => Promise<SessionUser | null>;

@@ -14,19 +14,18 @@ import { REQUEST_ID_HEADER, serverLog, stackOf } from "./server-log";
 // set. Parsing helpers below give body and query errors one wording: the field named, then what
 // it takes.
 
-export const VERBS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type Verb = (typeof VERBS)[number];
+export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 export type Method = Verb | "HEAD";
 const ORDER: readonly Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Path values as the router hands them over: each segment percent-decoded exactly once. */
-export type RawParams = Record<string, string | string[] | undefined>;
+type RawParams = Record<string, string | string[] | undefined>;
 /** The second argument the framework passes a route handler. */
-export interface RouteContext {
+interface RouteContext {
   params?: Promise<RawParams> | RawParams;
 }
 
-export interface Call<P, G = undefined, Q = undefined, B = undefined> {
+interface Call<P, G = undefined, Q = undefined, B = undefined> {
   request: Request;
   url: URL;
   params: P;
@@ -36,7 +35,7 @@ export interface Call<P, G = undefined, Q = undefined, B = undefined> {
   body: B;
 }
 
-export interface MethodSpec<P, G, Q, B> {
+interface MethodSpec<P, G, Q, B> {
   /** Refuses by throwing an ApiError (401, 403, …); answers what the handler may rely on. */
   guard?: (request: Request, params: P) => Promise<G>;
   query?: (search: URLSearchParams) => Q;
@@ -45,13 +44,13 @@ export interface MethodSpec<P, G, Q, B> {
 }
 
 /** A method's spec with its types settled; see `on` in defineRoute. */
-export interface BoundMethod<P> {
+interface BoundMethod<P> {
   readonly run: (request: Request, url: URL, params: P) => Promise<Response>;
 }
 
-export type On<P> = <G, Q, B>(spec: MethodSpec<P, G, Q, B>) => BoundMethod<P>;
+type On<P> = <G, Q, B>(spec: MethodSpec<P, G, Q, B>) => BoundMethod<P>;
 
-export interface RouteDefinition<P> {
+interface RouteDefinition<P> {
   /** Checks and shapes the path values; throws an ApiError (400 invalid_path, 404) for bad ones. */
   params?: (raw: RawParams) => P;
   methods: (on: On<P>) => Partial<Record<Verb, BoundMethod<P>>>;
@@ -170,7 +169,7 @@ function pathText(path: readonly PropertyKey[]): string {
 }
 
 /** `field: message` for a zod failure, the field named first when there is one. */
-export function issueText(error: z.ZodError, fallback = "not understood"): string {
+function issueText(error: z.ZodError, fallback = "not understood"): string {
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? `${pathText(issue.path)}: ` : "";
   return `${where}${issue?.message ?? fallback}`.slice(0, 300);
@@ -184,7 +183,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: ErrorCo
 }
 
 /** Strict UTF-8: a byte sequence that is not UTF-8 is refused, never replaced. */
-export function decodeUtf8(bytes: Uint8Array, code: ErrorCode, keepBom = false): string {
+function decodeUtf8(bytes: Uint8Array, code: ErrorCode, keepBom = false): string {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
   } catch {
@@ -192,7 +191,7 @@ export function decodeUtf8(bytes: Uint8Array, code: ErrorCode, keepBom = false):
   }
 }
 
-export interface BodyRules {
+interface BodyRules {
   /** The media type taken (its essence, lower case). */
   type: string;
   /** The hint when another media type is sent. */

@@ -8,7 +8,7 @@ import net from "node:net";
 // lists in ALLOWED_HOSTS. proxy.ts refuses any other Host before a route runs (400
 // `untrusted_host`); lib/http/origin.ts asks the same when it writes URLs.
 
-export interface HostPolicy {
+interface HostPolicy {
   /** PUBLIC_ORIGIN: its host is believed. */
   publicOrigin?: string;
   /**
@@ -19,7 +19,7 @@ export interface HostPolicy {
 }
 
 /** A Host header's parts: the name (IPv6 without brackets) and port, the scheme's default when absent. */
-export interface ParsedHost {
+interface ParsedHost {
   name: string;
   port: number;
   /** Whether a port was written. */
@@ -45,7 +45,7 @@ const loopback = new net.BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
 loopback.addAddress("::1", "ipv6");
 
-export function isLoopbackName(name: string, v6: boolean): boolean {
+function isLoopbackName(name: string, v6: boolean): boolean {
   if (v6) return loopback.check(name, "ipv6");
   if (name === "localhost" || name.endsWith(".localhost")) return true;
   return net.isIP(name) === 4 && loopback.check(name, "ipv4");

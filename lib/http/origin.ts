@@ -103,7 +103,7 @@ export function peerStampInstalled(): boolean {
  * a 500): the stamp renames such a request OPTIONS, which every route refuses, and names the real
  * method here, replacing whatever a client sent under that name, so proxy.ts refuses it by name.
  */
-export const FORBIDDEN_METHOD_HEADER = "x-dd-forbidden-method";
+const FORBIDDEN_METHOD_HEADER = "x-dd-forbidden-method";
 const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 
 /** The method a request really had, where the stamp had to rename it (see FORBIDDEN_METHOD_HEADER). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
-import { PEER_HEADER, addressMatcher, installPeerStamp } from "@/lib/playground/limits";
+import { PEER_HEADER } from "@/lib/http/origin";
+import { addressMatcher, installPeerStamp } from "@/lib/playground/limits";
 import { allowOperator } from "./access";
 
 describe("who may read /metrics", () => {

@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export type LogValue = string | number | boolean | null;
 export type LogFields = Record<string, LogValue | undefined>;
 export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogFormat = "json" | "pretty";
+type LogFormat = "json" | "pretty";
 
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;
@@ -48,7 +48,7 @@ export function outsideRequestScope<T>(fn: () => T): T {
 }
 
 /** The request being answered here, if any. */
-export function currentRequestId(): string | undefined {
+function currentRequestId(): string | undefined {
   return requestScope.getStore()?.requestId;
 }
 
@@ -92,7 +92,7 @@ export function prettyLine(record: LogRecord, colour: boolean): string {
   return typeof stack === "string" ? `${head}\n${paint("dim", stack.replace(/^/gm, "    "))}` : head;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   format: LogFormat;
   /** Lines below it are not written. */
   level: LogLevel;
@@ -134,9 +134,4 @@ export function createLogger(options: LoggerOptions): Logger {
     warn: (msg, fields) => emit("warn", msg, fields),
     error: (msg, fields) => emit("error", msg, fields),
   };
-}
-
-/** The JSON logger at info, for tests and tools that want the collector's format. */
-export function jsonLogger(write?: (line: string) => void): Logger {
-  return createLogger({ format: "json", level: "info", write });
 }

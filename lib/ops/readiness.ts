@@ -9,7 +9,7 @@ import { migrationNames } from "@/lib/db/migrate";
 
 export type Readiness = { ready: true } | { ready: false; reason: "storage" | "migrations" | "listener"; hint: string };
 
-export interface ReadinessDeps {
+interface ReadinessDeps {
   storage(): Promise<OpenDb>;
   /** Whether this instance hears other instances' draft updates (true where there are none: SQLite). */
   listening(): Promise<boolean>;

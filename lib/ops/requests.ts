@@ -16,7 +16,6 @@ import type { RouteTemplate } from "./route-template";
 // URL is never logged: draft ids and write tokens are in paths, secrets in query strings. It is
 // also the one place a route can be told its Node response (an event stream writes to it).
 
-export { REQUEST_ID_HEADER };
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /**
  * Names a GET request's Node response to the route handler, which sees only a web Request built

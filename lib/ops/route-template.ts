@@ -11,7 +11,7 @@ interface ManifestRoute {
   regex: string;
 }
 
-export interface RoutesManifest {
+interface RoutesManifest {
   staticRoutes?: ManifestRoute[];
   dynamicRoutes?: ManifestRoute[];
 }

@@ -4,8 +4,7 @@ import { checkPathValues, matchPath } from "@/lib/contract/match";
 import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { findProject, noSuchProject, projectList } from "@/lib/connectors/tracker/map";
-import { resolveWindow } from "@/lib/cx";
-import { windowIso } from "@/lib/cx/window";
+import { resolveWindow, windowIso } from "@/lib/cx/window";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import {
   catalogue,
@@ -44,7 +43,7 @@ export const VARIANT_PARAM = "variant";
 /** Support conversations come a vendor page at a time (Intercom's default page size). */
 const SUPPORT_PAGE_SIZE = 50;
 
-export interface DemoApiInput {
+interface DemoApiInput {
   /** The API path relative to the API base, with a leading slash and without the query. */
   path: string;
   search: URLSearchParams;
@@ -54,7 +53,7 @@ export interface DemoApiInput {
   examples?: Record<string, string>;
 }
 
-export interface DemoApiAnswer {
+interface DemoApiAnswer {
   status: number;
   body: unknown;
 }
@@ -324,7 +323,7 @@ const handlers: Handlers = {
  *   usage: { scenario, variant, precedence } // how to pick them
  * }
  */
-export interface ScenariosBody {
+interface ScenariosBody {
   apiBase: string;
   default: string;
   scenarios: { name: string; description: string; examples: Readonly<Record<string, string>> }[];

@@ -79,14 +79,14 @@ function cutoff(ctx: DraftContext): number {
   return ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
 }
 
-export interface CreatedDraft {
+interface CreatedDraft {
   id: string;
   writeToken: string;
   revision: number;
   warnings: DraftWarning[];
 }
 
-export interface UpdatedDraft {
+interface UpdatedDraft {
   id: string;
   revision: number;
   warnings: DraftWarning[];
@@ -94,7 +94,7 @@ export interface UpdatedDraft {
 
 /** Refuses content the playground cannot serve: too large, unknown scenario or variant. */
 /** Refuses html no revision may hold; `blank` also refuses a document with nothing to show. */
-export function validateHtml(html: string, blank: "refuse" | "allow"): void {
+function validateHtml(html: string, blank: "refuse" | "allow"): void {
   const bytes = Buffer.byteLength(html, "utf8");
   if (bytes > DRAFT_HTML_MAX_BYTES) {
     throw new ApiError("draft_too_large", `html is ${bytes} bytes; the limit is ${DRAFT_HTML_MAX_BYTES} bytes (2 MiB).`);
@@ -314,7 +314,7 @@ export async function readDraftBytes(ctx: DraftContext, readId: string): Promise
   return bytes;
 }
 
-export async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {
+async function readDraft(ctx: DraftContext, readId: string): Promise<DraftView> {
   const { row, analysis } = await findChecked(ctx, readId);
   return {
     id: row.id,
@@ -330,7 +330,7 @@ export async function readDraft(ctx: DraftContext, readId: string): Promise<Draf
   };
 }
 
-export interface DraftRevision {
+interface DraftRevision {
   revision: number;
   html: string;
   scenario: string;
@@ -339,7 +339,7 @@ export interface DraftRevision {
   createdAt: number;
 }
 
-export interface RevisionsPage {
+interface RevisionsPage {
   /** Each revision's JSON text (`DraftRevision`), newest first; at least one unless the draft has none. */
   revisions: string[];
   /** The oldest revision on the page when older ones remain, else null. */
@@ -382,7 +382,7 @@ export async function draftHistoryPage(ctx: DraftContext, readId: string, limit:
 }
 
 /** A kept revision of a draft (the current one when `revision` is null), with what the draft is now. */
-export interface RevisionOfDraft {
+interface RevisionOfDraft {
   currentRevision: number;
   dataMode: "demo" | "live";
   revision: DraftRevision;

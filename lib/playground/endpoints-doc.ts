@@ -13,15 +13,15 @@ import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-answers";
 // (as sent: strings) and of its success body, its errors, and the error envelope, generated
 // from the zod contract so it cannot drift from what the API validates and answers.
 
-export type JsonSchema = z.core.JSONSchema.BaseSchema;
+type JsonSchema = z.core.JSONSchema.BaseSchema;
 
-export interface DocError {
+interface DocError {
   status: number;
   error: ErrorCode;
   description: string;
 }
 
-export interface EndpointDoc {
+interface EndpointDoc {
   id: string;
   method: "GET";
   path: string;
@@ -42,9 +42,9 @@ export interface EndpointDoc {
 }
 
 /** The snapshot convention, as /endpoints states it. */
-export const snapshotConvention = `A dashboard may embed its data as a snapshot. ${snapshotPolicy}`;
+const snapshotConvention = `A dashboard may embed its data as a snapshot. ${snapshotPolicy}`;
 
-export interface EndpointsBody {
+interface EndpointsBody {
   apiBase: string;
   liveApiBase: string;
   errorEnvelope: JsonSchema;

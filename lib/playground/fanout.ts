@@ -30,7 +30,7 @@ export interface Fanout {
   close(): Promise<void>;
 }
 
-export interface FanoutHandlers {
+interface FanoutHandlers {
   onNote(note: DraftNote): void;
   /** After a lost listening connection is back: notices may have been missed meanwhile. */
   onResync(): void;

@@ -36,7 +36,7 @@ export interface HubOptions {
  * bound them all: at most `total` watchers (each with at most maxPendingBytes queued), and one
  * entry per watched draft, per address and per (draft, address) pair.
  */
-export interface WatchLimits {
+interface WatchLimits {
   /** Streams to one draft from one address: one client cannot fill a draft for everyone else. */
   perDraftPerAddress: number;
   perAddress: number;
@@ -45,10 +45,10 @@ export interface WatchLimits {
 }
 
 /** A refusal says nothing about why, so a refused watcher cannot count the others. */
-export type OpenResult = { ok: true; watch: Watch } | { ok: false };
+type OpenResult = { ok: true; watch: Watch } | { ok: false };
 
 /** The part of a Node `ServerResponse` a watcher's frames are written to. */
-export interface SocketResponse {
+interface SocketResponse {
   write(chunk: Uint8Array): boolean;
   end(): unknown;
   destroy(): unknown;
@@ -57,7 +57,7 @@ export interface SocketResponse {
 }
 
 /** One open stream, as its route sees it. */
-export interface Watch {
+interface Watch {
   /** The stream as a web stream, made when first asked for; use it or `writeTo`, not both. */
   readonly stream: ReadableStream<Uint8Array>;
   /**
@@ -98,7 +98,7 @@ interface Watcher {
   onEnd?: () => void;
 }
 
-export interface HubStats {
+interface HubStats {
   opened: number;
   closed: number;
   dropped: number;

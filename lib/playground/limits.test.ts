@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ByteBudget, InFlight, PEER_HEADER, RateLimiter, releasingBody, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
+import { PEER_HEADER } from "@/lib/http/origin";
+import { ByteBudget, InFlight, RateLimiter, releasingBody, addressMatcher, bucketKey, clientAddress, installPeerStamp, normaliseAddress } from "./limits";
 
 describe("RateLimiter", () => {
   it("allows a burst of the limit, then answers when to retry, then refills", () => {

@@ -48,7 +48,7 @@ export interface PlaygroundSettings {
  * other: fifty readers of a 2 MiB draft were served 80 times a second, 160 MiB/s of copying that
  * kept signed-in people's `/api` waiting. Most drafts are a few KB and never notice.
  */
-export const READ_BYTES_PER_SECOND = 16 * 1024 * 1024;
+const READ_BYTES_PER_SECOND = 16 * 1024 * 1024;
 export const READ_BYTES_BURST = 3 * READ_BYTES_PER_SECOND;
 
 export const defaultPlaygroundSettings: PlaygroundSettings = {
@@ -129,7 +129,7 @@ interface Bucket {
  * /64) or a SHA-256 hex digest, and a bucket two numbers, so a limiter holds at most about
  * 10,000 × 150 bytes ≈ 1.5 MB however many addresses ask.
  */
-export const RATE_LIMIT_MAX_KEYS = 10_000;
+const RATE_LIMIT_MAX_KEYS = 10_000;
 
 /**
  * Token buckets by key: `perMinute` requests, refilled evenly over the minute, with bursts up
@@ -197,7 +197,7 @@ export class RateLimiter {
  */
 export const READS_IN_FLIGHT_PER_ADDRESS = 4;
 /** The same across every address, so many addresses together cannot do what one may not. */
-export const READS_IN_FLIGHT_TOTAL = 32;
+const READS_IN_FLIGHT_TOTAL = 32;
 
 
 /** A token bucket of bytes: `take(n)` answers 0 when the bytes may go now, else the seconds to wait. */
@@ -286,7 +286,7 @@ export function releasingBody(bytes: Uint8Array, release: () => void, chunk = 64
 // ---------------------------------------------------------------------------------------------
 // Client address
 
-export { PEER_HEADER, installPeerStamp } from "@/lib/http/origin";
+export { installPeerStamp } from "@/lib/http/origin";
 import { PEER_HEADER, peerStampInstalled } from "@/lib/http/origin";
 
 export type AddressMatcher = (address: string) => boolean;

@@ -39,7 +39,7 @@ import { serverLog } from "@/lib/http/server-log";
 // caller; a refusal comes back as a tool result with `isError` and the envelope's code and hint
 // as its text, which an agent reads and acts on, rather than as a protocol error it cannot.
 
-export interface McpSource {
+interface McpSource {
   playground: () => Promise<Playground>;
   log?: (line: string) => void;
 }

@@ -36,7 +36,7 @@ export async function renderPng(db: Db, draftId: string, revision: number, key: 
   return row?.png;
 }
 
-export interface NewRender {
+interface NewRender {
   draftId: string;
   revision: number;
   key: string;

@@ -38,7 +38,7 @@ export interface Renders {
   picture(request: Request, readId: string, file: string): Promise<Response>;
 }
 
-export interface RendersDeps {
+interface RendersDeps {
   ctx: DraftContext;
   dialect: Dialect;
   /** The renderer, or null when this deployment has no browser. */
@@ -59,13 +59,13 @@ const SERVICE: ReportSource = { kind: "service", id: "s-renderer" };
 const RENDER_BODY_MAX = 16 * 1024;
 
 /** What distinguishes one render of a revision from another: the viewport and the demo state. */
-export function renderKey(viewport: RenderViewport, scenario: string, examples: Record<string, string>): string {
+function renderKey(viewport: RenderViewport, scenario: string, examples: Record<string, string>): string {
   const sorted = Object.fromEntries(Object.entries(examples).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return createHash("sha256").update(JSON.stringify([viewport, scenario, sorted])).digest("hex").slice(0, 16);
 }
 
 /** The render page's address for one revision in one state. */
-export function renderPagePath(readId: string, revision: number, scenario: string, examples: Record<string, string>): string {
+function renderPagePath(readId: string, revision: number, scenario: string, examples: Record<string, string>): string {
   const q = new URLSearchParams({ revision: String(revision), scenario });
   if (Object.keys(examples).length > 0) q.set("examples", JSON.stringify(examples));
   return `${PLAYGROUND_BASE}/render/${encodeURIComponent(readId)}?${q}`;

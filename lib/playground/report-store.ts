@@ -7,7 +7,7 @@ import type { Dialect } from "@/lib/db/migrate";
 // (migration 0009's foreign key cascades), so pruning the history or sweeping a draft takes its
 // reports along; the functions here bound what one draft can hold besides.
 
-export interface ReportTarget {
+interface ReportTarget {
   revision: number;
   data_mode: string;
 }
@@ -17,7 +17,7 @@ export async function findReportTarget(db: Db, id: string, cutoff: number): Prom
   return db.selectFrom("playground_drafts").select(["revision", "data_mode"]).where("id", "=", id).where("updated_at", ">=", cutoff).executeTakeFirst();
 }
 
-export interface NewReport {
+interface NewReport {
   draftId: string;
   revision: number;
   /** The stored report's JSON. */
@@ -32,7 +32,7 @@ export interface NewReport {
   perSource: number;
 }
 
-export type InsertOutcome =
+type InsertOutcome =
   | { kind: "stored" }
   | { kind: "missing" }
   | { kind: "live" }
@@ -90,7 +90,7 @@ export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Prom
   });
 }
 
-export interface StoredReport {
+interface StoredReport {
   /** The report's JSON. */
   report: string;
   source_kind: string;

@@ -52,7 +52,7 @@ export interface Reports {
   list(request: Request, readId: string): Promise<Response>;
 }
 
-export interface ReportsDeps {
+interface ReportsDeps {
   ctx: DraftContext;
   /** A keyed digest: the same address always stands for the same source, and the address is not told. */
   mac: (value: string, purpose: string) => string;
@@ -81,7 +81,7 @@ const AUTHOR: ReportSource = { kind: "author", id: "a-author" };
  * Each source once: failing when any of its kept reports found errors (a revision does not change,
  * so an error it saw once is an error), else clean when one settled, else unsettled.
  */
-export function summarise(reports: readonly RenderReport[]): ReportSources {
+function summarise(reports: readonly RenderReport[]): ReportSources {
   const rank = { unsettled: 0, clean: 1, failing: 2 } as const;
   const seen = new Map<string, { kind: ReportSource["kind"]; verdict: keyof typeof rank }>();
   for (const r of reports) {

@@ -35,7 +35,7 @@ export interface PlaygroundRoutes {
 
 const token = (raw: Record<string, string | string[] | undefined>) => oneParam(raw, "token");
 
-export interface PlaygroundSource {
+interface PlaygroundSource {
   playground: () => Promise<Playground>;
   /** The demo API's answer; it needs no storage, so it does not wait for the playground (or the database) to start. */
   demoApi: (request: Request, apiPath: string) => Response;

@@ -421,12 +421,12 @@ export function demoReadsOf(settings: PlaygroundSettings): DemoReads {
  * A draft from either body form: `application/json` (the draft object) or `text/html` (the HTML
  * itself, with scenario, dash, dataMode and baseRevision in the query string).
  */
-export async function readDraftInput(request: Request): Promise<DraftInput> {
+async function readDraftInput(request: Request): Promise<DraftInput> {
   return readDraftBody(request, draftInput);
 }
 
 /** An update: the same two forms, every field optional (see draftUpdate). */
-export async function readDraftUpdate(request: Request): Promise<DraftUpdate> {
+async function readDraftUpdate(request: Request): Promise<DraftUpdate> {
   return readDraftBody(request, draftUpdate);
 }
 

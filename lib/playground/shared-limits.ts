@@ -18,7 +18,7 @@ export interface Limiter {
 }
 
 /** A token bucket (limits.ts) behind the same face as the shared one. */
-export function localLimiter(perMinute: number, now: () => number = Date.now): Limiter {
+function localLimiter(perMinute: number, now: () => number = Date.now): Limiter {
   const bucket = new RateLimiter(perMinute, now);
   return { take: async (key) => bucket.take(key) };
 }
@@ -27,7 +27,7 @@ const WINDOW_MS = 60_000;
 /** How often one instance deletes finished windows (every instance does, each at its own pace). */
 const SWEEP_EVERY_MS = 60_000;
 
-export interface SharedLimiterOptions {
+interface SharedLimiterOptions {
   now?: () => number;
   /** Where a failed count is reported; the request is then counted in memory instead. */
   log?: (line: string) => void;
@@ -77,23 +77,23 @@ export function limiterFor(open: { db: Db; dialect: "sqlite" | "postgres" }, buc
 // Open event streams across instances
 
 /** One cap an open stream counts against: at most `cap` streams under `key` across instances. */
-export interface SlotClaim {
+interface SlotClaim {
   bucket: string;
   key: string;
   cap: number;
 }
 
-export interface StreamSlots {
+interface StreamSlots {
   /** Counts one open stream under every claim, or none and answers null when any cap is full. */
   acquire(claims: readonly SlotClaim[]): Promise<(() => void) | null>;
   close(): Promise<void>;
 }
 
 /** An instance's rows count while it refreshes them at least this often. */
-export const SLOT_TTL_MS = 45_000;
+const SLOT_TTL_MS = 45_000;
 const SLOT_REFRESH_MS = 15_000;
 
-export interface StreamSlotsOptions {
+interface StreamSlotsOptions {
   instance?: string;
   now?: () => number;
   ttlMs?: number;

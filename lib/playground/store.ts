@@ -8,7 +8,7 @@ import type { PlaygroundDraftsTable } from "@/lib/db/schema";
 
 export type DraftRow = PlaygroundDraftsTable;
 
-export interface NewDraft {
+interface NewDraft {
   id: string;
   writeHash: string;
   html: string;
@@ -21,7 +21,7 @@ export interface NewDraft {
   now: number;
 }
 
-export interface DraftChange {
+interface DraftChange {
   /** Absent: the HTML stays, and so does its stored check result. */
   html?: string;
   checkJson?: string;
@@ -32,16 +32,16 @@ export interface DraftChange {
   now: number;
 }
 
-export type UpdateOutcome =
+type UpdateOutcome =
   | { kind: "updated"; row: DraftRow }
   | { kind: "missing" }
   | { kind: "data_mode_fixed"; dataMode: string }
   | { kind: "conflict"; revision: number };
 
 /** Runs inside the update's transaction, after the new revision is written. */
-export type InTransaction = (trx: Db, id: string, revision: number) => Promise<void>;
+type InTransaction = (trx: Db, id: string, revision: number) => Promise<void>;
 
-export interface DraftRowUpdate {
+interface DraftRowUpdate {
   /** The hash of the write token the change came with. */
   writeHash: string;
   /** The data mode the writer expects; a draft's mode is fixed once made, so another one is refused. */
@@ -185,7 +185,7 @@ export async function updateDraftRow(db: Db, { writeHash, dataMode, change, cuto
   });
 }
 
-export interface RevisionRow {
+interface RevisionRow {
   revision: number;
   html: string;
   scenario: string;

@@ -14,7 +14,7 @@ import { chromium, type Browser } from "playwright-core";
 // is sent unless it is for the server's own origin, names do not resolve at all, other traffic
 // is sent to a proxy that is not there, and WebRTC may use no UDP of its own.
 
-export interface RendererOptions {
+interface RendererOptions {
   /** The Chromium binary. */
   executablePath: string;
   /** Pages drawing at once. */
@@ -32,7 +32,7 @@ export interface RendererOptions {
   log?: (line: string) => void;
 }
 
-export interface RenderPage {
+interface RenderPage {
   /** A path of `origin` to open. */
   path: string;
   viewport: { width: number; height: number; mobile: boolean };
@@ -44,7 +44,7 @@ export interface RenderPage {
   picture: string;
 }
 
-export interface RenderedPage {
+interface RenderedPage {
   result: unknown;
   png: Buffer;
   width: number;

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/contract/errors";
 
 // A person's favourites (render order by `position`) and home path, as changed from their pages.
 
-export const FAVOURITES_MAX = 100;
+const FAVOURITES_MAX = 100;
 
 type Favourites = Awaited<ReturnType<typeof favouritesOf>>;
 

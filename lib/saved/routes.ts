@@ -31,7 +31,7 @@ export interface SavedRoutes {
 }
 
 /** The pages of /account, where a form sent from a page without script returns to. */
-export const ACCOUNT_PAGES = { favourites: "/account#favourites", home: "/account#home", trust: "/account#trusted-authors" } as const;
+const ACCOUNT_PAGES = { favourites: "/account#favourites", home: "/account#home", trust: "/account#trusted-authors" } as const;
 
 /** An account action, and for a form post (the page before its script runs) where to go after it. */
 interface AccountBody<T> {

@@ -12,7 +12,7 @@ export const SAVED_HTML_MAX_BYTES = 2 * 1024 * 1024;
 
 const TITLE_MAX = 200;
 
-export interface SavedSummary {
+interface SavedSummary {
   path: string;
   handle: string;
   slug: string;
@@ -21,20 +21,20 @@ export interface SavedSummary {
   savedAt: string;
 }
 
-export interface SavedRevision {
+interface SavedRevision {
   revision: number;
   title: string;
   note: string | null;
   savedAt: string;
 }
 
-export interface SavedDashboard extends SavedSummary {
+interface SavedDashboard extends SavedSummary {
   owner: { id: number; handle: string; name: string };
   /** The revision shown: the latest unless an earlier one was asked for. */
   shown: { revision: number; html: string; savedAt: string; note: string | null };
 }
 
-export function dashboardPath(handle: string, slug: string): string {
+function dashboardPath(handle: string, slug: string): string {
   return `/~/${handle}/${slug}`;
 }
 
@@ -43,7 +43,7 @@ export function titleOf(html: string, slug: string): string {
   return (htmlTitle(html) ?? slug).slice(0, TITLE_MAX);
 }
 
-export interface SaveInput {
+interface SaveInput {
   ownerId: number;
   handle: string;
   slug: string;
@@ -52,7 +52,7 @@ export interface SaveInput {
   now?: number;
 }
 
-export interface SaveResult {
+interface SaveResult {
   path: string;
   revision: number;
   /** Epoch milliseconds, like the contract's other times. */

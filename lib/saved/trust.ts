@@ -16,7 +16,7 @@ export interface TrustedAuthor {
 }
 
 /** More authors than anyone would trust by hand; a bound on what one session can write. */
-export const TRUSTED_AUTHORS_MAX = 200;
+const TRUSTED_AUTHORS_MAX = 200;
 
 export async function trustedAuthors(db: Db, userId: number): Promise<TrustedAuthor[]> {
   const rows = await db
@@ -62,27 +62,32 @@ export async function removeTrust(db: Db, userId: number, handle: string): Promi
   return trustedAuthors(db, userId);
 }
 
-// A saved revision never changes, so what it reads is worked out once per process and kept.
+// A saved revision never changes, so what it reads is worked out once and kept, by the app that
+// serves it (lib/app builds one memo per app, so two apps in a process keep theirs apart).
 // Bounded: each entry is a short list of paths, and a miss costs one run of the check.
 const READS_MEMO_MAX = 500;
-const readsMemo = new Map<string, DraftReads>();
 
 /** The manifest of a saved revision's reads. */
-export function savedReads(ownerId: number, slug: string, revision: number, html: string): DraftReads {
-  const key = `${ownerId}/${slug}/${revision}`;
-  const hit = readsMemo.get(key);
-  if (hit) {
-    readsMemo.delete(key);
-    readsMemo.set(key, hit);
-    return hit;
-  }
-  let reads: DraftReads;
-  try {
-    reads = analyseDraft(html).reads;
-  } catch {
-    reads = { paths: [], complete: false };
-  }
-  readsMemo.set(key, reads);
-  if (readsMemo.size > READS_MEMO_MAX) readsMemo.delete(readsMemo.keys().next().value as string);
-  return reads;
+export type SavedReads = (ownerId: number, slug: string, revision: number, html: string) => DraftReads;
+
+export function newSavedReads(): SavedReads {
+  const memo = new Map<string, DraftReads>();
+  return (ownerId, slug, revision, html) => {
+    const key = `${ownerId}/${slug}/${revision}`;
+    const hit = memo.get(key);
+    if (hit) {
+      memo.delete(key);
+      memo.set(key, hit);
+      return hit;
+    }
+    let reads: DraftReads;
+    try {
+      reads = analyseDraft(html).reads;
+    } catch {
+      reads = { paths: [], complete: false };
+    }
+    memo.set(key, reads);
+    if (memo.size > READS_MEMO_MAX) memo.delete(memo.keys().next().value as string);
+    return reads;
+  };
 }

@@ -23,25 +23,35 @@ const FAILED = "/signin?error=oidc_failed";
 
 type OidcConfig = NonNullable<Config["oidc"]>;
 
-const configurations = new Map<string, Promise<client.Configuration>>();
+/**
+ * The provider's discovered configuration, kept by the app (lib/app builds one per app): discovery
+ * once per provider and client; a failed discovery is retried on the next sign-in.
+ */
+export type OidcDiscovery = (oidc: OidcConfig) => Promise<client.Configuration>;
 
-/** Discovery once per provider and client; a failed discovery is retried on the next sign-in. */
-export function oidcConfiguration(oidc: OidcConfig): Promise<client.Configuration> {
-  const secret = oidc.clientSecret || undefined;
-  const key = sha256Hex(JSON.stringify([oidc.issuer, oidc.clientId, secret ?? null, oidc.allowHttp]));
-  let pending = configurations.get(key);
-  if (!pending) {
-    pending = client.discovery(
-      new URL(oidc.issuer),
-      oidc.clientId,
-      secret,
-      undefined,
-      oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : undefined,
-    );
-    configurations.set(key, pending);
-    pending.catch(() => configurations.delete(key));
-  }
-  return pending;
+export function newOidcDiscovery(): OidcDiscovery {
+  const configurations = new Map<string, Promise<client.Configuration>>();
+  return (oidc) => {
+    const secret = oidc.clientSecret || undefined;
+    const key = sha256Hex(JSON.stringify([oidc.issuer, oidc.clientId, secret ?? null, oidc.allowHttp]));
+    let pending = configurations.get(key);
+    if (!pending) {
+      pending = client.discovery(
+        new URL(oidc.issuer),
+        oidc.clientId,
+        secret,
+        undefined,
+        oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : undefined,
+      );
+      configurations.set(key, pending);
+      pending.catch(() => configurations.delete(key));
+    }
+    return pending;
+  };
+}
+
+export interface OidcDeps extends AuthDeps {
+  discovery: OidcDiscovery;
 }
 
 /** Throws untrusted_host for a Host the server does not believe (see trustedOrigin). */
@@ -58,7 +68,7 @@ function notConfigured(): Response {
 }
 
 /** GET /signin/oidc?next=… — starts the flow and sends the browser to the provider. */
-export async function oidcStart(request: Request, deps: AuthDeps): Promise<Response> {
+export async function oidcStart(request: Request, deps: OidcDeps): Promise<Response> {
   const oidc = deps.config.oidc;
   if (!oidc) return notConfigured();
   let redirectUri: string;
@@ -71,7 +81,7 @@ export async function oidcStart(request: Request, deps: AuthDeps): Promise<Respo
 
   let configuration: client.Configuration;
   try {
-    configuration = await oidcConfiguration(oidc);
+    configuration = await deps.discovery(oidc);
   } catch (err) {
     logFailure("provider discovery failed", err);
     // Not a redirect to /signin: with a provider configured, /signin starts here again.
@@ -115,7 +125,7 @@ export async function oidcStart(request: Request, deps: AuthDeps): Promise<Respo
 }
 
 /** GET /signin/callback — the provider's answer; signs in and returns to the stored `next`. */
-export async function oidcCallback(request: Request, deps: AuthDeps): Promise<Response> {
+export async function oidcCallback(request: Request, deps: OidcDeps): Promise<Response> {
   const oidc = deps.config.oidc;
   if (!oidc) return notConfigured();
   let redirectUri: string;
@@ -149,7 +159,7 @@ export async function oidcCallback(request: Request, deps: AuthDeps): Promise<Re
 
   let claims: Record<string, unknown>;
   try {
-    const configuration = await oidcConfiguration(oidc);
+    const configuration = await deps.discovery(oidc);
     const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
       pkceCodeVerifier: flow.code_verifier,
       expectedState: flow.state,
@@ -186,7 +196,7 @@ async function takeFlow(db: Db, idHash: string) {
 }
 
 /** The person the provider vouches for, or the reason to refuse. */
-export function identityFrom(
+function identityFrom(
   claims: Record<string, unknown>,
   groupsClaim: string,
 ): { email: string; name: string; groups: string[] } | string {

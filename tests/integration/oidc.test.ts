@@ -1,8 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig, type Config } from "@/lib/config";
-import { FLOW_COOKIE, oidcCallback, oidcStart } from "@/lib/signin/oidc";
-import type { AuthDeps } from "@/lib/signin/routes";
+import { FLOW_COOKIE, newOidcDiscovery, oidcCallback, oidcStart, type OidcDeps } from "@/lib/signin/oidc";
 import { SESSION_COOKIE, startSession, userForToken } from "@/lib/auth/session";
 import { sha256Hex } from "@/lib/auth/tokens";
 import { upsertUser, userIdByEmail } from "@/lib/auth/users";
@@ -93,7 +92,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
   let provider: ProviderHandle;
   let mod: ProviderModule;
   let app: string;
-  let deps: AuthDeps;
+  let deps: OidcDeps;
 
   function configFor(issuer: string, extra: Record<string, string> = {}): Config {
     return parseConfig({
@@ -120,7 +119,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
         { email: UNVERIFIED, name: "Not Verified", groups: ["admin"], emailVerified: false },
       ],
     });
-    deps = { db: async () => h.db, config: configFor(provider.issuer) };
+    deps = { db: async () => h.db, config: configFor(provider.issuer), discovery: newOidcDiscovery() };
   });
 
   afterAll(async () => {
@@ -132,7 +131,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
    * Browser stand-in: from the app's start redirect to the provider, through its login form, up
    * to the redirect back to our callback. Returns that callback URL and the flow cookie.
    */
-  async function throughProvider(login: string, opts: { next?: string; deps?: AuthDeps; appOrigin?: string } = {}) {
+  async function throughProvider(login: string, opts: { next?: string; deps?: OidcDeps; appOrigin?: string } = {}) {
     const d = opts.deps ?? deps;
     const origin = opts.appOrigin ?? app;
     const start = await oidcStart(new Request(`${origin}/signin/oidc?next=${encodeURIComponent(opts.next ?? "/after")}`), d);
@@ -180,7 +179,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
     return { callbackUrl: submitted.callback, flowCookie: flowCookie ?? "", authorizationUrl };
   }
 
-  function callback(url: URL | string, cookies: Record<string, string>, d: AuthDeps = deps): Promise<Response> {
+  function callback(url: URL | string, cookies: Record<string, string>, d: OidcDeps = deps): Promise<Response> {
     const cookie = Object.entries(cookies)
       .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
       .join("; ");
@@ -393,7 +392,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
   });
 
   it("uses the public origin for the redirect_uri and marks cookies Secure behind https", async () => {
-    const behindProxy: AuthDeps = { db: deps.db, config: configFor(provider.issuer, { PUBLIC_ORIGIN: "https://dash.example.test" }) };
+    const behindProxy: OidcDeps = { db: deps.db, discovery: deps.discovery, config: configFor(provider.issuer, { PUBLIC_ORIGIN: "https://dash.example.test" }) };
     const res = await oidcStart(new Request(`${app}/signin/oidc`), behindProxy);
     expect(new URL(res.headers.get("location") ?? "").searchParams.get("redirect_uri")).toBe("https://dash.example.test/signin/callback");
     expect(setCookies(res).get(FLOW_COOKIE)?.attrs).toMatch(/Secure/);
@@ -408,7 +407,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
       expect(back.status).toBe(400);
     }
     // With PUBLIC_ORIGIN set, the Host does not matter.
-    const behindProxy: AuthDeps = { db: deps.db, config: configFor(provider.issuer, { PUBLIC_ORIGIN: "https://dash.example.test" }) };
+    const behindProxy: OidcDeps = { db: deps.db, discovery: deps.discovery, config: configFor(provider.issuer, { PUBLIC_ORIGIN: "https://dash.example.test" }) };
     const res = await oidcStart(new Request(`${app}/signin/oidc`, { headers: { host: "evil.example" } }), behindProxy);
     expect(new URL(res.headers.get("location") ?? "").searchParams.get("redirect_uri")).toBe("https://dash.example.test/signin/callback");
   });
@@ -417,7 +416,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
     const appOrigin = `http://127.0.0.1:${await freePort()}`;
     const second = await mod.startProvider({ port: await freePort(), redirectUri: `${appOrigin}/signin/callback`, claimsInIdToken: true });
     try {
-      const d: AuthDeps = { db: deps.db, config: configFor(second.issuer) };
+      const d: OidcDeps = { db: deps.db, discovery: deps.discovery, config: configFor(second.issuer) };
       const { callbackUrl, flowCookie } = await throughProvider(ADMIN, { deps: d, appOrigin });
       const fetched = spyOnFetch();
       const res = await callback(callbackUrl, { [FLOW_COOKIE]: flowCookie }, d).finally(fetched.stop);
@@ -432,7 +431,7 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
   });
 
   it("answers 404 on both routes when no provider is configured", async () => {
-    const off: AuthDeps = { db: deps.db, config: parseConfig({ NODE_ENV: "test" }) };
+    const off: OidcDeps = { db: deps.db, discovery: deps.discovery, config: parseConfig({ NODE_ENV: "test" }) };
     expect((await oidcStart(new Request(`${app}/signin/oidc`), off)).status).toBe(404);
     expect((await oidcCallback(new Request(`${app}/signin/callback?code=x&state=y`), off)).status).toBe(404);
   });

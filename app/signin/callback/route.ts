@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "The identity provider returns here with GET.",
-  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcCallback(request, { db: app().db, config: app().config }) }) }),
+  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcCallback(request, { db: app().db, config: app().config, discovery: app().oidcDiscovery }) }) }),
 });

@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Start sign-in with GET, from the /signin page.",
-  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcStart(request, { db: app().db, config: app().config }) }) }),
+  methods: (on) => ({ GET: on({ handle: ({ request }) => oidcStart(request, { db: app().db, config: app().config, discovery: app().oidcDiscovery }) }) }),
 });

@@ -79,10 +79,10 @@ export type GongCall = z.infer<typeof callMetaData>;
 export type GongParty = z.infer<typeof party>;
 export type GongExtensiveCall = z.infer<typeof extensiveCall>;
 export type GongCallTranscript = z.infer<typeof callTranscript>;
-export type GongCallsPage = z.infer<typeof gongCallsPage>;
+type GongCallsPage = z.infer<typeof gongCallsPage>;
 
 /** A time window, in Gong's terms: `from` inclusive, `to` exclusive. */
-export interface CallWindow {
+interface CallWindow {
   fromDateTime: string;
   toDateTime: string;
 }

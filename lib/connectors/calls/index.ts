@@ -11,7 +11,7 @@ import { createCallsStandIn, GONG_API_BASE_FIELD } from "./stand-in";
 // own API base, which the credential carries (see `apiBaseField`).
 
 /** The API's calls are those of the trailing 30 days. */
-export const CALL_WINDOW_DAYS = 30;
+const CALL_WINDOW_DAYS = 30;
 const PROBE_DAYS = 7;
 
 function dedupe<T extends { id: string }>(items: T[]): T[] {

@@ -20,7 +20,7 @@ export function mapAffiliation(a: string | null | undefined): Affiliation {
 }
 
 /** A dial-in has no name at Gong, only a number; someone always gets a label. */
-export function participantName(p: GongParty): string {
+function participantName(p: GongParty): string {
   return p.name?.trim() || p.emailAddress?.trim() || p.phoneNumber?.trim() || "Unknown participant";
 }
 

@@ -15,7 +15,7 @@ import type { StandIn, StandInDeps } from "@/lib/connectors/types";
 // `<mount>/<customer>`, and the API is served there only: anywhere else (the mount's root
 // included) a token is refused with Gong's 401, as a host that is not the customer's refuses it.
 
-export interface CallsStandInOptions {
+interface CallsStandInOptions {
   /** Records per page; small by default so a tenant's calls span several pages. */
   pageSize?: number;
   /** The customer's host name, as Gong's "us-12345"; default one derived from the tenant. */

@@ -18,7 +18,7 @@ import {
 // headers, not the status alone, tell a limit from a refusal.
 
 /** Headers GitHub documents for every REST call; the version header pins the response shapes. */
-export const GITHUB_HEADERS = {
+const GITHUB_HEADERS = {
   accept: "application/vnd.github+json",
   "x-github-api-version": "2022-11-28",
 } as const;
@@ -47,9 +47,9 @@ export type GhRepo = z.infer<typeof ghRepo>;
 
 const ghRepoPage = z.array(ghRepo);
 
-export const DEFAULT_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 100;
 /** 50 pages of 100 is far beyond any one person's repositories; the bound stops a runaway upstream. */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
 /** GitHub asks for at least a minute after a limit that names no time to wait. */
 const UNNAMED_WAIT_MS = 60_000;

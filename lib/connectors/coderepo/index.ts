@@ -4,7 +4,7 @@ import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { ConnectorDef } from "@/lib/connectors/types";
 import { getAuthenticatedUser, listUserRepos, type ListReposOptions } from "./client";
 import { probeResultOf, toRepositories } from "./map";
-import { CODEREPO_TOKEN_PREFIX, createCoderepoStandIn } from "./stand-in";
+import { createCoderepoStandIn } from "./stand-in";
 
 // Code hosting, spoken as GitHub: each person connects their own account.
 
@@ -23,8 +23,6 @@ export const coderepoConnector: ConnectorDef = {
   },
   createStandIn: createCoderepoStandIn,
 };
-
-export { CODEREPO_TOKEN_PREFIX };
 
 /**
  * The repositories the viewer can see, most recently pushed first. GitHub already sorts by

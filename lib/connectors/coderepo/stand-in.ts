@@ -13,8 +13,8 @@ import { StandInOAuth, type StandInCaller } from "@/lib/connectors/stand-in/oaut
 // repositories visible to them. The API's own URLs in the answers point at wherever the stand-in
 // is reached, as GitHub Enterprise's point at its own host.
 
-export const CODEREPO_TOKEN_PREFIX = "ghu";
-export const CODEREPO_REFRESH_PREFIX = "ghr";
+const CODEREPO_TOKEN_PREFIX = "ghu";
+const CODEREPO_REFRESH_PREFIX = "ghr";
 const DOCS = "https://docs.github.com/rest";
 const RATE_DOCS = "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api";
 const ORG_ID = 91_400_001;
@@ -37,7 +37,7 @@ export interface CoderepoStandInOptions {
 }
 
 /** The next answers GitHub's secondary limit gives instead of the data. */
-export interface SecondaryLimit {
+interface SecondaryLimit {
   /** Seconds sent as Retry-After; absent, GitHub asks for at least a minute without saying so. */
   retryAfter?: number;
   status?: 403 | 429;

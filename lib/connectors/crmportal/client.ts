@@ -19,9 +19,9 @@ export const SEARCH_CAP = 10_000;
 export const MAX_SEARCH_LIMIT = 200;
 export const DEFAULT_PAGE_SIZE = 100;
 /** HubSpot's ceiling for `limit` on a plain object list. */
-export const LIST_LIMIT = 100;
+const LIST_LIMIT = 100;
 /** Enough for 500,000 records at 100 a page; beyond that a listing is refused rather than truncated. */
-export const MAX_LIST_PAGES = 5_000;
+const MAX_LIST_PAGES = 5_000;
 /** HubSpot's ceiling for inputs of one association batch read. */
 export const MAX_BATCH_INPUTS = 1_000;
 
@@ -65,7 +65,7 @@ export type EngagementType = (typeof engagementTypes)[number];
  * `lastmodifieddate` (HubSpot's own default for contact searches); everything else in
  * `hs_lastmodifieddate`.
  */
-export const modifiedProperty: Record<HubspotObjectType, string> = {
+const modifiedProperty: Record<HubspotObjectType, string> = {
   companies: "hs_lastmodifieddate",
   contacts: "lastmodifieddate",
   deals: "hs_lastmodifieddate",
@@ -75,7 +75,7 @@ export const modifiedProperty: Record<HubspotObjectType, string> = {
 };
 
 /** What the sync reads of each type (the modification property is always added). */
-export const syncProperties: Record<HubspotObjectType, readonly string[]> = {
+const syncProperties: Record<HubspotObjectType, readonly string[]> = {
   companies: [
     "name",
     "domain",
@@ -117,17 +117,17 @@ export const hubspotRecord = z.object({
 export type HubspotRecord = z.infer<typeof hubspotRecord>;
 
 export const searchResponse = z.object({ total: z.number().int().min(0), results: z.array(hubspotRecord), paging });
-export type SearchResponse = z.infer<typeof searchResponse>;
+type SearchResponse = z.infer<typeof searchResponse>;
 
-export const listResponse = z.object({
+const listResponse = z.object({
   results: z.array(hubspotRecord),
   paging,
   /** Not part of HubSpot's list answer today; read when present. */
   total: z.number().int().min(0).optional(),
 });
-export type ListResponse = z.infer<typeof listResponse>;
+type ListResponse = z.infer<typeof listResponse>;
 
-export const archivedListResponse = z.object({
+const archivedListResponse = z.object({
   results: z.array(z.object({ id: z.string().min(1), archived: z.literal(true), archivedAt: z.string().optional() })),
   paging,
 });
@@ -141,9 +141,9 @@ export const hubspotOwner = z.object({
   updatedAt: z.string(),
 });
 export type HubspotOwner = z.infer<typeof hubspotOwner>;
-export const ownersResponse = z.object({ results: z.array(hubspotOwner), paging });
+const ownersResponse = z.object({ results: z.array(hubspotOwner), paging });
 
-export const associationType = z.object({ category: z.string(), typeId: z.number().int(), label: z.string().nullish() });
+const associationType = z.object({ category: z.string(), typeId: z.number().int(), label: z.string().nullish() });
 export const associationsBatchResponse = z.object({
   results: z.array(
     z.object({
@@ -184,7 +184,7 @@ export const hubspotError = z.object({
 export const portalLimits = ["search", "burst", "daily", "unavailable"] as const;
 export type PortalLimit = (typeof portalLimits)[number];
 
-export interface PortalRateLimitAnswer extends RateLimitAnswer {
+interface PortalRateLimitAnswer extends RateLimitAnswer {
   limit: PortalLimit;
 }
 
@@ -224,12 +224,6 @@ export function readHubspotLimit(res: Response, now: number): PortalRateLimitAns
   else waitMs = search ? SEARCH_WINDOW_MS : BURST_WINDOW_MS;
   return { waitMs, kind: "rate_limited", limit };
 }
-
-/** `readHubspotLimit` as the HTTP core's reader. */
-export const hubspotRateLimitReader = (res: Response, now: number): RateLimitAnswer | null => {
-  const read = readHubspotLimit(res, now);
-  return read && { waitMs: read.waitMs, kind: read.kind };
-};
 
 /** What a caller (the sync) learns of its traffic with the portal. */
 export interface PortalTraffic {
@@ -353,7 +347,7 @@ function checkLimit(limit: number, max: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new RangeError(`page size must be an integer from 1 to ${max}, got ${limit}`);
 }
 
-export interface SearchParams {
+interface SearchParams {
   /** Records modified at or after this time (epoch ms); all when null. */
   since: number | null;
   /** HubSpot's offset into the search, as it handed it out. */
@@ -472,15 +466,15 @@ export const searchPosition = z.object({
   /** Ids delivered at time `t`. */
   i: z.array(z.string()),
 });
-export type SearchPosition = z.infer<typeof searchPosition>;
+type SearchPosition = z.infer<typeof searchPosition>;
 
-export interface ChangesOptions {
+interface ChangesOptions {
   pageSize: number;
   /** The portal's search cap; HubSpot's is 10,000. */
   searchCap: number;
 }
 
-export interface SearchChanges {
+interface SearchChanges {
   results: HubspotRecord[];
   /** Records of the whole read (across restarts). */
   total: number;

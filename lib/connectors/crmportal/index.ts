@@ -41,20 +41,13 @@ import {
 // Incremental reads (for the sync engine) use the search endpoints by modification time; the
 // direct reads list every live record.
 
-export { createCrmportalStandIn, PORTAL_ACCOUNTS, standInPortalToken, type CrmportalStandIn, type CrmportalStandInOptions, type PortalUsage } from "./stand-in";
+export { createCrmportalStandIn, standInPortalToken, type CrmportalStandIn, type CrmportalStandInOptions } from "./stand-in";
 export {
   HUBSPOT_LIMITS,
-  hubspotRateLimitReader,
   MAX_SEARCH_LIMIT,
-  portalLimits,
-  readHubspotLimit,
   searchIntervalMs,
-  type PortalLimit,
-  type PortalLimits,
-  type PortalTraffic,
   type PortalUpstream,
 } from "./client";
-export type { PortalCompany, PortalContact, PortalDeal } from "./map";
 
 export const crmportalProduct = "HubSpot";
 export const crmportalProbeDescription = "Reads the CRM portal's details and one of its companies";

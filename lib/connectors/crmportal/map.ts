@@ -111,7 +111,7 @@ export function toDealRecord(r: HubspotRecord, companyId: string | null): Portal
   };
 }
 
-export const engagementKindOf: Record<EngagementType, EngagementKind> = { calls: "call", meetings: "meeting", emails: "email" };
+const engagementKindOf: Record<EngagementType, EngagementKind> = { calls: "call", meetings: "meeting", emails: "email" };
 
 export function toEngagementRecord(type: EngagementType, r: HubspotRecord, companyId: string | null): PortalEngagementRecord {
   const updatedAt = modifiedAt(type, r);

@@ -53,7 +53,7 @@ interface TokenState {
   usedToday: number;
 }
 
-export interface LimitVerdict {
+interface LimitVerdict {
   /** Null when the request may be answered; else the limit it would pass. */
   refused: EnforcedLimit | null;
   /** HubSpot's rate-limit headers for the window the request is counted in. */

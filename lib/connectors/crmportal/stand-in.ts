@@ -25,7 +25,7 @@ export type { PortalUsage } from "./stand-in-limits";
 // HubSpot's live answers differ from them: property values are strings (an unset one is left
 // out, not null), association ids are strings, and batch errors carry every required field.
 
-export const PORTAL_ACCOUNTS: Record<CrmInstance, string> = {
+const PORTAL_ACCOUNTS: Record<CrmInstance, string> = {
   customers: "portal-customers@crmportal.demo.test",
   users: "portal-users@crmportal.demo.test",
 };

@@ -3,7 +3,7 @@ import "server-only";
 // Faults a stand-in answers on demand, so tests can exercise 401, 429, 5xx and slow upstreams
 // over real HTTP. Each queued fault applies to one request, in order.
 
-export interface Fault {
+interface Fault {
   status?: 401 | 403 | 429 | 500 | 502 | 503;
   /** Seconds, sent as Retry-After. */
   retryAfter?: number;
@@ -14,7 +14,7 @@ export interface Fault {
 }
 
 /** What the recorder keeps of one request: never a header value that is a credential. */
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
   /** The Authorization scheme only ("Bearer", "token", "Basic"), or null when none was sent. */
@@ -28,9 +28,9 @@ export interface SeenRequest {
  */
 export const RECENT_REQUESTS_MAX = 1_000;
 /** Characters of a path (and of a method or scheme) kept, so one entry is at most ~300 bytes and the ring at most ~300 KB. */
-export const RECENT_REQUEST_FIELD_MAX = 256;
+const RECENT_REQUEST_FIELD_MAX = 256;
 /** Faults a test may queue at once; a test queues a handful, so more is a mistake. */
-export const QUEUED_FAULTS_MAX = 100;
+const QUEUED_FAULTS_MAX = 100;
 
 const clip = (s: string) => (s.length > RECENT_REQUEST_FIELD_MAX ? s.slice(0, RECENT_REQUEST_FIELD_MAX) : s);
 

@@ -6,9 +6,9 @@ import type { AddressInfo } from "node:net";
 // their stand-ins (the app itself mounts the same handlers under /stand-ins/<slug>).
 
 /** Largest request body read into memory; the vendor clients send small JSON and forms. */
-export const LOOPBACK_BODY_MAX = 1024 * 1024;
+const LOOPBACK_BODY_MAX = 1024 * 1024;
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+type FetchHandler = (request: Request) => Promise<Response>;
 
 export interface Served {
   url: string;

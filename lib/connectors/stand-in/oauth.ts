@@ -25,7 +25,7 @@ export interface StandInCaller {
   sameSite: boolean;
 }
 
-export interface StandInOAuthOptions {
+interface StandInOAuthOptions {
   slug: string;
   product: string;
   /** Vendor-looking token prefix, e.g. "lin_oauth". */
@@ -133,7 +133,7 @@ interface RefreshBody {
 }
 
 /** A grant's tokens as the token endpoint answers them. */
-export type IssuedGrant = {
+type IssuedGrant = {
   access_token: string;
   token_type: "Bearer";
   expires_in?: number;
@@ -142,7 +142,7 @@ export type IssuedGrant = {
 };
 
 /** What an access token is, for a stand-in's API: whose, or why not. */
-export type TokenState = { ok: true; email: string } | { ok: false; reason: "invalid" | "expired" | "revoked" };
+type TokenState = { ok: true; email: string } | { ok: false; reason: "invalid" | "expired" | "revoked" };
 
 const REFRESH_TTL_MS = 30 * 86_400_000;
 
@@ -161,7 +161,7 @@ const CODE_TTL_MS = 5 * 60_000;
  * it is reached, exchanges wait (429) rather than forget a code that could then be replayed.
  * Each entry is a 43-character MAC and a number: about 150 bytes, 1.5 MB at most.
  */
-export const REDEEMED_CODES_MAX = 10_000;
+const REDEEMED_CODES_MAX = 10_000;
 /** Longest form or query field the OAuth endpoints read; anything longer is not a real value. */
 const FIELD_MAX = 2_048;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

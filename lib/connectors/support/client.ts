@@ -8,10 +8,10 @@ import { retryAfterMs, retryAfterReader, upstreamJson, UpstreamError, type RateL
 
 export const INTERCOM_VERSION = "2.11";
 /** Intercom's documented ceiling for `per_page` on the conversation list. */
-export const MAX_PER_PAGE = 150;
+const MAX_PER_PAGE = 150;
 export const DEFAULT_PER_PAGE = 50;
 /** Enough for 30,000 conversations at the ceiling; beyond that the listing is refused rather than truncated. */
-export const MAX_PAGES = 200;
+const MAX_PAGES = 200;
 
 export const intercomAdmin = z.object({
   type: z.literal("admin"),
@@ -71,13 +71,13 @@ export const intercomPages = z.object({
 });
 export type IntercomPages = z.infer<typeof intercomPages>;
 
-export const intercomConversationList = z.object({
+const intercomConversationList = z.object({
   type: z.literal("conversation.list"),
   conversations: z.array(intercomConversation),
   total_count: z.number().int(),
   pages: intercomPages,
 });
-export type IntercomConversationList = z.infer<typeof intercomConversationList>;
+type IntercomConversationList = z.infer<typeof intercomConversationList>;
 
 /** Intercom's error body, for stand-in answers and anyone reading a failed response. */
 export const intercomErrorList = z.object({

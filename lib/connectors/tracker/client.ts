@@ -29,7 +29,7 @@ function connection<T extends z.ZodType>(node: T) {
   return z.object({ nodes: z.array(node), pageInfo });
 }
 
-export const linearWorkflowState = z.object({ name: z.string(), type: z.string() });
+const linearWorkflowState = z.object({ name: z.string(), type: z.string() });
 
 export const linearIssue = z.object({
   id: z.string(),
@@ -39,7 +39,7 @@ export const linearIssue = z.object({
   state: linearWorkflowState,
 });
 
-export const linearUserRef = z.object({ name: z.string(), displayName: z.string() });
+const linearUserRef = z.object({ name: z.string(), displayName: z.string() });
 export const linearProjectRef = z.object({ id: z.string(), name: z.string() });
 
 export const linearProjectIssue = linearIssue.extend({

@@ -43,5 +43,3 @@ export async function listIssues(up: UpstreamOptions, q: { project?: string }, o
   if (!project) throw noSuchProject(q.project);
   return { issues: (await fetchProjectIssues(up, project.id, opts)).map(toProjectIssue) };
 }
-
-export type { PageOptions } from "./client";

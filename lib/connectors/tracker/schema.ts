@@ -14,7 +14,7 @@ import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, ty
 // for its line here to go.
 
 /** Where the snapshot is, from the repository root (the working directory of the server and the tests). */
-export const LINEAR_SCHEMA_FILE = "lib/connectors/tracker/linear-schema.graphql";
+const LINEAR_SCHEMA_FILE = "lib/connectors/tracker/linear-schema.graphql";
 
 /** Fields @linear/sdk selects in `organization`, `projects()` and `team(id)` that the snapshot has not got, typed as the SDK's own types declare them. */
 export const FIELDS_AHEAD_OF_SNAPSHOT = `

@@ -24,7 +24,7 @@ import { RATE_LIMIT_HEADERS } from "./linear-errors";
 // and the benchmarks read it far faster than any person could, and what they measure is the
 // service, not a bucket. Tests switch refusals on with `configure`.
 
-export interface LinearLimits {
+interface LinearLimits {
   /** Requests per person per period. */
   requests: number;
   /** Complexity points per person per period. */
@@ -37,7 +37,7 @@ export interface LinearLimits {
 }
 
 /** Of the order Linear documents for a user's OAuth token; Linear revises its figures, and the client reads the headers, never these. */
-export const DEFAULT_LINEAR_LIMITS: LinearLimits = { requests: 5_000, complexity: 3_000_000, periodMs: 3_600_000, enforce: false, status: 400 };
+const DEFAULT_LINEAR_LIMITS: LinearLimits = { requests: 5_000, complexity: 3_000_000, periodMs: 3_600_000, enforce: false, status: 400 };
 
 interface Bucket {
   requests: number;
@@ -45,7 +45,7 @@ interface Bucket {
   at: number;
 }
 
-export interface Spent {
+interface Spent {
   headers: Record<string, string>;
   /** When refused: milliseconds until the request would pass. */
   refusedForMs: number | null;

@@ -101,12 +101,12 @@ function errorAnswer(status: number, errors: readonly GraphQLError[], headers: R
  * with: Linear's gateway answers some errors with 400 and the error's own status inside
  * `extensions.statusCode`, so a client must read the body, not the status alone.
  */
-export interface LinearFault {
+interface LinearFault {
   error: "authentication" | "forbidden" | "internal";
   status?: 400 | 401 | 403 | 500 | 502 | 503;
 }
 
-export class LinearFaults {
+class LinearFaults {
   private queue: LinearFault[] = [];
 
   next(...faults: LinearFault[]): void {
@@ -429,7 +429,7 @@ const requestBody = z.object({
 
 type Prepared = { ok: true; doc: DocumentNode } | { ok: false; errors: readonly GraphQLError[] };
 
-export class TrackerStandIn implements StandIn {
+class TrackerStandIn implements StandIn {
   readonly oauth: StandInOAuth;
   readonly faults = new Faults();
   /** Refusals in Linear's words for the next GraphQL requests, whatever their token. */
@@ -580,10 +580,4 @@ function withKind(err: GraphQLError, kind: LinearErrorKind): GraphQLError {
 
 export function createTrackerStandIn(deps: StandInDeps): TrackerStandIn {
   return new TrackerStandIn(deps);
-}
-
-/** The tracker's stand-in behind the StandIn the app mounts, for tests that set its limits or faults. */
-export function asTrackerStandIn(standIn: StandIn): TrackerStandIn {
-  if (!(standIn instanceof TrackerStandIn)) throw new TypeError("not the tracker's stand-in");
-  return standIn;
 }

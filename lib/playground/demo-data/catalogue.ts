@@ -19,7 +19,9 @@ import type {
   Transcript,
 } from "@/lib/contract/resources";
 import { permissionsFor } from "@/lib/auth/permissions";
-import type { BookBasis, CxWindow, Wiring } from "@/lib/cx";
+import type { BookBasis } from "@/lib/cx/book";
+import type { Wiring } from "@/lib/cx/ready";
+import type { CxWindow } from "@/lib/cx/window";
 import { crmInstances, monetary } from "@/lib/connectors/crmportal/records";
 import {
   bookFor,
@@ -93,7 +95,7 @@ export interface DemoData {
   "cx.districts": CxSource<DistrictSource>;
 }
 
-export type Catalogue = { readonly [Id in EndpointId]: Readonly<Record<string, Variant<DemoData[Id]>>> };
+type Catalogue = { readonly [Id in EndpointId]: Readonly<Record<string, Variant<DemoData[Id]>>> };
 
 export const DEFAULT_VARIANT = "rich";
 

@@ -7,7 +7,7 @@ import { DEFAULT_SCENARIO, scenarioList, type Scenario } from "./scenarios";
 // API (lib/playground/demo-answers.ts) answers from here; draft validation uses the predicates.
 
 export { catalogue, DEFAULT_VARIANT, isErrorVariant, variantGlossary } from "./catalogue";
-export type { BookSource, Catalogue, CxSource, DataVariant, DemoData, DistrictSource, ErrorVariant, Variant } from "./catalogue";
+export type { DemoData, ErrorVariant, Variant } from "./catalogue";
 export { DEMO_VIEWER_EMAIL, demoReferenceDate, rich } from "./data";
 export { openParamExamples } from "./examples";
 export type { Scenario } from "./scenarios";

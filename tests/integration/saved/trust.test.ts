@@ -4,7 +4,7 @@ import { startSession } from "@/lib/auth/session";
 import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import type { HumanDeps } from "@/lib/saved/human";
 import { savedRoutes } from "@/lib/saved/routes";
-import { savedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
+import { newSavedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
 import { backends, testSealer } from "../support/backends";
 
 // Trusting an author lets their dashboards run on one's live data without the consent screen.
@@ -82,9 +82,16 @@ describe.each(backends)("trusting authors on $name", (backend) => {
 describe("the manifest of a saved revision", () => {
   it("is read off the HTML once and kept", () => {
     const html = `<script>const API = window.DASHBOARD_API_BASE || "/api"; fetch(API + "/crm/users/contacts").then((r) => r.ok && r.json());</script>`;
+    const savedReads = newSavedReads();
     const first = savedReads(1, "x", 1, html);
     expect(first).toEqual({ paths: ["/crm/users/contacts"], complete: true });
     // The same revision is never read again: a revision's HTML does not change.
     expect(savedReads(1, "x", 1, "<p>other</p>")).toBe(first);
+  });
+
+  it("is kept by each memo apart, as each app keeps its own", () => {
+    const html = `<script>fetch(window.DASHBOARD_API_BASE + "/me");</script>`;
+    newSavedReads()(1, "x", 1, html);
+    expect(newSavedReads()(1, "x", 1, "<p>other</p>")).toEqual({ paths: [], complete: true });
   });
 });

@@ -8,7 +8,7 @@ import { currentSession } from "@/lib/app/current";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { revisionParam, segment } from "@/lib/saved/params";
 import { loadDashboard, revisionsOf } from "@/lib/saved/store";
-import { savedReads, trusts } from "@/lib/saved/trust";
+import { trusts } from "@/lib/saved/trust";
 import { app } from "@/lib/app";
 import { droppedText, parseDashboardParams } from "@/lib/frame/params";
 
@@ -51,7 +51,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
   ]);
   // Someone else's code reads only what its manifest names, trusted or not.
   const dashboardParams = parseDashboardParams(query);
-  const reads = isOwner ? { paths: [], complete: true } : savedReads(owner.id, slug, dashboard.shown.revision, dashboard.shown.html);
+  const reads = isOwner ? { paths: [], complete: true } : app().savedReads(owner.id, slug, dashboard.shown.revision, dashboard.shown.html);
   return (
     <>
       <FrameHostPolicy />
