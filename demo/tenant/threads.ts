@@ -18,7 +18,7 @@ export interface ThreadPart {
   createdAt: number;
 }
 
-export interface ConversationStarter {
+interface ConversationStarter {
   /** The CRM contact who wrote in, or null for a website visitor. */
   contactId: string | null;
   name: string;
@@ -50,7 +50,7 @@ export function conversationStarter(tenant: Tenant, c: SupportConversation): Con
 }
 
 /** A teammate's name by email: the demo's people first, then the staff directory. */
-export function teammateName(tenant: Tenant, email: string): string {
+function teammateName(tenant: Tenant, email: string): string {
   const user = demoUsers.find((u) => u.email === email);
   if (user) return user.name;
   const staff = tenant.staff.find((s) => s.email === email);

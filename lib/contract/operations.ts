@@ -6,7 +6,7 @@ import { PLAYGROUND_BASE } from "./playground";
 // take their method, path, name and summary from here, and lib/contract/operations.test.ts fails
 // when a playground or account route, a documented operation or an MCP tool has no entry.
 
-export interface SiteOperationDef {
+interface SiteOperationDef {
   id: string;
   method: "GET" | "POST";
   /** The path as documented: path values as `:name`, `:apiPath` for the rest of a path. */
@@ -48,7 +48,7 @@ export const siteOperations = [
 
 export type SiteOperationId = (typeof siteOperations)[number]["id"];
 type WithTool = Extract<(typeof siteOperations)[number], { mcpTool: string }>;
-export type McpToolName = WithTool["mcpTool"];
+type McpToolName = WithTool["mcpTool"];
 
 export function siteOperationById(id: SiteOperationId): SiteOperationDef {
   const found = siteOperations.find((o) => o.id === id);

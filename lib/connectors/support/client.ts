@@ -43,7 +43,7 @@ const intercomAuthor = z.object({
   email: z.string().nullish(),
 });
 
-export const intercomConversationPart = z.object({
+const intercomConversationPart = z.object({
   type: z.literal("conversation_part"),
   id: z.string(),
   part_type: z.string(),
@@ -51,7 +51,6 @@ export const intercomConversationPart = z.object({
   created_at: z.number().int(),
   author: intercomAuthor,
 });
-export type IntercomConversationPart = z.infer<typeof intercomConversationPart>;
 
 /** GET /conversations/{id}: the conversation, its opening message (`source`) and its parts. */
 export const intercomConversationDetail = intercomConversation.extend({
