@@ -38,6 +38,7 @@ export const libLayers = [
   { name: "crm", folders: ["crm"] },
   { name: "domains", folders: ["cx", "saved"] },
   { name: "seeding", folders: ["seed"] },
+  { name: "demo API", folders: ["demo-api"] },
   { name: "routes", folders: ["playground", "handlers", "signin"] },
   { name: "operations", folders: ["ops"] },
   { name: "reference", folders: ["docs"] },

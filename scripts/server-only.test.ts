@@ -17,7 +17,7 @@ const browserSafe = [
   "lib/contract/endpoints.ts",
   "lib/contract/playground.ts",
   // The demo API is plain TypeScript, so the editor's broker may answer drafts with it.
-  "lib/playground/demo-answers.ts",
+  "lib/demo-api/answers.ts",
 ];
 
 // Running SQL is what storage code has in common, and it can be seen in the source: Kysely's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { isScenario, scenarioNamed } from "@/lib/playground/demo-data";
+import { demoApiResponse } from "@/lib/demo-api/answers";
+import { isScenario, scenarioNamed } from "@/lib/demo-api/data";
 import { MATRIX_STATES } from "./matrix-states";
 
 const status = (scenario: string, path: string) => demoApiResponse({ path, search: new URLSearchParams(), scenario }).status;

@@ -1,5 +1,5 @@
 // The states the editor's matrix renders side by side, each a demo scenario of
-// lib/playground/demo-data/scenarios.ts (a test keeps the names in step).
+// lib/demo-api/data/scenarios.ts (a test keeps the names in step).
 
 export interface MatrixState {
   id: string;

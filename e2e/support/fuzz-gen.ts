@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { endpoints } from "../../lib/contract/endpoints";
-import { variantGlossary } from "../../lib/playground/demo-data";
+import { variantGlossary } from "../../lib/demo-api/data";
 
 // What the fuzz suite sends: generated requests to every route family of the HTTP edge. A
 // generated request is plain data, so a failure prints as it was made; the values that only

@@ -1,6 +1,6 @@
 import type { Endpoint, EndpointDef, EndpointId } from "@/lib/contract/endpoints";
-import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { DEMO_VIEWER_EMAIL, openParamExamples, rich } from "@/lib/playground/demo-data";
+import { demoApiResponse } from "@/lib/demo-api/answers";
+import { DEMO_VIEWER_EMAIL, openParamExamples, rich } from "@/lib/demo-api/data";
 import type { ExampleDoc } from "./types";
 
 // Each endpoint's example is what the playground's demo API answers for it in the default

@@ -4,7 +4,7 @@ import { endpoints } from "@/lib/contract/endpoints";
 import { PLAYGROUND_BASE, draftUpdate, type DraftCreated, type DraftEvent, type DraftUpdated } from "@/lib/contract/playground";
 import { describeShape } from "@/lib/contract/describe";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
-import { defaultScenario } from "@/lib/playground/demo-data";
+import { defaultScenario } from "@/lib/demo-api/data";
 import { draftFrame } from "@/lib/playground/sse";
 
 // The parts of llms.txt that walk an agent through a task: one draft from creation to the

@@ -1,10 +1,10 @@
 import { endpoints } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
-import { catalogue, isErrorVariant, scenarios, type Variant } from "@/lib/playground/demo-data";
+import { catalogue, isErrorVariant, scenarios, type Variant } from "@/lib/demo-api/data";
 import type { Doc } from "./llms-guide";
 
 // The table of states a dashboard must survive: for each demo variant, where it is offered,
-// what it answers, which scenarios use it (all read from the demo-data registry) and what a
+// what it answers, which scenarios use it (all read from the demo API's data) and what a
 // dashboard should show (written here, one line per variant; a test holds it to the registry).
 
 /** What a dashboard shows for each variant, in the order the table lists them. */

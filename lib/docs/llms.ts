@@ -10,8 +10,8 @@ import { defaultPlaygroundSettings, type PlaygroundSettings } from "@/lib/playgr
 import { RENDER_VIEWPORTS, renderAnswer } from "@/lib/contract/renders";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
-import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/playground/demo-answers";
-import { defaultScenario, scenarios, variantsFor } from "@/lib/playground/demo-data";
+import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/demo-api/answers";
+import { defaultScenario, scenarios, variantsFor } from "@/lib/demo-api/data";
 import { Doc, recipesSection, screenshotSection, updateSemanticsSection, workedExampleSection } from "./llms-guide";
 import { renderAdvice, statesSection } from "./llms-states";
 import { snapshotChecks, snapshotElement, snapshotHelper, snapshotLiveViewer, snapshotWhen } from "@/lib/frame/snapshot-policy";

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
-import { scenariosBody } from "@/lib/playground/demo-answers";
-import { endpointsBody } from "@/lib/playground/endpoints-doc";
+import { scenariosBody } from "@/lib/demo-api/answers";
+import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { endpointsBodySchema, scenariosBodySchema } from "./bodies";
 import { EXAMPLE_LIST_ITEMS } from "./examples";
 import { allOperations, docsModel, sectionOf } from "./model";
@@ -89,7 +89,7 @@ describe("the docs model", () => {
   });
 
   it("documents every error the playground's routes answer", () => {
-    const sources = ["routes.ts", "drafts.ts", "demo-answers.ts", "reports.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "../playground", f), "utf8"));
+    const sources = ["playground/routes.ts", "playground/drafts.ts", "demo-api/answers.ts", "playground/reports.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "..", f), "utf8"));
     const thrown = new Set(sources.flatMap((s) => [...s.matchAll(/ApiError\("([a-z_]+)"/g)].map((m) => m[1])));
     thrown.add("no_such_draft");
     const documented = new Set(["playground", "demo-api", "renders", "events"].flatMap((s) => sectionOf(model, s as SectionSlug).operations).flatMap((o) => o.errors.map((e) => e.code)));

@@ -31,7 +31,7 @@ import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/rend
 import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
 import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
 import { endpointExample } from "./examples";
 import { COMPONENTS_PREFIX, SchemaSet, fieldRows, limitsOf, queryParams, sentences, typeLabel } from "./json-schema";

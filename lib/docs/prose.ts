@@ -5,9 +5,9 @@ import { SESSION_COOKIE } from "@/lib/auth/session";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { dashboardParamsConvention } from "@/lib/frame/params";
 import { checkRules } from "@/lib/check";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/playground/demo-answers";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
 import { defaultPlaygroundSettings } from "@/lib/playground/limits";
-import { defaultScenario, scenarios, variantGlossary } from "@/lib/playground/demo-data";
+import { defaultScenario, scenarios, variantGlossary } from "@/lib/demo-api/data";
 import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";
 import type { Block } from "./types";
 

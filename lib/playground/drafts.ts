@@ -7,7 +7,7 @@ import { isBlankDocument } from "@/lib/check";
 import { htmlTitle, TITLE_SEARCH_CHARS } from "@/lib/saved/slug";
 import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db";
-import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/playground/demo-data";
+import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/demo-api/data";
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "./fanout";
 import type { Hub } from "./hub";

@@ -24,8 +24,8 @@ import {
 import { readTextBody } from "@/lib/http/edge";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
 import { fromThrown, json } from "@/lib/http/respond";
-import { scenariosBody } from "./demo-answers";
-import { endpointsBody } from "./endpoints-doc";
+import { scenariosBody } from "@/lib/demo-api/answers";
+import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { JSON_BODY_MAX, type Playground } from "./routes";
 import { serverLog } from "@/lib/http/server-log";
 

@@ -58,7 +58,7 @@ import {
   type PlaygroundSettings,
   type Take,
 } from "./limits";
-import { demoApiResponse } from "./demo-answers";
+import { demoApiResponse } from "@/lib/demo-api/answers";
 import { createReports, type Reports } from "./reports";
 import { createRenders, type Renders } from "./renders";
 import type { Renderer } from "@/lib/renderer";

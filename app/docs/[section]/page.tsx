@@ -7,7 +7,7 @@ import { app } from "@/lib/app";
 import { docsModel, sectionOf } from "@/lib/docs/model";
 import { docsAnchors, searchIndexJson } from "@/lib/docs/search-asset";
 import { docsSections, isSectionSlug } from "@/lib/docs/sections";
-import { scenarios } from "@/lib/playground/demo-data";
+import { scenarios } from "@/lib/demo-api/data";
 
 type Props = { params: Promise<{ section: string }> };
 

@@ -7,8 +7,8 @@ import { errorCatalogue } from "@/lib/contract/errors";
 import { endpointById, endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { endpointsBodySchema } from "@/lib/docs/bodies";
-import { demoApiResponse } from "@/lib/playground/demo-answers";
-import { DEMO_VIEWER_EMAIL, isVariant, rich, variantsFor } from "@/lib/playground/demo-data";
+import { demoApiResponse } from "@/lib/demo-api/answers";
+import { DEMO_VIEWER_EMAIL, isVariant, rich, variantsFor } from "@/lib/demo-api/data";
 
 // The demo API through its route handlers: path values and queries handled as the real API
 // handles them, the playground's scenario and variant parameters, and /scenarios, /endpoints.

@@ -6,7 +6,7 @@ import { siteOperations } from "@/lib/contract/operations";
 import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
 import { llmsFullText, llmsText } from "@/lib/docs/llms";
 import { allOperations, docsModel } from "@/lib/docs/model";
-import { scenariosBody } from "@/lib/playground/demo-answers";
+import { scenariosBody } from "@/lib/demo-api/answers";
 import { backends } from "../support/backends";
 import { DRAFT, postJson, startApp, type App } from "./support";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoApiResponse } from "@/lib/playground/demo-answers";
+import { demoApiResponse } from "@/lib/demo-api/answers";
 import { backends } from "../support/backends";
 import { DRAFT, create, postJson, startApp, type App } from "./support";
 

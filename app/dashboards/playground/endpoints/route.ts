@@ -1,7 +1,7 @@
 // GET /dashboards/playground/endpoints — every API endpoint's JSON Schemas, errors and the error envelope.
 import { defineRoute } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
-import { endpointsBody } from "@/lib/playground/endpoints-doc";
+import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Use GET.",

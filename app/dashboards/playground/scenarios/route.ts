@@ -1,7 +1,7 @@
 // GET /dashboards/playground/scenarios — the demo scenarios, the default, and every path's variants.
 import { defineRoute } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
-import { scenariosBody } from "@/lib/playground/demo-answers";
+import { scenariosBody } from "@/lib/demo-api/answers";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   refuse: "Use GET.",

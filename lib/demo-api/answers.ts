@@ -20,7 +20,7 @@ import {
   type DemoData,
   type ErrorVariant,
   type Scenario,
-} from "@/lib/playground/demo-data";
+} from "@/lib/demo-api/data";
 
 // GET /dashboards/playground/api/<api path>: the canned answer of the demo data for that path.
 // It runs the real API's order (session → path values → permission → query → handler), with

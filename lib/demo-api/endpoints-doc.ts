@@ -7,7 +7,7 @@ import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground"
 import { errorEnvelope } from "@/lib/contract/resources";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { dashboardParamsConvention } from "@/lib/frame/params";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "./demo-answers";
+import { SCENARIO_PARAM, VARIANT_PARAM } from "./answers";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
 // (as sent: strings) and of its success body, its errors, and the error envelope, generated

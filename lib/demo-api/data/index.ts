@@ -4,7 +4,7 @@ import { catalogue, DEFAULT_VARIANT } from "./catalogue";
 import { DEFAULT_SCENARIO, scenarioList, type Scenario } from "./scenarios";
 
 // The playground's canned demo data: variants per endpoint and scenarios over them. The demo
-// API (lib/playground/demo-answers.ts) answers from here; draft validation uses the predicates.
+// API (lib/demo-api/answers.ts) answers from here; draft validation uses the predicates.
 
 export { catalogue, DEFAULT_VARIANT, isErrorVariant, variantGlossary } from "./catalogue";
 export type { DemoData, ErrorVariant, Variant } from "./catalogue";

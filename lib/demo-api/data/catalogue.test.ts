@@ -4,7 +4,7 @@ import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { endpoints, errorsOf, type Endpoint } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { waitingText } from "@/lib/cx/ready";
-import { demoApiResponse } from "@/lib/playground/demo-answers";
+import { demoApiResponse } from "@/lib/demo-api/answers";
 import { demoReferenceDate, DEMO_VIEWER_EMAIL, openParamExamples, catalogue, defaultScenario, endpointForPath, isScenario, isVariant, rich, scenarios, variantGlossary, variantsFor } from ".";
 import { referenceDateAt } from "@/demo/tenant";
 
