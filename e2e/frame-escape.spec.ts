@@ -256,8 +256,7 @@ async function openHostile(
     await watch.runWithMyData();
   }
   // The secret was read through the broker before the attack ran.
-  await watch.openRequestLog();
-  await expect(watch.requestLogEntries().filter({ hasText: "/me" }).filter({ hasText: "200" }).first()).toBeVisible();
+  await watch.expectLoggedRequest("/me", "200");
   await attemptsMade(page);
   await canaries.send(watched, { udp: usesWebRtc(attack) });
   return { author, draft, watch };

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { ConsentGatePage } from "./consent";
 
 // Page objects for the playground's watch page, and the agent side that feeds it drafts.
@@ -94,6 +94,19 @@ export class WatchPage {
   async openRequestLog(): Promise<void> {
     const log = this.page.getByTestId("request-log");
     if (!(await log.evaluate((d) => (d as HTMLDetailsElement).open))) await log.locator("summary").click();
+  }
+
+  /**
+   * Opens the request log and waits for an entry to show in it. A click that lands while the page
+   * is still drawing the log can find it replaced and closed again, so it is opened until the
+   * entry is seen.
+   */
+  async expectLoggedRequest(path: string, status: string): Promise<void> {
+    const entry = this.requestLogEntries().filter({ hasText: path }).filter({ hasText: status }).first();
+    await expect(async () => {
+      await this.openRequestLog();
+      await expect(entry).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
   }
 
   requestLogEntries() {
