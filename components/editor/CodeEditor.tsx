@@ -1,14 +1,8 @@
 "use client";
 
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
-import { basicSetup, EditorView } from "codemirror";
-import { historyField, indentWithTab } from "@codemirror/commands";
-import { keymap } from "@codemirror/view";
-import { html as htmlLanguage } from "@codemirror/lang-html";
-import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { Compartment, EditorState, Transaction, type Extension, type Text } from "@codemirror/state";
 import type { DraftWarning } from "@/lib/contract/resources";
-import { readableHighlighting } from "./highlight";
+import type { MountedEditor } from "./codemirror-mount";
 import styles from "./editor.module.css";
 
 interface CodeEditorProps {
@@ -42,39 +36,32 @@ export interface CodeEditorHandle {
   history: () => unknown;
 }
 
-function offsetOf(doc: Text, line: number, column: number): number {
-  const l = doc.line(Math.min(Math.max(1, line), doc.lines));
-  return Math.min(l.from + Math.max(0, column - 1), l.to);
-}
-
-function toDiagnostics(doc: Text, warnings: readonly DraftWarning[]): Diagnostic[] {
-  return warnings.map((w) => {
-    const from = offsetOf(doc, w.line, w.column);
-    const lineEnd = doc.lineAt(from).to;
-    return {
-      from,
-      to: Math.max(from, lineEnd),
-      severity: w.severity,
-      source: w.rule,
-      message: `${w.message}\nHint: ${w.hint}`,
-    };
-  });
-}
+/** Lets the browser paint and take input before the next piece of work. */
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * The state the editor opens in: with the undo history kept from an earlier visit when there is
- * one of this very text, else a fresh one. A history that does not fit is dropped, never the text.
+ * CodeMirror's packages, each evaluated in a task of its own with the browser free in between:
+ * loaded at once they held a phone's main thread for over a second while the page was already
+ * drawn and its text area was taking keystrokes.
  */
-function openingState(doc: string, selection: { anchor: number; head: number }, extensions: Extension[], history: unknown): EditorState {
-  if (history !== null && typeof history === "object" && (history as { doc?: unknown }).doc === doc) {
-    try {
-      const restored = EditorState.fromJSON(history, { extensions }, { history: historyField });
-      if (restored.doc.toString() === doc) return restored;
-    } catch {
-      // Written by another version of the editor, or tampered with: start a fresh history.
-    }
+async function loadCodeMirror() {
+  for (const load of [() => import("@codemirror/state"), () => import("@codemirror/view"), () => import("@codemirror/language"), () => import("@codemirror/lang-html"), () => import("codemirror")]) {
+    await load();
+    await yieldToBrowser();
   }
-  return EditorState.create({ doc, selection, extensions });
+  return import("./codemirror-mount");
+}
+
+/** Offset of `line`/`column` (from 1) in plain text, for the text area shown before CodeMirror. */
+function plainOffset(text: string, line: number, column: number): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf("\n", at);
+    if (next === -1) break;
+    at = next + 1;
+  }
+  const end = text.indexOf("\n", at);
+  return Math.min(at + Math.max(0, column - 1), end === -1 ? text.length : end);
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -84,20 +71,17 @@ function earlySourceHtml(value: string, label: string, readOnly: boolean): strin
   return `<textarea class="${styles.earlySource}" aria-label="${escapeHtml(label)}" data-testid="early-source" spellcheck="false" autocapitalize="off" autocomplete="off"${readOnly ? " readonly" : ""}>\n${escapeHtml(value)}</textarea>`;
 }
 
-// Read-only, not uneditable: the text stays focusable, so it can be read and copied by keyboard.
-const readOnlyExtensions = (readOnly: boolean) => EditorState.readOnly.of(readOnly);
-
-/** CodeMirror 6 with HTML (and its embedded JavaScript and CSS) highlighting and inline lint. */
+/** The source editor: CodeMirror 6 once loaded, a plain text area holding the text until then. */
 export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit, warnings, checkedValue, label, describedBy, readOnly = false, ref }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   // Until CodeMirror has mounted, the page's own HTML holds the source in a plain text area, so
-  // typing works as soon as the page is drawn; what was typed there (and where the cursor was)
-  // carries over into CodeMirror, and nothing typed is lost.
+  // typing works as soon as the page is drawn and the preview follows it; what was typed there
+  // (and where the cursor was) carries over into CodeMirror, and nothing typed is lost.
   const early = useRef<HTMLDivElement>(null);
   const [mounted, setMounted] = useState(false);
-  const view = useRef<EditorView | null>(null);
-  const readOnlyPart = useRef(new Compartment());
+  const editor = useRef<MountedEditor | null>(null);
   const readOnlyNow = useRef(readOnly);
+  const findings = useRef({ warnings, checkedValue });
   const latestChange = useRef(onChange);
   const initial = useRef(initialValue);
   const initialHistoryRef = useRef(initialHistory);
@@ -108,44 +92,54 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
     latestUserEdit.current = onUserEdit;
   });
 
+  const earlyArea = () => (editor.current ? null : (early.current?.querySelector("textarea") ?? null));
+
   useEffect(() => {
-    if (!host.current) return;
-    const area = early.current?.querySelector("textarea") ?? null;
-    const typed = area && area.value !== initial.current ? area.value : null;
-    const doc = typed ?? initial.current;
-    const hadFocus = area !== null && document.activeElement === area;
-    const anchor = area && hadFocus ? Math.min(area.selectionStart, doc.length) : 0;
-    const head = area && hadFocus ? Math.min(area.selectionEnd, doc.length) : 0;
-    const extensions = [
-        basicSetup,
-        readableHighlighting,
-        // Tab indents, as in any code editor; Escape then Tab (CodeMirror's tab focus mode)
-        // moves focus on, so keyboard users are never trapped.
-        keymap.of([indentWithTab]),
-        htmlLanguage(),
-        lintGutter(),
-        EditorView.lineWrapping,
-        readOnlyPart.current.of(readOnlyExtensions(readOnlyNow.current)),
-        // tabindex makes the editable content count as the scroller's focusable content for
-        // checkers that do not treat contenteditable as focusable; Tab order is unchanged.
-        EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", tabindex: "0", ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
-        EditorView.updateListener.of((u) => {
-          if (!u.docChanged) return;
-          latestChange.current(u.state.doc.toString());
-          if (u.transactions.some((tr) => tr.annotation(Transaction.userEvent) !== undefined)) latestUserEdit.current?.();
-        }),
-      ];
-    const v = new EditorView({ parent: host.current, state: openingState(doc, { anchor, head }, extensions, typed === null ? initialHistoryRef.current : undefined) });
-    view.current = v;
-    // From here on keystrokes belong to CodeMirror: the text area goes at once, not at React's
-    // next render, so nothing can be typed into it and lost.
-    if (area) area.hidden = true;
-    if (hadFocus) v.focus();
-    if (typed !== null) latestChange.current(typed);
-    setMounted(true);
+    const area = earlyArea();
+    if (!area) return;
+    const typed = () => {
+      latestChange.current(area.value);
+      latestUserEdit.current?.();
+    };
+    // Typed before the page's script ran.
+    if (area.value !== initial.current) typed();
+    area.addEventListener("input", typed);
+    return () => area.removeEventListener("input", typed);
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    let mountedHere: MountedEditor | null = null;
+    void loadCodeMirror().then(({ mountEditor }) => {
+      if (cancelled || !host.current) return;
+      const area = earlyArea();
+      const typed = area && area.value !== initial.current ? area.value : null;
+      const doc = typed ?? initial.current;
+      const hadFocus = area !== null && document.activeElement === area;
+      const anchor = area && hadFocus ? Math.min(area.selectionStart, doc.length) : 0;
+      const head = area && hadFocus ? Math.min(area.selectionEnd, doc.length) : 0;
+      mountedHere = mountEditor(host.current, {
+        doc,
+        selection: { anchor, head },
+        history: typed === null ? initialHistoryRef.current : undefined,
+        label,
+        describedBy,
+        readOnly: readOnlyNow.current,
+        onChange: (value) => latestChange.current(value),
+        onUserEdit: () => latestUserEdit.current?.(),
+      });
+      editor.current = mountedHere;
+      // From here on keystrokes belong to CodeMirror: the text area goes at once, not at React's
+      // next render, so nothing can be typed into it and lost.
+      if (area) area.hidden = true;
+      if (hadFocus) mountedHere.focus();
+      mountedHere.showFindings(findings.current.warnings, findings.current.checkedValue);
+      setMounted(true);
+    });
     return () => {
-      v.destroy();
-      view.current = null;
+      cancelled = true;
+      mountedHere?.destroy();
+      if (editor.current === mountedHere) editor.current = null;
     };
   }, [label, describedBy]);
 
@@ -153,35 +147,39 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
     ref,
     () => ({
       goTo: (line, column = 1) => {
-        const v = view.current;
-        if (!v) return;
-        const at = offsetOf(v.state.doc, line, column);
-        v.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
-        v.focus();
+        const area = earlyArea();
+        if (area) {
+          const at = plainOffset(area.value, line, column);
+          area.focus();
+          area.setSelectionRange(at, at);
+          return;
+        }
+        editor.current?.goTo(line, column);
       },
       replaceAll: (text) => {
-        const v = view.current;
-        if (!v || text === v.state.doc.toString()) return;
-        const head = Math.min(v.state.selection.main.head, text.length);
-        v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text }, selection: { anchor: head } });
+        const area = earlyArea();
+        if (area) {
+          if (area.value === text) return;
+          area.value = text;
+          latestChange.current(text);
+          return;
+        }
+        editor.current?.replaceAll(text);
       },
-      value: () => view.current?.state.doc.toString() ?? initial.current,
-      history: () => view.current?.state.toJSON({ history: historyField }),
+      value: () => editor.current?.value() ?? earlyArea()?.value ?? initial.current,
+      history: () => editor.current?.history(),
     }),
     [],
   );
 
   useEffect(() => {
     readOnlyNow.current = readOnly;
-    view.current?.dispatch({ effects: readOnlyPart.current.reconfigure(readOnlyExtensions(readOnly)) });
+    editor.current?.setReadOnly(readOnly);
   }, [readOnly]);
 
   useEffect(() => {
-    const v = view.current;
-    if (!v) return;
-    // Offsets of findings on an older text would land on the wrong characters.
-    if (v.state.doc.toString() !== checkedValue) return;
-    v.dispatch(setDiagnostics(v.state, toDiagnostics(v.state.doc, warnings)));
+    findings.current = { warnings, checkedValue };
+    editor.current?.showFindings(warnings, checkedValue);
   }, [warnings, checkedValue]);
 
   return (
