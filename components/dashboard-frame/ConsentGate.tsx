@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { matchPath } from "@/lib/contract/match";
+import { matchRoute } from "@/lib/contract/routes";
 import { agree, type Agreement, type CodeAuthor, type LiveQuestion } from "@/lib/consent/live";
 import styles from "./ConsentGate.module.css";
 
@@ -31,7 +31,7 @@ interface ConsentGateProps {
 
 /** "/crm/:instance/deals" reads as "/crm/{any instance}/deals", with what the endpoint is. */
 function describe(path: string): { path: string; what: string } {
-  const what = matchPath(path)?.endpoint.summary ?? "";
+  const what = matchRoute(path)?.route.summary ?? "";
   return { path: path.replace(/:([a-zA-Z]+)/g, "{any $1}"), what };
 }
 

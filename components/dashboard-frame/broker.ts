@@ -1,4 +1,4 @@
-import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
 import { LiveGrant } from "@/lib/consent/live";
 import {
   BROKER_BODY_MAX,

@@ -9,12 +9,8 @@ import {
   REPORT_REQUESTS_MAX,
   REPORT_TEXT_MAX,
   REPORT_WAIT_MAX_MS,
-  type RenderConsoleLine,
-  type RenderError,
-  type RenderRefusal,
-  type RenderReportInput,
-  type RenderRequest,
-} from "@/lib/contract/reports";
+} from "@/lib/contract/report-limits";
+import type { RenderConsoleLine, RenderError, RenderRefusal, RenderReportInput, RenderRequest } from "@/lib/contract/reports";
 import type { RenderNotice } from "@/lib/frame/protocol";
 import type { RequestLogEntry } from "./broker";
 

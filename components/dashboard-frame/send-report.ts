@@ -1,5 +1,4 @@
-import { PLAYGROUND_BASE } from "@/lib/contract/playground";
-import { renderReportInput } from "@/lib/contract/reports";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import type { RenderReportBody } from "./render-report";
 
 /** Whose report it is: a watcher's (the read id), or the author's (the draft's write link). */
@@ -12,6 +11,8 @@ type ReportSender = { readId: string } | { postUrl: string };
  * report that is refused or lost is not tried again.
  */
 export async function sendRenderReport(sender: ReportSender, revision: number, report: RenderReportBody): Promise<void> {
+  // The schema library comes with the first report, not with the page.
+  const { renderReportInput } = await import("@/lib/contract/reports");
   const body = renderReportInput.safeParse({ revision, ...report });
   if (!body.success) return;
   // Same-origin path only: the write token never goes into a cross-origin request.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 
 // What the editor keeps in the browser between visits: the write capability of each draft this
 // browser created, and the edits not yet shared or saved. Plain functions over a Storage-like

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
-import { PLAYGROUND_BASE, draftCreated, draftUpdated } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { errorText } from "./error-text";
 
 const PUSH_DEBOUNCE_MS = 800;
@@ -97,6 +97,7 @@ export function useDraftSharing({ html, scenario, examples, mode, dash: initialD
         announce(`Sharing failed: ${message}`);
         return;
       }
+      const { draftCreated } = await import("@/lib/contract/playground");
       const created = draftCreated.parse(await res.json());
       sentAs({ html: source, scenario, examples });
       setRevision(created.revision);
@@ -173,6 +174,7 @@ function usePushedEdits(
           announce(`The edit was not sent to watchers: ${await errorText(res)}`);
           return;
         }
+        const { draftUpdated } = await import("@/lib/contract/playground");
         const updated = draftUpdated.parse(await res.json());
         pushed.current = body;
         onPushed(updated.revision, sending);

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { PLAYGROUND_BASE, draftView, type DraftView } from "@/lib/contract/playground";
+import type { DraftView } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { htmlTitle } from "@/lib/saved/slug";
 import type { EditorExample } from "./editor-example";
 import { errorText } from "./error-text";
@@ -48,6 +49,7 @@ async function readLatest(id: string, tries = BUSY_TRIES): Promise<Read> {
     }
     if (res.status === 404) return { kind: "failed", message: "this draft no longer exists" };
     if (!res.ok) return { kind: "failed", message: await errorText(res) };
+    const { draftView } = await import("@/lib/contract/playground");
     const parsed = draftView.safeParse(await res.json());
     return parsed.success ? { kind: "ready", view: parsed.data } : { kind: "failed", message: "the playground answered something unexpected" };
   } catch {

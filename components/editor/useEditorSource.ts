@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import type { EditorExample } from "./editor-example";
 
 export interface EditorSource {

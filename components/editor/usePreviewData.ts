@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { z } from "zod";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
-import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { errorText } from "./error-text";
 
 const scenariosSchema = z.object({

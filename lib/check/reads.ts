@@ -1,4 +1,4 @@
-import { endpoints } from "@/lib/contract/endpoints";
+import { routes } from "@/lib/contract/routes";
 import { HOLE } from "./urls";
 
 // The API paths a dashboard reads, read off its code before it runs. The viewer is shown them
@@ -23,7 +23,7 @@ export interface DraftReads {
 /** More templates than the registry has endpoints cannot be meant; the cap keeps a hostile document's manifest small. */
 export const READS_MAX = 64;
 
-const templates = endpoints.map((e) => e.path.split("/").slice(1));
+const templates = routes.map((e) => e.path.split("/").slice(1));
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

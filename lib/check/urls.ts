@@ -1,4 +1,4 @@
-import { endpoints } from "@/lib/contract/endpoints";
+import { routes } from "@/lib/contract/routes";
 
 // What a URL written in a dashboard points at. URLs in code are often built from pieces
 // (`API + "/crm/" + instance + "/companies"`, template literals); the JavaScript pass flattens
@@ -9,7 +9,7 @@ export const HOLE = "\u0000";
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** First segments of every API path (me, connections, crm, vendors, cx), from the endpoint registry. */
-const apiTags = [...new Set(endpoints.map((e) => e.path.split("/")[1] ?? "").filter(Boolean))];
+const apiTags = [...new Set(routes.map((e) => e.path.split("/")[1] ?? "").filter(Boolean))];
 const API_PATH = new RegExp(`^/(?:${apiTags.map(escapeRe).join("|")})(?=$|[/?#])`);
 const API_BASE = /^\/api(?=$|[/?#])/;
 const PLAYGROUND_API = /^\/dashboards\/playground\/api(?=$|[/?#])/;
@@ -68,7 +68,7 @@ export function isBlockedResource(url: string, dataAllowed: boolean): boolean {
 }
 
 /** Paged endpoints from the registry, as patterns over URL shapes. */
-const pagedPatterns = endpoints
+const pagedPatterns = routes
   .filter((e) => "pagedList" in e && e.pagedList !== undefined)
   .map((e) => ({
     path: e.path,

@@ -2,12 +2,14 @@ import { z } from "zod";
 import type { ErrorCode } from "./errors";
 import * as r from "./resources";
 import { bookBasis } from "./resources";
+import { route, type Tag } from "./routes";
 import { booleanParam, noQuery, pageQuery, windowShape, withWindowRules } from "./query";
 
 // The endpoint registry: the one source for validation, /endpoints, OpenAPI, /docs and
 // client types. Every API path of the interface specification is here.
 
-export type Tag = "me" | "connections" | "crm" | "vendors" | "cx";
+
+export type { Tag } from "./routes";
 
 export interface EndpointDef {
   id: string;
@@ -51,37 +53,25 @@ const callsErrors = ["calls_not_opted_in", "calls_donor_not_connected", "calls_n
 
 export const endpoints = [
   {
-    id: "me",
-    path: "/me",
-    tag: "me",
-    summary: "The signed-in user's profile",
+    ...route("me"),
     query: noQuery,
     response: r.me,
     errors: [],
   },
   {
-    id: "me.favourites",
-    path: "/me/favourites",
-    tag: "me",
-    summary: "The signed-in user's favourites, in render order",
+    ...route("me.favourites"),
     query: noQuery,
     response: z.object({ favourites: z.array(r.favourite) }),
     errors: [],
   },
   {
-    id: "me.home",
-    path: "/me/home",
-    tag: "me",
-    summary: "The signed-in user's home path; null means the built-in landing page",
+    ...route("me.home"),
     query: noQuery,
     response: r.home,
     errors: [],
   },
   {
-    id: "connections.check",
-    path: "/connections/:slug/check",
-    tag: "connections",
-    summary: "Runs one connector's read-only probe as the calling user",
+    ...route("connections.check"),
     params: {
       slug: {
         values: ["tracker", "coderepo", "calls", "support", "crmportal"],
@@ -94,46 +84,31 @@ export const endpoints = [
     errors: ["no_connection_check"],
   },
   {
-    id: "crm.companies",
-    path: "/crm/:instance/companies",
-    tag: "crm",
-    summary: "Normalised CRM companies, with ARR and hierarchy, keyset-paged",
+    ...route("crm.companies"),
     params: crmInstance,
     query: pageQuery,
     response: z.object({ companies: z.array(r.crmCompany), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
     permission: "crm.{instance}.read",
-    pagedList: "companies",
   },
   {
-    id: "crm.contacts",
-    path: "/crm/:instance/contacts",
-    tag: "crm",
-    summary: "Normalised CRM contacts, keyset-paged",
+    ...route("crm.contacts"),
     params: crmInstance,
     query: pageQuery,
     response: z.object({ contacts: z.array(r.crmContact), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
     permission: "crm.{instance}.read",
-    pagedList: "contacts",
   },
   {
-    id: "crm.deals",
-    path: "/crm/:instance/deals",
-    tag: "crm",
-    summary: "Normalised CRM deals, keyset-paged; empty for a non-monetary instance",
+    ...route("crm.deals"),
     params: crmInstance,
     query: pageQuery,
     response: z.object({ deals: z.array(r.crmDeal), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
     permission: "crm.{instance}.read",
-    pagedList: "deals",
   },
   {
-    id: "crm.summary",
-    path: "/crm/:instance/summary",
-    tag: "crm",
-    summary: "Totals, contacts by lifecycle stage, and (monetary instances) the pipeline by stage",
+    ...route("crm.summary"),
     params: crmInstance,
     query: noQuery,
     response: r.crmSummary,
@@ -141,10 +116,7 @@ export const endpoints = [
     permission: "crm.{instance}.read",
   },
   {
-    id: "crm.sources",
-    path: "/crm/:instance/sources",
-    tag: "crm",
-    summary: "Sync state of each connector feeding the instance: how fresh the numbers are",
+    ...route("crm.sources"),
     params: crmInstance,
     query: noQuery,
     response: z.object({ sources: z.array(r.crmSource) }),
@@ -152,10 +124,7 @@ export const endpoints = [
     permission: "crm.{instance}.read",
   },
   {
-    id: "vendors.tracker.issues",
-    path: "/vendors/tracker/issues",
-    tag: "vendors",
-    summary: "The signed-in user's assigned issues; with `project`, every issue in that project",
+    ...route("vendors.tracker.issues"),
     query: z.object({
       project: z
         .string()
@@ -168,103 +137,69 @@ export const endpoints = [
     errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error", "upstream_rate_limited", "no_such_project"],
   },
   {
-    id: "vendors.tracker.projects",
-    path: "/vendors/tracker/projects",
-    tag: "vendors",
-    summary: "The tracker's projects, by name: what `project` on /vendors/tracker/issues takes",
+    ...route("vendors.tracker.projects"),
     query: noQuery,
     response: z.object({ projects: z.array(r.trackerProject) }),
     errors: ["tracker_not_connected", "tracker_not_configured", "tracker_upstream_error", "upstream_rate_limited"],
   },
   {
-    id: "vendors.coderepo.repos",
-    path: "/vendors/coderepo/repos",
-    tag: "vendors",
-    summary: "Repositories the user can see, most recently pushed first",
+    ...route("vendors.coderepo.repos"),
     query: noQuery,
     response: z.object({ repos: z.array(r.repository) }),
     errors: ["coderepo_not_connected", "coderepo_not_configured", "coderepo_upstream_error", "upstream_rate_limited"],
   },
   {
-    id: "vendors.calls.calls",
-    path: "/vendors/calls/calls",
-    tag: "vendors",
-    summary: "Recorded calls from the trailing 30 days",
+    ...route("vendors.calls.calls"),
     query: noQuery,
     response: z.object({ calls: z.array(r.call) }),
     errors: callsErrors,
   },
   {
-    id: "vendors.calls.detailed",
-    path: "/vendors/calls/calls/detailed",
-    tag: "vendors",
-    summary: "Recorded calls from the trailing 30 days, with participants",
+    ...route("vendors.calls.detailed"),
     query: noQuery,
     response: z.object({ calls: z.array(r.callDetailed) }),
     errors: callsErrors,
   },
   {
-    id: "vendors.calls.transcript",
-    path: "/vendors/calls/calls/:id/transcript",
-    tag: "vendors",
-    summary: "One call's transcript, as speaker turns",
+    ...route("vendors.calls.transcript"),
     params: { id: { description: "Call id" } },
     query: noQuery,
     response: r.transcript,
     errors: [...callsErrors, "not_found"],
   },
   {
-    id: "vendors.support.conversations",
-    path: "/vendors/support/conversations",
-    tag: "vendors",
-    summary: "Support conversations, cursor-paged",
+    ...route("vendors.support.conversations"),
     query: z.object({ cursor: pageQuery.shape.cursor }),
     response: z.object({ conversations: z.array(r.supportConversation), nextCursor: z.string().nullable() }),
     errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "upstream_rate_limited", "invalid_cursor"],
-    pagedList: "conversations",
   },
   {
-    id: "vendors.support.conversation",
-    path: "/vendors/support/conversations/:id",
-    tag: "vendors",
-    summary: "One support conversation with what was said: the opening message, replies, notes and the close",
+    ...route("vendors.support.conversation"),
     params: { id: { description: "Conversation id, as /vendors/support/conversations lists them" } },
     query: noQuery,
     response: r.supportConversationDetail,
     errors: ["support_not_connected", "support_not_configured", "support_upstream_error", "upstream_rate_limited", "not_found"],
   },
   {
-    id: "vendors.crmportal.companies",
-    path: "/vendors/crmportal/companies",
-    tag: "vendors",
-    summary: "CRM portal companies, read directly; the whole list in one response",
+    ...route("vendors.crmportal.companies"),
     query: noQuery,
     response: z.object({ companies: z.array(r.portalCompany) }),
     errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
-    id: "vendors.crmportal.contacts",
-    path: "/vendors/crmportal/contacts",
-    tag: "vendors",
-    summary: "CRM portal contacts, read directly; the whole list in one response",
+    ...route("vendors.crmportal.contacts"),
     query: noQuery,
     response: z.object({ contacts: z.array(r.portalContact) }),
     errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
-    id: "vendors.crmportal.deals",
-    path: "/vendors/crmportal/deals",
-    tag: "vendors",
-    summary: "CRM portal deals, read directly; the whole list in one response",
+    ...route("vendors.crmportal.deals"),
     query: noQuery,
     response: z.object({ deals: z.array(r.portalDeal) }),
     errors: ["crmportal_not_configured", "crmportal_upstream_error", "upstream_rate_limited"],
   },
   {
-    id: "cx.owners",
-    path: "/cx/owners",
-    tag: "cx",
-    summary: "The CSM roster",
+    ...route("cx.owners"),
     query: z.object({
       activeOnly: booleanParam.meta({ description: "`true` drops departed owners" }),
     }),
@@ -273,10 +208,7 @@ export const endpoints = [
     permission: "cx.read",
   },
   {
-    id: "cx.book",
-    path: "/cx/book",
-    tag: "cx",
-    summary: "One CSM's book of business: a row per company, with health, cadence, reach and priority",
+    ...route("cx.book"),
     query: withWindowRules(
       z.object({
         owner: z.string().min(1).max(200).meta({ description: "An `ownerId` from /cx/owners (required)" }),
@@ -300,10 +232,7 @@ export const endpoints = [
     permission: "cx.read",
   },
   {
-    id: "cx.districts",
-    path: "/cx/districts",
-    tag: "cx",
-    summary: "One row per district, across every district, for the window",
+    ...route("cx.districts"),
     query: withWindowRules(z.object({ ...windowShape })),
     response: r.cxWrapper(z.object({ window: cxWindowEcho, rows: z.array(r.cxDistrictRow) })),
     errors: ["forbidden"],

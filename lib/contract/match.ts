@@ -1,56 +1,19 @@
 import { ApiError } from "./errors";
-import { endpoints, type Endpoint, type EndpointDef } from "./endpoints";
+import { endpointById, type Endpoint, type EndpointDef } from "./endpoints";
+import { matchRoute } from "./routes";
 
-// Path matching against the registry, shared by the API, the playground's demo API and the
-// frame's broker, so all three agree on what a path means.
-
-interface Compiled {
-  endpoint: Endpoint;
-  regex: RegExp;
-  names: string[];
-  literalSegments: number;
-}
-
-const compiled: Compiled[] = endpoints
-  .map((endpoint) => {
-    const names: string[] = [];
-    const segs = endpoint.path.split("/").slice(1);
-    const pattern = segs
-      .map((s) => {
-        if (s.startsWith(":")) {
-          names.push(s.slice(1));
-          return "([^/]+)";
-        }
-        return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      })
-      .join("/");
-    return { endpoint, regex: new RegExp(`^/${pattern}$`), names, literalSegments: segs.filter((s) => !s.startsWith(":")).length };
-  })
-  // Literal paths win over parameterised ones (`/calls/detailed` before `/calls/:id/...`).
-  .sort((a, b) => b.literalSegments - a.literalSegments);
+// Path matching against the registry, shared by the API and the playground's demo API; the
+// frame's broker matches the same routes (routes.ts), so all three agree on what a path means.
 
 interface Match {
   endpoint: Endpoint;
   params: Record<string, string>;
 }
 
-/** Matches a path relative to the API base (leading slash, no query). */
+/** Matches a path relative to the API base (leading slash, no query) to its registry entry. */
 export function matchPath(path: string): Match | null {
-  for (const c of compiled) {
-    const m = c.regex.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    c.names.forEach((name, i) => {
-      try {
-        params[name] = decodeURIComponent(m[i + 1] ?? "");
-      } catch {
-        ok = false;
-      }
-    });
-    if (ok) return { endpoint: c.endpoint, params };
-  }
-  return null;
+  const m = matchRoute(path);
+  return m ? { endpoint: endpointById(m.route.id), params: m.params } : null;
 }
 
 // The steps of the API's order that the API and the demo API share: a path value outside the

@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { REVISIONS_LIMIT_DEFAULT, REVISIONS_LIMIT_MAX, SLUG_PATTERN } from "./playground-limits";
 import { dataMode, draftWarning } from "./resources";
 
 // The playground's own contract: what an author sends and what comes back. Shared by the
 // server, the editor page, /endpoints and llms.txt.
 
-export const PLAYGROUND_BASE = "/dashboards/playground";
-export const PLAYGROUND_API_BASE = `${PLAYGROUND_BASE}/api`;
-export const DRAFT_HTML_MAX_BYTES = 2 * 1024 * 1024;
-
-/** A dashboard's name in a space: a draft's `dash` and the slug it is saved under. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export * from "./playground-limits";
 
 const slugForm = "must be a slug: lowercase letters, digits and hyphens, at most 64 (e.g. \"my-book\")";
 
@@ -147,10 +143,6 @@ export const draftView = z
   })
   .meta({ id: "DraftView" });
 
-export const REVISIONS_LIMIT_DEFAULT = 10;
-export const REVISIONS_LIMIT_MAX = 50;
-/** A page of revisions stops short of this many bytes of JSON (it always holds at least one revision). */
-export const REVISIONS_PAGE_BYTES = 8 * 1024 * 1024;
 
 const revisionsLimitMessage = `must be an integer from 1 to ${REVISIONS_LIMIT_MAX} (e.g. ?limit=20)`;
 

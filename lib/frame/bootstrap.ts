@@ -1,5 +1,5 @@
-import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
+import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/report-limits";
 import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./params";
 import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_PANEL_SENT_MAX, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 

@@ -1,5 +1,5 @@
-import { matchPath } from "@/lib/contract/match";
-import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/reports";
+import { matchRoute } from "@/lib/contract/routes";
+import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/report-limits";
 import { isSnapshotTime, snapshotPanel, SNAPSHOT_PANEL_SENT_MAX } from "./snapshot";
 
 export * from "./snapshot";
@@ -313,13 +313,13 @@ export function checkBrokerRequest(method: string, rawPath: string, apiBase: str
   }
 
   const pathname = url.pathname.slice(apiBase.length);
-  const match = matchPath(pathname);
+  const match = matchRoute(pathname);
   if (!match) {
     return refuse(404, "not_found", `${pathname} is not an API endpoint; GET /dashboards/playground/endpoints lists them.`);
   }
   // The parsed query, not the raw one, is relayed, so what the server reads is what was checked.
   const search = url.search === "?" ? "" : url.search;
-  return { ok: true, path: pathname + search, pathname, search, endpoint: match.endpoint.path };
+  return { ok: true, path: pathname + search, pathname, search, endpoint: match.route.path };
 }
 
 /** The body of a refusal the broker answers itself, in the API's error envelope. */

@@ -1,6 +1,6 @@
 // Names of saved dashboards, shared by the save route and the pages that propose one.
 
-import { SLUG_PATTERN } from "@/lib/contract/playground";
+import { SLUG_PATTERN } from "@/lib/contract/playground-limits";
 
 export { SLUG_PATTERN };
 
