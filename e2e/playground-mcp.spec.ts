@@ -44,7 +44,7 @@ test("an MCP client lists the tools and runs the draft loop on the production se
   };
   try {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "read_render_reports", "render_draft", "update_draft"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_demo_data", "read_draft", "read_render_reports", "render_draft", "show_draft", "update_draft"]);
     const create = tools.find((t) => t.name === "create_draft")!;
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
     expect(Object.keys(create.inputSchema.properties ?? {}).sort()).toEqual(["dash", "dataMode", "examples", "html", "scenario"]);

@@ -71,7 +71,7 @@ describe("the registry of operations", () => {
   it("gives each MCP tool one operation", () => {
     const tools = siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : []));
     expect(new Set(tools).size).toBe(tools.length);
-    expect(tools.length).toBe(8);
+    expect(tools.length).toBe(10);
   });
 
   it("tells route shapes apart", () => {

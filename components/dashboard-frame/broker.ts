@@ -3,6 +3,7 @@ import { LiveGrant } from "@/lib/consent/live";
 import {
   BROKER_BODY_MAX,
   checkBrokerRequest,
+  demoReadPath,
   parseFrameMessage,
   refusalResponse,
   type FetchMessage,
@@ -129,13 +130,7 @@ export class RequestLimiter {
 
 function upstreamUrl(cfg: BrokerConfig, pathname: string, search: string, endpoint: string): string {
   if (cfg.mode === "live") return `${apiBaseOf(cfg)}${pathname}${search}`;
-  const params = new URLSearchParams(search);
-  if (cfg.scenario) params.set("scenario", cfg.scenario);
-  const examples = cfg.examples ?? {};
-  const variant = Object.hasOwn(examples, pathname) ? examples[pathname] : Object.hasOwn(examples, endpoint) ? examples[endpoint] : undefined;
-  if (variant) params.set("variant", variant);
-  const q = params.toString();
-  return `${PLAYGROUND_API_BASE}${pathname}${q ? `?${q}` : ""}`;
+  return `${PLAYGROUND_API_BASE}${demoReadPath(pathname, search, endpoint, cfg)}`;
 }
 
 async function relay(cfg: BrokerConfig, msg: FetchMessage, pathname: string, search: string, endpoint: string, fetchImpl: typeof fetch): Promise<ResponseMessage> {

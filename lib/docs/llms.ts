@@ -1,3 +1,4 @@
+import { DRAFT_VIEW_URI, MCP_APP_MIME_TYPE } from "@/lib/playground/mcp-app";
 import { z } from "zod";
 import { checkRules } from "@/lib/check";
 import { describeShape } from "@/lib/contract/describe";
@@ -131,7 +132,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`; each is the route it names, called as you.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`; each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results.`, "");
   return doc.lines.join("\n");
 }
 
@@ -331,6 +332,11 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
     `- \`describe_endpoint\` (path, e.g. \`/cx/book\`): that endpoint's query parameters, response schema, errors and demo variants.`,
     `- \`read_render_reports\` (readId or watchUrl; revision?): what browsers saw rendering that revision, as in "Render reports".`,
     `- \`render_draft\` (readId or watchUrl; revision?, viewport?, scenario?, examples?): the service draws the revision in its own browser and answers the picture (image content) with its render report, as in "Seeing it".`,
+    `- \`show_draft\` (readId or watchUrl): shows the human the draft in the conversation, as below; answers its revision, state and size, without the document.`,
+    "",
+    `### The draft in the conversation (MCP Apps)`,
+    "",
+    `\`create_draft\`, \`update_draft\`, \`read_draft\` and \`show_draft\` name a view (\`_meta.ui.resourceUri\`, the resource \`${DRAFT_VIEW_URI}\`, \`${MCP_APP_MIME_TYPE}\`), so a host that renders MCP Apps (Claude, ChatGPT, VS Code, Goose, Postman) draws the dashboard inline under the tool's result, on its demo data, and follows its revisions: each later \`update_draft\` shows there within about a second. The dashboard's code runs unchanged: its reads go through the host to \`read_demo_data\`, a tool only the view calls, checked as the browser's broker checks them and answered with the draft's scenario and variants. The view asks for no network access; a live draft is not drawn there (its data is shown only to a signed-in person who agreed, in a browser). A host without MCP Apps shows the tools' text as before: give the human watchUrl.`,
     "",
     `Each tool is the HTTP route it names, called as you: the same validation, rate limits and refusals. A successful result carries its answer as \`structuredContent\` (the tool's output schema) beside the text. A refusal is a tool result with \`isError\` whose text is \`<code>: <hint>\` (e.g. \`invalid_draft: html: the document is empty…\`): fix what the hint says and call again. A \`revision_conflict\` adds a line of JSON with \`currentRevision\` (over HTTP, the \`X-Current-Revision\` header).`,
     "",

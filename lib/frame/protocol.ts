@@ -322,6 +322,21 @@ export function checkBrokerRequest(method: string, rawPath: string, apiBase: str
   return { ok: true, path: pathname + search, pathname, search, endpoint: match.route.path };
 }
 
+/**
+ * A checked demo read's path and query under the demo API's base: the draft's scenario, and the
+ * variant its examples force for this path (or for its endpoint's template), added to the query
+ * the dashboard sent. The browser's broker and the MCP App's data tool both build it here.
+ */
+export function demoReadPath(pathname: string, search: string, endpoint: string, data: { scenario?: string; examples?: Readonly<Record<string, string>> }): string {
+  const params = new URLSearchParams(search);
+  if (data.scenario) params.set("scenario", data.scenario);
+  const examples = data.examples ?? {};
+  const variant = Object.hasOwn(examples, pathname) ? examples[pathname] : Object.hasOwn(examples, endpoint) ? examples[endpoint] : undefined;
+  if (variant) params.set("variant", variant);
+  const q = params.toString();
+  return `${pathname}${q ? `?${q}` : ""}`;
+}
+
 /** The body of a refusal the broker answers itself, in the API's error envelope. */
 export function refusalResponse(id: number, status: number, error: string, hint?: string): ResponseMessage {
   return {

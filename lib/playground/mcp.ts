@@ -21,11 +21,13 @@ import {
   draftUpdated,
   draftView,
 } from "@/lib/contract/playground";
+import { checkBrokerRequest, demoReadPath } from "@/lib/frame/protocol";
 import { readTextBody } from "@/lib/http/edge";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
 import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
+import { DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, draftViewHtml } from "./mcp-app";
 import { JSON_BODY_MAX, type Playground } from "./routes";
 import { serverLog } from "@/lib/http/server-log";
 
@@ -170,6 +172,14 @@ const reportFields = z
 
 const renderFields = renderInput.extend(readBy).strict().refine(oneDraft, oneDraftMessage);
 
+const demoReadFields = z
+  .object({
+    readId: z.string({ error: required("the shown draft's read id") }).meta({ description: "The shown draft's read id" }),
+    method: z.string().optional().meta({ description: "The dashboard's method: GET, the only one answered" }),
+    path: z.string({ error: required("the path the dashboard read, under its API base") }).meta({ description: "The path and query the dashboard read, under its API base (/dashboards/playground/api/...)" }),
+  })
+  .strict();
+
 const endpointFields = z
   .object({
     path: z.string({ error: (issue) => (issue.input === undefined ? 'required: an API path such as "/cx/book"' : 'must be an API path, a string such as "/cx/book"') }).meta({
@@ -220,6 +230,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       inputSchema: draftFields,
       outputSchema: unnamed(draftCreated),
       annotations: writing,
+      _meta: DRAFT_VIEW_TOOL_META,
     },
     (input) => run(async () => (await playground()).create(caller(`${PLAYGROUND_BASE}/draft`, input))),
   );
@@ -238,6 +249,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       inputSchema: updateFields,
       outputSchema: unnamed(draftUpdated),
       annotations: writing,
+      _meta: DRAFT_VIEW_TOOL_META,
     },
     ({ postUrl, ...update }) =>
       run(async () => {
@@ -254,6 +266,7 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       inputSchema: readFields,
       outputSchema: unnamed(draftView),
       annotations: reading,
+      _meta: DRAFT_VIEW_TOOL_META,
     },
     (by) =>
       run(async () => {
@@ -336,7 +349,77 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
     ({ path }) => run(() => json(describeEndpoint(path))),
   );
 
+  server.registerTool(
+    mcpToolOf("playground.draftEvents"),
+    {
+      title: "Show a draft inline",
+      description: [
+        "Show the human a draft in the conversation, following its revisions: a host that renders MCP Apps draws the dashboard on its demo data under this result, and each later update_draft reaches it within a second.",
+        "Hosts without MCP Apps get the draft's revision and state in text; give the human its watchUrl instead. create_draft, update_draft and read_draft show it the same way.",
+      ].join(" "),
+      inputSchema: readFields,
+      annotations: reading,
+      _meta: DRAFT_VIEW_TOOL_META,
+    },
+    (by) =>
+      run(async () => {
+        const id = readIdOf(by);
+        const read = await (await playground()).read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+        if (!read.ok) return read;
+        const { html, ...shown } = draftView.parse(await read.json());
+        return json({ ...shown, htmlBytes: Buffer.byteLength(html) });
+      }),
+  );
+
+  server.registerTool(
+    mcpToolOf("playground.demoApi"),
+    {
+      title: "Read demo data for a shown draft",
+      description:
+        "For the inline view of a draft (MCP Apps): one read the dashboard makes, checked as the browser's broker checks it and answered from the demo API with the draft's own scenario and variants, as {status, contentType, body}.",
+      inputSchema: demoReadFields,
+      annotations: reading,
+      // Called by the view, never by the model.
+      _meta: { ui: { visibility: ["app"] } },
+    },
+    ({ readId, method, path }) => demoDataResult(async () => {
+      const check = checkBrokerRequest(method ?? "GET", path, PLAYGROUND_API_BASE);
+      if (!check.ok) return envelopeOf(check.status, check.error, check.hint);
+      const id = capabilityOf(readId, READ_URL, "readId: pass the draft's read id.");
+      const p = await playground();
+      const read = await p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+      if (!read.ok) return read;
+      const view = draftView.parse(await read.json());
+      if (view.dataMode !== "demo") return envelopeOf(403, "live_not_granted", "A live draft's data is shown only in a browser whose signed-in viewer agreed to it.");
+      const upstream = demoReadPath(check.pathname, check.search, check.endpoint, view);
+      const q = upstream.indexOf("?");
+      return p.demoApi(caller(`${PLAYGROUND_API_BASE}${upstream}`), q === -1 ? upstream : upstream.slice(0, q));
+    }, say),
+  );
+
+  server.registerResource(
+    "draft-view",
+    DRAFT_VIEW_URI,
+    { title: "Dashboard draft", description: "A draft dashboard drawn inline on its demo data, following its revisions (MCP Apps).", mimeType: MCP_APP_MIME_TYPE, _meta: DRAFT_VIEW_RESOURCE_META },
+    () => ({ contents: [{ uri: DRAFT_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text: draftViewHtml(), _meta: DRAFT_VIEW_RESOURCE_META }] }),
+  );
+
   return server;
+}
+
+const envelopeOf = (status: number, error: string, hint: string) => json({ error, hint }, status);
+
+/** A demo read for the inline view: the demo API's answer, whatever its status, as fields the view hands to the dashboard. */
+async function demoDataResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
+  let response: Response;
+  try {
+    response = await answer();
+  } catch (err) {
+    response = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  }
+  const body = await response.text();
+  const read = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body };
+  return { content: [{ type: "text", text: `${read.status} ${body.slice(0, 200)}` }], structuredContent: read };
 }
 
 /** A route's answer as a tool result: the body as JSON text and structured content, or the envelope as `code: hint`. */

@@ -1,0 +1,120 @@
+import { expect, test } from "@playwright/test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Canaries } from "./support/canary";
+import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
+import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host";
+
+// A draft as an MCP App on the production server: the agent's tools answer with the view's
+// address, a host made of the extension's own SDK (AppBridge) renders the view in a sandboxed
+// frame, and the dashboard draws its demo data there, its reads travelling only over the bridge.
+// An update the agent makes reaches the inline view. What the dashboard tries to send anywhere
+// else is counted at loopback listeners.
+
+const MCP = "/dashboards/playground/mcp";
+
+/** A dashboard that draws the demo /me, says its revision, and tries every way out it has. */
+const dashboard = (revision: number, leak: ListenerTarget) =>
+  [
+    '<!doctype html><html><head><meta charset="utf-8"><title>Inline</title></head><body>',
+    `<p>Revision <span id="rev">${revision}</span> for <span id="who">…</span></p>`,
+    "<script>",
+    'const API = window.DASHBOARD_API_BASE || "/api";',
+    'fetch(API + "/me").then((r) => r.json()).then((me) => { document.getElementById("who").textContent = me.email; });',
+    // Every attempt is expected to fail quietly; none may reach the listener.
+    `const out = ${JSON.stringify(leak.httpOrigin)};`,
+    'fetch(out + "/fetch?r=' + revision + '", { mode: "no-cors" }).catch(() => {});',
+    'new Image().src = out + "/img?r=' + revision + '";',
+    `try { new WebSocket(${JSON.stringify(leak.wsOrigin)} + "/ws"); } catch {}`,
+    'try { navigator.sendBeacon(out + "/beacon", "x"); } catch {}',
+    'const box = document.createElement("div"); document.body.appendChild(box);',
+    'try { box.innerHTML = "<iframe srcdoc=\\"<script>fetch(\'" + out + "/child\')<\\/script>\\"></iframe>"; } catch {}',
+    'document.body.dataset.rtc = typeof RTCPeerConnection;',
+    "</script></body></html>",
+  ].join("\n");
+
+const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+
+test("a draft shown as an MCP App draws its demo data through the bridge, follows an update, and sends nothing anywhere else", async ({ page, baseURL, browser, request }) => {
+  const listeners = new LoopbackListeners();
+  const canaries = new Canaries(browser, listeners);
+  const leak = await listeners.target("mcp app");
+  const client = new Client({ name: "e2e-mcp-apps", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(MCP, baseURL)));
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    return result;
+  };
+  try {
+    // The tools name the view; the data tool is the app's alone.
+    const { tools } = await client.listTools();
+    const meta = (name: string) => tools.find((t) => t.name === name)?._meta as { ui?: { resourceUri?: string; visibility?: string[] } } | undefined;
+    const uri = meta("create_draft")?.ui?.resourceUri;
+    expect(uri).toMatch(/^ui:\/\//);
+    for (const name of ["update_draft", "read_draft", "show_draft"]) expect(meta(name)?.ui?.resourceUri, name).toBe(uri);
+    expect(meta("read_demo_data")?.ui?.visibility).toEqual(["app"]);
+    const { contents } = await client.readResource({ uri: uri! });
+    expect(contents[0]).toMatchObject({ uri, mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: {} } } });
+    const viewHtml = (contents[0] as { text: string }).text;
+
+    const created = await call("create_draft", { html: dashboard(1, leak) });
+    const { postUrl } = created.structuredContent as { postUrl: string };
+    const me = (await (await request.get("/dashboards/playground/api/me")).json()) as { email: string };
+
+    // Whatever a frame of the host page asks of the network is the app's: the host page's own
+    // requests are the page's main frame.
+    const answered: string[] = [];
+    page.on("response", (r) => {
+      if (r.frame() !== page.mainFrame()) answered.push(r.url());
+    });
+    const relayed: string[] = [];
+    await openHost(page, async (params) => {
+      relayed.push(params.name);
+      return client.callTool(params);
+    });
+    await showApp(page, viewHtml, created);
+
+    const inline = page.frameLocator("#app").frameLocator("iframe");
+    await expect(inline.locator("#rev")).toHaveText("1");
+    await expect(inline.locator("#who")).toHaveText(me.email);
+    // The frame's bootstrap took WebRTC away, as it does in a watcher's browser.
+    await expect(inline.locator("body")).toHaveAttribute("data-rtc", "undefined");
+
+    const updatedAt = Date.now();
+    await call("update_draft", { postUrl, html: dashboard(2, leak) });
+    await expect(inline.locator("#rev")).toHaveText("2");
+    await expect(inline.locator("#who")).toHaveText(me.email);
+    test.info().annotations.push({ type: "update reached the inline view", description: `${Date.now() - updatedAt} ms after update_draft answered` });
+
+    // Sent after every attempt of both revisions: once these have arrived, what has not never will.
+    await canaries.send([leak]);
+    expect(reached(listeners.counts("mcp app")), describeCounts(listeners.counts("mcp app"))).toBe(false);
+    expect(answered, "requests answered to a frame of the host page").toEqual([]);
+    // The reads went through the bridge to the app's tools.
+    expect(relayed).toContain("read_draft");
+    expect(relayed).toContain("read_demo_data");
+    expect(new URL(page.url()).origin).toBe(HOST_ORIGIN);
+  } finally {
+    await client.close();
+    await canaries.close();
+    await listeners.close();
+  }
+});
+
+test("show_draft answers a host without MCP Apps in words and fields, without the document", async ({ baseURL }) => {
+  const client = new Client({ name: "e2e-mcp-text", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(MCP, baseURL)));
+  try {
+    const created = (await client.callTool({ name: "create_draft", arguments: { html: "<!doctype html><title>t</title><p>hello</p>" } })) as CallToolResult;
+    const { id } = created.structuredContent as { id: string };
+    const shown = (await client.callTool({ name: "show_draft", arguments: { readId: id } })) as CallToolResult;
+    expect(shown.isError ?? false, textOf(shown)).toBe(false);
+    expect(shown.structuredContent).toMatchObject({ id, revision: 1, dataMode: "demo" });
+    expect(shown.structuredContent).not.toHaveProperty("html");
+    expect(textOf(shown)).toContain(id);
+  } finally {
+    await client.close();
+  }
+});

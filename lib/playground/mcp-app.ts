@@ -1,0 +1,196 @@
+import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
+import { FRAME_CSP, bootstrapHtml } from "@/lib/frame/bootstrap";
+import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX } from "@/lib/frame/protocol";
+
+// The draft as an MCP App (the MCP Apps extension, protocol 2026-01-26): a host that renders
+// apps shows the dashboard inline in the conversation, under the draft tools' results. The view
+// is one HTML document the host puts in its sandboxed frame. It speaks JSON-RPC to the host over
+// postMessage, reads the draft through the host (read_draft), and runs the dashboard in a frame
+// of its own, from the same bootstrap a watcher's browser uses, so the dashboard's code runs
+// unchanged. The dashboard's reads travel over that frame's port to the view, which relays each
+// one through the host to read_demo_data; the server checks it as the browser's broker does and
+// answers it from the demo API with the draft's own scenario and variants. The view asks for no
+// network access at all (an empty CSP declaration), so nothing leaves the frame but through the
+// host. It follows the draft: a newer revision replaces the dashboard within FOLLOW_MS.
+
+export const DRAFT_VIEW_URI = "ui://dashboards-playground/draft.html";
+/** MCP Apps' media type of an app's HTML. */
+export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
+/** The tool metadata that names the view: the current key and the one older hosts read. */
+export const DRAFT_VIEW_TOOL_META = { ui: { resourceUri: DRAFT_VIEW_URI }, "ui/resourceUri": DRAFT_VIEW_URI };
+/** No connect, resource or frame origins: the view reaches the service only through the host. */
+export const DRAFT_VIEW_RESOURCE_META = { ui: { csp: {}, prefersBorder: true } };
+
+const APPS_PROTOCOL_VERSION = "2026-01-26";
+/** How often the view asks for the draft's revision while it is shown. */
+const FOLLOW_MS = 500;
+
+const asScript = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+const metaPolicy = (policy: string) => `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+
+/**
+ * The view's own policy, inherited by the dashboard's frame: no network, no frames but its own
+ * (a srcdoc frame is not governed by frame-src), whatever the host's policy is.
+ */
+const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; frame-src 'none'; worker-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The dashboard frame's first document: the watch page's bootstrap under the policy the frame's
+ * route sends as a header (all of it but the sandbox, which the frame element sets), Trusted
+ * Types included, so markup the dashboard writes passes the bootstrap's containment here too.
+ */
+const frameBootstrap = () =>
+  bootstrapHtml().replace(
+    '<meta charset="utf-8">',
+    `<meta charset="utf-8">${metaPolicy(
+      FRAME_CSP.split("; ")
+        .filter((d) => !d.startsWith("sandbox"))
+        .join("; "),
+    )}`,
+  );
+
+const script = String.raw`
+(function () {
+  "use strict";
+  var BOOT = ${asScript(frameBootstrap())};
+  var API_BASE = ${asScript(PLAYGROUND_API_BASE)};
+  var PATH_MAX = ${BROKER_PATH_MAX};
+  var HEIGHT_MAX = ${FRAME_HEIGHT_MAX};
+  var host = window.parent;
+  var statusLine = document.getElementById("status");
+  var stage = document.getElementById("stage");
+  var nextId = 1;
+  var pending = new Map();
+  var readId = null;
+  var shown = 0;
+  var frame = null;
+  var port = null;
+  var follower = null;
+  var reading = false;
+
+  function post(message) { host.postMessage(message, "*"); }
+  function request(method, params) {
+    return new Promise(function (resolve, reject) {
+      var id = nextId++;
+      pending.set(id, { resolve: resolve, reject: reject });
+      post({ jsonrpc: "2.0", id: id, method: method, params: params });
+    });
+  }
+  function notify(method, params) { post({ jsonrpc: "2.0", method: method, params: params || {} }); }
+  function say(text) { statusLine.textContent = text; statusLine.hidden = !text; }
+  function textOf(result) {
+    var content = (result && result.content) || [];
+    for (var i = 0; i < content.length; i++) if (content[i] && content[i].type === "text") return String(content[i].text);
+    return "The tool failed.";
+  }
+  function callTool(name, args) {
+    return request("tools/call", { name: name, arguments: args }).then(function (result) {
+      if (!result || result.isError) throw new Error(textOf(result));
+      return result.structuredContent || {};
+    });
+  }
+
+  function resize() {
+    notify("ui/notifications/size-changed", { height: Math.ceil(document.documentElement.scrollHeight) });
+  }
+
+  function answer(to, id, status, type, body) {
+    to.postMessage({ type: "response", id: id, status: status, headers: { "content-type": type }, body: body });
+  }
+
+  function onFrameMessage(from, data) {
+    if (!data || typeof data !== "object") return;
+    if (data.type === "fetch" && typeof data.id === "number") {
+      var method = String(data.method || "GET").slice(0, 16);
+      var path = String(data.path || "").slice(0, PATH_MAX);
+      callTool("read_demo_data", { readId: readId, method: method, path: path }).then(
+        function (read) { answer(from, data.id, Number(read.status) || 502, String(read.contentType || "application/json"), String(read.body || "")); },
+        function () { answer(from, data.id, 502, "application/json", JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." })); }
+      );
+    } else if (data.type === "height" && typeof data.height === "number" && frame) {
+      frame.style.height = Math.max(120, Math.min(HEIGHT_MAX, Math.round(data.height))) + "px";
+      resize();
+    }
+  }
+
+  function show(view) {
+    if (view.dataMode !== "demo") {
+      say("This draft reads live data, which is shown only to a signed-in person who agreed to it: open its watchUrl in a browser.");
+      return;
+    }
+    shown = view.revision;
+    var channel = new MessageChannel();
+    var next = document.createElement("iframe");
+    next.setAttribute("sandbox", "allow-scripts");
+    next.title = "Dashboard draft, revision " + view.revision;
+    next.srcdoc = BOOT;
+    next.addEventListener("load", function () {
+      next.contentWindow.postMessage({ type: "init", html: view.html, apiBase: API_BASE, params: {} }, "*", [channel.port2]);
+    }, { once: true });
+    channel.port1.onmessage = function (event) { onFrameMessage(channel.port1, event.data); };
+    if (port) port.close();
+    if (frame) frame.remove();
+    frame = next;
+    port = channel.port1;
+    stage.dataset.revision = String(view.revision);
+    stage.appendChild(next);
+    say("");
+    resize();
+  }
+
+  function refresh() {
+    if (!readId || reading) return;
+    reading = true;
+    callTool("read_draft", { readId: readId }).then(
+      function (view) { reading = false; if (view.revision !== shown) show(view); },
+      function (err) { reading = false; if (!shown) say(err.message); }
+    );
+  }
+
+  function follow(result) {
+    var content = result && result.structuredContent;
+    if (!result || result.isError || !content || typeof content.id !== "string") {
+      if (result && result.isError) say(textOf(result));
+      return;
+    }
+    readId = content.id;
+    refresh();
+    if (!follower) follower = setInterval(refresh, ${FOLLOW_MS});
+  }
+
+  function stop() {
+    if (follower) clearInterval(follower);
+    follower = null;
+    readId = null;
+  }
+
+  window.addEventListener("message", function (event) {
+    if (event.source !== host) return;
+    var m = event.data;
+    if (!m || m.jsonrpc !== "2.0") return;
+    if (m.method === undefined && pending.has(m.id)) {
+      var waiting = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.error) waiting.reject(new Error(String(m.error.message || "error")));
+      else waiting.resolve(m.result);
+      return;
+    }
+    if (m.method === "ui/notifications/tool-result") follow(m.params);
+    else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
+    else if (m.method === "ui/resource-teardown") { stop(); post({ jsonrpc: "2.0", id: m.id, result: {} }); }
+    else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
+    else if (m.id !== undefined && m.method !== undefined) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+  });
+
+  request("ui/initialize", {
+    appInfo: { name: "dashboards-playground-draft", version: "1.0.0" },
+    appCapabilities: { availableDisplayModes: ["inline"] },
+    protocolVersion: "${APPS_PROTOCOL_VERSION}"
+  }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
+})();`;
+
+/** The view's document, as the host receives it from resources/read. */
+export function draftViewHtml(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Dashboard draft</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><p id="status" role="status">Waiting for the draft…</p><div id="stage"></div><script>${script}</script></body></html>`;
+}
