@@ -132,7 +132,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`; each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results.`, "");
   return doc.lines.join("\n");
 }
 
@@ -333,6 +333,7 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
     `- \`read_render_reports\` (readId or watchUrl; revision?): what browsers saw rendering that revision, as in "Render reports".`,
     `- \`render_draft\` (readId or watchUrl; revision?, viewport?, scenario?, examples?): the service draws the revision in its own browser and answers the picture (image content) with its render report, as in "Seeing it".`,
     `- \`show_draft\` (readId or watchUrl): shows the human the draft in the conversation, as below; answers its revision, state and size, without the document.`,
+    `- \`read_demo_data\` (readId, path, method?): the inline view's reads, below; a host shows it to the view only, and you have no need of it.`,
     "",
     `### The draft in the conversation (MCP Apps)`,
     "",

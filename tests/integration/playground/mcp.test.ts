@@ -79,7 +79,7 @@ describe("the playground's MCP endpoint", () => {
     expect(client.getInstructions()).toContain("watchUrl");
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_draft", "read_render_reports", "render_draft", "update_draft"]);
+    expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_demo_data", "read_draft", "read_render_reports", "render_draft", "show_draft", "update_draft"]);
     // Each is its operation's, as the registry names them: no tool without an entry, no entry without its tool.
     expect(Object.keys(byName).sort()).toEqual(siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : [])).sort());
 
@@ -139,6 +139,51 @@ describe("the playground's MCP endpoint", () => {
     expect(draftUpdated.parse(answer(await call(client, "update_draft", { postUrl: token, scenario: null, dash: null }))).revision).toBe(3);
     const overHttp = draftView.parse(await (await fetch(`${app.url}${DRAFT}/${created.id}`)).json());
     expect(overHttp).toMatchObject({ revision: 3, html: BOOK, scenario: "default", dash: null });
+  });
+
+  it("offers the draft as an MCP App: a view with no network of its own, and reads checked and answered with the draft's own demo state", async () => {
+    const { resources } = await client.listResources();
+    const view = resources.find((r) => r.uri.startsWith("ui://"));
+    expect(view).toMatchObject({ mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: {} } } });
+    const { contents } = await client.readResource({ uri: view!.uri });
+    const html = (contents[0] as { text: string }).text;
+    expect(html).toContain("ui/initialize");
+    expect(html).toMatch(/http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*connect-src 'none'/);
+    // The dashboard's frame is held by the frame route's policy, Trusted Types included.
+    expect(html).toContain("require-trusted-types-for 'script'");
+
+    const created = draftCreated.parse(answer(await call(client, "create_draft", { html: BOOK, scenario: "outage", examples: { "/me": "member" } })));
+    const read = async (path: string, method?: string) => {
+      const result = await call(client, "read_demo_data", { readId: created.id, path, ...(method ? { method } : {}) });
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      const { status, body } = result.structuredContent as { status: number; body: string };
+      return { status, body: JSON.parse(body) as Record<string, unknown> };
+    };
+    // The draft's scenario and its forced variant, as the browser's broker adds them.
+    const direct = async (query: string) => {
+      const res = await fetch(`${app.url}/dashboards/playground/api${query}`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const outage = await direct("/cx/book?owner=1&scenario=outage");
+    expect(outage.body).not.toEqual((await direct("/cx/book?owner=1")).body);
+    expect(await read("/dashboards/playground/api/cx/book?owner=1")).toEqual(outage);
+    const member = await direct("/me?scenario=outage&variant=member");
+    expect(member.body).not.toEqual((await direct("/me?scenario=outage")).body);
+    expect(await read("/dashboards/playground/api/me")).toEqual(member);
+    // The broker's refusals: the dashboard does not choose the draft's scenario, writes nothing, reads only under its base.
+    expect(await read("/dashboards/playground/api/cx/book?owner=1&scenario=rich")).toMatchObject({ status: 400, body: { error: "invalid_query" } });
+    expect(await read("/dashboards/playground/api/me", "POST")).toMatchObject({ status: 405, body: { error: "method_not_allowed" } });
+    expect(await read("/api/me")).toMatchObject({ status: 400, body: { error: "invalid_path" } });
+    expect(await read("/dashboards/playground/api/nothing/here")).toMatchObject({ status: 404, body: { error: "not_found" } });
+    // A live draft's reads are never answered here.
+    const live = draftCreated.parse(answer(await call(client, "create_draft", { html: BOOK, dataMode: "live" })));
+    const refusedLive = await call(client, "read_demo_data", { readId: live.id, path: "/dashboards/playground/api/me" });
+    expect(refusedLive.structuredContent).toMatchObject({ status: 403 });
+    expect(JSON.parse((refusedLive.structuredContent as { body: string }).body)).toMatchObject({ error: "live_not_granted" });
+    // show_draft: the fields a host without apps can say, and never the document.
+    const shown = answer(await call(client, "show_draft", { watchUrl: created.watchUrl }));
+    expect(shown).toMatchObject({ id: created.id, revision: 1, scenario: "outage", htmlBytes: Buffer.byteLength(BOOK) });
+    expect(shown).not.toHaveProperty("html");
   });
 
   it("answers the playground's refusals as tool errors with their codes and hints", async () => {
@@ -205,7 +250,7 @@ describe("the playground's MCP endpoint", () => {
       const res = await postJson(`${app.url}${MCP}`, { jsonrpc: "2.0", id: 3, method: "tools/list" }, accept === undefined ? {} : { accept });
       expect(res.status, String(accept)).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/json");
-      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(10);
     }
   });
 
@@ -244,7 +289,7 @@ describe("the playground's MCP endpoint", () => {
     expect(listed.headers.get("content-type")).toContain("application/json");
     expect(listed.headers.get("mcp-session-id")).toBeNull();
     expect(listed.headers.get("cache-control")).toBe("no-store");
-    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(10);
   });
 
   it("is documented in the reference with every refusal it answers over HTTP", () => {
