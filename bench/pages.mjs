@@ -15,9 +15,13 @@
 //     same on a page holding a text field and nothing else; and from a keystroke to the preview's frame painting
 //     the changed dashboard, beside the same keystroke's echo painted in the editor itself;
 // (e) Lighthouse 12.2.3 (performance only, desktop and mobile presets) on the editor and a watch
-//     page, beside the sign-in page.
+//     page, beside the sign-in page;
+// (f) a draft in the conversation: time from update_draft answering (over MCP, from Node) to the
+//     draft's MCP App view, drawn by a host made of the extension's AppBridge
+//     (e2e/support/mcp-app-host.mjs), painting the new revision, beside the same revision painted
+//     on a watch page in the same browser.
 //
-//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|interactive|repaint|keystroke|lighthouse]
+//   npm run bench:pages -- [--port 3550] [--rounds 20] [--warmup 3] [--only weight|interactive|repaint|keystroke|lighthouse|mcp-app]
 //
 // Both clocks in (c) are the browser's (`performance.timeOrigin + performance.now()`), in the
 // host page for the POST and the EventSource, in the dashboard's own document for the repaint,
@@ -60,6 +64,7 @@ const pages = [
 ];
 
 const REPAINT_TARGET_MS = 100;
+const MCP_APP_TARGET_MS = 1000;
 
 const chromiumOptions = {
   executablePath: "/usr/bin/chromium",
@@ -295,6 +300,51 @@ const probe = (rev) => `<!doctype html>
   requestAnimationFrame(() => { mark.dataset.painted = String(performance.timeOrigin + performance.now()); });
 </script>`;
 
+/** Update → the MCP App view's repaint and the watch page's, for one draft, from Node's clock and the pages' (both the machine's wall clock). */
+async function mcpApp(browser) {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const { openHost, showApp } = await import("../e2e/support/mcp-app-host.mjs");
+  const client = new Client({ name: "bench-mcp-app", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/dashboards/playground/mcp", base)));
+  try {
+    const { tools } = await client.listTools();
+    const uri = tools.find((t) => t.name === "create_draft")?._meta?.ui?.resourceUri;
+    const view = (await client.readResource({ uri })).contents[0].text;
+    const created = await client.callTool({ name: "create_draft", arguments: { html: probe(1) } });
+    const { postUrl, watchUrl } = created.structuredContent;
+    const context = await browser.newContext();
+    const host = await context.newPage();
+    await openHost(host, (params) => client.callTool(params));
+    await showApp(host, view, created);
+    const inline = host.frameLocator("#app").frameLocator("iframe");
+    await inline.locator('#rev[data-rev="1"][data-painted]').waitFor({ timeout: 30_000 });
+    const watch = await context.newPage();
+    await watch.goto(`${base}${new URL(watchUrl).pathname}`);
+    const watched = watch.frameLocator('[data-testid="dashboard-frame"]');
+    await watched.locator('#rev[data-rev="1"][data-painted]').waitFor({ timeout: 30_000 });
+    await watch.getByTestId("connection-state").getByText("live").waitFor();
+    const samples = [];
+    for (let i = 0; i < warmup + rounds; i++) {
+      const rev = i + 2;
+      const result = await client.callTool({ name: "update_draft", arguments: { postUrl, html: probe(rev) } });
+      const answered = Date.now();
+      if (result.isError) throw new Error(`update_draft: ${JSON.stringify(result.content)}`);
+      const paintedIn = async (frame) => {
+        const mark = frame.locator(`#rev[data-rev="${rev}"][data-painted]`);
+        await mark.waitFor({ timeout: 10_000 });
+        return Number(await mark.getAttribute("data-painted")) - answered;
+      };
+      const [app, page] = await Promise.all([paintedIn(inline), paintedIn(watched)]);
+      if (i >= warmup) samples.push({ app, watch: page });
+    }
+    await context.close();
+    return samples;
+  } finally {
+    await client.close();
+  }
+}
+
 async function repaint(browser) {
   const draft = await createDraft(probe(1));
   const context = await browser.newContext();
@@ -434,6 +484,18 @@ try {
       `repaint − baseline: p50 ${(painted.p50 - arrived.p50).toFixed(1)} ms, p99 ${(painted.p99 - arrived.p99).toFixed(1)} ms; target repaint p50 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p50 <= REPAINT_TARGET_MS ? "within" : "OVER"}, p99 ≤ ${REPAINT_TARGET_MS} ms: ${painted.p99 <= REPAINT_TARGET_MS ? "within" : "OVER"}`,
     );
     results.repaint = { rounds: samples.length, baseline: arrived, ran, painted, samples };
+  }
+  if (run("mcp-app")) {
+    const samples = await mcpApp(browser);
+    const st = (xs) => ({ p50: median(xs), p99: percentile(xs, 99) });
+    const app = st(samples.map((s) => s.app));
+    const watch = st(samples.map((s) => s.watch));
+    console.log(`\nupdate_draft → painted, ${samples.length} rounds after ${warmup} warm-up (ms after update_draft answered)`);
+    console.log("measure".padEnd(40), "p50".padStart(8), "p99".padStart(8), "ratio".padStart(6));
+    console.log("baseline: the watch page".padEnd(40), watch.p50.toFixed(1).padStart(8), watch.p99.toFixed(1).padStart(8), "1.00".padStart(6));
+    console.log("the MCP App view".padEnd(40), app.p50.toFixed(1).padStart(8), app.p99.toFixed(1).padStart(8), (app.p50 / watch.p50).toFixed(2).padStart(6));
+    console.log(`target p50 ≤ ${MCP_APP_TARGET_MS} ms: ${app.p50 <= MCP_APP_TARGET_MS ? "within" : "OVER"}`);
+    results.mcpApp = { rounds: samples.length, watch, app, samples };
   }
   if (run("keystroke")) {
     const { samples, typed } = await keystrokes(browser);

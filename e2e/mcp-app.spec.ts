@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
-import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host";
+import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
 
 // A draft as an MCP App on the production server: the agent's tools answer with the view's
 // address, a host made of the extension's own SDK (AppBridge) renders the view in a sandboxed
