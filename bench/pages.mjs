@@ -319,7 +319,10 @@ async function mcpApp(browser) {
     await showApp(host, view, created);
     const inline = host.frameLocator("#app").frameLocator("iframe");
     await inline.locator('#rev[data-rev="1"][data-painted]').waitFor({ timeout: 30_000 });
-    const watch = await context.newPage();
+    // A context of its own: a second page in the host's would hide the host, whose timers the
+    // browser then slows to one a second, as it does for any background tab.
+    const watchContext = await browser.newContext();
+    const watch = await watchContext.newPage();
     await watch.goto(`${base}${new URL(watchUrl).pathname}`);
     const watched = watch.frameLocator('[data-testid="dashboard-frame"]');
     await watched.locator('#rev[data-rev="1"][data-painted]').waitFor({ timeout: 30_000 });
@@ -339,6 +342,7 @@ async function mcpApp(browser) {
       if (i >= warmup) samples.push({ app, watch: page });
     }
     await context.close();
+    await watchContext.close();
     return samples;
   } finally {
     await client.close();
