@@ -460,7 +460,7 @@ export function maybeSweep(ctx: DraftContext): void {
  * coalesced, so a burst of notices costs at most two reads.
  */
 export function refreshWatchers(ctx: DraftContext, note: DraftNote): void {
-  if (ctx.hub.subscriberCount(note.id) === 0) return;
+  if (!ctx.hub.followed(note.id)) return;
   if (note.revision > 0 && note.revision <= ctx.hub.knownRevision(note.id)) return;
   const running = ctx.state.refreshing.get(note.id);
   if (running) {

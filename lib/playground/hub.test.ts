@@ -371,3 +371,42 @@ describe("hub, writing to Node responses", () => {
     expect(c.writes).toBe(0);
   });
 });
+
+describe("a caller waiting for a draft's next revision", () => {
+  it("is answered by the first newer revision published, with no watcher open, and only then", async () => {
+    const hub = new Hub();
+    const next = hub.nextRevision("d1", 2, 60_000);
+    expect(hub.followed("d1")).toBe(true);
+    let answered: number | null | undefined;
+    void next.then((r) => (answered = r));
+    hub.publish("d1", 2, frame(2));
+    hub.publish("d2", 5, frame(5));
+    await tick();
+    expect(answered).toBeUndefined();
+    hub.publish("d1", 3, frame(3));
+    expect(await next).toBe(3);
+    expect(hub.followed("d1")).toBe(false);
+  });
+
+  it("is answered null when its time is up, when its caller goes, and when the hub closes", async () => {
+    const hub = new Hub();
+    expect(await hub.nextRevision("d1", 1, 5)).toBeNull();
+    const gone = new AbortController();
+    const waiting = hub.nextRevision("d1", 1, 60_000, gone.signal);
+    gone.abort();
+    expect(await waiting).toBeNull();
+    const open = hub.nextRevision("d1", 1, 60_000);
+    hub.close();
+    expect(await open).toBeNull();
+    expect(hub.followed("d1")).toBe(false);
+  });
+
+  it("is answered at once when too many wait already, so waiting callers cannot pile up", async () => {
+    const hub = new Hub();
+    const stop = new AbortController();
+    const waiting = Array.from({ length: 2_000 }, (_, i) => hub.nextRevision(`d${i}`, 0, 60_000, stop.signal));
+    expect(await hub.nextRevision("one-more", 0, 60_000)).toBeNull();
+    stop.abort();
+    expect(new Set(await Promise.all(waiting))).toEqual(new Set([null]));
+  });
+});

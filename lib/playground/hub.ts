@@ -126,6 +126,8 @@ function decrement(counts: Map<string, number>, key: string): void {
  * (still once for all of a draft's watchers) and not kept.
  */
 const HUB_FRAME_CACHE_BYTES = 64 * 1024 * 1024;
+/** Callers a hub lets wait for a next revision at once; past it, a caller is answered at once and asks again. */
+const HUB_WAITERS_MAX = 2_000;
 
 const dropError = () => new DOMException("The watcher stopped reading and was dropped", "AbortError");
 
@@ -139,6 +141,9 @@ export class Hub {
    * the frames kept stay under HUB_FRAME_CACHE_BYTES, so reconnects reuse it.
    */
   private readonly current = new Map<string, { revision: number; frame: Uint8Array | null }>();
+  /** Callers waiting for a draft's next revision (an inline view following it over MCP), by draft. */
+  private readonly waiters = new Map<string, Set<{ after: number; done: (revision: number | null) => void }>>();
+  private waiting = 0;
   private currentBytes = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private count = 0;
@@ -221,8 +226,49 @@ export class Hub {
     };
   }
 
+  /**
+   * Resolves with the first revision above `after` published here for the draft; null once `ms`
+   * have passed, when `signal` aborts, when the hub closes, or at once when HUB_WAITERS_MAX
+   * callers wait already. Register before reading the draft, so nothing published meanwhile is
+   * missed.
+   */
+  nextRevision(draftId: string, after: number, ms: number, signal?: AbortSignal): Promise<number | null> {
+    if (this.waiting >= HUB_WAITERS_MAX || signal?.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      let set = this.waiters.get(draftId);
+      if (!set) this.waiters.set(draftId, (set = new Set()));
+      const waiters = set;
+      let settled = false;
+      const entry = {
+        after,
+        done: (revision: number | null) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", aborted);
+          waiters.delete(entry);
+          if (waiters.size === 0 && this.waiters.get(draftId) === waiters) this.waiters.delete(draftId);
+          this.waiting--;
+          resolve(revision);
+        },
+      };
+      const aborted = () => entry.done(null);
+      const timer = setTimeout(aborted, ms);
+      signal?.addEventListener("abort", aborted, { once: true });
+      waiters.add(entry);
+      this.waiting++;
+    });
+  }
+
+  /** Whether anyone here follows the draft: a watcher's stream or a caller waiting for its next revision. */
+  followed(draftId: string): boolean {
+    return (this.byDraft.get(draftId)?.size ?? 0) > 0 || this.waiters.has(draftId);
+  }
+
   /** Hands one revision's frame to every watcher of the draft that does not have it yet. */
   publish(draftId: string, revision: number, frame: () => Uint8Array): number {
+    const waiting = this.waiters.get(draftId);
+    if (waiting) for (const w of [...waiting]) if (revision > w.after) w.done(revision);
     const watchers = this.byDraft.get(draftId);
     if (!watchers || watchers.size === 0) return 0;
     const bytes = this.frameFor(draftId, revision, frame);
@@ -317,6 +363,7 @@ export class Hub {
 
   /** Ends every stream and stops the heartbeat. */
   close(): void {
+    for (const set of [...this.waiters.values()]) for (const w of [...set]) w.done(null);
     for (const draftId of [...this.byDraft.keys()]) this.endDraft(draftId);
     this.stopTimer();
   }

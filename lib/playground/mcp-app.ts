@@ -11,7 +11,9 @@ import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX } from "@/lib/frame/protocol";
 // one through the host to read_demo_data; the server checks it as the browser's broker does and
 // answers it from the demo API with the draft's own scenario and variants. The view asks for no
 // network access at all (an empty CSP declaration), so nothing leaves the frame but through the
-// host. It follows the draft: a newer revision replaces the dashboard within FOLLOW_MS.
+// host. It follows the draft by asking show_draft for a revision newer than the one shown, which
+// the server answers when one is written (or after a while, when the view asks again): a new
+// revision replaces the dashboard about as soon as a watcher's browser gets it.
 
 export const DRAFT_VIEW_URI = "ui://dashboards-playground/draft.html";
 /** MCP Apps' media type of an app's HTML. */
@@ -22,8 +24,10 @@ export const DRAFT_VIEW_TOOL_META = { ui: { resourceUri: DRAFT_VIEW_URI }, "ui/r
 export const DRAFT_VIEW_RESOURCE_META = { ui: { csp: {}, prefersBorder: true } };
 
 const APPS_PROTOCOL_VERSION = "2026-01-26";
-/** How often the view asks for the draft's revision while it is shown. */
-const FOLLOW_MS = 500;
+/** The least time between two questions for a newer revision that found none (a server answering at once, say). */
+const FOLLOW_GAP_MS = 1_000;
+/** The pause after a failed question before the next. */
+const FOLLOW_RETRY_MS = 3_000;
 
 const asScript = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
@@ -66,8 +70,8 @@ const script = String.raw`
   var shown = 0;
   var frame = null;
   var port = null;
-  var follower = null;
-  var reading = false;
+  var following = false;
+  var stopped = false;
 
   function post(message) { host.postMessage(message, "*"); }
   function request(method, params) {
@@ -115,11 +119,11 @@ const script = String.raw`
   }
 
   function show(view) {
+    shown = view.revision;
     if (view.dataMode !== "demo") {
       say("This draft reads live data, which is shown only to a signed-in person who agreed to it: open its watchUrl in a browser.");
       return;
     }
-    shown = view.revision;
     var channel = new MessageChannel();
     var next = document.createElement("iframe");
     next.setAttribute("sandbox", "allow-scripts");
@@ -139,12 +143,19 @@ const script = String.raw`
     resize();
   }
 
-  function refresh() {
-    if (!readId || reading) return;
-    reading = true;
-    callTool("read_draft", { readId: readId }).then(
-      function (view) { reading = false; if (view.revision !== shown) show(view); },
-      function (err) { reading = false; if (!shown) say(err.message); }
+  function load() {
+    return callTool("read_draft", { readId: readId }).then(function (view) { if (view.revision !== shown) show(view); });
+  }
+
+  function followNext() {
+    if (stopped) return;
+    var asked = Date.now();
+    var was = shown;
+    callTool("show_draft", { readId: readId, afterRevision: shown }).then(function (state) {
+      return state.revision !== shown ? load() : null;
+    }).then(
+      function () { if (!stopped) setTimeout(followNext, shown !== was ? 0 : Math.max(0, ${FOLLOW_GAP_MS} - (Date.now() - asked))); },
+      function () { if (!stopped) setTimeout(followNext, ${FOLLOW_RETRY_MS}); }
     );
   }
 
@@ -154,15 +165,14 @@ const script = String.raw`
       if (result && result.isError) say(textOf(result));
       return;
     }
+    if (following) return;
+    following = true;
     readId = content.id;
-    refresh();
-    if (!follower) follower = setInterval(refresh, ${FOLLOW_MS});
+    load().then(followNext, function (err) { say(err.message); following = false; });
   }
 
   function stop() {
-    if (follower) clearInterval(follower);
-    follower = null;
-    readId = null;
+    stopped = true;
   }
 
   window.addEventListener("message", function (event) {

@@ -172,6 +172,22 @@ const reportFields = z
 
 const renderFields = renderInput.extend(readBy).strict().refine(oneDraft, oneDraftMessage);
 
+/** How long show_draft, told a revision the caller has, waits for a newer one before answering the same. */
+const FOLLOW_WAIT_MS = 25_000;
+
+const showFields = z
+  .object({
+    ...readBy,
+    afterRevision: z
+      .number({ error: "must be a whole number: the revision already shown" })
+      .int("must be a whole number: the revision already shown")
+      .min(0, "must be a whole number: the revision already shown")
+      .optional()
+      .meta({ description: `The revision already shown: the answer waits (up to ${FOLLOW_WAIT_MS / 1000} s) for a newer one` }),
+  })
+  .strict()
+  .refine(oneDraft, oneDraftMessage);
+
 const demoReadFields = z
   .object({
     readId: z.string({ error: required("the shown draft's read id") }).meta({ description: "The shown draft's read id" }),
@@ -356,18 +372,40 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       description: [
         "Show the human a draft in the conversation, following its revisions: a host that renders MCP Apps draws the dashboard on its demo data under this result, and each later update_draft reaches it within a second.",
         "Hosts without MCP Apps get the draft's revision and state in text; give the human its watchUrl instead. create_draft, update_draft and read_draft show it the same way.",
+        `With afterRevision (the inline view passes it), the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
       ].join(" "),
-      inputSchema: readFields,
+      inputSchema: showFields,
       annotations: reading,
       _meta: DRAFT_VIEW_TOOL_META,
     },
-    (by) =>
+    ({ afterRevision, ...by }) =>
       run(async () => {
         const id = readIdOf(by);
-        const read = await (await playground()).read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
-        if (!read.ok) return read;
-        const { html, ...shown } = draftView.parse(await read.json());
-        return json({ ...shown, htmlBytes: Buffer.byteLength(html) });
+        const p = await playground();
+        const readNow = () => p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+        // Registered before the read, so a revision written in between is not missed; ended with
+        // the caller's request, or as soon as the read shows a newer revision already.
+        const stop = new AbortController();
+        let next: Promise<number | null> | null = null;
+        if (afterRevision !== undefined) {
+          // Revisions written on other instances reach this one's hub only while it listens.
+          await p.listening();
+          next = p.hub.nextRevision(id, afterRevision, FOLLOW_WAIT_MS, AbortSignal.any([request.signal, stop.signal]));
+        }
+        try {
+          let read = await readNow();
+          if (!read.ok) return read;
+          let view = draftView.parse(await read.json());
+          if (next && afterRevision !== undefined && view.revision <= afterRevision && (await next) !== null) {
+            read = await readNow();
+            if (!read.ok) return read;
+            view = draftView.parse(await read.json());
+          }
+          const { html, ...shown } = view;
+          return json({ ...shown, htmlBytes: Buffer.byteLength(html) });
+        } finally {
+          stop.abort();
+        }
       }),
   );
 

@@ -184,6 +184,13 @@ describe("the playground's MCP endpoint", () => {
     const shown = answer(await call(client, "show_draft", { watchUrl: created.watchUrl }));
     expect(shown).toMatchObject({ id: created.id, revision: 1, scenario: "outage", htmlBytes: Buffer.byteLength(BOOK) });
     expect(shown).not.toHaveProperty("html");
+    // Following: told the revision it shows, show_draft answers with the next one once it is written.
+    const following = call(client, "show_draft", { readId: created.id, afterRevision: 1 });
+    answer(await call(client, "update_draft", { postUrl: created.postUrl, scenario: null }));
+    expect(answer(await following)).toMatchObject({ id: created.id, revision: 2, scenario: "default" });
+    // Behind already: answered at once with what there is.
+    expect(answer(await call(client, "show_draft", { readId: created.id, afterRevision: 0 }))).toMatchObject({ revision: 2 });
+    expect(refusal(await call(client, "show_draft", { readId: created.id, afterRevision: -1 }))).toContain("afterRevision");
   });
 
   it("answers the playground's refusals as tool errors with their codes and hints", async () => {
