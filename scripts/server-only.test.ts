@@ -56,7 +56,7 @@ describe("server-only", () => {
       .filter((f) => !TEST_FILE.test(f))
       .map((f) => path.relative(root, f));
     // The pattern still sees each way storage is queried: the builder, the tag, a raw driver call.
-    expect(sqlModules).toEqual(expect.arrayContaining(["lib/crm/store.ts", "lib/db/migrate.ts", "lib/db/migrations/0001_identity.ts", "lib/playground/fanout.ts", "lib/cx/load.ts"]));
+    expect(sqlModules).toEqual(expect.arrayContaining(["lib/crm/store.ts", "lib/db/migrate.ts", "lib/db/migrations/0001_identity.ts", "lib/live/fanout.ts", "lib/cx/load.ts"]));
     expect(sqlModules.filter((f) => !MARKED.test(fs.readFileSync(path.join(root, f), "utf8")))).toEqual([]);
   });
 

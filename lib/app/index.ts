@@ -17,6 +17,7 @@ import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { installPeerStamp } from "@/lib/http/origin";
 import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
+import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
 import { playgroundSettingsOf } from "@/lib/playground/limits";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
@@ -84,6 +85,7 @@ export interface App {
 export interface AppRoutes {
   api: RouteModule;
   playground: PlaygroundRoutes;
+  agent: AgentRoutes;
   saved: SavedRoutes;
   connections: RouteModule;
   standIns: RouteModule;
@@ -224,6 +226,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
       playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
+      agent: agentRoutes({ playground: playgroundOf }),
       saved: savedRoutes(humanDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),

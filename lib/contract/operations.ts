@@ -2,7 +2,7 @@ import { PLAYGROUND_BASE } from "./playground";
 
 // Every operation the service answers outside /api (whose endpoints are lib/contract/endpoints.ts):
 // the playground's, saving's and the operators'. Each is declared once here, with the MCP tool
-// that mirrors it; the reference (lib/docs/operations.ts) and the MCP server (lib/playground/mcp.ts)
+// that mirrors it; the reference (lib/docs/operations.ts) and the MCP server (lib/agent/mcp.ts)
 // take their method, path, name and summary from here, and lib/contract/operations.test.ts fails
 // when a playground or account route, a documented operation or an MCP tool has no entry.
 

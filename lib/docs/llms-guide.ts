@@ -5,7 +5,7 @@ import { PLAYGROUND_BASE, draftUpdate, type DraftCreated, type DraftEvent, type 
 import { describeShape } from "@/lib/contract/describe";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { defaultScenario } from "@/lib/demo-api/data";
-import { draftFrame } from "@/lib/playground/sse";
+import { draftFrame } from "@/lib/live/sse";
 
 // The parts of llms.txt that walk an agent through a task: one draft from creation to the
 // event a watcher receives, the update rules, recipes, telling demo data from live, and taking

@@ -1,4 +1,4 @@
-import { DRAFT_VIEW_URI, MCP_APP_MIME_TYPE } from "@/lib/playground/mcp-app";
+import { DRAFT_VIEW_URI, MCP_APP_MIME_TYPE } from "@/lib/agent/mcp-app";
 import { z } from "zod";
 import { checkRules } from "@/lib/check";
 import { describeShape } from "@/lib/contract/describe";
@@ -317,7 +317,7 @@ export function llmsFullText(origin: string): string {
   return doc.lines.join("\n");
 }
 
-/** The same loop over the Model Context Protocol (lib/playground/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
+/** The same loop over the Model Context Protocol (lib/agent/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
 function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string, text: string): unknown }, base: string): void {
   doc.push(
     `## MCP`,

@@ -9,10 +9,10 @@ import { dataMode as dataModeSchema, type DraftWarning } from "@/lib/contract/re
 import type { Db } from "@/lib/db";
 import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/demo-api/data";
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
-import type { DraftNote, Fanout } from "./fanout";
-import type { Hub } from "./hub";
+import type { DraftNote, Fanout } from "@/lib/live/fanout";
+import type { Hub } from "@/lib/live/hub";
 import type { PlaygroundSettings } from "./limits";
-import { draftFrame } from "./sse";
+import { draftFrame } from "@/lib/live/sse";
 import * as store from "./store";
 
 // Drafts: create, update, read, expire. A draft is reached two ways, by two independent random

@@ -1,6 +1,5 @@
 import "server-only";
 import { defineRoute, oneParam, restPath, type RouteModule } from "@/lib/http/edge";
-import { mcpAnswer } from "./mcp";
 import type { Playground } from "./routes";
 
 // The playground's route files, each one `defineRoute`: the app's route files mount these on
@@ -29,8 +28,6 @@ export interface PlaygroundRoutes {
   renderPicture: RouteModule;
   /** /dashboards/playground/api/<api path> */
   demoApi: RouteModule;
-  /** /dashboards/playground/mcp: the same operations as Model Context Protocol tools */
-  mcp: RouteModule;
 }
 
 const token = (raw: Record<string, string | string[] | undefined>) => oneParam(raw, "token");
@@ -101,13 +98,6 @@ export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource)
       refuse: "The demo API is read-only: use GET.",
       log,
       methods: (on) => ({ GET: on({ handle: ({ request, params }) => demoApi(request, params) }) }),
-    }),
-    mcp: defineRoute({
-      refuse: "MCP over Streamable HTTP without sessions: POST JSON-RPC messages here. With no session there is no stream to GET and nothing to DELETE.",
-      log,
-      // Tool results carry postUrl, a capability: no cache may keep them.
-      headers: { "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff" },
-      methods: (on) => ({ POST: on({ handle: ({ request }) => mcpAnswer(request, { playground, log }) }) }),
     }),
   };
 }

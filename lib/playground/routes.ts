@@ -42,8 +42,8 @@ import {
 } from "./drafts";
 import { serverLog } from "@/lib/http/server-log";
 import type { BodyWriter } from "@/lib/http/after-headers";
-import { createFanout } from "./fanout";
-import { Hub, type HubOptions } from "./hub";
+import { createFanout } from "@/lib/live/fanout";
+import { Hub, type HubOptions } from "@/lib/live/hub";
 import {
   ByteBudget,
   InFlight,
@@ -63,7 +63,7 @@ import { createReports, type Reports } from "./reports";
 import { createRenders, type Renders } from "./renders";
 import type { Renderer } from "@/lib/renderer";
 import { limiterFor, streamSlots, type Limiter } from "./shared-limits";
-import { SSE_HEADERS, draftFrame, parseLastEventId } from "./sse";
+import { SSE_HEADERS, draftFrame, parseLastEventId } from "@/lib/live/sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
 // and the tests' loopback server both call these.

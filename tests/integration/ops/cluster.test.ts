@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import { createSealer } from "@/lib/crypto/secrets";
-import { EventStreamParser } from "@/lib/playground/sse";
+import { EventStreamParser } from "@/lib/live/sse";
 import { PG_URL, dropSchema } from "../support/backends";
 import { ensureBuilt, serverProcessUnder } from "../support/production";
 // @ts-expect-error -- a plain ES module script, without types

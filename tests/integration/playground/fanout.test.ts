@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { draftEvent, draftUpdated } from "@/lib/contract/playground";
 import { openDb, type OpenDb } from "@/lib/db";
-import { channelFor, parseNote } from "@/lib/playground/fanout";
+import { channelFor, parseNote } from "@/lib/live/fanout";
 import { backends, PG_URL } from "../support/backends";
 import { create, onApp, openStream, postJson, startApp, until, type App } from "./support";
 

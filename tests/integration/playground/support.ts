@@ -5,10 +5,10 @@ import type { OpenDb } from "@/lib/db";
 import { playgroundRouter, serveStreaming, type StreamingServer } from "../support/loopback";
 import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
-import { EventStreamParser, type SseMessage } from "@/lib/playground/sse";
+import { EventStreamParser, type SseMessage } from "@/lib/live/sse";
 
 // One app instance of the playground over real loopback HTTP, and a client for its event
-// stream that reads the bytes the way a browser's EventSource does (lib/playground/sse.ts).
+// stream that reads the bytes the way a browser's EventSource does (lib/live/sse.ts).
 
 export interface App {
   url: string;

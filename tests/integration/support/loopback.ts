@@ -4,6 +4,7 @@ import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorResponse } from "@/lib/http/respond";
 import type { Method } from "@/lib/http/edge";
 import type { Playground } from "@/lib/playground/routes";
+import { agentRoutes } from "@/lib/agent/route-modules";
 import { playgroundRoutes } from "@/lib/playground/route-modules";
 
 // Serves the playground's route modules (the ones the app's route files mount) over real loopback
@@ -126,6 +127,7 @@ async function pipe(body: ReadableStream<Uint8Array>, res: http.ServerResponse):
 /** The app's draft route modules, matched the way the framework's file routes match them. */
 export function playgroundRouter(playground: Playground): FetchHandler {
   const routes = playgroundRoutes({ playground: async () => playground, demoApi: (request, path) => playground.demoApi(request, path) });
+  const agent = agentRoutes({ playground: async () => playground });
   const draftBase = `${PLAYGROUND_BASE}/draft`;
   const apiBase = `${PLAYGROUND_BASE}/api`;
   return async (request) => {
@@ -143,7 +145,7 @@ export function playgroundRouter(playground: Playground): FetchHandler {
     }
     if (pathname === draftBase) return routes.create[method](request);
     if (pathname === `${PLAYGROUND_BASE}/check`) return routes.check[method](request);
-    if (pathname === `${PLAYGROUND_BASE}/mcp`) return routes.mcp[method](request);
+    if (pathname === `${PLAYGROUND_BASE}/mcp`) return agent.mcp[method](request);
     if (pathname.startsWith(`${draftBase}/`)) {
       const [token = "", sub, extra] = segments.slice(3);
       if (extra !== undefined) return errorResponse("not_found");

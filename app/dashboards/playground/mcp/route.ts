@@ -3,4 +3,4 @@ import { app } from "@/lib/app";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.playground.mcp;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.agent.mcp;

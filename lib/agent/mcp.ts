@@ -28,7 +28,7 @@ import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, draftViewHtml } from "./mcp-app";
-import { JSON_BODY_MAX, type Playground } from "./routes";
+import { JSON_BODY_MAX, type Playground } from "@/lib/playground/routes";
 import { serverLog } from "@/lib/http/server-log";
 
 // POST /dashboards/playground/mcp: the playground's agent loop as Model Context Protocol tools,
