@@ -3,7 +3,8 @@
 // registry (scripts/tools.mjs), nothing installed on the system; it runs from the project's own
 // node_modules, where lib/db/sqlite-driver.ts picks the SQLite driver written for it. The smoke
 // starts the production build (made by `npm test`) on Node 24 and reads a page, the API and the
-// health checks, and writes and reads a draft.
+// health checks, and writes and reads a draft. `NODE_MAJOR=22 node scripts/node24.mjs` runs the
+// same on Node 22, the other supported Node the registry provides (scripts/tools.mjs).
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +17,9 @@ const steps = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["unit"
 const t0 = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-const toolDir = await ensureTool("node24");
+const major = process.env.NODE_MAJOR ?? "24";
+if (!/^(22|24)$/.test(major)) throw new Error(`NODE_MAJOR=${major}: 22 or 24`);
+const toolDir = await ensureTool(`node${major}`);
 const node = nodeOf(toolDir);
 const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
 // Node 24 first on the PATH, so a test that starts `node` itself runs it too.
