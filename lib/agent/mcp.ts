@@ -447,14 +447,18 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
 
 const envelopeOf = (status: number, error: string, hint: string) => json({ error, hint }, status);
 
+/** The route's answer, or the envelope an unexpected failure answers over HTTP (logged with its stack). */
+async function responseOf(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<Response> {
+  try {
+    return await answer();
+  } catch (err) {
+    return fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  }
+}
+
 /** A demo read for the inline view: the demo API's answer, whatever its status, as fields the view hands to the dashboard. */
 async function demoDataResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
-  let response: Response;
-  try {
-    response = await answer();
-  } catch (err) {
-    response = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-  }
+  const response = await responseOf(answer, log);
   const body = await response.text();
   const read = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body };
   return { content: [{ type: "text", text: `${read.status} ${body.slice(0, 200)}` }], structuredContent: read };
@@ -462,12 +466,7 @@ async function demoDataResult(answer: () => Response | Promise<Response>, log: (
 
 /** A route's answer as a tool result: the body as JSON text and structured content, or the envelope as `code: hint`. */
 async function toolResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
-  let response: Response;
-  try {
-    response = await answer();
-  } catch (err) {
-    response = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-  }
+  const response = await responseOf(answer, log);
   // Read to the end: a large read holds one of the caller's read slots until its last byte.
   const text = await response.text();
   if (!response.ok) {
