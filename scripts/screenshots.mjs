@@ -77,7 +77,11 @@ try {
       await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
       // The editor's preview says it is rendering until the dashboard's first render report.
       // On a phone the code pane is shown first and the preview waits, hidden, behind its tab.
-      if (shot.settle === "preview") await page.locator('[data-testid="preview-stage"][aria-busy="false"]').waitFor({ state: "attached", timeout: 30_000 });
+      if (shot.settle === "preview") {
+        await page.locator('[data-testid="preview-stage"][aria-busy="false"]').waitFor({ state: "attached", timeout: 30_000 });
+        // CodeMirror replaces the plain text area once its packages have loaded, after the page is drawn.
+        await page.locator(".cm-content").waitFor({ state: "attached", timeout: 30_000 });
+      }
       if (shot.settle === "frame") {
         await page.frameLocator('[data-testid="dashboard-frame"]').first().locator("body *").first().waitFor({ timeout: 30_000 });
         await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
