@@ -88,8 +88,16 @@ try {
       }
       const file = `${shot.name}-${widthName}.jpg`;
       const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
-      const clip = { x: 0, y: 0, width: size.width, height: Math.min(size.height, MAX_HEIGHT) };
-      await page.screenshot({ path: path.join(outDir, file), fullPage: true, clip, type: "jpeg", quality: 70 });
+      // The window is made as tall as the page and the shot taken once every frame has drawn at
+      // that size: a full-page shot resizes the window only for the capture, and a dashboard's
+      // frame (a process of its own) could then be caught still drawn at a width it never had.
+      await page.setViewportSize({ width: options.viewport.width, height: Math.min(size.height, MAX_HEIGHT) });
+      for (const frame of page.frames()) {
+        await frame
+          .evaluate(() => Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 2_000))]))
+          .catch(() => {});
+      }
+      await page.screenshot({ path: path.join(outDir, file), clip: { x: 0, y: 0, width: size.width, height: Math.min(size.height, MAX_HEIGHT) }, type: "jpeg", quality: 70 });
       taken.push({ shot: shot.name, width: widthName, file, path: target, size });
       console.log(`${file.padEnd(34)} ${target.padEnd(44)} ${size.width}×${size.height}`);
       await context.close();
