@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
+import { anything, finiteNumber, literal, nonEmptyString, nullable, object, oneOf, optional, parseOrNull, recordOf, string, type Parsed } from "./json-shape";
 
 // What the editor keeps in the browser between visits: the write capability of each draft this
 // browser created, and the edits not yet shared or saved. Plain functions over a Storage-like
@@ -33,11 +33,9 @@ export function draftAddress(readId: string): string {
 
 export const READ_ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
-const writeCapability = z.object({
-  postUrl: z.string().min(1),
-  watchUrl: z.string().min(1),
-});
-type WriteCapability = z.infer<typeof writeCapability>;
+const writeCapabilityFields = { postUrl: nonEmptyString, watchUrl: nonEmptyString };
+const writeCapability = object(writeCapabilityFields);
+type WriteCapability = Parsed<typeof writeCapabilityFields>;
 
 /**
  * The same-origin path a push goes to. A stored capability is used only when its post URL is a
@@ -70,8 +68,8 @@ export function readWriteCapability(store: KeyValueStore, readId: string): Write
   } catch {
     return null;
   }
-  const parsed = writeCapability.safeParse(parseJson(raw));
-  return parsed.success && postPathOf(parsed.data.postUrl) ? parsed.data : null;
+  const parsed = parseOrNull(writeCapability, parseJson(raw));
+  return parsed && postPathOf(parsed.postUrl) ? parsed : null;
 }
 
 /** Keeps a capability; false when the browser refused to store it. */
@@ -84,21 +82,22 @@ export function keepWriteCapability(store: KeyValueStore, readId: string, capabi
   }
 }
 
-const keptEdits = z.object({
-  v: z.literal(1),
-  html: z.string(),
+const keptEditsFields = {
+  v: literal(1),
+  html: string,
   /** The document the edits started from, so they still count as edits once restored. */
-  base: z.object({ id: z.string(), label: z.string(), html: z.string() }),
+  base: object({ id: string, label: string, html: string }),
   /** The saved dashboard the edits belong to, so Save goes back to it. */
-  dash: z.string().nullable(),
-  dataMode: z.enum(["demo", "live"]),
-  scenario: z.string(),
-  examples: z.record(z.string(), z.string()),
-  keptAt: z.number(),
+  dash: nullable(string),
+  dataMode: oneOf("demo", "live"),
+  scenario: string,
+  examples: recordOf(string),
+  keptAt: finiteNumber,
   /** The editor's undo history over `html` (CodeMirror's state JSON, its `doc` equal to `html`), so undo works after a reload. */
-  history: z.unknown().optional(),
-});
-export type KeptEdits = z.infer<typeof keptEdits>;
+  history: optional(anything),
+};
+const keptEdits = object(keptEditsFields);
+export type KeptEdits = Parsed<typeof keptEditsFields>;
 
 /** An undo history larger than this (as JSON) is not kept: the edits matter more than their history. */
 export const KEPT_HISTORY_MAX_CHARS = 1_000_000;
@@ -123,8 +122,7 @@ export function readKeptEdits(store: KeyValueStore, scope: EditsScope): KeptEdit
   } catch {
     return null;
   }
-  const parsed = keptEdits.safeParse(parseJson(raw));
-  return parsed.success ? parsed.data : null;
+  return parseOrNull(keptEdits, parseJson(raw));
 }
 
 /** Keeps the edits (or forgets them when `edits` is null); false when the browser refused. */

@@ -1,19 +1,20 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { z } from "zod";
 import { PLAYGROUND_HANDOFF_KEY } from "@/components/saved/handoff";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { htmlTitle } from "@/lib/saved/slug";
+import { boolean, nonEmptyString, object, oneOf, optional, parseOrNull, string, type Parsed } from "./json-shape";
 
 /** What a saved dashboard's page hands over through this tab's session storage. */
-const handoffSchema = z.object({
-  html: z.string().min(1),
-  dash: z.string().optional(),
-  owner: z.object({ handle: z.string(), name: z.string() }).optional(),
-  own: z.boolean().optional(),
-  dataMode: z.enum(["demo", "live"]).optional(),
-});
+const handoffFields = {
+  html: nonEmptyString,
+  dash: optional(string),
+  owner: optional(object({ handle: string, name: string })),
+  own: optional(boolean),
+  dataMode: optional(oneOf("demo", "live")),
+};
+const handoffShape = object(handoffFields);
 
 interface Handoff {
   html: string;
@@ -47,9 +48,9 @@ export function useHandoff(open: boolean | undefined, receive: (handoff: Handoff
     void (async () => {
       const raw = sessionStorage.getItem(PLAYGROUND_HANDOFF_KEY);
       sessionStorage.removeItem(PLAYGROUND_HANDOFF_KEY);
-      let parsed: z.infer<typeof handoffSchema> | null = null;
+      let parsed: Parsed<typeof handoffFields> | null = null;
       try {
-        parsed = raw ? handoffSchema.parse(JSON.parse(raw)) : null;
+        parsed = raw ? parseOrNull(handoffShape, JSON.parse(raw)) : null;
       } catch {
         parsed = null;
       }
@@ -58,7 +59,7 @@ export function useHandoff(open: boolean | undefined, receive: (handoff: Handoff
   }, [open]);
 }
 
-function handoffOf(parsed: z.infer<typeof handoffSchema>): Handoff {
+function handoffOf(parsed: Parsed<typeof handoffFields>): Handoff {
   const own = parsed.own === true;
   const where = parsed.owner && parsed.dash ? `/~/${parsed.owner.handle}/${parsed.dash}` : "a saved dashboard";
   const from = own ? `your own dashboard ${where}` : parsed.owner ? `${parsed.owner.name}'s dashboard ${where}, not yours` : `${where}, not yours`;

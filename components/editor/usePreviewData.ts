@@ -1,17 +1,18 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { z } from "zod";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { errorText } from "./error-text";
+import { arrayOf, object, parseOrNull, string, type Parsed } from "./json-shape";
 
-const scenariosSchema = z.object({
-  default: z.string(),
-  scenarios: z.array(z.object({ name: z.string(), description: z.string() })),
-  paths: z.array(z.object({ path: z.string(), variants: z.array(z.string()), default: z.string() })),
-});
-export type Scenarios = z.infer<typeof scenariosSchema>;
+const scenariosFields = {
+  default: string,
+  scenarios: arrayOf(object({ name: string, description: string })),
+  paths: arrayOf(object({ path: string, variants: arrayOf(string), default: string })),
+};
+const scenariosShape = object(scenariosFields);
+export type Scenarios = Parsed<typeof scenariosFields>;
 
 export interface PreviewData {
   mode: DataMode;
@@ -53,7 +54,8 @@ export function usePreviewData(): PreviewData {
       try {
         const res = await fetch(`${PLAYGROUND_BASE}/scenarios`, { cache: "no-store" });
         if (!res.ok) throw new Error(await errorText(res));
-        const parsed = scenariosSchema.parse(await res.json());
+        const parsed = parseOrNull(scenariosShape, await res.json());
+        if (!parsed) throw new Error("The scenario list was not in the expected shape.");
         if (cancelled) return;
         setScenarios(parsed);
         setScenario((cur) => cur || parsed.default);
