@@ -288,8 +288,23 @@ async function expectHostUntouched(page: Page, watch: WatchPage, hostUrl: string
 
 const portRange = (name: string) => (name === "port numbers of blocked navigations" ? 128 : 0);
 
+// The cases share one page per worker: a fresh page costs a renderer process (about 0.4 s on
+// two busy cores), and each case's navigation to its own watch page ends the previous case's
+// document, timers and peer connections. A failing case ends its worker, so the case after it
+// starts on a fresh page.
+const leakCase = test.extend<object, { hostPage: Page }>({
+  hostPage: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext();
+      await use(await context.newPage());
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+});
+
 for (const [name, attack] of Object.entries(attacks)) {
-  test(`a dashboard cannot leak: ${name}`, async ({ page, request }) => {
+  leakCase(`a dashboard cannot leak: ${name}`, async ({ hostPage: page, request }) => {
     const t = await listeners.target(name, { portRange: portRange(name) });
     const { author, draft, watch } = await openHostile(page, request, attack, t);
     const hostUrl = page.url();
