@@ -116,10 +116,7 @@ export default defineConfig({
     },
   ],
   projects: [
-    // Generated HTTP requests against the production server; no browser. It runs in one worker, so
-    // it starts first, beside the browser tests, rather than alone at the end.
-    { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
-    // The serial chains next, so they start at once and the parallel tests fill around them.
+    // The serial chains first, so they start at once and the parallel tests fill around them.
     ...serialStates.map((tag) => ({
       name: `demo ${tag.slice(1)}`,
       ...demoTests,
@@ -141,5 +138,8 @@ export default defineConfig({
       use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
     { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
+    // Generated HTTP requests against the production server; no browser. Started first, it held a
+    // worker while the serial chains held the other, and the parallel tests waited for both.
+    { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
   ],
 });
