@@ -270,7 +270,9 @@ async function keystrokes(browser) {
 async function lighthouse(dir, url, preset) {
   const bin = path.join(dir, "node_modules", "lighthouse", "cli", "index.js");
   fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
-  const out = path.join(root, "bench", "results", `lighthouse-${preset}.json`);
+  // One report per page and preset, so each can be read afterwards (long tasks, script costs).
+  const page = new URL(url).pathname.split("/").filter(Boolean).slice(0, 3).join("-") || "home";
+  const out = path.join(root, "bench", "results", `lighthouse-${preset}-${page}.json`);
   const flags = ["--headless=new", ...chromiumOptions.args].join(" ");
   await promisify(execFile)(
     process.execPath,
