@@ -344,7 +344,13 @@ test.describe("at 390×844", () => {
     await new SignInPage(page).open("/dashboards/playground");
     await new SignInPage(page).signInAs("member@demo.test");
     const editor = new PlaygroundEditorPage(page);
-    await expect(page.locator(".cm-content")).toBeVisible();
+    // The source is a plain text area until it is touched: a visit that only reads or previews
+    // never builds CodeMirror.
+    const early = page.getByTestId("early-source");
+    await expect(early).toBeVisible();
+    await expect(early).toHaveValue(/<h1 id="title">CX book<\/h1>/);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator(".cm-editor")).toHaveCount(0);
     const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     const inView = async (box: { x: number; y: number; width: number; height: number } | null, what: string) => {
       expect(box, what).not.toBeNull();
@@ -361,6 +367,14 @@ test.describe("at 390×844", () => {
     expect((await editor.editorBox().boundingBox())!.height).toBeGreaterThan(300);
     await expect(editor.previewStage()).toBeHidden();
     expect(await sideways()).toBeLessThanOrEqual(0);
+
+    // A tap builds the editor; what is typed at once lands, and the editor has the focus.
+    await early.click();
+    await page.keyboard.type("<!-- tapped -->");
+    await expect(page.locator(".cm-content")).toBeFocused();
+    await expect(page.locator(".cm-content")).toContainText("<!-- tapped -->");
+    await expect(early).toHaveCount(0);
+    await inView(await editor.editorBox().boundingBox(), "the source");
 
     await page.getByRole("radio", { name: "Preview" }).check();
     await expect(editor.previewStage()).toBeVisible();

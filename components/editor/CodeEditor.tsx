@@ -52,6 +52,13 @@ async function loadCodeMirror() {
   return import("./codemirror-mount");
 }
 
+/**
+ * The phone layout (editor.module.css, `max-width: 640px`). There the text area stays until the
+ * author touches the source: building CodeMirror costs a phone's CPU about a second of main
+ * thread, and a phone visitor often only reads or previews. On wider screens it mounts at once.
+ */
+export const EDITOR_ON_TOUCH_QUERY = "(max-width: 640px)";
+
 /** Offset of `line`/`column` (from 1) in plain text, for the text area shown before CodeMirror. */
 function plainOffset(text: string, line: number, column: number): number {
   let at = 0;
@@ -110,7 +117,7 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
   useEffect(() => {
     let cancelled = false;
     let mountedHere: MountedEditor | null = null;
-    void loadCodeMirror().then(({ mountEditor }) => {
+    const start = () => loadCodeMirror().then(({ mountEditor }) => {
       if (cancelled || !host.current) return;
       const area = earlyArea();
       const typed = area && area.value !== initial.current ? area.value : null;
@@ -136,7 +143,24 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
       mountedHere.showFindings(findings.current.warnings, findings.current.checkedValue);
       setMounted(true);
     });
+    // Focus covers a tap, a keyboard's Tab and a finding's jump to its line (which focuses the
+    // text area); the caret and anything typed meanwhile carry over as above.
+    const untouched = earlyArea();
+    let stopWaiting = () => {};
+    if (untouched && window.matchMedia(EDITOR_ON_TOUCH_QUERY).matches) {
+      const onTouch = () => {
+        stopWaiting();
+        void start();
+      };
+      untouched.addEventListener("focus", onTouch);
+      untouched.addEventListener("pointerdown", onTouch);
+      stopWaiting = () => {
+        untouched.removeEventListener("focus", onTouch);
+        untouched.removeEventListener("pointerdown", onTouch);
+      };
+    } else void start();
     return () => {
+      stopWaiting();
       cancelled = true;
       mountedHere?.destroy();
       if (editor.current === mountedHere) editor.current = null;

@@ -18,8 +18,10 @@ export class PlaygroundEditorPage {
   async open(path = "/dashboards/playground"): Promise<void> {
     await this.page.goto(path);
     // The page is drawn with a plain text area that takes keystrokes at once; CodeMirror
-    // replaces it once the page's script runs, and the tests use what CodeMirror adds.
-    await expect(this.page.locator(".cm-content")).toBeVisible();
+    // replaces it once the page's script runs, and the tests use what CodeMirror adds. In the
+    // phone layout it waits for the source to be touched, so a phone visit sees the text area.
+    if ((this.page.viewportSize()?.width ?? Infinity) <= 640) await expect(this.page.getByTestId("early-source")).toBeVisible();
+    else await expect(this.page.locator(".cm-content")).toBeVisible();
   }
 
   source() {
