@@ -204,3 +204,185 @@ const script = String.raw`
 export function draftViewHtml(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Dashboard draft</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><p id="status" role="status">Waiting for the draft…</p><div id="stage"></div><script>${script}</script></body></html>`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A saved dashboard as an MCP App, on the viewer's live data (lib/agent/mcp-dashboard.ts). The
+// same frame and bootstrap; the dashboard's reads go through the host to read_live_data, which
+// the server answers from /api as the person the host's access token speaks for. Someone else's
+// dashboard first gets this view's consent gate — its author and the paths it reads, and no
+// frame at all — and runs only after the viewer allows it here.
+
+export const DASHBOARD_VIEW_URI = "ui://dashboards/saved-dashboard.html";
+export const DASHBOARD_VIEW_TOOL_META = { ui: { resourceUri: DASHBOARD_VIEW_URI }, "ui/resourceUri": DASHBOARD_VIEW_URI };
+
+const dashboardScript = String.raw`
+(function () {
+  "use strict";
+  var BOOT = ${asScript(frameBootstrap())};
+  var API_BASE = "/api";
+  var PATH_MAX = ${BROKER_PATH_MAX};
+  var HEIGHT_MAX = ${FRAME_HEIGHT_MAX};
+  var host = window.parent;
+  var statusLine = document.getElementById("status");
+  var stage = document.getElementById("stage");
+  var nextId = 1;
+  var pending = new Map();
+  var target = null;
+  var agreement = undefined;
+  var frame = null;
+  var port = null;
+  var started = false;
+
+  function post(message) { host.postMessage(message, "*"); }
+  function request(method, params) {
+    return new Promise(function (resolve, reject) {
+      var id = nextId++;
+      pending.set(id, { resolve: resolve, reject: reject });
+      post({ jsonrpc: "2.0", id: id, method: method, params: params });
+    });
+  }
+  function notify(method, params) { post({ jsonrpc: "2.0", method: method, params: params || {} }); }
+  function say(text) { statusLine.textContent = text; statusLine.hidden = !text; resize(); }
+  function textOf(result) {
+    var content = (result && result.content) || [];
+    for (var i = 0; i < content.length; i++) if (content[i] && content[i].type === "text") return String(content[i].text);
+    return "The tool failed.";
+  }
+  function callTool(name, args) {
+    return request("tools/call", { name: name, arguments: args }).then(function (result) {
+      if (!result || result.isError) throw new Error(textOf(result));
+      return result.structuredContent || {};
+    });
+  }
+  function resize() { notify("ui/notifications/size-changed", { height: Math.ceil(document.documentElement.scrollHeight) }); }
+  function withAgreement(args) { if (agreement) args.agreement = agreement; return args; }
+
+  function onFrameMessage(from, data) {
+    if (!data || typeof data !== "object") return;
+    if (data.type === "fetch" && typeof data.id === "number") {
+      var method = String(data.method || "GET").slice(0, 16);
+      var path = String(data.path || "").slice(0, PATH_MAX);
+      callTool("read_live_data", withAgreement({ handle: target.handle, slug: target.slug, method: method, path: path })).then(
+        function (read) { from.postMessage({ type: "response", id: data.id, status: Number(read.status) || 502, headers: { "content-type": String(read.contentType || "application/json") }, body: String(read.body || "") }); },
+        function () { from.postMessage({ type: "response", id: data.id, status: 502, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." }) }); }
+      );
+    } else if (data.type === "height" && typeof data.height === "number" && frame) {
+      frame.style.height = Math.max(120, Math.min(HEIGHT_MAX, Math.round(data.height))) + "px";
+      resize();
+    }
+  }
+
+  function run(view) {
+    var channel = new MessageChannel();
+    var next = document.createElement("iframe");
+    next.setAttribute("sandbox", "allow-scripts");
+    next.title = view.title + " by " + view.owner.name;
+    next.srcdoc = BOOT;
+    next.addEventListener("load", function () {
+      next.contentWindow.postMessage({ type: "init", html: view.html, apiBase: API_BASE, params: {} }, "*", [channel.port2]);
+    }, { once: true });
+    channel.port1.onmessage = function (event) { onFrameMessage(channel.port1, event.data); };
+    if (port) port.close();
+    if (frame) frame.remove();
+    frame = next;
+    port = channel.port1;
+    stage.dataset.revision = String(view.revision);
+    stage.appendChild(next);
+    say("");
+  }
+
+  function load() {
+    say("Loading the dashboard…");
+    return callTool("read_dashboard", withAgreement({ handle: target.handle, slug: target.slug })).then(run, function (err) { say(err.message); });
+  }
+
+  function el(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; }
+
+  function ask(state, consent) {
+    var gate = el("section");
+    gate.id = "gate";
+    gate.setAttribute("aria-labelledby", "gate-title");
+    var h = el("h2", state.owner.name + " (@" + state.owner.handle + ") wrote this dashboard");
+    h.id = "gate-title";
+    gate.appendChild(h);
+    gate.appendChild(el("p", "“" + state.title + "” is not yours. Nothing of your data is read until you allow it. If you do, it may read:"));
+    var list = el("ul");
+    list.id = "gate-reads";
+    if (state.reads.length === 0) list.appendChild(el("li", "no API paths"));
+    for (var i = 0; i < state.reads.length; i++) list.appendChild(el("li", state.reads[i]));
+    gate.appendChild(list);
+    if (!state.readsComplete) gate.appendChild(el("p", "Some of its reads could not be worked out from its code; those will be refused."));
+    var actions = el("p");
+    var once = el("button", "Allow here");
+    once.id = "allow";
+    once.type = "button";
+    var always = el("button", "Always trust @" + state.owner.handle);
+    always.id = "trust";
+    always.type = "button";
+    actions.appendChild(once);
+    actions.appendChild(document.createTextNode(" "));
+    actions.appendChild(always);
+    gate.appendChild(actions);
+    var note = el("p", "Trusted authors are listed, and can be revoked, on your account page.");
+    note.className = "muted";
+    gate.appendChild(note);
+    if (typeof consent !== "string") {
+      once.disabled = true;
+      always.disabled = true;
+      say("This host did not hand the view its question; open " + state.url + " in a browser instead.");
+    }
+    function answer(trust) {
+      once.disabled = true;
+      always.disabled = true;
+      callTool("allow_dashboard", { handle: target.handle, slug: target.slug, consent: consent, always: trust }).then(function (r) {
+        agreement = r.agreement;
+        gate.remove();
+        return load();
+      }, function (err) { say(err.message); once.disabled = false; always.disabled = false; });
+    }
+    once.addEventListener("click", function () { answer(false); });
+    always.addEventListener("click", function () { answer(true); });
+    stage.appendChild(gate);
+    say("");
+  }
+
+  function onResult(result) {
+    if (!result || result.isError) { if (result) say(textOf(result)); return; }
+    var state = result.structuredContent;
+    if (!state || typeof state.path !== "string" || started) return;
+    var parts = state.path.split("/");
+    target = { handle: parts[2], slug: parts[3] };
+    started = true;
+    if (state.live === "run") load();
+    else ask(state, result._meta && result._meta.consent);
+  }
+
+  window.addEventListener("message", function (event) {
+    if (event.source !== host) return;
+    var m = event.data;
+    if (!m || m.jsonrpc !== "2.0") return;
+    if (m.method === undefined && pending.has(m.id)) {
+      var waiting = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.error) waiting.reject(new Error(String(m.error.message || "error")));
+      else waiting.resolve(m.result);
+      return;
+    }
+    if (m.method === "ui/notifications/tool-result") onResult(m.params);
+    else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
+    else if (m.method === "ui/resource-teardown") post({ jsonrpc: "2.0", id: m.id, result: {} });
+    else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
+    else if (m.id !== undefined && m.method !== undefined) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+  });
+
+  request("ui/initialize", {
+    appInfo: { name: "dashboards-saved", version: "1.0.0" },
+    appCapabilities: { availableDisplayModes: ["inline"] },
+    protocolVersion: "${APPS_PROTOCOL_VERSION}"
+  }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
+})();`;
+
+/** The saved dashboard view's document, as the host receives it from resources/read. */
+export function dashboardViewHtml(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Saved dashboard</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}#gate{padding:4px 14px 12px}#gate h2{font-size:16px;margin:8px 0}.muted{color:#57606a}button{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid #d0d7de;background:#f6f8fa;cursor:pointer}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><p id="status" role="status">Waiting for the dashboard…</p><div id="stage"></div><script>${dashboardScript}</script></body></html>`;
+}

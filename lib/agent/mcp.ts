@@ -23,11 +23,16 @@ import {
 } from "@/lib/contract/playground";
 import { checkBrokerRequest, demoReadPath } from "@/lib/frame/protocol";
 import { readTextBody } from "@/lib/http/edge";
-import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
+import { LOCAL_ADDRESS_HEADER, PEER_HEADER, trustedOrigin } from "@/lib/http/origin";
 import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
-import { DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, draftViewHtml } from "./mcp-app";
+import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, dashboardViewHtml, draftViewHtml } from "./mcp-app";
+import { registerDashboardTools, type DashboardSource } from "./mcp-dashboard";
+import { OAUTH_SCOPE, bearerIdentity } from "@/lib/auth/oauth";
+import { loadUser, type SessionUser } from "@/lib/auth/session";
+import type { Db } from "@/lib/db";
+import { mcpResourceOf, resourceMetadataUrlOf } from "@/lib/signin/oauth-routes";
 import { JSON_BODY_MAX, type Playground } from "@/lib/playground/routes";
 import { serverLog } from "@/lib/http/server-log";
 
@@ -41,10 +46,22 @@ import { serverLog } from "@/lib/http/server-log";
 // caller; a refusal comes back as a tool result with `isError` and the envelope's code and hint
 // as its text, which an agent reads and acts on, rather than as a protocol error it cannot.
 
-interface McpSource {
+export interface McpSource {
   playground: () => Promise<Playground>;
   log?: (line: string) => void;
+  /** Saved dashboards on the token's user's data; without it the server has the draft tools alone. */
+  dashboards?: DashboardSource & BearerSource;
 }
+
+/** What the bearer check needs: storage, and where the request reached the server. */
+interface BearerSource {
+  db: () => Promise<Db>;
+  publicOrigin?: string;
+  allowedHosts: readonly string[];
+}
+
+/** The tools that act as a person: called without a valid access token, the HTTP answer is the 401 challenge. */
+const PERSON_TOOLS = new Set(["show_dashboard", "read_dashboard", "allow_dashboard", "read_live_data"]);
 
 /**
  * The headers the playground decides by: who is asking (the stamped peer address, and
@@ -69,7 +86,14 @@ const INSTRUCTIONS = [
 /** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
 export async function mcpAnswer(request: Request, source: McpSource): Promise<Response> {
   const parsedBody = await readJsonRpc(request);
-  const server = mcpServer(request, source);
+  let viewer: SessionUser | null = null;
+  if (source.dashboards) {
+    const bearer = await bearerOf(request, source.dashboards);
+    if (bearer.kind === "invalid") return challenge(request, source.dashboards, bearer.why);
+    if (bearer.kind === "none" && callsPersonTool(parsedBody)) return challenge(request, source.dashboards, null);
+    if (bearer.kind === "user") viewer = bearer.user;
+  }
+  const server = mcpServer(request, source, viewer);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -209,7 +233,42 @@ const writing: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, 
 
 const answers = (schema: z.ZodType) => `Answers:\n${describeShape(schema)}`;
 
-function mcpServer(request: Request, { playground, log }: McpSource): McpServer {
+type Bearer = { kind: "none" } | { kind: "invalid"; why: string } | { kind: "user"; user: SessionUser };
+
+/** The person an Authorization header speaks for. A token is read from that header alone, never from a query or body. */
+async function bearerOf(request: Request, source: BearerSource): Promise<Bearer> {
+  const header = request.headers.get("authorization");
+  if (header === null) return { kind: "none" };
+  const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  if (!m) return { kind: "invalid", why: "Send the access token as Authorization: Bearer <token>." };
+  const db = await source.db();
+  const identity = await bearerIdentity(db, m[1]!, mcpResourceOf(request, source));
+  const user = identity ? await loadUser(db, identity.userId) : null;
+  return user ? { kind: "user", user } : { kind: "invalid", why: "The access token is unknown, expired, revoked or for another resource." };
+}
+
+function callsPersonTool(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => {
+    const msg = m as { method?: unknown; params?: { name?: unknown } };
+    return msg.method === "tools/call" && typeof msg.params?.name === "string" && PERSON_TOOLS.has(msg.params.name);
+  });
+}
+
+/**
+ * The MCP authorization challenge (RFC 6750 §3, RFC 9728 §5.1): 401 naming the protected-resource
+ * metadata, from which a client finds the authorization server and starts OAuth. The body is the
+ * playground's envelope.
+ */
+function challenge(request: Request, source: BearerSource, invalid: string | null): Response {
+  const params = [`resource_metadata="${resourceMetadataUrlOf(request, source)}"`, `scope="${OAUTH_SCOPE}"`];
+  if (invalid !== null) params.push(`error="invalid_token"`, `error_description="${invalid.replace(/"/g, "'")}"`);
+  const hint =
+    invalid ??
+    "show_dashboard acts as a signed-in person: connect this app to your Dashboards account (OAuth; the metadata is named in WWW-Authenticate). The draft tools need no account.";
+  return json({ error: "unauthorized", hint }, 401, { "www-authenticate": `Bearer ${params.join(", ")}` });
+}
+
+function mcpServer(request: Request, { playground, log, dashboards }: McpSource, viewer: SessionUser | null): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
   const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say);
@@ -434,6 +493,16 @@ function mcpServer(request: Request, { playground, log }: McpSource): McpServer 
       return p.demoApi(caller(`${PLAYGROUND_API_BASE}${upstream}`), q === -1 ? upstream : upstream.slice(0, q));
     }, say),
   );
+
+  if (dashboards) {
+    registerDashboardTools(server, request, viewer, dashboards, () => trustedOrigin(request, dashboards.publicOrigin, dashboards.allowedHosts));
+    server.registerResource(
+      "dashboard-view",
+      DASHBOARD_VIEW_URI,
+      { title: "Saved dashboard", description: "A saved dashboard drawn inline on the viewer's live data, after the viewer allows someone else's (MCP Apps).", mimeType: MCP_APP_MIME_TYPE, _meta: DRAFT_VIEW_RESOURCE_META },
+      () => ({ contents: [{ uri: DASHBOARD_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text: dashboardViewHtml(), _meta: DRAFT_VIEW_RESOURCE_META }] }),
+    );
+  }
 
   server.registerResource(
     "draft-view",

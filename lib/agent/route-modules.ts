@@ -1,7 +1,6 @@
 import "server-only";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
-import type { Playground } from "@/lib/playground/routes";
-import { mcpAnswer } from "./mcp";
+import { mcpAnswer, type McpSource } from "./mcp";
 
 // The agent surface's route: the playground's operations as Model Context Protocol tools, over
 // the same Playground the playground's own routes use. Mounted by the app's route file; tests
@@ -12,19 +11,15 @@ export interface AgentRoutes {
   mcp: RouteModule;
 }
 
-interface AgentSource {
-  playground: () => Promise<Playground>;
-  log?: (line: string) => void;
-}
-
-export function agentRoutes({ playground, log }: AgentSource): AgentRoutes {
+export function agentRoutes(source: McpSource): AgentRoutes {
+  const { log } = source;
   return {
     mcp: defineRoute({
       refuse: "MCP over Streamable HTTP without sessions: POST JSON-RPC messages here. With no session there is no stream to GET and nothing to DELETE.",
       log,
       // Tool results carry postUrl, a capability: no cache may keep them.
       headers: { "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff" },
-      methods: (on) => ({ POST: on({ handle: ({ request }) => mcpAnswer(request, { playground, log }) }) }),
+      methods: (on) => ({ POST: on({ handle: ({ request }) => mcpAnswer(request, source) }) }),
     }),
   };
 }

@@ -3,7 +3,7 @@ import { browserEnvironment, config as processConfig, type Config } from "@/lib/
 import type { ReadCache } from "@/lib/cache/read-cache";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
-import { userForRequest } from "@/lib/auth/session";
+import { userForRequest, type SessionUser } from "@/lib/auth/session";
 import { createCredentials, type Credentials } from "@/lib/connectors/credentials";
 import { connectionAction } from "@/lib/connectors/routes";
 import { createStandIns, type StandIns } from "@/lib/connectors/stand-ins";
@@ -12,7 +12,7 @@ import { newAnswerCache } from "@/lib/crm/memo";
 import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { crmUpstreamFor, type CrmUpstream } from "@/lib/crm/upstream";
 import { apiHandlers } from "@/lib/handlers";
-import { apiRoute, type HandlerServices } from "@/lib/handlers/api-route";
+import { apiRoute, handleApi, type HandlerServices } from "@/lib/handlers/api-route";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { installPeerStamp } from "@/lib/http/origin";
 import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
@@ -24,6 +24,7 @@ import type { HumanDeps } from "@/lib/saved/human";
 import { newSavedReads, type SavedReads } from "@/lib/saved/trust";
 import { seedDemo } from "@/lib/seed";
 import { newOidcDiscovery, type OidcDiscovery } from "@/lib/signin/oidc";
+import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
 import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
 import { sinkServerLog } from "@/lib/ops/log-sink";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
@@ -87,6 +88,8 @@ export interface AppRoutes {
   playground: PlaygroundRoutes;
   agent: AgentRoutes;
   saved: SavedRoutes;
+  /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
+  oauth: OAuthRoutes;
   connections: RouteModule;
   standIns: RouteModule;
 }
@@ -177,6 +180,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
+  const oauthDeps = { db, sealer: sealerOf, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts };
+  // The MCP endpoint reads /api as the person its access token speaks for: the request object
+  // itself carries that person here, so nothing a client sends can name someone else.
+  const bearerUsers = new WeakMap<Request, SessionUser>();
+  const agentApi = { db, userFor: async (_db: Db, request: Request) => bearerUsers.get(request) ?? null, handlers: apiHandlers, services };
+
   let background: CrmSyncScheduler | null | undefined;
   let operations = false;
 
@@ -226,8 +235,19 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
       playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
-      agent: agentRoutes({ playground: playgroundOf }),
+      agent: agentRoutes({
+        playground: playgroundOf,
+        dashboards: {
+          ...oauthDeps,
+          savedReads,
+          readApi: (request, path, user) => {
+            bearerUsers.set(request, user);
+            return handleApi(request, path, agentApi);
+          },
+        },
+      }),
       saved: savedRoutes(humanDeps),
+      oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
         refuse: "The vendor returns to …/callback with GET; the buttons on /connections POST the rest.",

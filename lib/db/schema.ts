@@ -320,6 +320,53 @@ export interface TrustedAuthorsTable {
   created_at: number;
 }
 
+/** A client of the service's authorization server, registered by itself (RFC 7591). */
+export interface OAuthClientsTable {
+  client_id: string;
+  client_name: string;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  client_uri: string | null;
+  created_at: number;
+}
+
+/** What a person approved for a client: its scope, on one resource (the MCP endpoint). */
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: number;
+  scope: string;
+  resource: string;
+  created_at: number;
+  /** The last time a token of the grant was issued or accepted (for the account page). */
+  used_at: number;
+  revoked_at: number | null;
+}
+
+/** An authorization code, by SHA-256 digest, with everything the token request must match. */
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: number;
+  redirect_uri: string;
+  /** The PKCE S256 challenge. */
+  code_challenge: string;
+  scope: string;
+  resource: string;
+  expires_at: number;
+  used_at: number | null;
+  grant_id: string | null;
+}
+
+/** An access or refresh token, by SHA-256 digest. */
+export interface OAuthTokensTable {
+  token_hash: string;
+  grant_id: string;
+  kind: "access" | "refresh";
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** Fixed-window request counters shared by instances on PostgreSQL (0010_rate_limits). */
 export interface RateLimitWindowsTable {
   bucket: string;
@@ -348,6 +395,10 @@ export interface Database {
   playground_draft_revisions: PlaygroundDraftRevisionsTable;
   playground_draft_reports: PlaygroundDraftReportsTable;
   stand_in_oauth_marks: StandInOAuthMarksTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
   draft_renders: DraftRendersTable;
   crm_owners: CrmOwnersTable;
   crm_companies: CrmCompaniesTable;

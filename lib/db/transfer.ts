@@ -54,6 +54,10 @@ export const appTables: TableSpec[] = [
   { name: "saved_dashboard_revisions", key: ["owner_id", "slug", "revision"] },
   { name: "trusted_authors", key: ["user_id", "author_id"] },
   { name: "stand_in_oauth_marks", key: ["slug", "kind", "key"] },
+  { name: "oauth_clients", key: ["client_id"] },
+  { name: "oauth_grants", key: ["id"] },
+  { name: "oauth_codes", key: ["code_hash"] },
+  { name: "oauth_tokens", key: ["token_hash"] },
   { name: "rate_limit_windows", key: ["bucket", "key", "window_start"] },
   { name: "stream_slots", key: ["bucket", "key", "instance"] },
 ];

@@ -21,6 +21,9 @@ const OWN_POLICY = [
   /^\/~\/[^/]+\/[^/]+\/source$/,
   // A stand-in vendor's consent page (lib/connectors/stand-in/oauth.ts).
   /^\/stand-ins\/[^/]+\/oauth\/authorize$/,
+  // The MCP authorization server's consent page, whose form ends at the app's redirect URI
+  // (lib/signin/oauth-routes.ts).
+  /^\/oauth\/authorize$/,
 ];
 
 export function setsOwnPolicy(pathname: string): boolean {

@@ -18,6 +18,7 @@ export function isJsonPath(pathname: string, method: string): boolean {
   if (pathname === "/api" || pathname.startsWith("/api/")) return true;
   if (pathname.startsWith("/account/")) return true;
   if (pathname === "/healthz" || pathname === "/readyz") return true;
+  if (pathname === "/oauth/register" || pathname === "/oauth/token" || pathname.startsWith("/.well-known/oauth-")) return true;
   if (pathname === "/openapi.json" || pathname === "/dashboards/save" || pathname.startsWith("/dashboards/save/")) return true;
   if (pathname.startsWith("/dashboards/playground/")) return !PLAYGROUND_PAGES.test(pathname);
   if (/^\/~\/[^/]+\/[^/]+\/source$/.test(pathname)) return true;
@@ -65,6 +66,10 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/docs\/(?:[^/]+\.(?:md|json)|md\/[^/]+)$/, "GET, HEAD"],
   [/^\/(?:healthz|readyz|metrics|openapi\.json)$/, "GET, HEAD"],
   [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
+  [/^\/\.well-known\/oauth-protected-resource(?:\/.*)?$/, "GET, HEAD, OPTIONS"],
+  [/^\/\.well-known\/oauth-authorization-server$/, "GET, HEAD, OPTIONS"],
+  [/^\/oauth\/(?:register|token)$/, "POST, OPTIONS"],
+  [/^\/oauth\/authorize$/, "GET, HEAD, POST"],
   [/^\/(?:signin\/demo|signout)$/, "POST"],
   [/^\/stand-ins\/[^/]+(?:\/.*)?$/, "GET, HEAD, POST"],
   [/^\/test-fault$/, "GET, HEAD"],

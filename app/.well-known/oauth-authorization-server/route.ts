@@ -1,0 +1,6 @@
+// GET /.well-known/oauth-authorization-server — the authorization server's metadata (RFC 8414)
+import { app } from "@/lib/app";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.oauth.authorizationServer;

@@ -1,0 +1,6 @@
+// GET /.well-known/oauth-protected-resource[/dashboards/playground/mcp] — the MCP endpoint's protected-resource metadata (RFC 9728)
+import { app } from "@/lib/app";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = app().routes.oauth.protectedResource;

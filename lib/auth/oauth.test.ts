@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { OAuthError, parseRegistration, pkceMatches, redirectUriProblem, scopeOf } from "./oauth";
+
+// The rules that need no storage: which redirect URIs a client may register, PKCE S256, scopes.
+
+describe("redirect URIs", () => {
+  it("takes https anywhere and http on loopback only", () => {
+    for (const ok of ["https://claude.ai/api/mcp/auth_callback", "https://vscode.dev/redirect", "http://127.0.0.1:33418/", "http://localhost:6274/oauth/callback", "http://[::1]:8080/cb", "https://a.test/cb?x=1"]) {
+      expect(redirectUriProblem(ok), ok).toBeNull();
+    }
+  });
+
+  it("refuses what could hand a code to someone else", () => {
+    for (const bad of ["http://a.test/cb", "http://127.0.0.2.nip.io/cb", "http://localhost.attacker.test/cb", "ftp://a.test/", "javascript:alert(1)", "data:text/html,x", "vscode://cb", "//a.test/cb", "https://a.test/cb#frag", "https://a.test/cb#", "https://user@a.test/cb", "https://a.test/c b", "https://a.test/\u0085", "", 7, null]) {
+      expect(redirectUriProblem(bad), String(bad)).not.toBeNull();
+    }
+    expect(redirectUriProblem(`https://a.test/${"x".repeat(497)}`)).toBeNull();
+    expect(redirectUriProblem(`https://a.test/${"x".repeat(498)}`)).not.toBeNull();
+  });
+});
+
+describe("registration metadata", () => {
+  it("keeps the name, the distinct URIs and an https client_uri; names a nameless app", () => {
+    expect(parseRegistration({ redirect_uris: ["https://a.test/cb", "https://a.test/cb"] })).toEqual({ client_name: "An unnamed app", redirect_uris: ["https://a.test/cb"], client_uri: null });
+    expect(parseRegistration({ client_name: " X ", client_uri: "https://x.test", redirect_uris: ["https://a.test/cb"] })).toMatchObject({ client_name: "X", client_uri: "https://x.test" });
+  });
+
+  it("answers each refusal with RFC 7591's codes", () => {
+    const codeOf = (body: unknown) => {
+      try {
+        parseRegistration(body);
+        return "accepted";
+      } catch (err) {
+        expect(err).toBeInstanceOf(OAuthError);
+        return (err as OAuthError).error;
+      }
+    };
+    expect(codeOf(null)).toBe("invalid_client_metadata");
+    expect(codeOf("x")).toBe("invalid_client_metadata");
+    expect(codeOf({ redirect_uris: "https://a.test/cb" })).toBe("invalid_redirect_uri");
+    expect(codeOf({ redirect_uris: ["https://a.test/cb"], token_endpoint_auth_method: "private_key_jwt" })).toBe("invalid_client_metadata");
+    expect(codeOf({ redirect_uris: ["https://a.test/cb"], grant_types: "authorization_code" })).toBe("invalid_client_metadata");
+    expect(codeOf({ redirect_uris: ["https://a.test/cb"], client_name: "a\u2028b" })).toBe("invalid_client_metadata");
+  });
+});
+
+describe("PKCE", () => {
+  const verifier = "a".repeat(43);
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+
+  it("matches S256 only", () => {
+    expect(pkceMatches(verifier, challenge)).toBe(true);
+    // plain: the challenge is the verifier itself.
+    expect(pkceMatches(verifier, verifier)).toBe(false);
+    expect(pkceMatches(challenge, challenge)).toBe(false);
+  });
+
+  it("refuses verifiers outside RFC 7636's alphabet and length", () => {
+    const c = (v: string) => createHash("sha256").update(v).digest("base64url");
+    expect(pkceMatches("a".repeat(42), c("a".repeat(42)))).toBe(false);
+    expect(pkceMatches("a".repeat(128), c("a".repeat(128)))).toBe(true);
+    expect(pkceMatches("a".repeat(129), c("a".repeat(129)))).toBe(false);
+    expect(pkceMatches(`${"a".repeat(42)}+`, c(`${"a".repeat(42)}+`))).toBe(false);
+    expect(pkceMatches(`${"a".repeat(42)}é`, c(`${"a".repeat(42)}é`))).toBe(false);
+  });
+});
+
+describe("scopes", () => {
+  it("defaults to dashboards and refuses anything else", () => {
+    expect(scopeOf(null)).toBe("dashboards");
+    expect(scopeOf("  ")).toBe("dashboards");
+    expect(scopeOf("dashboards dashboards")).toBe("dashboards");
+    expect(() => scopeOf("dashboards write")).toThrow(OAuthError);
+    expect(() => scopeOf("openid")).toThrow(/invalid_scope/);
+  });
+});
