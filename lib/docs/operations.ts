@@ -284,7 +284,10 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       section: "demo-api",
       description: [
         p(
-          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`, `show_dashboard`, `read_dashboard`, `allow_dashboard`, `read_live_data`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
+        ),
+        p(
+          "`show_dashboard` (handle, slug) draws a saved dashboard inline on the signed-in person's live data (the resource `ui://dashboards/saved-dashboard.html`); its view reads the code with `read_dashboard` and each of the dashboard's reads with `read_live_data`, answered by the API as that person. Someone else's dashboard shows its author and the paths it reads and runs only after the person allows it in the view (`allow_dashboard`: once, or always, which is the trust listed on /account). These four act as a person: without a valid access token the HTTP answer is `401` `unauthorized` with `WWW-Authenticate: Bearer resource_metadata=\"…/.well-known/oauth-protected-resource/dashboards/playground/mcp\"` (and `error=\"invalid_token\"` for a bad one), from which an MCP host runs OAuth 2.1 against this service's sign-in: `/.well-known/oauth-authorization-server`, `/oauth/register`, `/oauth/authorize`, `/oauth/token` (PKCE S256, `resource` the MCP endpoint). The draft tools stay public.",
         ),
         p(
           "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",
@@ -300,7 +303,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       security: "none",
       requestBodies: [{ contentType: "application/json", description: "A JSON-RPC 2.0 message of MCP, or a batch of them.", schema: { type: "object" }, fields: [] }],
       responses: [{ status: 200, contentType: "application/json", description: "The JSON-RPC answer: a tool's result, the tool list, the server's capabilities", schema: { type: "object" }, fields: [] }],
-      errors: ["unsupported_media_type", "invalid_request", "draft_too_large", "method_not_allowed", "internal_error"],
+      errors: ["unauthorized", "unsupported_media_type", "invalid_request", "draft_too_large", "method_not_allowed", "internal_error"],
       curl: false,
     }),
     siteOperation({

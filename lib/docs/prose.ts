@@ -259,6 +259,27 @@ function savingIntro(): Block[] {
   ];
 }
 
+/** Connecting the hosts people use, and what signing in through one of them grants. */
+function mcpHostsHowTo(): Block[] {
+  const url = `https://dashboards.example.com${PLAYGROUND_BASE}/mcp`;
+  return [
+    h("Connecting Claude, ChatGPT and VS Code", "mcp-hosts"),
+    p(
+      `Every host takes the MCP endpoint's URL, \`<your origin>${PLAYGROUND_BASE}/mcp\`; hosts that run in the cloud (Claude, ChatGPT) need it reachable over HTTPS, so set \`PUBLIC_ORIGIN\` to the address people reach the service at. The draft tools work at once. The first call of \`show_dashboard\` is answered 401, and the host opens this service's sign-in in a browser: sign in, check the app's name and where it will send you back, and choose **Approve**. From then on the host shows your saved dashboards inline on your own data; disconnect it under **Connected apps** on /account.`,
+    ),
+    list(
+      `**Claude** (claude.ai and the desktop app): Settings → Connectors → Add custom connector, with the URL. **Claude Code**: \`claude mcp add --transport http dashboards ${url}\`, then \`/mcp\` to sign in.`,
+      "**ChatGPT**: Settings → Apps & Connectors → Advanced settings → Developer mode, then Create, with the URL and OAuth as the authentication; the rest is discovered.",
+      "**VS Code**: the workspace's `.vscode/mcp.json` below (or MCP: Add Server… → HTTP); VS Code asks to sign in when a tool needs it.",
+    ),
+    code("json", "VS Code: .vscode/mcp.json", JSON.stringify({ servers: { dashboards: { type: "http", url } } }, null, 2)),
+    code("json", "Other clients configured by JSON", JSON.stringify({ mcpServers: { dashboards: { type: "http", url } } }, null, 2)),
+    p(
+      "What an approved app may do: show your saved dashboards, and others' you allow in its view, on your live data, read only. It cannot save, change or delete anything. Its access token lasts 15 minutes and is bound to this MCP endpoint; its refresh token changes at every use, and a refresh token used twice ends the connection. Someone else's dashboard asks in the view first, as in the browser, and only the API paths it was shown are served.",
+    ),
+  ];
+}
+
 function operationsIntro(): Block[] {
   return [
     p(
@@ -283,6 +304,7 @@ export function sectionIntro(slug: SectionSlug): Block[] {
         p(
           `What a dashboard reads while it is drafted, and what a program reads to learn the playground. The demo API at \`${PLAYGROUND_BASE}/api\` answers every endpoint from canned data, shaped by scenarios and per-endpoint variants; \`/endpoints\` lists them, llms.txt explains the loop, and the MCP tools do the same over MCP. All public, no credentials.`,
         ),
+        ...mcpHostsHowTo(),
       ];
     case "renders":
       return [

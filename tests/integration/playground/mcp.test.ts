@@ -30,6 +30,10 @@ const BOOK =
 
 /** What the endpoint answers with the envelope, each one exercised below; everything else is JSON-RPC. */
 const HTTP_REFUSALS = ["method_not_allowed", "unsupported_media_type", "invalid_request", "draft_too_large"];
+/** The 401 challenge of the tools that act as a person, exercised in tests/integration/oauth/oauth.test.ts. */
+const AUTHORIZATION_REFUSALS = ["unauthorized"];
+/** The tools that act as a person, served where the authorization server is (tests/integration/oauth/oauth.test.ts). */
+const PERSON_TOOLS = ["allow_dashboard", "read_dashboard", "read_live_data", "show_dashboard"];
 
 const sqlite = backends.find((b) => b.name === "sqlite")!;
 
@@ -104,15 +108,18 @@ describe("the playground's MCP endpoint", () => {
     for (const name of ["check_html", "read_draft", "list_scenarios", "describe_endpoint", "read_render_reports", "render_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
     for (const name of ["create_draft", "update_draft"]) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
     // llms-full.txt describes every tool the server lists, and no other; the index names them all.
+    // This server has no authorization server behind it, so it lists the draft tools alone; the
+    // tools that act as a person are listed beside them where it has (tests/integration/oauth).
+    const every = [...Object.keys(byName), ...PERSON_TOOLS].sort();
     const mcpPart = llmsFullText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
     expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
-    expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(every);
     const indexPart = llmsText("https://dash.example.test").split("## MCP")[1] ?? "";
-    expect([...indexPart.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    expect([...indexPart.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(every);
     // So does the reference's description of the endpoint.
     const op = allOperations(docsModel()).find((o) => o.path === MCP);
     const toolsSentence = /Tools: ([^;.]*)[;.]/.exec(JSON.stringify(op?.description))?.[1] ?? "";
-    expect([...toolsSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(Object.keys(byName).sort());
+    expect([...toolsSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(every);
   });
 
   it("runs the loop: check, create, a partial update, a refused blank update, read", async () => {
@@ -302,7 +309,7 @@ describe("the playground's MCP endpoint", () => {
   it("is documented in the reference with every refusal it answers over HTTP", () => {
     const op = allOperations(docsModel()).find((o) => o.path === MCP);
     expect(op?.method).toBe("POST");
-    expect(op?.errors.map((e) => e.code).sort()).toEqual([...HTTP_REFUSALS, "internal_error"].sort());
+    expect(op?.errors.map((e) => e.code).sort()).toEqual([...HTTP_REFUSALS, ...AUTHORIZATION_REFUSALS, "internal_error"].sort());
   });
 });
 
