@@ -13,6 +13,7 @@ import type { DraftNote, Fanout } from "@/lib/live/fanout";
 import type { Hub } from "@/lib/live/hub";
 import type { PlaygroundSettings } from "./limits";
 import { draftFrame } from "@/lib/live/sse";
+import { Coalesced, Periodic, ReadAnswers, SharedWork } from "./draft-work";
 import * as store from "./store";
 
 // Drafts: create, update, read, expire. A draft is reached two ways, by two independent random
@@ -28,22 +29,26 @@ export interface DraftContext {
   log: (line: string) => void;
   /** Seconds from a revision being written to its frame reaching every watcher here that lacked it. */
   observeFanout?: (seconds: number) => void;
-  /** Mutable bookkeeping shared by the functions below. */
-  state: {
-    lastSweepAt: number;
-    sweeping: Promise<unknown> | null;
-    /** Drafts being re-read for watchers; at most one entry per watched draft (bounded by the hub's stream caps). */
-    refreshing: Map<string, { again: boolean }>;
-    /** Late checks in progress (revisions stored before checks were kept), by `id:revision`; at most MAX_LATE_CHECKS. */
-    lateChecks: Map<string, Promise<DraftAnalysis>>;
-    /** Recent read answers (`GET /draft/<id>`) as UTF-8 JSON, by read id, least recently used first. */
-    readAnswers: Map<string, { revision: number; updatedAt: number; bytes: Uint8Array<ArrayBuffer> }>;
-    readAnswerBytes: number;
-  };
+  /** Recent read answers (`GET /draft/<id>`) as UTF-8 JSON. */
+  readAnswers: ReadAnswers;
+  /** Late checks in progress (revisions stored before checks were kept), by `id:revision`. */
+  lateChecks: SharedWork<DraftAnalysis>;
+  /** Drafts being re-read for watchers; at most one entry per watched draft (bounded by the hub's stream caps). */
+  refreshes: Coalesced;
+  /** The idle sweep's schedule. */
+  sweeps: Periodic;
 }
 
-export function newDraftState(): DraftContext["state"] {
-  return { lastSweepAt: Number.NEGATIVE_INFINITY, sweeping: null, refreshing: new Map(), lateChecks: new Map(), readAnswers: new Map(), readAnswerBytes: 0 };
+/** The draft functions' dependencies, with their bookkeeping fresh. */
+export function draftContext(deps: Pick<DraftContext, "db" | "hub" | "fanout" | "settings" | "now" | "log" | "observeFanout">): DraftContext {
+  const failed = (what: string) => (err: unknown) => deps.log(`${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+  return {
+    ...deps,
+    readAnswers: new ReadAnswers(READ_ANSWERS_MAX, READ_ANSWERS_MAX_BYTES),
+    lateChecks: new SharedWork(MAX_LATE_CHECKS),
+    refreshes: new Coalesced((_id, err) => failed("draft refresh")(err)),
+    sweeps: new Periodic(SWEEP_EVERY_MS, deps.now, failed("draft sweep")),
+  };
 }
 
 /**
@@ -253,25 +258,18 @@ async function findChecked(ctx: DraftContext, readId: string): Promise<{ row: st
  */
 async function lateAnalysis(ctx: DraftContext, row: store.DraftRow): Promise<DraftAnalysis> {
   const key = `${row.id}:${row.revision}`;
-  const running = ctx.state.lateChecks.get(key);
+  const running = ctx.lateChecks.inFlight(key);
   if (running) return running;
   // The row may have been read just before another read stored the result: look again first.
   const stored = decodeAnalysis(await store.findCheck(ctx.db, row.id, row.revision));
   if (stored) return stored;
-  const started = ctx.state.lateChecks.get(key);
-  if (started) return started;
-  const analysis = analysisFor(ctx, row.html);
-  const storing = store
-    .storeCheck(ctx.db, row.id, row.revision, encodeAnalysis(analysis))
-    .catch((err: unknown) => ctx.log(`storing a late check failed: ${err instanceof Error ? err.message : String(err)}`))
-    .then(() => analysis);
-  if (ctx.state.lateChecks.size >= MAX_LATE_CHECKS) return storing;
-  ctx.state.lateChecks.set(key, storing);
-  try {
-    return await storing;
-  } finally {
-    ctx.state.lateChecks.delete(key);
-  }
+  return ctx.lateChecks.share(key, async () => {
+    const analysis = analysisFor(ctx, row.html);
+    await store
+      .storeCheck(ctx.db, row.id, row.revision, encodeAnalysis(analysis))
+      .catch((err: unknown) => ctx.log(`storing a late check failed: ${err instanceof Error ? err.message : String(err)}`));
+    return analysis;
+  });
 }
 
 /** The API paths the current revision's html reads, as the check found them when it was stored. */
@@ -283,34 +281,15 @@ const encoder = new TextEncoder();
 
 /** The read answer of a draft as UTF-8 JSON, from the kept answers when the revision is unchanged. */
 export async function readDraftBytes(ctx: DraftContext, readId: string): Promise<Uint8Array<ArrayBuffer>> {
-  const cache = ctx.state.readAnswers;
-  const kept = cache.get(readId);
+  const kept = ctx.readAnswers.get(readId);
   if (kept) {
     const now = await store.currentRevision(ctx.db, readId, cutoff(ctx));
     if (!now) throw noSuchDraft(ctx.settings);
-    if (now.revision === kept.revision && now.updated_at === kept.updatedAt) {
-      cache.delete(readId);
-      cache.set(readId, kept);
-      return kept.bytes;
-    }
+    if (now.revision === kept.revision && now.updated_at === kept.updatedAt) return kept.bytes;
   }
   const view = await readDraft(ctx, readId);
   const bytes = encoder.encode(JSON.stringify(view));
-  const old = cache.get(readId);
-  if (old) {
-    cache.delete(readId);
-    ctx.state.readAnswerBytes -= old.bytes.byteLength;
-  }
-  if (bytes.byteLength <= READ_ANSWERS_MAX_BYTES / 4) {
-    cache.set(readId, { revision: view.revision, updatedAt: view.updatedAt, bytes });
-    ctx.state.readAnswerBytes += bytes.byteLength;
-    while (cache.size > READ_ANSWERS_MAX || ctx.state.readAnswerBytes > READ_ANSWERS_MAX_BYTES) {
-      const oldest = cache.entries().next();
-      if (oldest.done) break;
-      cache.delete(oldest.value[0]);
-      ctx.state.readAnswerBytes -= oldest.value[1].bytes.byteLength;
-    }
-  }
+  ctx.readAnswers.set(readId, { revision: view.revision, updatedAt: view.updatedAt, bytes });
   return bytes;
 }
 
@@ -432,7 +411,7 @@ export function eventOf(row: store.DraftRow): DraftEvent {
 
 /** Deletes drafts idle past the limit and ends their streams, here and on other instances. */
 export async function sweepIdle(ctx: DraftContext): Promise<string[]> {
-  ctx.state.lastSweepAt = ctx.now();
+  ctx.sweeps.ran();
   const gone: string[] = [];
   for (;;) {
     const ids = await store.deleteIdle(ctx.db, cutoff(ctx), SWEEP_BATCH);
@@ -445,13 +424,7 @@ export async function sweepIdle(ctx: DraftContext): Promise<string[]> {
 
 /** At most once a minute, in the background; failures are logged, never surfaced to a request. */
 export function maybeSweep(ctx: DraftContext): void {
-  if (ctx.state.sweeping || ctx.now() - ctx.state.lastSweepAt < SWEEP_EVERY_MS) return;
-  ctx.state.lastSweepAt = ctx.now();
-  ctx.state.sweeping = sweepIdle(ctx)
-    .catch((err: unknown) => ctx.log(`draft sweep failed: ${err instanceof Error ? err.message : String(err)}`))
-    .finally(() => {
-      ctx.state.sweeping = null;
-    });
+  ctx.sweeps.maybeRun(() => sweepIdle(ctx));
 }
 
 /**
@@ -462,27 +435,11 @@ export function maybeSweep(ctx: DraftContext): void {
 export function refreshWatchers(ctx: DraftContext, note: DraftNote): void {
   if (!ctx.hub.followed(note.id)) return;
   if (note.revision > 0 && note.revision <= ctx.hub.knownRevision(note.id)) return;
-  const running = ctx.state.refreshing.get(note.id);
-  if (running) {
-    running.again = true;
-    return;
-  }
-  const entry = { again: false };
-  ctx.state.refreshing.set(note.id, entry);
-  void (async () => {
-    try {
-      do {
-        entry.again = false;
-        const row = await findDraft(ctx, note.id);
-        if (!row) ctx.hub.endDraft(note.id);
-        else publishRow(ctx, row);
-      } while (entry.again);
-    } catch (err) {
-      ctx.log(`draft refresh failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      ctx.state.refreshing.delete(note.id);
-    }
-  })();
+  ctx.refreshes.request(note.id, async () => {
+    const row = await findDraft(ctx, note.id);
+    if (!row) ctx.hub.endDraft(note.id);
+    else publishRow(ctx, row);
+  });
 }
 
 function publishRow(ctx: DraftContext, row: store.DraftRow): void {

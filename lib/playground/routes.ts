@@ -31,7 +31,7 @@ import {
   eventOf,
   findDraft,
   maybeSweep,
-  newDraftState,
+  draftContext,
   noSuchDraft,
   readDraftBytes,
   refreshAll,
@@ -146,7 +146,6 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const settings: PlaygroundSettings = { ...defaultPlaygroundSettings, ...options.settings };
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => serverLog("warn", line, { component: "playground" }));
-  const state = newDraftState();
   const hub = new Hub({
     ...options.hub,
     onTick: () => {
@@ -159,7 +158,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
     onResync: () => refreshAll(ctx),
     log,
   });
-  const ctx: DraftContext = { db: open.db, hub, fanout, settings, now, log, state, observeFanout: options.observe?.fanout };
+  const ctx: DraftContext = draftContext({ db: open.db, hub, fanout, settings, now, log, observeFanout: options.observe?.fanout });
   const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
   // Shared by every instance on PostgreSQL, in memory on SQLite (shared-limits.ts).
