@@ -79,8 +79,10 @@ try {
       // On a phone the code pane is shown first and the preview waits, hidden, behind its tab.
       if (shot.settle === "preview") {
         await page.locator('[data-testid="preview-stage"][aria-busy="false"]').waitFor({ state: "attached", timeout: 30_000 });
-        // CodeMirror replaces the plain text area once its packages have loaded, after the page is drawn.
-        await page.locator(".cm-content").waitFor({ state: "attached", timeout: 30_000 });
+        // CodeMirror replaces the plain text area once its packages have loaded, after the page is
+        // drawn; in the phone layout only when the source is touched, so a phone shot shows the text area.
+        const phone = options.viewport.width <= 640;
+        await page.locator(phone ? '[data-testid="early-source"]' : ".cm-content").waitFor({ state: "attached", timeout: 30_000 });
       }
       if (shot.settle === "frame") {
         await page.frameLocator('[data-testid="dashboard-frame"]').first().locator("body *").first().waitFor({ timeout: 30_000 });
