@@ -62,6 +62,11 @@ class MemoryProvider implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+    if (scope === "all" || scope === "tokens") this.saved = undefined;
+    if (scope === "all" || scope === "client") this.info = undefined;
+    if (scope === "all" || scope === "verifier") this.verifier = "";
+  }
 }
 
 /** The session's CSRF token, as the playground page embeds it for the person's own actions. */
@@ -262,6 +267,18 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     expect(relayedSecond).toEqual(expect.arrayContaining(["allow_dashboard", "read_dashboard", "read_live_data"]));
     await canaries.send([leak]);
     expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
+
+    // The person disconnects the app on their account page: its tokens stop at once, and the SDK
+    // is sent back to authorization.
+    await page.goto("/account#connected-apps");
+    const apps = page.getByTestId("connected-apps");
+    const row = apps.getByTestId("connected-app").filter({ hasText: "E2E MCP host" });
+    await expect(row).toHaveCount(1);
+    provider.authorizationUrl = null;
+    await row.getByRole("button", { name: "Disconnect E2E MCP host" }).click();
+    await expect(apps.getByTestId("connected-app").filter({ hasText: "E2E MCP host" })).toHaveCount(0);
+    await expect(client.callTool({ name: "show_dashboard", arguments: mine })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.authorizationUrl).not.toBeNull();
   } finally {
     await client.close();
     await signInContext.close();

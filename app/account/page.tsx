@@ -1,5 +1,5 @@
-// GET /account — the signed-in person's own settings: where "/" goes, their favourites and the
-// authors they trust with their data. Server-rendered forms that POST to the account actions
+// GET /account — the signed-in person's own settings: where "/" goes, their favourites, the
+// authors they trust with their data and the MCP hosts they connected. Server-rendered forms that POST to the account actions
 // (/account/home, /account/favourites, /account/trust), which send a form back here (303); the
 // trusted authors' list also changes in place once its script runs.
 import type { Metadata } from "next";
@@ -8,6 +8,7 @@ import { redirect } from "next/navigation";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
+import { connectedApps } from "@/lib/auth/oauth";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { trustedAuthors } from "@/lib/saved/trust";
 
@@ -29,7 +30,7 @@ export default async function AccountPage() {
   if (!session) redirect(`/signin?next=${encodeURIComponent("/account")}`);
   const { user, csrf } = session;
   const db = await app().db();
-  const [home, favourites, trusted] = await Promise.all([homeOf(db, user.id), favouritesOf(db, user.id), trustedAuthors(db, user.id)]);
+  const [home, favourites, trusted, apps] = await Promise.all([homeOf(db, user.id), favouritesOf(db, user.id), trustedAuthors(db, user.id), connectedApps(db, user.id)]);
   return (
     <div className="stack">
       <h1>Your account</h1>
@@ -95,6 +96,38 @@ export default async function AccountPage() {
       <div id="trusted-authors">
         <TrustedAuthors initial={trusted} csrf={csrf} returnTo="/account#trusted-authors" />
       </div>
+
+      <section id="connected-apps" className="card stack" aria-labelledby="connected-apps-title" data-testid="connected-apps">
+        <h2 id="connected-apps-title">Connected apps</h2>
+        {apps.length === 0 ? (
+          <p data-testid="connected-apps-none">
+            No app is connected. An MCP host (Claude, ChatGPT, VS Code) asks to connect the first time it shows one of your saved dashboards.
+          </p>
+        ) : (
+          <>
+            <p className="muted">These apps can show your saved dashboards, and others&apos; you allow in them, on your live data. Disconnecting one ends its access at once.</p>
+            <ul className="user-list">
+              {apps.map((a) => (
+                <li key={a.grantId} data-testid="connected-app">
+                  <span>
+                    <strong>{a.clientName}</strong>{" "}
+                    <span className="muted">
+                      connected {a.since.slice(0, 10)}, last used {a.lastUsed.slice(0, 10)}
+                    </span>
+                  </span>
+                  <form className="inline" method="post" action="/oauth/connected-apps">
+                    <CsrfField csrf={csrf} />
+                    <input type="hidden" name="grant" value={a.grantId} />
+                    <button type="submit" aria-label={`Disconnect ${a.clientName}`}>
+                      Disconnect
+                    </button>
+                  </form>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
     </div>
   );
 }

@@ -13,6 +13,7 @@ import {
   clientById,
   issueCode,
   parseRegistration,
+  revokeGrant,
   redeemCode,
   refreshTokens,
   registerClient,
@@ -33,6 +34,7 @@ import { humanGuard, type HumanDeps } from "@/lib/saved/human";
 //   GET  /oauth/authorize                                              the consent page (sign-in first)
 //   POST /oauth/authorize                                              the person's answer: a code, or access_denied
 //   POST /oauth/token                                                  authorization_code and refresh_token
+//   POST /oauth/connected-apps                                         the person disconnects an app (/account)
 // These answer OAuth's own error format, {error, error_description}, which is what every OAuth
 // client reads; the rules and storage are lib/auth/oauth.ts.
 
@@ -53,6 +55,8 @@ export interface OAuthRoutes {
   register: RouteModule;
   authorize: RouteModule;
   token: RouteModule;
+  /** POST /oauth/connected-apps: the person disconnects an app from their account page. */
+  connectedApps: RouteModule;
 }
 
 /** The MCP endpoint's URL as this request reached the server: the audience of its tokens. */
@@ -250,6 +254,21 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
             }),
         }),
         OPTIONS: on({ handle: preflight }),
+      }),
+    }),
+
+    connectedApps: defineRoute({
+      refuse: "Disconnect an app with the form on your account page.",
+      methods: (on) => ({
+        POST: on({
+          guard: async (request) => humanGuard(request, await human(), "disconnect an app"),
+          handle: async ({ request, who }) => {
+            const form = new URLSearchParams(await readBody(request, "application/x-www-form-urlencoded", 16 * 1024).catch(() => ""));
+            const grant = form.get("grant") ?? "";
+            if (grant.length > 0 && grant.length <= 64) await revokeGrant(await deps.db(), who.id, grant);
+            return new Response(null, { status: 303, headers: { location: "/account#connected-apps", "cache-control": "no-store" } });
+          },
+        }),
       }),
     }),
 

@@ -421,6 +421,30 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect((await connectedApps(h.db, viewer.id)).map((a) => a.grantId)).not.toContain(grant);
       await oauthError(await token({ grant_type: "refresh_token", client_id: client, refresh_token: t.refresh_token }), 400, "invalid_grant");
     });
+
+    it("disconnects an app from the account page's form, and from nowhere else", async () => {
+      const t = await tokens(await clientId());
+      const grant = (await bearerIdentity(h.db, t.access_token, RESOURCE))!.grantId;
+      const post = (who: typeof viewer, headers: Record<string, string> = {}) => {
+        const body = form({ grant, csrf: who.csrf });
+        return routes.connectedApps.POST(
+          req("/oauth/connected-apps", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length), cookie: `dd_session=${who.token}`, origin: ORIGIN, "sec-fetch-site": "same-origin", ...headers },
+            body,
+          }),
+        );
+      };
+      expect((await post(viewer, { "sec-fetch-site": "cross-site", origin: "https://attacker.test" })).status).toBe(403);
+      expect((await post({ ...viewer, csrf: author.csrf })).status).toBe(403);
+      // Another person's session cannot end it either: it is not theirs.
+      expect((await post(author)).status).toBe(303);
+      expect(await bearerIdentity(h.db, t.access_token, RESOURCE)).not.toBeNull();
+      const done = await post(viewer);
+      expect(done.status).toBe(303);
+      expect(done.headers.get("location")).toBe("/account#connected-apps");
+      expect(await bearerIdentity(h.db, t.access_token, RESOURCE)).toBeNull();
+    });
   });
 
   describe("the MCP endpoint", () => {
