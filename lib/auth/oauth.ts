@@ -36,6 +36,7 @@ export class OAuthError extends Error {
     readonly error: string,
     readonly description: string,
     readonly status = 400,
+    readonly headers: Record<string, string> = {},
   ) {
     super(`${error}: ${description}`);
   }

@@ -22,6 +22,7 @@ import {
   type RegisteredClient,
 } from "@/lib/auth/oauth";
 import { readBodyCapped } from "@/lib/http/body";
+import { RateLimiter, addressMatcher, clientAddress } from "@/lib/playground/limits";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
@@ -47,7 +48,14 @@ interface OAuthDeps {
   sealer: () => Sealer;
   publicOrigin?: string;
   allowedHosts: readonly string[];
+  /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXY), for the per-address allowances. */
+  trustedProxy?: readonly string[];
+  /** Per client address per minute; the defaults suit a person connecting a few hosts. */
+  perMinute?: { register: number; token: number };
 }
+
+/** A host registers once per connection, and a token request follows a sign-in or a 15-minute expiry. */
+const PER_MINUTE = { register: 10, token: 60 };
 
 export interface OAuthRoutes {
   protectedResource: RouteModule;
@@ -74,8 +82,8 @@ const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 // uses cookies, so any origin may read them.
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization, mcp-protocol-version", "access-control-allow-methods": "GET, POST, OPTIONS" };
 
-function oauthError(err: OAuthError, extra: Record<string, string> = {}): Response {
-  return json({ error: err.error, error_description: err.description }, err.status, { ...NO_STORE, ...CORS, ...extra });
+function oauthError(err: OAuthError): Response {
+  return json({ error: err.error, error_description: err.description }, err.status, { ...NO_STORE, ...CORS, ...err.headers });
 }
 
 function answerOAuth(run: () => Promise<Response>): Promise<Response> {
@@ -118,6 +126,14 @@ function paramsOf<N extends string>(search: URLSearchParams, names: readonly N[]
 
 export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
   const originOf = (request: Request) => trustedOrigin(request, deps.publicOrigin, deps.allowedHosts);
+  const trusted = addressMatcher(deps.trustedProxy ?? []);
+  const perMinute = deps.perMinute ?? PER_MINUTE;
+  const limiters = { register: new RateLimiter(perMinute.register), token: new RateLimiter(perMinute.token) };
+  /** Registration is open to anyone and the token endpoint takes guesses: each is held to an allowance per address. */
+  const allowance = (which: keyof typeof limiters, request: Request) => {
+    const took = limiters[which].take(clientAddress(request, trusted));
+    if (!took.ok) throw new OAuthError("temporarily_unavailable", `too many requests from this address; try again in ${took.retryAfterSeconds} s`, 429, { "retry-after": String(took.retryAfterSeconds) });
+  };
   const human = async (): Promise<HumanDeps> => ({ db: await deps.db(), sealer: deps.sealer(), publicOrigin: deps.publicOrigin });
 
   return {
@@ -139,7 +155,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 scopes_supported: [...OAUTH_SCOPES],
                 bearer_methods_supported: ["header"],
                 resource_name: "Dashboards",
-                resource_documentation: `${origin}/docs/mcp`,
+                resource_documentation: `${origin}/docs/demo-api#mcp-hosts`,
               },
               200,
               { ...CORS, "cache-control": "public, max-age=300" },
@@ -169,7 +185,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 code_challenge_methods_supported: ["S256"],
                 token_endpoint_auth_methods_supported: ["none"],
                 authorization_response_iss_parameter_supported: true,
-                service_documentation: `${origin}/docs/mcp`,
+                service_documentation: `${origin}/docs/demo-api#mcp-hosts`,
               },
               200,
               { ...CORS, "cache-control": "public, max-age=300" },
@@ -186,6 +202,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
         POST: on({
           handle: ({ request }) =>
             answerOAuth(async () => {
+              allowance("register", request);
               const text = await readBody(request, "application/json", REGISTRATION_LIMITS.bodyBytes).catch((err: unknown) => {
                 // RFC 7591 has no invalid_request: a body that cannot be metadata is bad metadata.
                 if (err instanceof OAuthError) throw new OAuthError("invalid_client_metadata", err.description, err.status);
@@ -225,6 +242,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
         POST: on({
           handle: ({ request }) =>
             answerOAuth(async () => {
+              allowance("token", request);
               if (request.headers.get("authorization")) {
                 throw new OAuthError("invalid_client", "clients here are public: send client_id in the body, no client authentication", 401);
               }

@@ -104,7 +104,8 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
 
   beforeAll(async () => {
     h = await backend.open();
-    const deps = { db: async () => h.db, sealer: () => testSealer, allowedHosts: [] };
+    // Every request here comes from one address: the allowances have their own test.
+    const deps = { db: async () => h.db, sealer: () => testSealer, allowedHosts: [], perMinute: { register: 10_000, token: 10_000 } };
     routes = oauthRoutes(deps);
     viewer = await person("member@demo.test");
     author = await person("csm@demo.test");
@@ -129,7 +130,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       for (const path of [[], ["dashboards", "playground", "mcp"]]) {
         const r = await routes.protectedResource.GET(req(`/.well-known/oauth-protected-resource/${path.join("/")}`), { params: { path } });
         expect(r.status).toBe(200);
-        expect(await r.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [ORIGIN], scopes_supported: ["dashboards"], bearer_methods_supported: ["header"] });
+        expect(await r.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [ORIGIN], scopes_supported: ["dashboards"], bearer_methods_supported: ["header"], resource_documentation: `${ORIGIN}/docs/demo-api#mcp-hosts` });
       }
       const other = await routes.protectedResource.GET(req("/.well-known/oauth-protected-resource/api"), { params: { path: ["api"] } });
       expect(other.status).toBe(404);
@@ -198,6 +199,20 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       await oauthError(await register(body), 400, error);
       const after = await h.db.selectFrom("oauth_clients").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
+    });
+
+    it("holds each address to an allowance of registrations and token requests", async () => {
+      const limited = oauthRoutes({ db: async () => h.db, sealer: () => testSealer, allowedHosts: [], perMinute: { register: 2, token: 1 } });
+      const body = JSON.stringify({ redirect_uris: [REDIRECT] });
+      const registerOnce = () => limited.register.POST(req("/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body }));
+      expect((await registerOnce()).status).toBe(201);
+      expect((await registerOnce()).status).toBe(201);
+      const third = await registerOnce();
+      expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+      await oauthError(third, 429, "temporarily_unavailable");
+      const tokenOnce = () => limited.token.POST(req("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token" }));
+      expect((await tokenOnce()).status).toBe(400);
+      await oauthError(await tokenOnce(), 429, "temporarily_unavailable");
     });
 
     it("refuses a body over 8 KiB, one that is not UTF-8, and one that is not JSON by type", async () => {
