@@ -268,7 +268,8 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
         expect(a.headers.get("location")).toBeNull();
       }
       // Bytes no client sends, and sizes no client needs, are refused before anything is looked up.
-      for (const extra of [{ client_id: `${client}\u0000` }, { redirect_uri: `${REDIRECT}\n` }, { client_id: "x".repeat(1025) }, { state: "s\u007f" }]) {
+      const odd: Record<string, string>[] = [{ client_id: `${client}\u0000` }, { redirect_uri: `${REDIRECT}\n` }, { client_id: "x".repeat(1025) }, { state: "s\u007f" }];
+      for (const extra of odd) {
         const q = authorizeQuery(client, verifier(), extra);
         const r = await routes.authorize.GET(req(`/oauth/authorize?${q}`, { headers: { cookie: `dd_session=${viewer.token}` } }));
         expect(r.status, JSON.stringify(extra)).toBe(400);
