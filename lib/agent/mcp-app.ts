@@ -54,11 +54,14 @@ const frameBootstrap = () =>
     )}`,
   );
 
-const script = String.raw`
-(function () {
-  "use strict";
+/**
+ * What both views share: the JSON-RPC of MCP Apps with the host over postMessage (requests,
+ * notifications, tool calls, answering the host's own requests), the status line, and the
+ * dashboard's frame from the watch page's bootstrap with its reads relayed through the host to a
+ * tool. Each view's own part calls `frameFor`, `relay` and `serve`.
+ */
+const bridge = String.raw`
   var BOOT = ${asScript(frameBootstrap())};
-  var API_BASE = ${asScript(PLAYGROUND_API_BASE)};
   var PATH_MAX = ${BROKER_PATH_MAX};
   var HEIGHT_MAX = ${FRAME_HEIGHT_MAX};
   var host = window.parent;
@@ -66,12 +69,8 @@ const script = String.raw`
   var stage = document.getElementById("stage");
   var nextId = 1;
   var pending = new Map();
-  var readId = null;
-  var shown = 0;
   var frame = null;
   var port = null;
-  var following = false;
-  var stopped = false;
 
   function post(message) { host.postMessage(message, "*"); }
   function request(method, params) {
@@ -82,7 +81,8 @@ const script = String.raw`
     });
   }
   function notify(method, params) { post({ jsonrpc: "2.0", method: method, params: params || {} }); }
-  function say(text) { statusLine.textContent = text; statusLine.hidden = !text; }
+  function resize() { notify("ui/notifications/size-changed", { height: Math.ceil(document.documentElement.scrollHeight) }); }
+  function say(text) { statusLine.textContent = text; statusLine.hidden = !text; resize(); }
   function textOf(result) {
     var content = (result && result.content) || [];
     for (var i = 0; i < content.length; i++) if (content[i] && content[i].type === "text") return String(content[i].text);
@@ -95,28 +95,79 @@ const script = String.raw`
     });
   }
 
-  function resize() {
-    notify("ui/notifications/size-changed", { height: Math.ceil(document.documentElement.scrollHeight) });
+  // One read of the dashboard, answered by the tool as {status, contentType, body}.
+  function relay(to, data, tool, args) {
+    args.method = String(data.method || "GET").slice(0, 16);
+    args.path = String(data.path || "").slice(0, PATH_MAX);
+    callTool(tool, args).then(
+      function (read) { to.postMessage({ type: "response", id: data.id, status: Number(read.status) || 502, headers: { "content-type": String(read.contentType || "application/json") }, body: String(read.body || "") }); },
+      function () { to.postMessage({ type: "response", id: data.id, status: 502, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." }) }); }
+    );
   }
 
-  function answer(to, id, status, type, body) {
-    to.postMessage({ type: "response", id: id, status: status, headers: { "content-type": type }, body: body });
+  // Replaces the shown dashboard with one running \`html\`; \`onFetch(port, data)\` gets its reads.
+  function frameFor(title, html, apiBase, revision, onFetch) {
+    var channel = new MessageChannel();
+    var next = document.createElement("iframe");
+    next.setAttribute("sandbox", "allow-scripts");
+    next.title = title;
+    next.srcdoc = BOOT;
+    next.addEventListener("load", function () {
+      next.contentWindow.postMessage({ type: "init", html: html, apiBase: apiBase, params: {} }, "*", [channel.port2]);
+    }, { once: true });
+    channel.port1.onmessage = function (event) {
+      var data = event.data;
+      if (!data || typeof data !== "object") return;
+      if (data.type === "fetch" && typeof data.id === "number") onFetch(channel.port1, data);
+      else if (data.type === "height" && typeof data.height === "number" && frame === next) {
+        next.style.height = Math.max(120, Math.min(HEIGHT_MAX, Math.round(data.height))) + "px";
+        resize();
+      }
+    };
+    if (port) port.close();
+    if (frame) frame.remove();
+    frame = next;
+    port = channel.port1;
+    stage.dataset.revision = String(revision);
+    stage.appendChild(next);
+    say("");
   }
 
-  function onFrameMessage(from, data) {
-    if (!data || typeof data !== "object") return;
-    if (data.type === "fetch" && typeof data.id === "number") {
-      var method = String(data.method || "GET").slice(0, 16);
-      var path = String(data.path || "").slice(0, PATH_MAX);
-      callTool("read_demo_data", { readId: readId, method: method, path: path }).then(
-        function (read) { answer(from, data.id, Number(read.status) || 502, String(read.contentType || "application/json"), String(read.body || "")); },
-        function () { answer(from, data.id, 502, "application/json", JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." })); }
-      );
-    } else if (data.type === "height" && typeof data.height === "number" && frame) {
-      frame.style.height = Math.max(120, Math.min(HEIGHT_MAX, Math.round(data.height))) + "px";
-      resize();
-    }
+  function serve(appName, onToolResult, onTeardown) {
+    window.addEventListener("message", function (event) {
+      if (event.source !== host) return;
+      var m = event.data;
+      if (!m || m.jsonrpc !== "2.0") return;
+      if (m.method === undefined && pending.has(m.id)) {
+        var waiting = pending.get(m.id);
+        pending.delete(m.id);
+        if (m.error) waiting.reject(new Error(String(m.error.message || "error")));
+        else waiting.resolve(m.result);
+        return;
+      }
+      if (m.method === "ui/notifications/tool-result") onToolResult(m.params);
+      else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
+      else if (m.method === "ui/resource-teardown") { onTeardown(); post({ jsonrpc: "2.0", id: m.id, result: {} }); }
+      else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
+      else if (m.id !== undefined && m.method !== undefined) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+    });
+    request("ui/initialize", {
+      appInfo: { name: appName, version: "1.0.0" },
+      appCapabilities: { availableDisplayModes: ["inline"] },
+      protocolVersion: "${APPS_PROTOCOL_VERSION}"
+    }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
   }
+`;
+
+const script = String.raw`
+(function () {
+  "use strict";
+${bridge}
+  var API_BASE = ${asScript(PLAYGROUND_API_BASE)};
+  var readId = null;
+  var shown = 0;
+  var following = false;
+  var stopped = false;
 
   function show(view) {
     shown = view.revision;
@@ -124,23 +175,9 @@ const script = String.raw`
       say("This draft reads live data, which is shown only to a signed-in person who agreed to it: open its watchUrl in a browser.");
       return;
     }
-    var channel = new MessageChannel();
-    var next = document.createElement("iframe");
-    next.setAttribute("sandbox", "allow-scripts");
-    next.title = "Dashboard draft, revision " + view.revision;
-    next.srcdoc = BOOT;
-    next.addEventListener("load", function () {
-      next.contentWindow.postMessage({ type: "init", html: view.html, apiBase: API_BASE, params: {} }, "*", [channel.port2]);
-    }, { once: true });
-    channel.port1.onmessage = function (event) { onFrameMessage(channel.port1, event.data); };
-    if (port) port.close();
-    if (frame) frame.remove();
-    frame = next;
-    port = channel.port1;
-    stage.dataset.revision = String(view.revision);
-    stage.appendChild(next);
-    say("");
-    resize();
+    frameFor("Dashboard draft, revision " + view.revision, view.html, API_BASE, view.revision, function (to, data) {
+      relay(to, data, "read_demo_data", { readId: readId });
+    });
   }
 
   function load() {
@@ -171,33 +208,7 @@ const script = String.raw`
     load().then(followNext, function (err) { say(err.message); following = false; });
   }
 
-  function stop() {
-    stopped = true;
-  }
-
-  window.addEventListener("message", function (event) {
-    if (event.source !== host) return;
-    var m = event.data;
-    if (!m || m.jsonrpc !== "2.0") return;
-    if (m.method === undefined && pending.has(m.id)) {
-      var waiting = pending.get(m.id);
-      pending.delete(m.id);
-      if (m.error) waiting.reject(new Error(String(m.error.message || "error")));
-      else waiting.resolve(m.result);
-      return;
-    }
-    if (m.method === "ui/notifications/tool-result") follow(m.params);
-    else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
-    else if (m.method === "ui/resource-teardown") { stop(); post({ jsonrpc: "2.0", id: m.id, result: {} }); }
-    else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
-    else if (m.id !== undefined && m.method !== undefined) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
-  });
-
-  request("ui/initialize", {
-    appInfo: { name: "dashboards-playground-draft", version: "1.0.0" },
-    appCapabilities: { availableDisplayModes: ["inline"] },
-    protocolVersion: "${APPS_PROTOCOL_VERSION}"
-  }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
+  serve("dashboards-playground-draft", follow, function () { stopped = true; });
 })();`;
 
 /** The view's document, as the host receives it from resources/read. */
@@ -218,77 +229,18 @@ export const DASHBOARD_VIEW_TOOL_META = { ui: { resourceUri: DASHBOARD_VIEW_URI 
 const dashboardScript = String.raw`
 (function () {
   "use strict";
-  var BOOT = ${asScript(frameBootstrap())};
+${bridge}
   var API_BASE = "/api";
-  var PATH_MAX = ${BROKER_PATH_MAX};
-  var HEIGHT_MAX = ${FRAME_HEIGHT_MAX};
-  var host = window.parent;
-  var statusLine = document.getElementById("status");
-  var stage = document.getElementById("stage");
-  var nextId = 1;
-  var pending = new Map();
   var target = null;
   var agreement = undefined;
-  var frame = null;
-  var port = null;
   var started = false;
 
-  function post(message) { host.postMessage(message, "*"); }
-  function request(method, params) {
-    return new Promise(function (resolve, reject) {
-      var id = nextId++;
-      pending.set(id, { resolve: resolve, reject: reject });
-      post({ jsonrpc: "2.0", id: id, method: method, params: params });
-    });
-  }
-  function notify(method, params) { post({ jsonrpc: "2.0", method: method, params: params || {} }); }
-  function say(text) { statusLine.textContent = text; statusLine.hidden = !text; resize(); }
-  function textOf(result) {
-    var content = (result && result.content) || [];
-    for (var i = 0; i < content.length; i++) if (content[i] && content[i].type === "text") return String(content[i].text);
-    return "The tool failed.";
-  }
-  function callTool(name, args) {
-    return request("tools/call", { name: name, arguments: args }).then(function (result) {
-      if (!result || result.isError) throw new Error(textOf(result));
-      return result.structuredContent || {};
-    });
-  }
-  function resize() { notify("ui/notifications/size-changed", { height: Math.ceil(document.documentElement.scrollHeight) }); }
   function withAgreement(args) { if (agreement) args.agreement = agreement; return args; }
 
-  function onFrameMessage(from, data) {
-    if (!data || typeof data !== "object") return;
-    if (data.type === "fetch" && typeof data.id === "number") {
-      var method = String(data.method || "GET").slice(0, 16);
-      var path = String(data.path || "").slice(0, PATH_MAX);
-      callTool("read_live_data", withAgreement({ handle: target.handle, slug: target.slug, method: method, path: path })).then(
-        function (read) { from.postMessage({ type: "response", id: data.id, status: Number(read.status) || 502, headers: { "content-type": String(read.contentType || "application/json") }, body: String(read.body || "") }); },
-        function () { from.postMessage({ type: "response", id: data.id, status: 502, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." }) }); }
-      );
-    } else if (data.type === "height" && typeof data.height === "number" && frame) {
-      frame.style.height = Math.max(120, Math.min(HEIGHT_MAX, Math.round(data.height))) + "px";
-      resize();
-    }
-  }
-
   function run(view) {
-    var channel = new MessageChannel();
-    var next = document.createElement("iframe");
-    next.setAttribute("sandbox", "allow-scripts");
-    next.title = view.title + " by " + view.owner.name;
-    next.srcdoc = BOOT;
-    next.addEventListener("load", function () {
-      next.contentWindow.postMessage({ type: "init", html: view.html, apiBase: API_BASE, params: {} }, "*", [channel.port2]);
-    }, { once: true });
-    channel.port1.onmessage = function (event) { onFrameMessage(channel.port1, event.data); };
-    if (port) port.close();
-    if (frame) frame.remove();
-    frame = next;
-    port = channel.port1;
-    stage.dataset.revision = String(view.revision);
-    stage.appendChild(next);
-    say("");
+    frameFor(view.title + " by " + view.owner.name, view.html, API_BASE, view.revision, function (to, data) {
+      relay(to, data, "read_live_data", withAgreement({ handle: target.handle, slug: target.slug }));
+    });
   }
 
   function load() {
@@ -357,29 +309,7 @@ const dashboardScript = String.raw`
     else ask(state, result._meta && result._meta.consent);
   }
 
-  window.addEventListener("message", function (event) {
-    if (event.source !== host) return;
-    var m = event.data;
-    if (!m || m.jsonrpc !== "2.0") return;
-    if (m.method === undefined && pending.has(m.id)) {
-      var waiting = pending.get(m.id);
-      pending.delete(m.id);
-      if (m.error) waiting.reject(new Error(String(m.error.message || "error")));
-      else waiting.resolve(m.result);
-      return;
-    }
-    if (m.method === "ui/notifications/tool-result") onResult(m.params);
-    else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
-    else if (m.method === "ui/resource-teardown") post({ jsonrpc: "2.0", id: m.id, result: {} });
-    else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
-    else if (m.id !== undefined && m.method !== undefined) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
-  });
-
-  request("ui/initialize", {
-    appInfo: { name: "dashboards-saved", version: "1.0.0" },
-    appCapabilities: { availableDisplayModes: ["inline"] },
-    protocolVersion: "${APPS_PROTOCOL_VERSION}"
-  }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
+  serve("dashboards-saved", onResult, function () {});
 })();`;
 
 /** The saved dashboard view's document, as the host receives it from resources/read. */
