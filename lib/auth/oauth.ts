@@ -282,7 +282,13 @@ export async function redeemCode(db: Db, r: CodeRedemption, now = Date.now(), li
       return { error: invalidGrant("the code was already used; the tokens issued for it are revoked") };
     }
     const claimed = await tx.updateTable("oauth_codes").set({ used_at: now }).where("code_hash", "=", hash).where("used_at", "is", null).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return { error: invalidGrant("the code was already used") };
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      // Redeemed by a request that ran at the same moment: a replay all the same. On PostgreSQL
+      // this statement sees what that one committed, the grant it made included.
+      const now2 = await tx.selectFrom("oauth_codes").select("grant_id").where("code_hash", "=", hash).executeTakeFirst();
+      if (now2?.grant_id) await revokeInside(tx, now2.grant_id, now);
+      return { error: invalidGrant("the code was already used; the tokens issued for it are revoked") };
+    }
     if (Number(row.expires_at) <= now) return { error: invalidGrant("the code has expired; authorize again") };
     if (row.client_id !== r.clientId) return { error: invalidGrant("the code was issued to another client") };
     if (row.redirect_uri !== r.redirectUri) return { error: invalidGrant("redirect_uri differs from the one the code was issued for") };

@@ -354,6 +354,29 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
     });
 
     // A resource that is not this endpoint is refused before the code is looked at; the rest spend it.
+    it("answers one of two redemptions of a code sent at once, and revokes what it got", async () => {
+      const client = await clientId();
+      const v = verifier();
+      const c = await code(client, v);
+      const fields = { grant_type: "authorization_code", client_id: client, code: c, redirect_uri: REDIRECT, code_verifier: v };
+      const answers = await Promise.all([token(fields), token(fields), token(fields)]);
+      const ok = answers.filter((r) => r.status === 200);
+      expect(ok).toHaveLength(1);
+      for (const r of answers.filter((a) => a.status !== 200)) await oauthError(r, 400, "invalid_grant");
+      const got = (await ok[0]!.json()) as { access_token: string };
+      expect(await bearerIdentity(h.db, got.access_token, RESOURCE)).toBeNull();
+    });
+
+    it("rotates a refresh token once when it is sent twice at once, and ends the grant", async () => {
+      const client = await clientId();
+      const t = await tokens(client);
+      const fields = { grant_type: "refresh_token", client_id: client, refresh_token: t.refresh_token };
+      const answers = await Promise.all([token(fields), token(fields)]);
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      const got = (await answers.find((r) => r.status === 200)!.json()) as { access_token: string };
+      expect(await bearerIdentity(h.db, got.access_token, RESOURCE)).toBeNull();
+    });
+
     const mismatches: [string, (f: Record<string, string>) => Record<string, string>, string][] = [
       ["a wrong verifier", (f) => ({ ...f, code_verifier: verifier() }), "invalid_grant"],
       ["a verifier that is the challenge (plain)", (f) => ({ ...f, code_verifier: challengeOf(f.code_verifier!) }), "invalid_grant"],
