@@ -374,6 +374,24 @@ export async function bearerIdentity(db: Db, token: string, resource: string, no
   return { userId: Number(row.user_id), grantId: row.id, clientId: row.client_id, scope: row.scope };
 }
 
+/**
+ * RFC 7009: a client gives up a token it holds; the grant it belongs to ends, access and refresh
+ * tokens alike. A token that is unknown, or another client's, changes nothing, and the caller
+ * learns nothing either way.
+ */
+export async function revokeByToken(db: Db, clientId: string, token: string, now = Date.now()): Promise<void> {
+  if (token.length === 0 || token.length > 128) return;
+  await db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom("oauth_tokens")
+      .innerJoin("oauth_grants", "oauth_grants.id", "oauth_tokens.grant_id")
+      .select(["oauth_grants.id", "oauth_grants.client_id"])
+      .where("oauth_tokens.token_hash", "=", sha256Hex(token))
+      .executeTakeFirst();
+    if (row && row.client_id === clientId) await revokeInside(tx, row.id, now);
+  });
+}
+
 interface ConnectedApp {
   grantId: string;
   clientName: string;

@@ -18,7 +18,7 @@ export function isJsonPath(pathname: string, method: string): boolean {
   if (pathname === "/api" || pathname.startsWith("/api/")) return true;
   if (pathname.startsWith("/account/")) return true;
   if (pathname === "/healthz" || pathname === "/readyz") return true;
-  if (pathname === "/oauth/register" || pathname === "/oauth/token" || pathname === "/oauth/connected-apps" || pathname.startsWith("/.well-known/oauth-")) return true;
+  if (pathname === "/oauth/register" || pathname === "/oauth/token" || pathname === "/oauth/revoke" || pathname === "/oauth/connected-apps" || pathname.startsWith("/.well-known/oauth-")) return true;
   if (pathname === "/openapi.json" || pathname === "/dashboards/save" || pathname.startsWith("/dashboards/save/")) return true;
   if (pathname.startsWith("/dashboards/playground/")) return !PLAYGROUND_PAGES.test(pathname);
   if (/^\/~\/[^/]+\/[^/]+\/source$/.test(pathname)) return true;
@@ -68,7 +68,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/signin\/(?:callback|oidc)$/, "GET, HEAD"],
   [/^\/\.well-known\/oauth-protected-resource(?:\/.*)?$/, "GET, HEAD, OPTIONS"],
   [/^\/\.well-known\/oauth-authorization-server$/, "GET, HEAD, OPTIONS"],
-  [/^\/oauth\/(?:register|token)$/, "POST, OPTIONS"],
+  [/^\/oauth\/(?:register|token|revoke)$/, "POST, OPTIONS"],
   [/^\/oauth\/connected-apps$/, "POST"],
   [/^\/oauth\/authorize$/, "GET, HEAD, POST"],
   [/^\/(?:signin\/demo|signout)$/, "POST"],

@@ -13,6 +13,7 @@ import {
   clientById,
   issueCode,
   parseRegistration,
+  revokeByToken,
   revokeGrant,
   redeemCode,
   refreshTokens,
@@ -35,6 +36,7 @@ import { humanGuard, type HumanDeps } from "@/lib/saved/human";
 //   GET  /oauth/authorize                                              the consent page (sign-in first)
 //   POST /oauth/authorize                                              the person's answer: a code, or access_denied
 //   POST /oauth/token                                                  authorization_code and refresh_token
+//   POST /oauth/revoke                                                 RFC 7009, a client gives up its tokens
 //   POST /oauth/connected-apps                                         the person disconnects an app (/account)
 // These answer OAuth's own error format, {error, error_description}, which is what every OAuth
 // client reads; the rules and storage are lib/auth/oauth.ts.
@@ -63,6 +65,8 @@ export interface OAuthRoutes {
   register: RouteModule;
   authorize: RouteModule;
   token: RouteModule;
+  /** POST /oauth/revoke: a client gives up its tokens (RFC 7009). */
+  revoke: RouteModule;
   /** POST /oauth/connected-apps: the person disconnects an app from their account page. */
   connectedApps: RouteModule;
 }
@@ -178,6 +182,8 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 authorization_endpoint: `${origin}/oauth/authorize`,
                 token_endpoint: `${origin}/oauth/token`,
                 registration_endpoint: `${origin}/oauth/register`,
+                revocation_endpoint: `${origin}/oauth/revoke`,
+                revocation_endpoint_auth_methods_supported: ["none"],
                 scopes_supported: [...OAUTH_SCOPES],
                 response_types_supported: ["code"],
                 response_modes_supported: ["query"],
@@ -269,6 +275,26 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 tokens = await refreshTokens(db, { clientId: client.client_id, refreshToken: p.refresh_token, resource: p.resource, scope: p.scope });
               }
               return json(tokens, 200, { ...NO_STORE, ...CORS });
+            }),
+        }),
+        OPTIONS: on({ handle: preflight }),
+      }),
+    }),
+
+    revoke: defineRoute({
+      refuse: "Revoke a token with POST, as application/x-www-form-urlencoded (RFC 7009).",
+      methods: (on) => ({
+        POST: on({
+          handle: ({ request }) =>
+            answerOAuth(async () => {
+              allowance("token", request);
+              const form = new URLSearchParams(await readBody(request, "application/x-www-form-urlencoded", 8 * 1024));
+              const p = paramsOf(form, ["token", "client_id", "token_type_hint"]);
+              if (p.token === null) throw new OAuthError("invalid_request", "token is required");
+              if (p.client_id === null) throw new OAuthError("invalid_request", "client_id is required");
+              await revokeByToken(await deps.db(), p.client_id, p.token);
+              // The same answer whether the token existed or not (RFC 7009 §2.2).
+              return new Response(null, { status: 200, headers: { ...NO_STORE, ...CORS } });
             }),
         }),
         OPTIONS: on({ handle: preflight }),

@@ -144,6 +144,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
         authorization_endpoint: `${ORIGIN}/oauth/authorize`,
         token_endpoint: `${ORIGIN}/oauth/token`,
         registration_endpoint: `${ORIGIN}/oauth/register`,
+        revocation_endpoint: `${ORIGIN}/oauth/revoke`,
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
@@ -466,6 +467,20 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(await bearerIdentity(h.db, t.access_token, RESOURCE)).toBeNull();
       expect((await connectedApps(h.db, viewer.id)).map((a) => a.grantId)).not.toContain(grant);
       await oauthError(await token({ grant_type: "refresh_token", client_id: client, refresh_token: t.refresh_token }), 400, "invalid_grant");
+    });
+
+    it("lets a client give up its tokens (RFC 7009), and no other client's", async () => {
+      const [a, b] = [await clientId(), await clientId()];
+      const t = await tokens(a);
+      const revoke = (fields: Record<string, string>) => routes.revoke.POST(req("/oauth/revoke", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form(fields) }));
+      // Unknown tokens and other clients' tokens: the same answer, and nothing changes.
+      expect((await revoke({ token: "dd_at_nothing", client_id: a })).status).toBe(200);
+      expect((await revoke({ token: t.access_token, client_id: b })).status).toBe(200);
+      expect(await bearerIdentity(h.db, t.access_token, RESOURCE)).not.toBeNull();
+      await oauthError(await revoke({ client_id: a }), 400, "invalid_request");
+      expect((await revoke({ token: t.refresh_token, client_id: a, token_type_hint: "refresh_token" })).status).toBe(200);
+      expect(await bearerIdentity(h.db, t.access_token, RESOURCE)).toBeNull();
+      await oauthError(await token({ grant_type: "refresh_token", client_id: a, refresh_token: t.refresh_token }), 400, "invalid_grant");
     });
 
     it("disconnects an app from the account page's form, and from nowhere else", async () => {
