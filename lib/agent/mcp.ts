@@ -81,6 +81,8 @@ const INSTRUCTIONS = [
   "and render {ok: false, waitingOn} from /cx/* as text, never zeroes.",
   `The whole protocol and the writing rules: GET ${PLAYGROUND_BASE}/llms.txt on this server.`,
   "Saving a dashboard into a person's space is their own signed-in action; nothing here can do it.",
+  "show_dashboard(handle, slug) shows a person's saved dashboard (/~/<handle>/<slug>) inline on their own data once they have connected this app to their account;",
+  "someone else's dashboard waits for their yes in the view, which you cannot give for them.",
 ].join(" ");
 
 /** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
