@@ -156,7 +156,9 @@ test("an MCP client without a token gets the authorization challenge, and the dr
   }
 });
 
-test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only after consent", async ({ browser, baseURL }) => {
+// Someone else's dashboard is saved into csm's space, which the @csm-state chain owns (as the
+// consent suite's are); the admin only allows it in the view, and disconnects the app at the end.
+test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only after consent", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const listeners = new LoopbackListeners();
