@@ -57,7 +57,7 @@ async function loadCodeMirror() {
  * author touches the source: building CodeMirror costs a phone's CPU about a second of main
  * thread, and a phone visitor often only reads or previews. On wider screens it mounts at once.
  */
-export const EDITOR_ON_TOUCH_QUERY = "(max-width: 640px)";
+const EDITOR_ON_TOUCH_QUERY = "(max-width: 640px)";
 
 /** Offset of `line`/`column` (from 1) in plain text, for the text area shown before CodeMirror. */
 function plainOffset(text: string, line: number, column: number): number {

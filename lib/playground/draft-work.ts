@@ -4,7 +4,7 @@
 // the draft functions (drafts.ts) as a typed dependency.
 
 /** A read answer (`GET /draft/<id>`) as UTF-8 JSON, with the revision it is of. */
-export interface KeptAnswer {
+interface KeptAnswer {
   revision: number;
   updatedAt: number;
   bytes: Uint8Array<ArrayBuffer>;

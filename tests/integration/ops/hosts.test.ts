@@ -150,6 +150,8 @@ describe("methods, on the production server", () => {
 
   // One address per route file (lib/http/pre-route.test.ts holds the table to the files), and pages.
   const routes = [
+    "/.well-known/oauth-authorization-server",
+    "/.well-known/oauth-protected-resource/dashboards/playground/mcp",
     "/api/me",
     "/account/home",
     "/bench-baseline",
@@ -170,6 +172,11 @@ describe("methods, on the production server", () => {
     "/docs/search.json",
     "/healthz",
     "/metrics",
+    "/oauth/authorize",
+    "/oauth/connected-apps",
+    "/oauth/register",
+    "/oauth/revoke",
+    "/oauth/token",
     "/openapi.json",
     "/readyz",
     "/signin/callback",
@@ -181,16 +188,22 @@ describe("methods, on the production server", () => {
     "/~/csm/my-book/source",
   ];
 
+  const PREFLIGHTED = new Set(["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/dashboards/playground/mcp", "/oauth/register", "/oauth/revoke", "/oauth/token"]);
+
   it("answers a method no route takes with the 405 envelope and the Allow each route gives itself", async () => {
     for (const route of routes) {
-      // What the route's own defineRoute answers to a method it does not take.
+      // What the route's own defineRoute answers to a method it does not take. The OAuth
+      // endpoints a browser-based MCP client calls answer OPTIONS as a CORS preflight instead.
       const own = await send(server, "OPTIONS", route);
-      expect(own.status, route).toBe(405);
+      const preflighted = PREFLIGHTED.has(route);
+      expect(own.status, route).toBe(preflighted ? 204 : 405);
+      const allow = preflighted ? (await send(server, "PROPFIND", route)).headers.allow : own.headers.allow;
+      if (preflighted) expect(String(allow).split(", "), route).toContain("OPTIONS");
       for (const method of ["PROPFIND", "MKCOL", "TRACE"]) {
         const res = await send(server, method, route);
         expect(res.status, `${method} ${route}`).toBe(405);
-        expect(res.headers.allow, `${method} ${route}`).toBe(own.headers.allow);
-        expect(envelope(res), `${method} ${route}`).toEqual({ error: "method_not_allowed", hint: `${method} is not a method this address answers; it answers ${own.headers.allow}.` });
+        expect(res.headers.allow, `${method} ${route}`).toBe(allow);
+        expect(envelope(res), `${method} ${route}`).toEqual({ error: "method_not_allowed", hint: `${method} is not a method this address answers; it answers ${allow}.` });
       }
     }
   });
