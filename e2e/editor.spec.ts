@@ -28,6 +28,24 @@ test("the editor opens on a clean example and its preview follows typing", async
   await expect(editor.preview().locator("#label")).toHaveText("Typed in the editor");
 });
 
+test("the example waiting on the first sync checks again by itself and fills in once the data is there", async ({ page }) => {
+  // A test double for a sync that finishes while the dashboard is open: the owners view waits once,
+  // then the demo API answers as usual.
+  let waits = 1;
+  await page.route("**/dashboards/playground/api/**/cx/owners*", (route) => {
+    if (waits-- > 0) {
+      return route.fulfill({ contentType: "application/json", body: JSON.stringify({ ok: false, waitingOn: "the first CRM portal sync (running, 40% done)" }) });
+    }
+    return route.fallback();
+  });
+  const editor = new EditorPage(page);
+  await editor.open();
+  await expect(editor.preview().locator("#status")).toHaveText("Waiting on the first CRM portal sync (running, 40% done); checking again by itself.");
+  await expect(editor.preview().locator("#rows tr").first()).toBeVisible({ timeout: 15_000 });
+  await expect(editor.preview().locator("#status")).toHaveText("");
+  expect(waits).toBe(-1);
+});
+
 test("a known bad pattern shows up as a finding with its position and hint", async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open();

@@ -53,15 +53,21 @@ export const cxBookExample = `<!doctype html>
   }
 
   // A CX view answers {ok: true, data} or {ok: false, waitingOn}; any non-200 is the error envelope.
+  // Waiting (say, on the first CRM sync) passes by itself, so the view asks again until it can
+  // answer: a dashboard left open fills in once the data is there.
+  const RECHECK_MS = 5000;
   async function readCx(path) {
-    const res = await fetch(API + path);
-    if (!res.ok) {
-      showError(res, await res.json().catch(() => ({})));
-      return null;
+    for (;;) {
+      const res = await fetch(API + path);
+      if (!res.ok) {
+        showError(res, await res.json().catch(() => ({})));
+        return null;
+      }
+      const body = await res.json();
+      if (body.ok) return body.data;
+      showWaiting("Waiting on " + body.waitingOn + "; checking again by itself.");
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_MS));
     }
-    const body = await res.json();
-    if (!body.ok) { showWaiting(body.waitingOn); return null; }
-    return body.data;
   }
 
   async function loadOwners() {
