@@ -28,6 +28,7 @@ import { defineRoute, type RouteModule } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { humanGuard, type HumanDeps } from "@/lib/saved/human";
+import type { AuthorizationServerMetadata, ProtectedResourceMetadata, RegisteredClientAnswer, TokenAnswer } from "@/lib/contract/oauth";
 
 // The service's sign-in as the authorization server of its MCP endpoint, over HTTP:
 //   /.well-known/oauth-protected-resource[/dashboards/playground/mcp]  RFC 9728, the resource's metadata
@@ -84,7 +85,7 @@ export function resourceMetadataUrlOf(request: Request, deps: Pick<OAuthDeps, "p
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 // Metadata and the token endpoint are read by browser-based clients from other origins; neither
 // uses cookies, so any origin may read them.
-const CORS = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization, mcp-protocol-version", "access-control-allow-methods": "GET, POST, OPTIONS" };
+const CORS = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization, mcp-protocol-version" };
 
 function oauthError(err: OAuthError): Response {
   return json({ error: err.error, error_description: err.description }, err.status, { ...NO_STORE, ...CORS, ...err.headers });
@@ -97,7 +98,9 @@ function answerOAuth(run: () => Promise<Response>): Promise<Response> {
   });
 }
 
-const preflight = () => new Response(null, { status: 204, headers: { ...CORS, "access-control-max-age": "600" } });
+/** A CORS preflight's answer, naming the one method the route takes. */
+const preflight = (method: "GET" | "POST") => () =>
+  new Response(null, { status: 204, headers: { ...CORS, "access-control-allow-methods": `${method}, OPTIONS`, "access-control-max-age": "600" } });
 
 async function readBody(request: Request, type: string, max: number): Promise<string> {
   const essence = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -160,13 +163,13 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 bearer_methods_supported: ["header"],
                 resource_name: "Dashboards",
                 resource_documentation: `${origin}/docs/demo-api#mcp-hosts`,
-              },
+              } satisfies ProtectedResourceMetadata,
               200,
               { ...CORS, "cache-control": "public, max-age=300" },
             );
           },
         }),
-        OPTIONS: on({ handle: preflight }),
+        OPTIONS: on({ handle: preflight("GET") }),
       }),
     }),
 
@@ -192,13 +195,13 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 token_endpoint_auth_methods_supported: ["none"],
                 authorization_response_iss_parameter_supported: true,
                 service_documentation: `${origin}/docs/demo-api#mcp-hosts`,
-              },
+              } satisfies AuthorizationServerMetadata,
               200,
               { ...CORS, "cache-control": "public, max-age=300" },
             );
           },
         }),
-        OPTIONS: on({ handle: preflight }),
+        OPTIONS: on({ handle: preflight("GET") }),
       }),
     }),
 
@@ -232,13 +235,13 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                   grant_types: ["authorization_code", "refresh_token"],
                   response_types: ["code"],
                   scope: OAUTH_SCOPE,
-                },
+                } satisfies RegisteredClientAnswer,
                 201,
                 { ...NO_STORE, ...CORS },
               );
             }),
         }),
-        OPTIONS: on({ handle: preflight }),
+        OPTIONS: on({ handle: preflight("POST") }),
       }),
     }),
 
@@ -264,7 +267,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
               if (!client) throw new OAuthError("invalid_client", "the client_id is not registered here; register again", 401);
               // A resource indicator names this server's MCP endpoint or nothing (RFC 8707 §2).
               if (p.resource !== null && p.resource !== mcpResourceOf(request, deps)) throw new OAuthError("invalid_target", `resource: the only resource here is ${mcpResourceOf(request, deps)}`);
-              let tokens;
+              let tokens: TokenAnswer;
               if (p.grant_type === "authorization_code") {
                 if (p.code === null) throw new OAuthError("invalid_request", "code is required");
                 if (p.redirect_uri === null) throw new OAuthError("invalid_request", "redirect_uri is required");
@@ -277,7 +280,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
               return json(tokens, 200, { ...NO_STORE, ...CORS });
             }),
         }),
-        OPTIONS: on({ handle: preflight }),
+        OPTIONS: on({ handle: preflight("POST") }),
       }),
     }),
 
@@ -297,7 +300,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
               return new Response(null, { status: 200, headers: { ...NO_STORE, ...CORS } });
             }),
         }),
-        OPTIONS: on({ handle: preflight }),
+        OPTIONS: on({ handle: preflight("POST") }),
       }),
     }),
 

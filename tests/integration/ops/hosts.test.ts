@@ -198,7 +198,12 @@ describe("methods, on the production server", () => {
       const preflighted = PREFLIGHTED.has(route);
       expect(own.status, route).toBe(preflighted ? 204 : 405);
       const allow = preflighted ? (await send(server, "PROPFIND", route)).headers.allow : own.headers.allow;
-      if (preflighted) expect(String(allow).split(", "), route).toContain("OPTIONS");
+      if (preflighted) {
+        expect(String(allow).split(", "), route).toContain("OPTIONS");
+        // The preflight names the method the route takes, and no other.
+        const method = route.startsWith("/.well-known/") ? "GET" : "POST";
+        expect(own.headers["access-control-allow-methods"], route).toBe(`${method}, OPTIONS`);
+      }
       for (const method of ["PROPFIND", "MKCOL", "TRACE"]) {
         const res = await send(server, method, route);
         expect(res.status, `${method} ${route}`).toBe(405);
