@@ -76,7 +76,7 @@ test("every registry endpoint, field and error code is on a section page, and ev
   await expect(docs.operation("playground.draftEvents")).toHaveCount(1);
 });
 
-test("the index lists conventions first, then the endpoints, the playground, events, saving, and health and metrics", async ({ page }) => {
+test("the index lists conventions first, then the endpoints, the playground, events, saving, connecting an MCP host, and health and metrics", async ({ page }) => {
   test.setTimeout(60_000);
   const docs = new DocsPage(page);
   await docs.open();
@@ -94,6 +94,7 @@ test("the index lists conventions first, then the endpoints, the playground, eve
     "Render reports and renders",
     "Events",
     "Saving a dashboard",
+    "Connecting an MCP host",
     "Health and metrics",
   ]);
   await docs.sectionLinks().filter({ hasText: "Health and metrics" }).getByRole("link").click();
@@ -102,6 +103,14 @@ test("the index lists conventions first, then the endpoints, the playground, eve
   for (const id of ["operations.healthz", "operations.readyz", "operations.metrics"]) await expect(docs.operation(id)).toHaveCount(1);
   await expect(docs.operation("operations.metrics")).toContainText("METRICS_TOKEN");
   await expect(docs.operation("operations.metrics")).toContainText("playground_event_streams_open");
+
+  // What an MCP host reads to connect: the metadata, registration, consent, tokens and revocation.
+  await docs.openSection("oauth");
+  for (const id of ["oauth.protectedResource", "oauth.authorizationServer", "oauth.register", "oauth.authorize", "oauth.answer", "oauth.token", "oauth.revoke", "oauth.disconnect"]) {
+    await expect(docs.operation(id)).toHaveCount(1);
+  }
+  await expect(docs.operation("oauth.token")).toContainText("code_verifier");
+  await expect(docs.operation("oauth.token")).toContainText("error_description");
 
   await docs.openSection("conventions");
   const conventions = docs.section("conventions");

@@ -32,7 +32,8 @@ function routesUnder(dir: string): { path: string; methods: string[] }[] {
         const routePath = `/${rel}`;
         // A concrete path the route answers, for the edge's method table.
         const concrete = routePath.replace(/\[\[\.\.\.[^\]]+\]\]/, "me").replace(/\[[^\]]+\]/g, "x");
-        const methods = methodsAt(concrete).allow.split(", ").filter((m) => m !== "HEAD");
+        // HEAD answers as GET does, and OPTIONS is a browser's CORS preflight: neither is an operation.
+        const methods = methodsAt(concrete).allow.split(", ").filter((m) => m !== "HEAD" && m !== "OPTIONS");
         found.push({ path: routePath, methods });
       }
     }
@@ -43,19 +44,30 @@ function routesUnder(dir: string): { path: string; methods: string[] }[] {
 
 const registered = new Set(siteOperations.map((o) => `${o.method} ${shape(o.path)}`));
 
+/** Every route outside /api and the space's: the playground's, the account's, OAuth's and health's. */
+const siteRoutes = () => [
+  ...routesUnder("dashboards/playground"),
+  ...routesUnder("account"),
+  ...routesUnder("oauth"),
+  ...routesUnder(".well-known"),
+  ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d)),
+];
+
+/** `GET /a/:` answers `GET /a/:` alone; a catch-all route, `GET /a/*`, answers every `GET /a/…`. */
+const answers = (route: string, operation: string) => route === operation || (route.endsWith("/*") && operation.startsWith(route.slice(0, -1)));
+
 describe("the registry of operations", () => {
-  it("has an entry for every method of every playground, account and health route", () => {
-    const routes = [...routesUnder("dashboards/playground"), ...routesUnder("account"), ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d))];
-    expect(routes.length).toBeGreaterThan(15);
-    const missing = routes.flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)).filter((k) => !registered.has(k));
+  it("has an entry for every method of every playground, account, OAuth and health route", () => {
+    const routes = siteRoutes();
+    expect(routes.length).toBeGreaterThan(22);
+    const missing = routes.flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)).filter((k) => ![...registered].some((o) => answers(k, o)));
     expect(missing).toEqual([]);
   });
 
   it("names only operations that have a route", () => {
-    const routes = [...routesUnder("dashboards/playground"), ...routesUnder("account"), ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d))];
-    const served = new Set(routes.flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)));
+    const served = new Set(siteRoutes().flatMap((r) => r.methods.map((m) => `${m} ${shape(r.path)}`)));
     // Saving's paths are the space's, which the edge hands to its save route and pages.
-    const unserved = siteOperations.filter((o) => !o.path.startsWith("/~/") && !served.has(`${o.method} ${shape(o.path)}`)).map((o) => o.id);
+    const unserved = siteOperations.filter((o) => !o.path.startsWith("/~/") && ![...served].some((r) => answers(r, `${o.method} ${shape(o.path)}`))).map((o) => o.id);
     expect(unserved).toEqual([]);
   });
 
@@ -78,5 +90,8 @@ describe("the registry of operations", () => {
     expect(shape("/dashboards/playground/draft/[token]/render/[file]")).toBe(shape("/dashboards/playground/draft/:read_id/render/:file"));
     expect(shape("/dashboards/playground/api/[[...path]]")).toBe(shape("/dashboards/playground/api/:apiPath"));
     expect(shape("/dashboards/playground/draft/[token]")).not.toBe(shape("/dashboards/playground/draft"));
+    expect(answers(`GET ${shape("/.well-known/oauth-protected-resource/[[...path]]")}`, "GET /.well-known/oauth-protected-resource/dashboards/playground/mcp")).toBe(true);
+    expect(answers("POST /.well-known/oauth-protected-resource/*", "GET /.well-known/oauth-protected-resource/dashboards/playground/mcp")).toBe(false);
+    expect(answers("GET /oauth/token", "GET /oauth/token/more")).toBe(false);
   });
 });

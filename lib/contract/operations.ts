@@ -1,10 +1,11 @@
 import { PLAYGROUND_BASE } from "./playground";
 
 // Every operation the service answers outside /api (whose endpoints are lib/contract/endpoints.ts):
-// the playground's, saving's and the operators'. Each is declared once here, with the MCP tool
-// that mirrors it; the reference (lib/docs/operations.ts) and the MCP server (lib/agent/mcp.ts)
-// take their method, path, name and summary from here, and lib/contract/operations.test.ts fails
-// when a playground or account route, a documented operation or an MCP tool has no entry.
+// the playground's, saving's, the OAuth server's that MCP hosts connect through, and the
+// operators'. Each is declared once here, with the MCP tool that mirrors it; the reference
+// (lib/docs/operations.ts) and the MCP server (lib/agent/mcp.ts) take their method, path, name and
+// summary from here, and scripts/registry.test.ts fails when a playground, account or OAuth route,
+// a documented operation or an MCP tool has no entry.
 
 interface SiteOperationDef {
   id: string;
@@ -41,6 +42,14 @@ export const siteOperations = [
   { id: "saving.favourites", method: "POST", path: "/account/favourites", summary: "Star, unstar or reorder favourites" },
   { id: "saving.home", method: "POST", path: "/account/home", summary: "Set or clear the home page" },
   { id: "saving.trust", method: "POST", path: "/account/trust", summary: "Always run an author's dashboards on your data, or stop" },
+  { id: "oauth.protectedResource", method: "GET", path: `/.well-known/oauth-protected-resource${base}/mcp`, summary: "The MCP endpoint's protected-resource metadata (RFC 9728): the resource, its authorization server and scope" },
+  { id: "oauth.authorizationServer", method: "GET", path: "/.well-known/oauth-authorization-server", summary: "The authorization server's metadata (RFC 8414): its endpoints, grants, PKCE method and scope" },
+  { id: "oauth.register", method: "POST", path: "/oauth/register", summary: "Register an MCP host as a public OAuth client (RFC 7591)" },
+  { id: "oauth.authorize", method: "GET", path: "/oauth/authorize", summary: "The consent page: the signed-in person lets a host show their dashboards on their data" },
+  { id: "oauth.answer", method: "POST", path: "/oauth/authorize", summary: "The person's answer on the consent page: a code for the host, or access_denied" },
+  { id: "oauth.token", method: "POST", path: "/oauth/token", summary: "Exchange a code (with its PKCE verifier) or a refresh token for tokens" },
+  { id: "oauth.revoke", method: "POST", path: "/oauth/revoke", summary: "A host gives up its tokens, ending its grant (RFC 7009)" },
+  { id: "oauth.disconnect", method: "POST", path: "/oauth/connected-apps", summary: "Disconnect an app from your account" },
   { id: "operations.healthz", method: "GET", path: "/healthz", summary: "Liveness: the process is up and answering" },
   { id: "operations.readyz", method: "GET", path: "/readyz", summary: "Readiness: whether this instance should be sent traffic" },
   { id: "operations.metrics", method: "GET", path: "/metrics", summary: "This instance's Prometheus metrics" },

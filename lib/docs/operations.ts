@@ -29,6 +29,17 @@ import {
 } from "@/lib/contract/reports";
 import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/renders";
 import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
+import {
+  authorizationServerMetadata,
+  authorizeQuery,
+  clientRegistration,
+  oauthErrorAnswer,
+  protectedResourceMetadata,
+  registeredClient,
+  revocationRequest,
+  tokenAnswer,
+  tokenRequest,
+} from "@/lib/contract/oauth";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
@@ -39,7 +50,7 @@ import { docsSections, operationAnchor, type SectionSlug } from "./sections";
 import type { Block, BodyDoc, ErrorDoc, JsonSchema, OperationDoc, ParamDoc, ResponseDoc, Security } from "./types";
 
 // Every operation the reference documents: the API endpoints from their registry
-// (lib/contract/endpoints.ts), and the playground's, saving's and the operators' from theirs
+// (lib/contract/endpoints.ts), and the playground's, saving's, OAuth's and the operators' from theirs
 // (lib/contract/operations.ts), with the fields, bodies and prose written here.
 
 export const CX_WAITING = "CxWaiting";
@@ -525,6 +536,101 @@ export const documentedMetrics = [
   ["rate_limit_refusals_total", "requests refused by a rate limit or stream cap, by limit"],
 ] as const;
 
+function oauthOperations(set: SchemaSet): OperationDoc[] {
+  // OAuth clients read OAuth's own error format rather than the service's envelope.
+  const oauthError = (what: string) => jsonBody(400, `${what}: \`{error, error_description}\` as OAuth defines it (401 for an unknown client, 429 with \`Retry-After\` past the allowance)`, set.add(oauthErrorAnswer), set);
+  const form = (schema: JsonSchema, description: string): BodyDoc => ({ contentType: "application/x-www-form-urlencoded", description, schema, fields: fieldRows(schema, set.components) });
+  const tokenBody = set.add(tokenRequest);
+  const registration = set.add(clientRegistration);
+  const page = (description: string): ResponseDoc => ({ status: 200, contentType: "text/html", description, schema: { type: "string" }, fields: [] });
+  return [
+    siteOperation({
+      op: "oauth.protectedResource",
+      section: "oauth",
+      description: [
+        p("The MCP endpoint answers a person's tool without a valid token with `401` and `WWW-Authenticate: Bearer resource_metadata=\"…\"` naming this document; a host reads it to find the authorization server. The root form, `/.well-known/oauth-protected-resource`, answers the same. Any origin may read it (CORS)."),
+      ],
+      security: "none",
+      responses: [jsonBody(200, "The resource's metadata", set.add(protectedResourceMetadata), set)],
+      errors: [],
+    }),
+    siteOperation({
+      op: "oauth.authorizationServer",
+      section: "oauth",
+      description: [p("The service's own sign-in is the authorization server. Any origin may read it (CORS).")],
+      security: "none",
+      responses: [jsonBody(200, "The server's metadata", set.add(authorizationServerMetadata), set)],
+      errors: [],
+    }),
+    siteOperation({
+      op: "oauth.register",
+      section: "oauth",
+      description: [
+        p("Open to any host, ten registrations a minute per address. Clients are public and prove themselves with PKCE: no secret is issued. A client nobody approves within a day is forgotten."),
+      ],
+      security: "none",
+      requestBodies: [{ contentType: "application/json", description: "The client's metadata (RFC 7591); only `redirect_uris` is required.", schema: registration, fields: fieldRows(registration, set.components) }],
+      responses: [jsonBody(201, "The registered client", set.add(registeredClient), set), oauthError("Metadata that cannot be registered")],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      op: "oauth.authorize",
+      section: "oauth",
+      description: [
+        p("The host opens it in the person's browser. Signed out, the person signs in first and comes back. The page names the app, what it may do and where it sends the person back; nothing is granted until they choose Approve. A request that cannot be trusted to go back (an unknown client, a redirect URI it did not register) is shown as an error on the page and never redirected; other refusals go back to the redirect URI as `error`, with `state` and `iss`."),
+      ],
+      security: "session",
+      params: queryParams(authorizeQuery, set),
+      responses: [page("The consent page")],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      op: "oauth.answer",
+      section: "oauth",
+      description: [
+        p("Sent by the consent page's form, from this origin only. Approve sends the person to the redirect URI with `code` (used once, within a minute), `state` and `iss`; Deny sends `error=access_denied`."),
+      ],
+      security: "session-same-origin",
+      responses: [{ status: 303, contentType: "text/plain", description: "Back to the host's redirect URI", schema: { type: "string" }, fields: [] }],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      op: "oauth.token",
+      section: "oauth",
+      description: [
+        p("`authorization_code` redeems the consent page's code with its PKCE verifier; `refresh_token` turns the last refresh token into a new pair. Access tokens live 15 minutes and are bound to the MCP endpoint. A refresh token is used once: presenting a spent one ends the grant, as a stolen token's would. Sixty requests a minute per address."),
+      ],
+      security: "none",
+      requestBodies: [form(tokenBody, "The grant, as a form.")],
+      responses: [jsonBody(200, "The tokens (`Cache-Control: no-store`)", set.add(tokenAnswer), set), oauthError("A grant that cannot be honoured")],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      op: "oauth.revoke",
+      section: "oauth",
+      description: [p("Either of the client's tokens ends its grant. The answer is the same `200` whether or not the token existed or was another client's, so it tells a guesser nothing.")],
+      security: "none",
+      requestBodies: [form(set.add(revocationRequest), "The token to give up, as a form.")],
+      responses: [{ status: 200, contentType: "text/plain", description: "Done (an empty body)", schema: { type: "string" }, fields: [] }, oauthError("A request missing its token or client")],
+      errors: [],
+      curl: false,
+    }),
+    siteOperation({
+      op: "oauth.disconnect",
+      section: "oauth",
+      description: [p("Sent by the Connected apps list on `/account`, from this origin only, with the form field `grant`: the app's tokens stop working at once. The person's other apps are untouched.")],
+      security: "session-same-origin",
+      responses: [{ status: 303, contentType: "text/plain", description: "Back to /account#connected-apps", schema: { type: "string" }, fields: [] }],
+      errors: [],
+      curl: false,
+    }),
+  ];
+}
+
 function operationsOperations(set: SchemaSet): OperationDoc[] {
   const ok = set.add(z.object({ ok: z.literal(true) }));
   return [
@@ -567,5 +673,5 @@ function operationsOperations(set: SchemaSet): OperationDoc[] {
 export function buildOperations(set: SchemaSet): OperationDoc[] {
   const waiting = set.add(cxWrapper(z.unknown()).options[1]);
   set.define(CX_WAITING, waiting);
-  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set), ...operationsOperations(set)];
+  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set), ...oauthOperations(set), ...operationsOperations(set)];
 }

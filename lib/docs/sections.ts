@@ -39,6 +39,7 @@ export const docsSections = [
   { slug: "renders", title: "Render reports and renders", summary: "what a browser saw rendering each revision, and the service's own pictures of a draft" },
   { slug: "events", title: "Events", summary: "the draft stream: server-sent events with every revision" },
   { slug: "saving", title: "Saving a dashboard", summary: "a signed-in person's save into their own space, and reading it back" },
+  { slug: "oauth", title: "Connecting an MCP host", summary: "OAuth 2.1 for MCP hosts that show a person's dashboards: metadata, registration, consent, tokens and revocation" },
   { slug: "operations", title: "Health and metrics", summary: "liveness and readiness for a proxy or orchestrator, and Prometheus metrics for operators" },
 ] as const satisfies readonly { slug: string; title: string; summary: string; tag?: Tag; paths?: readonly string[] }[];
 

@@ -5,6 +5,7 @@ import { startSession, type SessionUser } from "@/lib/auth/session";
 import { csrfTokenFor } from "@/lib/auth/csrf";
 import { ACCESS_TTL_MS, CODE_TTL_MS, bearerIdentity, connectedApps, redeemCode, revokeGrant } from "@/lib/auth/oauth";
 import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
+import { authorizationServerMetadata, oauthErrorAnswer, protectedResourceMetadata, registeredClient, tokenAnswer } from "@/lib/contract/oauth";
 import { agentRoutes } from "@/lib/agent/route-modules";
 import { saveDashboard } from "@/lib/saved/store";
 import { newSavedReads } from "@/lib/saved/trust";
@@ -52,7 +53,8 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
   async function clientId(): Promise<string> {
     const r = await register();
     expect(r.status).toBe(201);
-    return ((await r.json()) as { client_id: string }).client_id;
+    // The answer is what the reference documents, field for field.
+    return registeredClient.strict().parse(await r.json()).client_id;
   }
 
   const authorizeQuery = (client: string, v: string, extra: Record<string, string> = {}) =>
@@ -90,16 +92,15 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
     const c = await code(client, v, {}, who);
     const r = await token({ grant_type: "authorization_code", client_id: client, code: c, redirect_uri: REDIRECT, code_verifier: v, resource: RESOURCE });
     expect(r.status, await r.clone().text()).toBe(200);
-    return (await r.json()) as { access_token: string; refresh_token: string };
+    return tokenAnswer.strict().parse(await r.json());
   }
 
   /** An OAuth error answer: the status, the code, words, and no envelope of ours. */
   async function oauthError(r: Response, status: number, error: string): Promise<string> {
     const body = (await r.json()) as Json;
     expect({ status: r.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error });
-    expect(typeof body.error_description).toBe("string");
-    expect(body).not.toHaveProperty("hint");
-    return body.error_description as string;
+    // Exactly OAuth's {error, error_description}: no envelope's hint beside them.
+    return oauthErrorAnswer.strict().parse(body).error_description;
   }
 
   beforeAll(async () => {
@@ -130,7 +131,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       for (const path of [[], ["dashboards", "playground", "mcp"]]) {
         const r = await routes.protectedResource.GET(req(`/.well-known/oauth-protected-resource/${path.join("/")}`), { params: { path } });
         expect(r.status).toBe(200);
-        expect(await r.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [ORIGIN], scopes_supported: ["dashboards"], bearer_methods_supported: ["header"], resource_documentation: `${ORIGIN}/docs/demo-api#mcp-hosts` });
+        expect(protectedResourceMetadata.strict().parse(await r.json())).toMatchObject({ resource: RESOURCE, authorization_servers: [ORIGIN], scopes_supported: ["dashboards"], bearer_methods_supported: ["header"], resource_documentation: `${ORIGIN}/docs/demo-api#mcp-hosts` });
       }
       const other = await routes.protectedResource.GET(req("/.well-known/oauth-protected-resource/api"), { params: { path: ["api"] } });
       expect(other.status).toBe(404);
@@ -139,7 +140,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
 
     it("describes the authorization server: code with S256 only, public clients, registration", async () => {
       const r = await routes.authorizationServer.GET(req("/.well-known/oauth-authorization-server"));
-      expect(await r.json()).toMatchObject({
+      expect(authorizationServerMetadata.strict().parse(await r.json())).toMatchObject({
         issuer: ORIGIN,
         authorization_endpoint: `${ORIGIN}/oauth/authorize`,
         token_endpoint: `${ORIGIN}/oauth/token`,
