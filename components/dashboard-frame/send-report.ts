@@ -11,17 +11,17 @@ type ReportSender = { readId: string } | { postUrl: string };
  * report that is refused or lost is not tried again.
  */
 export async function sendRenderReport(sender: ReportSender, revision: number, report: RenderReportBody): Promise<void> {
-  // The schema library comes with the first report, not with the page.
-  const { renderReportInput } = await import("@/lib/contract/reports");
-  const body = renderReportInput.safeParse({ revision, ...report });
-  if (!body.success) return;
+  // The recorder already bounds every field by the contract's numbers (render-report.test.ts holds
+  // its reports to the schema), and the server checks what arrives: loading the schema library
+  // here would cost a phone a long task right after the dashboard paints.
+  const body = { revision, ...report };
   // Same-origin path only: the write token never goes into a cross-origin request.
   const base = "postUrl" in sender ? new URL(sender.postUrl).pathname : `${PLAYGROUND_BASE}/draft/${encodeURIComponent(sender.readId)}`;
   try {
     await fetch(`${base}/reports`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(body.data),
+      body: JSON.stringify(body),
       credentials: "omit",
       cache: "no-store",
     });

@@ -1,5 +1,5 @@
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
-import { anything, finiteNumber, literal, nonEmptyString, nullable, object, oneOf, optional, parseOrNull, recordOf, string, type Parsed } from "./json-shape";
+import { anything, finiteNumber, literal, nonEmptyString, nullable, object, oneOf, optional, parseOrNull, recordOf, string, type Parsed } from "@/lib/contract/json-shape";
 
 // What the editor keeps in the browser between visits: the write capability of each draft this
 // browser created, and the edits not yet shared or saved. Plain functions over a Storage-like

@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { DraftView } from "@/lib/contract/playground";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
+import { draftViewShape } from "@/lib/contract/draft-shapes";
+import { parseOrNull } from "@/lib/contract/json-shape";
 import { htmlTitle } from "@/lib/saved/slug";
 import type { EditorExample } from "./editor-example";
 import { errorText } from "./error-text";
@@ -49,9 +51,8 @@ async function readLatest(id: string, tries = BUSY_TRIES): Promise<Read> {
     }
     if (res.status === 404) return { kind: "failed", message: "this draft no longer exists" };
     if (!res.ok) return { kind: "failed", message: await errorText(res) };
-    const { draftView } = await import("@/lib/contract/playground");
-    const parsed = draftView.safeParse(await res.json());
-    return parsed.success ? { kind: "ready", view: parsed.data } : { kind: "failed", message: "the playground answered something unexpected" };
+    const view = parseOrNull(draftViewShape, await res.json());
+    return view ? { kind: "ready", view } : { kind: "failed", message: "the playground answered something unexpected" };
   } catch {
     return { kind: "failed", message: "the playground did not answer" };
   }

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { PLAYGROUND_HANDOFF_KEY } from "@/components/saved/handoff";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { htmlTitle } from "@/lib/saved/slug";
-import { boolean, nonEmptyString, object, oneOf, optional, parseOrNull, string, type Parsed } from "./json-shape";
+import { boolean, nonEmptyString, object, oneOf, optional, parseOrNull, string, type Parsed } from "@/lib/contract/json-shape";
 
 /** What a saved dashboard's page hands over through this tab's session storage. */
 const handoffFields = {

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { errorText } from "./error-text";
-import { arrayOf, object, parseOrNull, string, type Parsed } from "./json-shape";
+import { arrayOf, object, parseOrNull, string, type Parsed } from "@/lib/contract/json-shape";
 
 const scenariosFields = {
   default: string,

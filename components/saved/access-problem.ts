@@ -1,5 +1,4 @@
-import type { EndpointDef } from "@/lib/contract/endpoints";
-import { matchPath } from "@/lib/contract/match";
+import { matchRoute } from "@/lib/contract/routes";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 
 // Why a saved dashboard shows less than it should, in the viewer's words: read from the answers
@@ -25,10 +24,10 @@ export function accessProblemOf(entry: Pick<RequestLogEntry, "path" | "status" |
   // nothing about the viewer's account.
   if (entry.mode !== "live" || entry.refused || (entry.status !== 401 && entry.status !== 403)) return null;
   const q = entry.path.indexOf("?");
-  const match = matchPath(q < 0 ? entry.path : entry.path.slice(0, q));
+  const match = matchRoute(q < 0 ? entry.path : entry.path.slice(0, q));
   if (!match) return entry.status === 403 ? { kind: "forbidden" } : null;
   const { params } = match;
-  const endpoint: Pick<EndpointDef, "tag" | "summary" | "permission"> = match.endpoint;
+  const endpoint: { tag: string; summary: string; permission?: string } = match.route;
   const reads = (TAG_WORDS[endpoint.tag] ?? (() => "data"))(params);
   // "Support conversations, cursor-paged": what it reads, without how it pages.
   if (endpoint.tag === "vendors") return { kind: "connection", reads: (endpoint.summary.split(",")[0] ?? endpoint.summary).toLowerCase() };

@@ -5,7 +5,10 @@ import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
-import { PLAYGROUND_BASE, draftEvent, draftView, type DraftView } from "@/lib/contract/playground";
+import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
+import type { DraftView } from "@/lib/contract/playground";
+import { draftEventShape, draftViewShape } from "@/lib/contract/draft-shapes";
+import { parseOrNull } from "@/lib/contract/json-shape";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { RelativeTime } from "@/components/ui/RelativeTime";
@@ -48,8 +51,8 @@ async function fetchDraft(id: string, tries = BUSY_TRIES): Promise<Load> {
     }
     if (res.status === 404) return { kind: "not-found" };
     if (!res.ok) return { kind: "failed" };
-    const parsed = draftView.safeParse(await res.json());
-    return parsed.success ? { kind: "ready", view: parsed.data } : { kind: "failed" };
+    const view = parseOrNull(draftViewShape, await res.json());
+    return view ? { kind: "ready", view } : { kind: "failed" };
   } catch {
     return { kind: "failed" };
   }
@@ -181,9 +184,8 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false, kiosk: k
         } catch {
           return;
         }
-        const parsed = draftEvent.safeParse(data);
-        if (!parsed.success || parsed.data.revision === revision.current) return;
-        const ev = parsed.data;
+        const ev = parseOrNull(draftEventShape, data);
+        if (!ev || ev.revision === revision.current) return;
         revision.current = ev.revision;
         setLoad((cur) =>
           cur.kind === "ready"

@@ -89,7 +89,6 @@ export const endpoints = [
     query: pageQuery,
     response: z.object({ companies: z.array(r.crmCompany), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
-    permission: "crm.{instance}.read",
   },
   {
     ...route("crm.contacts"),
@@ -97,7 +96,6 @@ export const endpoints = [
     query: pageQuery,
     response: z.object({ contacts: z.array(r.crmContact), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
-    permission: "crm.{instance}.read",
   },
   {
     ...route("crm.deals"),
@@ -105,7 +103,6 @@ export const endpoints = [
     query: pageQuery,
     response: z.object({ deals: z.array(r.crmDeal), nextCursor: z.string().nullable() }),
     errors: [...crmErrors, "invalid_cursor", "crm_not_synced"],
-    permission: "crm.{instance}.read",
   },
   {
     ...route("crm.summary"),
@@ -113,7 +110,6 @@ export const endpoints = [
     query: noQuery,
     response: r.crmSummary,
     errors: [...crmErrors, "crm_not_synced"],
-    permission: "crm.{instance}.read",
   },
   {
     ...route("crm.sources"),
@@ -121,7 +117,6 @@ export const endpoints = [
     query: noQuery,
     response: z.object({ sources: z.array(r.crmSource) }),
     errors: [...crmErrors],
-    permission: "crm.{instance}.read",
   },
   {
     ...route("vendors.tracker.issues"),
@@ -205,7 +200,6 @@ export const endpoints = [
     }),
     response: r.cxWrapper(z.object({ owners: z.array(r.cxOwner) })),
     errors: ["forbidden"],
-    permission: "cx.read",
   },
   {
     ...route("cx.book"),
@@ -229,14 +223,12 @@ export const endpoints = [
       }),
     ),
     errors: ["owner_required", "forbidden"],
-    permission: "cx.read",
   },
   {
     ...route("cx.districts"),
     query: withWindowRules(z.object({ ...windowShape })),
     response: r.cxWrapper(z.object({ window: cxWindowEcho, rows: z.array(r.cxDistrictRow) })),
     errors: ["forbidden"],
-    permission: "cx.read",
   },
 ] as const satisfies readonly EndpointDef[];
 

@@ -1,5 +1,5 @@
-// The API's addresses, apart from their schemas: each endpoint's id, path template, tag, summary
-// and, for a paged one, its list key. The registry (endpoints.ts) takes each entry from here by
+// The API's addresses, apart from their schemas: each endpoint's id, path template, tag, summary,
+// the permission it needs and, for a paged one, its list key. The registry (endpoints.ts) takes each entry from here by
 // id and adds the query, answer and errors; what runs in the browser (the frame's broker, the
 // consent gate, the static check) reads this alone and never loads a schema library for it.
 
@@ -10,6 +10,8 @@ interface RouteDef {
   path: string;
   tag: Tag;
   summary: string;
+  /** A permission the caller needs; `{param}` is replaced by that path parameter. */
+  permission?: string;
   /** Paged endpoints: the list key, for clients that follow `nextCursor`. */
   pagedList?: string;
 }
@@ -19,11 +21,11 @@ export const routes = [
   { id: "me.favourites", path: "/me/favourites", tag: "me", summary: "The signed-in user's favourites, in render order" },
   { id: "me.home", path: "/me/home", tag: "me", summary: "The signed-in user's home path; null means the built-in landing page" },
   { id: "connections.check", path: "/connections/:slug/check", tag: "connections", summary: "Runs one connector's read-only probe as the calling user" },
-  { id: "crm.companies", path: "/crm/:instance/companies", tag: "crm", summary: "Normalised CRM companies, with ARR and hierarchy, keyset-paged", pagedList: "companies" },
-  { id: "crm.contacts", path: "/crm/:instance/contacts", tag: "crm", summary: "Normalised CRM contacts, keyset-paged", pagedList: "contacts" },
-  { id: "crm.deals", path: "/crm/:instance/deals", tag: "crm", summary: "Normalised CRM deals, keyset-paged; empty for a non-monetary instance", pagedList: "deals" },
-  { id: "crm.summary", path: "/crm/:instance/summary", tag: "crm", summary: "Totals, contacts by lifecycle stage, and (monetary instances) the pipeline by stage" },
-  { id: "crm.sources", path: "/crm/:instance/sources", tag: "crm", summary: "Sync state of each connector feeding the instance: how fresh the numbers are" },
+  { id: "crm.companies", path: "/crm/:instance/companies", tag: "crm", permission: "crm.{instance}.read", summary: "Normalised CRM companies, with ARR and hierarchy, keyset-paged", pagedList: "companies" },
+  { id: "crm.contacts", path: "/crm/:instance/contacts", tag: "crm", permission: "crm.{instance}.read", summary: "Normalised CRM contacts, keyset-paged", pagedList: "contacts" },
+  { id: "crm.deals", path: "/crm/:instance/deals", tag: "crm", permission: "crm.{instance}.read", summary: "Normalised CRM deals, keyset-paged; empty for a non-monetary instance", pagedList: "deals" },
+  { id: "crm.summary", path: "/crm/:instance/summary", tag: "crm", permission: "crm.{instance}.read", summary: "Totals, contacts by lifecycle stage, and (monetary instances) the pipeline by stage" },
+  { id: "crm.sources", path: "/crm/:instance/sources", tag: "crm", permission: "crm.{instance}.read", summary: "Sync state of each connector feeding the instance: how fresh the numbers are" },
   { id: "vendors.tracker.issues", path: "/vendors/tracker/issues", tag: "vendors", summary: "The signed-in user's assigned issues; with `project`, every issue in that project" },
   { id: "vendors.tracker.projects", path: "/vendors/tracker/projects", tag: "vendors", summary: "The tracker's projects, by name: what `project` on /vendors/tracker/issues takes" },
   { id: "vendors.coderepo.repos", path: "/vendors/coderepo/repos", tag: "vendors", summary: "Repositories the user can see, most recently pushed first" },
@@ -35,9 +37,9 @@ export const routes = [
   { id: "vendors.crmportal.companies", path: "/vendors/crmportal/companies", tag: "vendors", summary: "CRM portal companies, read directly; the whole list in one response" },
   { id: "vendors.crmportal.contacts", path: "/vendors/crmportal/contacts", tag: "vendors", summary: "CRM portal contacts, read directly; the whole list in one response" },
   { id: "vendors.crmportal.deals", path: "/vendors/crmportal/deals", tag: "vendors", summary: "CRM portal deals, read directly; the whole list in one response" },
-  { id: "cx.owners", path: "/cx/owners", tag: "cx", summary: "The CSM roster" },
-  { id: "cx.book", path: "/cx/book", tag: "cx", summary: "One CSM's book of business: a row per company, with health, cadence, reach and priority" },
-  { id: "cx.districts", path: "/cx/districts", tag: "cx", summary: "One row per district, across every district, for the window" },
+  { id: "cx.owners", path: "/cx/owners", tag: "cx", permission: "cx.read", summary: "The CSM roster" },
+  { id: "cx.book", path: "/cx/book", tag: "cx", permission: "cx.read", summary: "One CSM's book of business: a row per company, with health, cadence, reach and priority" },
+  { id: "cx.districts", path: "/cx/districts", tag: "cx", permission: "cx.read", summary: "One row per district, across every district, for the window" },
 ] as const satisfies readonly RouteDef[];
 
 type Route = (typeof routes)[number];

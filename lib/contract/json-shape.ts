@@ -1,6 +1,7 @@
-// Shape checks for the little JSON the editor reads back from the browser's storage and the
-// scenario list: plain functions, so the schema library stays out of the page's first load.
-// A shape returns a fresh value holding only the fields it knows, or INVALID.
+// Shape checks for the JSON the pages read before they are interactive (a watched draft and its
+// events, the editor's kept edits and the scenario list): plain functions, so the schema library
+// stays out of the pages' first load. A shape returns a fresh value holding only the fields it
+// knows, or INVALID.
 
 export const INVALID: unique symbol = Symbol("invalid");
 type Shape<T> = (value: unknown) => T | typeof INVALID;
@@ -11,6 +12,8 @@ export const string: Shape<string> = (v) => (typeof v === "string" ? v : INVALID
 export const nonEmptyString: Shape<string> = (v) => (typeof v === "string" && v.length > 0 ? v : INVALID);
 export const boolean: Shape<boolean> = (v) => (typeof v === "boolean" ? v : INVALID);
 export const finiteNumber: Shape<number> = (v) => (typeof v === "number" && Number.isFinite(v) ? v : INVALID);
+export const integer: Shape<number> = (v) => (typeof v === "number" && Number.isInteger(v) ? v : INVALID);
+export const positiveInteger: Shape<number> = (v) => (typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : INVALID);
 /** Anything at all, kept as it is (checked where it is used). */
 export const anything: Shape<unknown> = (v) => v;
 

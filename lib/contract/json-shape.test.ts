@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anything, arrayOf, finiteNumber, INVALID, literal, nonEmptyString, nullable, object, oneOf, optional, parseOrNull, recordOf, string } from "./json-shape";
+import { anything, arrayOf, finiteNumber, INVALID, literal, nonEmptyString, nullable, object, oneOf, optional, parseOrNull, recordOf, string } from "@/lib/contract/json-shape";
 
 describe("json shapes", () => {
   const shape = object({
