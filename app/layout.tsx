@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/IntentLink";
 import type { ReactNode } from "react";
 import { currentUser } from "@/lib/app/current";
 import { app } from "@/lib/app";
@@ -23,25 +23,25 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <header className="site-header">
-          <Link className="brand" href="/">
+          <IntentLink className="brand" href="/">
             Dashboards
-          </Link>
+          </IntentLink>
           <nav aria-label="Main">
             <ul>
               {home ? (
                 <li>
-                  <Link href="/?start">Start page</Link>
+                  <IntentLink href="/?start">Start page</IntentLink>
                 </li>
               ) : null}
               <li>
-                <Link href="/dashboards/playground">Playground</Link>
+                <IntentLink href="/dashboards/playground">Playground</IntentLink>
               </li>
               <li>
-                <Link href="/docs">API reference</Link>
+                <IntentLink href="/docs">API reference</IntentLink>
               </li>
               {user ? (
                 <li>
-                  <Link href="/connections">Connections</Link>
+                  <IntentLink href="/connections">Connections</IntentLink>
                 </li>
               ) : null}
             </ul>
@@ -49,9 +49,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <div className="account">
             {user ? (
               <>
-                <Link href="/account" data-testid="signed-in-email" title="Your account">
+                <IntentLink href="/account" data-testid="signed-in-email" title="Your account">
                   {user.email}
-                </Link>
+                </IntentLink>
                 <form className="inline" method="post" action="/signout">
                   <button type="submit">Sign out</button>
                 </form>

@@ -325,3 +325,26 @@ test("a page that fails while rendering shows the site's own error page, with a 
   await expect(page.getByTestId("page-error")).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("CX book");
 });
+
+test("the site header fetches its pages ahead only when someone reaches for a link, not on sight", async ({ page }) => {
+  const prefetched: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.searchParams.has("_rsc")) prefetched.push(url.pathname);
+  });
+  const draft = await new DraftAuthor(page.request).create(`<!doctype html><title>Header</title><h1 id="label">Header</h1>`);
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.dashboard().locator("#label")).toHaveText("Header");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  // Reaching for one link fetches that page alone; the others, on screen all along, stay unfetched.
+  const docs = page.waitForRequest((r) => new URL(r.url()).pathname === "/docs" && new URL(r.url()).searchParams.has("_rsc"));
+  await nav.getByRole("link", { name: "API reference" }).hover();
+  await docs;
+  expect(prefetched.filter((p) => p !== "/docs")).toEqual([]);
+  // A keyboard reaching a link counts as reaching for it.
+  const playground = page.waitForRequest((r) => new URL(r.url()).pathname === "/dashboards/playground" && new URL(r.url()).searchParams.has("_rsc"));
+  await nav.getByRole("link", { name: "Playground" }).focus();
+  await playground;
+  expect([...new Set(prefetched)].sort()).toEqual(["/dashboards/playground", "/docs"]);
+});
