@@ -104,6 +104,43 @@ test("each revision starts afresh: nothing of the previous one keeps running, an
   await expect(page.getByTestId("dashboard-frame-standby")).toBeHidden();
 });
 
+test("the standby frame is made only once the shown dashboard is in, so the page starts with one frame", async ({ page, request }) => {
+  // Each frame put in the page counts its loads: the bootstrap's, then the one that finishes when
+  // the dashboard has written itself. Kept: how many loads the first frame had seen when the
+  // second frame arrived.
+  await page.addInitScript(() => {
+    const loads: number[] = [];
+    const state = { loads, firstLoadsAtSecond: -1 };
+    (window as unknown as { __frames: typeof state }).__frames = state;
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const added of r.addedNodes) {
+          if (!(added instanceof Element)) continue;
+          // A frame may come inside a larger piece of the page.
+          const frames = added instanceof HTMLIFrameElement ? [added] : [...added.querySelectorAll("iframe")];
+          for (const frame of frames) {
+            const i = loads.push(0) - 1;
+            frame.addEventListener("load", () => loads[i]!++);
+            if (i === 1) state.firstLoadsAtSecond = loads[0]!;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const author = new DraftAuthor(request);
+  const draft = await author.create(dashboard("One frame first"));
+  const watch = new WatchPage(page);
+  await watch.open(draft.watchUrl);
+  await expect(watch.dashboard().locator("#label")).toHaveText("One frame first");
+  // The standby arrives afterwards, hidden, and takes the next revision.
+  await expect(page.getByTestId("dashboard-frame-standby")).toHaveCount(1);
+  const frames = await page.evaluate(() => (window as unknown as { __frames: { loads: number[]; firstLoadsAtSecond: number } }).__frames);
+  expect(frames.loads).toHaveLength(2);
+  expect(frames.firstLoadsAtSecond).toBeGreaterThanOrEqual(2);
+  await author.update(draft, dashboard("Next on the standby"));
+  await expect(watch.dashboard().locator("#label")).toHaveText("Next on the standby");
+});
+
 test("the frame is sandboxed and its document carries the frame CSP", async ({ page, request }) => {
   const draft = await new DraftAuthor(request).create(dashboard("Sandboxed"));
   const watch = new WatchPage(page);

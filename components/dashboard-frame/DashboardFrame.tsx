@@ -144,6 +144,10 @@ interface Slot {
 
 const freshSlot = (): Slot => ({ close: null, recorder: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
 
+/** How long the first standby waits for the browser to be idle, and its wait where idle callbacks are missing. */
+const STANDBY_IDLE_WAIT_MS = 3_000;
+const STANDBY_FALLBACK_MS = 500;
+
 /** The frames on the page, by React key: the visible one and the standby, if any. */
 interface Frames {
   active: number;
@@ -194,6 +198,19 @@ export function DashboardFrame(props: DashboardFrameProps) {
   // load handler that sends the init, and the bootstrap would wait forever. So the frame gets
   // its address only once the page is interactive.
   const interactive = useInteractive();
+  // The first standby is put in the page once the shown dashboard is in and the browser is idle:
+  // making a frame is a long task of its own on a phone, and two at once would hold up the page.
+  // It comes after the shown frame, so adding it moves nothing. After that (or once a revision
+  // arrives) every standby is made as before.
+  const [standbyArmed, setStandbyArmed] = useState(false);
+  const arming = useRef(false);
+  const armStandby = () => {
+    if (arming.current) return;
+    arming.current = true;
+    const arm = () => setStandbyArmed(true);
+    if (typeof requestIdleCallback === "function") requestIdleCallback(arm, { timeout: STANDBY_IDLE_WAIT_MS });
+    else setTimeout(arm, STANDBY_FALLBACK_MS);
+  };
 
   useEffect(() => {
     latest.current = props;
@@ -286,6 +303,10 @@ export function DashboardFrame(props: DashboardFrameProps) {
   };
 
   const restart = useEffectEvent(() => {
+    if (standby) {
+      arming.current = true;
+      setStandbyArmed(true);
+    }
     const { active, standby: waiting } = framesRef.current;
     if (waiting !== null && slots.current.get(waiting)?.ready && begin(waiting)) {
       slots.current.get(active)?.close?.();
@@ -342,6 +363,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     if (slot.awaitingWrite) {
       slot.awaitingWrite = false;
       slot.recorder?.documentLoaded();
+      if (standby) armStandby();
       return;
     }
     slot.close?.();
@@ -379,7 +401,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
       </div>
       {/* Keys only grow and the standby is always the newer frame, so the order never changes:
           a frame moved in the page would reload. */}
-      {[frames.active, frames.standby].flatMap((key) => {
+      {[frames.active, standbyArmed ? frames.standby : null].flatMap((key) => {
         if (key === null) return [];
         const shown = key === frames.active;
         return [
