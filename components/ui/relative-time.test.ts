@@ -40,5 +40,29 @@ describe("formatRelative", () => {
 describe("formatAbsolute", () => {
   it("gives the date and time to the second in the requested zone", () => {
     expect(formatAbsolute(now, "UTC")).toBe("3 Mar 2025, 14:05:09");
+    expect(formatAbsolute(Date.UTC(2026, 8, 30, 0, 0, 5), "UTC")).toBe("30 Sept 2026, 00:00:05");
+  });
+
+  it("reads as en-GB's medium date and time do, in UTC and in the local zone", () => {
+    const british = (timeZone?: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone });
+    for (let month = 0; month < 12; month++) {
+      const t = Date.UTC(2026, month, 1 + month * 2, month * 2, month * 5, 59 - month);
+      expect(formatAbsolute(t, "UTC")).toBe(british("UTC").format(t));
+      expect(formatAbsolute(t)).toBe(british().format(t));
+    }
+  });
+});
+
+describe("formatRelative's words", () => {
+  it("are Intl.RelativeTimeFormat's in English, for every unit, count and direction", () => {
+    const english = new Intl.RelativeTimeFormat("en", { numeric: "always" });
+    const sizes = { minute: M, hour: H, day: D, week: 7 * D, month: 30 * D, year: 365 * D } as const;
+    const counts = { minute: [1, 2, 59], hour: [1, 5, 23], day: [1, 6], week: [1, 4], month: [1, 11], year: [1, 3] } as const;
+    for (const unit of Object.keys(sizes) as (keyof typeof sizes)[]) {
+      for (const n of counts[unit]) {
+        expect(ago(n * sizes[unit])).toBe(english.format(-n, unit));
+        expect(formatRelative(now + n * sizes[unit], now)).toBe(english.format(n, unit));
+      }
+    }
   });
 });
