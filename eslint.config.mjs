@@ -33,7 +33,7 @@ export const libLayers = [
   { name: "browser-safe", folders: ["frame", "check"] },
   { name: "consent", folders: ["consent"] },
   { name: "identity", folders: ["auth"] },
-  { name: "http", folders: ["http"] },
+  { name: "http", folders: ["http", "limits"] },
   { name: "outside systems", folders: ["connectors", "renderer"] },
   { name: "crm", folders: ["crm"] },
   { name: "domains", folders: ["cx", "saved"] },

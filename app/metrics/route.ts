@@ -3,7 +3,7 @@
 import { app } from "@/lib/app";
 import { defineRoute } from "@/lib/http/edge";
 import { allowOperator } from "@/lib/ops/access";
-import { addressMatcher } from "@/lib/playground/limits";
+import { addressMatcher } from "@/lib/http/client-address";
 
 export const dynamic = "force-dynamic";
 

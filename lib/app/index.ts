@@ -18,7 +18,7 @@ import { installPeerStamp } from "@/lib/http/origin";
 import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
-import { playgroundSettingsOf } from "@/lib/playground/limits";
+import { playgroundSettingsOf } from "@/lib/playground/settings";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import { newSavedReads, type SavedReads } from "@/lib/saved/trust";

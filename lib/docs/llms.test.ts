@@ -9,7 +9,7 @@ import { docsSections } from "./sections";
 import { exampleHtml, pagedEndpoints, recipeScripts, workedExample } from "./llms-guide";
 import { renderAdvice, variantNames } from "./llms-states";
 import { LLMS_FULL_PATH, LLMS_INDEX_MAX_BYTES, llmsFullText, llmsText } from "./llms";
-import { defaultPlaygroundSettings } from "@/lib/playground/limits";
+import { defaultPlaygroundSettings } from "@/lib/playground/settings";
 import { docsModel } from "./model";
 
 const origin = "https://dash.example.test";

@@ -7,7 +7,7 @@ import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { REPORTS_PER_REVISION, REPORT_REVISIONS, renderReports } from "@/lib/contract/reports";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
-import { defaultPlaygroundSettings, type PlaygroundSettings } from "@/lib/playground/limits";
+import { defaultPlaygroundSettings, type PlaygroundSettings } from "@/lib/playground/settings";
 import { RENDER_VIEWPORTS, renderAnswer } from "@/lib/contract/renders";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";

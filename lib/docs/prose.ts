@@ -6,7 +6,7 @@ import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { dashboardParamsConvention } from "@/lib/frame/params";
 import { checkRules } from "@/lib/check";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
-import { defaultPlaygroundSettings } from "@/lib/playground/limits";
+import { defaultPlaygroundSettings } from "@/lib/playground/settings";
 import { defaultScenario, scenarios, variantGlossary } from "@/lib/demo-api/data";
 import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";
 import type { Block } from "./types";

@@ -11,7 +11,7 @@ import { hostBelieved, hostOf, UNTRUSTED_HOST_HINT } from "./hosts";
 /**
  * The header that carries the address and port the connection reached (`host:port`, IPv6 in
  * brackets) to route handlers. Written on every request by the same diagnostics-channel hook that
- * stamps the peer address (lib/playground/limits.ts), replacing whatever a client sent.
+ * stamps the peer address (lib/http/client-address.ts), replacing whatever a client sent.
  */
 export const LOCAL_ADDRESS_HEADER = "x-dd-local-address";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { PEER_HEADER } from "@/lib/http/origin";
-import { addressMatcher, installPeerStamp } from "@/lib/playground/limits";
+import { addressMatcher } from "@/lib/http/client-address";
+import { installPeerStamp } from "@/lib/http/origin";
 import { allowOperator } from "./access";
 
 describe("who may read /metrics", () => {

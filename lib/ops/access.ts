@@ -2,7 +2,7 @@ import "server-only";
 import net from "node:net";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
-import { clientIp, type AddressMatcher } from "@/lib/playground/limits";
+import { clientIp, type AddressMatcher } from "@/lib/http/client-address";
 
 // Who may read /metrics: a caller on loopback (the host's own agent), or anyone presenting the
 // configured bearer token. Behind a trusted proxy the client is the address the proxy forwarded

@@ -11,7 +11,7 @@ import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/d
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "@/lib/live/fanout";
 import type { Hub } from "@/lib/live/hub";
-import type { PlaygroundSettings } from "./limits";
+import type { PlaygroundSettings } from "./settings";
 import { draftFrame } from "@/lib/live/sse";
 import { Coalesced, Periodic, ReadAnswers, SharedWork } from "./draft-work";
 import * as store from "./store";

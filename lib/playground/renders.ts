@@ -11,10 +11,10 @@ import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 import { noSuchDraft, revisionOfDraft, validateDemoState, type DraftContext } from "./drafts";
-import { clientAddress, type AddressMatcher } from "./limits";
+import { clientAddress, type AddressMatcher } from "@/lib/http/client-address";
 import { insertReport } from "./report-store";
 import { findRender, renderPng, storeRender, type StoredRender } from "./render-store";
-import { limiterFor } from "./shared-limits";
+import { limiterFor } from "@/lib/limits/shared";
 
 // The service's own renders of demo drafts: POST /draft/<read_id>/render draws a revision in the
 // service's headless Chromium through the page the renderer opens (/dashboards/playground/render/

@@ -21,8 +21,8 @@ import { parseWith, readJsonBody } from "@/lib/http/edge";
 import { notCrossSite } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { noSuchDraft, type DraftContext } from "./drafts";
-import { clientAddress, type AddressMatcher } from "./limits";
-import { limiterFor } from "./shared-limits";
+import { clientAddress, type AddressMatcher } from "@/lib/http/client-address";
+import { limiterFor } from "@/lib/limits/shared";
 import { findByWriteHash, findReportTarget, insertReport, listReports } from "./report-store";
 
 // Render reports of demo drafts: POST /draft/<read_id>/reports takes what a browser saw when it

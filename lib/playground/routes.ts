@@ -44,25 +44,15 @@ import { serverLog } from "@/lib/http/server-log";
 import type { BodyWriter } from "@/lib/http/after-headers";
 import { createFanout } from "@/lib/live/fanout";
 import { Hub, type HubOptions } from "@/lib/live/hub";
-import {
-  ByteBudget,
-  InFlight,
-  RateLimiter,
-  addressMatcher,
-  checkStreamCaps,
-  clientAddress,
-  defaultPlaygroundSettings,
-  installPeerStamp,
-  releasingBody,
-  type AddressMatcher,
-  type PlaygroundSettings,
-  type Take,
-} from "./limits";
+import { addressMatcher, clientAddress, type AddressMatcher } from "@/lib/http/client-address";
+import { ByteBudget, InFlight, RateLimiter, releasingBody, type Take } from "@/lib/limits/buckets";
+import { checkStreamCaps, defaultPlaygroundSettings, type PlaygroundSettings } from "./settings";
+import { installPeerStamp } from "@/lib/http/origin";
 import { demoApiResponse } from "@/lib/demo-api/answers";
 import { createReports, type Reports } from "./reports";
 import { createRenders, type Renders } from "./renders";
 import type { Renderer } from "@/lib/renderer";
-import { limiterFor, streamSlots, type Limiter } from "./shared-limits";
+import { limiterFor, streamSlots, type Limiter } from "@/lib/limits/shared";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "@/lib/live/sse";
 
 // The playground's draft routes as plain Request → Response functions; the app's route files
@@ -161,7 +151,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const ctx: DraftContext = draftContext({ db: open.db, hub, fanout, settings, now, log, observeFanout: options.observe?.fanout });
   const sealer = options.sealer ?? createSealer(randomBytes(32));
   const trusted = addressMatcher(settings.trustedProxy);
-  // Shared by every instance on PostgreSQL, in memory on SQLite (shared-limits.ts).
+  // Shared by every instance on PostgreSQL, in memory on SQLite (lib/limits/shared.ts).
   const limiter = (bucket: string, perMinute: number) => limiterFor(open, bucket, perMinute, { now, log });
   const creates = limiter("creates", settings.createsPerMinute);
   // A check costs what checking a creation costs, and creates nothing: the same allowance, apart.

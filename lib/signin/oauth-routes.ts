@@ -23,7 +23,8 @@ import {
   type RegisteredClient,
 } from "@/lib/auth/oauth";
 import { readBodyCapped } from "@/lib/http/body";
-import { RateLimiter, addressMatcher, clientAddress } from "@/lib/playground/limits";
+import { addressMatcher, clientAddress } from "@/lib/http/client-address";
+import { RateLimiter } from "@/lib/limits/buckets";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";

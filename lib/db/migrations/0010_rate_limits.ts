@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type Kysely } from "kysely";
 
 // Fixed-window request counters shared by every instance on one PostgreSQL
-// (lib/playground/shared-limits.ts): one row per limit, key and minute. A key is a client
+// (lib/limits/shared.ts): one row per limit, key and minute. A key is a client
 // address (IPv6 per /64) or a SHA-256 digest, never a token. Rows are deleted once their window
 // is over; the index finds them. On SQLite, one process counts in memory and the table stays empty.
 

@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type Kysely } from "kysely";
 
 // Open event streams per instance, for the stream caps that hold across instances
-// (lib/playground/shared-limits.ts): one row per cap, key and instance, holding how many streams
+// (lib/limits/shared.ts): one row per cap, key and instance, holding how many streams
 // that instance has open under the key. An instance refreshes `seen_at` while it lives; rows of
 // an instance that stopped refreshing (killed) no longer count and are deleted. Keys are client
 // addresses (IPv6 per /64) and SHA-256 digests, never a draft id.

@@ -3,7 +3,7 @@ import { app } from "@/lib/app";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { llmsText } from "@/lib/docs/llms";
-import { playgroundSettingsOf } from "@/lib/playground/limits";
+import { playgroundSettingsOf } from "@/lib/playground/settings";
 
 export const dynamic = "force-dynamic";
 

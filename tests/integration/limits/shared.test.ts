@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { openDb, type OpenDb } from "@/lib/db";
-import { sharedLimiter, streamSlots } from "@/lib/playground/shared-limits";
+import { sharedLimiter, streamSlots } from "@/lib/limits/shared";
 import { backends } from "../support/backends";
-import { DRAFT, onApp, openStream, postJson, startApp, until, type App } from "./support";
+import { DRAFT, onApp, openStream, postJson, startApp, until, type App } from "../playground/support";
 
 // Limits that hold across instances: two app instances on one PostgreSQL schema (two pools, two
 // playgrounds, as two servers behind a proxy) share one allowance; on the embedded SQLite default

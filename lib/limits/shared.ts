@@ -2,11 +2,11 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "@/lib/db";
-import { RateLimiter, type Take } from "./limits";
+import { RateLimiter, type Take } from "./buckets";
 
 // Rate limits that hold across instances. Several instances on one PostgreSQL count in one
 // table, so N instances allow the limit once, not N times; on the embedded SQLite default there
-// is one process and its token buckets (limits.ts) stay in memory.
+// is one process and its token buckets (buckets.ts) stay in memory.
 //
 // PostgreSQL counts in fixed one-minute windows: one atomic upsert per request
 // (INSERT … ON CONFLICT … DO UPDATE SET n = n + 1 RETURNING n), no read-modify-write race between
@@ -17,7 +17,7 @@ export interface Limiter {
   take(key: string): Promise<Take>;
 }
 
-/** A token bucket (limits.ts) behind the same face as the shared one. */
+/** A token bucket (buckets.ts) behind the same face as the shared one. */
 function localLimiter(perMinute: number, now: () => number = Date.now): Limiter {
   const bucket = new RateLimiter(perMinute, now);
   return { take: async (key) => bucket.take(key) };
