@@ -87,6 +87,34 @@ test.describe("the watch page", () => {
     await expectWcagAaClean(page);
   });
 
+  test("names the draft from the first byte and does not move when the draft arrives", async ({ page, request }) => {
+    const draft = await new DraftAuthor(request).create(probe("Steady board", 600));
+    const path = new URL(draft.watchUrl).pathname;
+    // The server's HTML already says what is watched, before any script runs.
+    const html = await (await request.get(path)).text();
+    expect(/<h1 id="watch-title">(.*?)<\/h1>/.exec(html)?.[1]?.replace("<!-- -->", "")).toBe("Watching Steady board");
+    await page.addInitScript(() => {
+      const moved: string[] = [];
+      Object.assign(window, { __moved: moved });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { sources?: { node?: Node | null }[] })[]) {
+          for (const source of entry.sources ?? []) {
+            const el = source.node instanceof Element ? source.node : source.node?.parentElement;
+            // The site's header, the page's column and the viewer's own header must stay put.
+            if (el && (el.matches("main") || el.closest(".site-header") || el.closest("[data-testid=viewer] > div:first-child"))) moved.push(el.outerHTML.slice(0, 80));
+          }
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.setViewportSize(DESKTOP);
+    const watch = new WatchPage(page);
+    await watch.open(draft.watchUrl);
+    await expect(watch.connectionState()).toHaveText("live");
+    await expect(watch.dashboard().locator("h1")).toHaveText("Steady board");
+    await expect(watch.revision()).toHaveText("1");
+    expect(await page.evaluate(() => (window as unknown as { __moved: string[] }).__moved)).toEqual([]);
+  });
+
   test("drops hostile parameters, says so, and never runs them", async ({ page, request }) => {
     await page.setViewportSize(DESKTOP);
     const draft = await new DraftAuthor(request).create(probe("Hostile address", 200));

@@ -121,6 +121,14 @@ function SnapshotNoticeText({ state }: { state: NonNullable<SnapshotState> }) {
   );
 }
 
+/**
+ * The box a frame will take before its document has said how tall it is: a page that learns its
+ * dashboard after the first paint draws this in its place, so nothing below moves when it comes.
+ */
+export function FramePlaceholder({ fit, bare }: { fit?: boolean; bare?: boolean }) {
+  return <div className={[styles.frame, fit ? styles.fit : "", bare ? styles.bare : ""].filter(Boolean).join(" ")} data-frame-placeholder="" aria-hidden="true" />;
+}
+
 /** A fitted frame is never shorter than this, so an empty or failing dashboard still has room. */
 const FIT_MIN_HEIGHT = 160;
 

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
-import { DashboardFrame, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
+import { DashboardFrame, FramePlaceholder, type RenderReportBody, type RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RenderReportView } from "@/components/dashboard-frame/RenderReportView";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
@@ -101,9 +101,11 @@ interface WatchDraftProps {
   /** The address's `p.*` parameters, bounded, and the sentence naming those dropped. */
   params?: DashboardParams;
   paramsNotice?: string | null;
+  /** The draft's name as the server found it, so the first paint already says what is watched. */
+  name?: string | null;
 }
 
-export function WatchDraft({ id, saver, signedIn, staticRender = false, kiosk: kioskAtStart = false, params, paramsNotice = null }: WatchDraftProps) {
+export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, staticRender = false, kiosk: kioskAtStart = false, params, paramsNotice = null }: WatchDraftProps) {
   const kiosk = useKiosk(kioskAtStart);
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
@@ -231,10 +233,25 @@ export function WatchDraft({ id, saver, signedIn, staticRender = false, kiosk: k
   }, [readyName]);
 
   if (load.kind === "loading") {
+    // The page's own layout from the first paint, the frame's box included: the draft's arrival
+    // fills it in rather than moving everything under a centred "loading" line.
     return (
-      <section aria-labelledby="watch-title" aria-busy="true">
-        <h1 id="watch-title">Loading the draft…</h1>
-      </section>
+      <ViewerShell
+        kiosk={kiosk}
+        labelledBy="watch-title"
+        header={
+          <>
+            <h1 id="watch-title">Watching {nameAtStart ?? "untitled draft"}</h1>
+            <p className={`${styles.meta} muted`} data-testid="provenance" aria-busy="true">
+              Loading the draft…
+            </p>
+          </>
+        }
+        status={<ConnectionState connection={connection} />}
+        paramsNotice={paramsNotice}
+      >
+        <FramePlaceholder fit bare={kiosk.kiosk} />
+      </ViewerShell>
     );
   }
   if (load.kind === "not-found") return <DraftNotFound />;

@@ -34,7 +34,8 @@ export default async function WatchPage({ params, searchParams }: Props) {
   const staticRender = query.static === "1";
   const dashboard = parseDashboardParams(query);
   // A link to no draft is a missing page (HTTP 404), not a page that says so with 200.
-  if (!(await naming(id))) notFound();
+  const found = await naming(id);
+  if (!found) notFound();
   // Signed-in people may save what they watch; for anyone else the action is simply not there.
   const session = await currentSession();
   return (
@@ -43,6 +44,7 @@ export default async function WatchPage({ params, searchParams }: Props) {
       {staticRender ? <RenderLatch /> : null}
       <WatchDraft
         id={id}
+        name={found.name}
         signedIn={session !== null}
         saver={session ? { handle: session.user.handle, csrf: session.csrf } : null}
         staticRender={staticRender}
