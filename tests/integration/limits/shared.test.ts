@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { openDb, type OpenDb } from "@/lib/db";
 import { sharedLimiter, streamSlots } from "@/lib/limits/shared";
 import { backends } from "../support/backends";
-import { DRAFT, onApp, openStream, postJson, startApp, until, type App } from "../playground/support";
+import { DRAFT, onApp, openStream, postJson, startApp, twoInstancesOnPostgres, until, type App } from "../playground/support";
 
 // Limits that hold across instances: two app instances on one PostgreSQL schema (two pools, two
 // playgrounds, as two servers behind a proxy) share one allowance; on the embedded SQLite default
 // each process counts in memory and the shared table is never written.
 
-const postgres = backends.find((b) => b.name === "postgres")!;
 const sqlite = backends.find((b) => b.name === "sqlite")!;
 
 // Both instances sit behind the same (loopback) proxy, which names each test's client apart.
@@ -17,53 +15,37 @@ const settings = { createsPerMinute: 3, updatesPerMinute: 4, readsPerMinute: 5, 
 const client = (n: number) => ({ "x-forwarded-for": `203.0.113.${n}` });
 
 describe("rate limits shared by instances on PostgreSQL", () => {
-  let first: Awaited<ReturnType<typeof postgres.open>>;
-  let second: OpenDb;
-  let a: App;
-  let b: App;
-
-  beforeAll(async () => {
-    first = await postgres.open();
-    second = await openDb(first.storage);
-    a = await startApp(first, { settings });
-    b = await startApp(second, { settings });
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await second.close();
-    await first.close();
-  });
+  const pair = twoInstancesOnPostgres(settings);
 
   it("counts creations through either instance against one limit", async () => {
     const statuses: number[] = [];
-    for (const app of [a, b, a, b]) statuses.push((await postJson(`${app.url}${DRAFT}`, { html: "<p>x</p>" }, client(1))).status);
+    for (const app of [pair.a, pair.b, pair.a, pair.b]) statuses.push((await postJson(`${app.url}${DRAFT}`, { html: "<p>x</p>" }, client(1))).status);
     expect(statuses).toEqual([201, 201, 201, 429]);
-    const refused = await postJson(`${a.url}${DRAFT}`, { html: "<p>x</p>" }, client(1));
+    const refused = await postJson(`${pair.a.url}${DRAFT}`, { html: "<p>x</p>" }, client(1));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await refused.json()).toMatchObject({ error: "rate_limited" });
     // Another client still has its own allowance.
-    expect((await postJson(`${b.url}${DRAFT}`, { html: "<p>x</p>" }, client(2))).status).toBe(201);
+    expect((await postJson(`${pair.b.url}${DRAFT}`, { html: "<p>x</p>" }, client(2))).status).toBe(201);
   });
 
   it("counts a draft's updates through either instance against one limit", async () => {
-    const created = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>x</p>" }, client(3))).json()) as { postUrl: string };
+    const created = (await (await postJson(`${pair.a.url}${DRAFT}`, { html: "<p>x</p>" }, client(3))).json()) as { postUrl: string };
     const statuses: number[] = [];
-    for (const app of [a, b, a, b, b]) statuses.push((await postJson(onApp(app, created.postUrl), { html: "<p>y</p>" })).status);
+    for (const app of [pair.a, pair.b, pair.a, pair.b, pair.b]) statuses.push((await postJson(onApp(app, created.postUrl), { html: "<p>y</p>" })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
   it("counts reads and event streams through either instance against one limit", async () => {
-    const { id } = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>z</p>" }, client(4))).json()) as { id: string };
+    const { id } = (await (await postJson(`${pair.a.url}${DRAFT}`, { html: "<p>z</p>" }, client(4))).json()) as { id: string };
     const statuses: number[] = [];
     for (const [app, path] of [
-      [a, `${DRAFT}/${id}`],
-      [b, `${DRAFT}/${id}`],
-      [a, `${DRAFT}/${id}/revisions`],
-      [b, `${DRAFT}/${id}/revisions`],
-      [a, `${DRAFT}/${id}`],
-      [b, `${DRAFT}/${id}/events`],
+      [pair.a, `${DRAFT}/${id}`],
+      [pair.b, `${DRAFT}/${id}`],
+      [pair.a, `${DRAFT}/${id}/revisions`],
+      [pair.b, `${DRAFT}/${id}/revisions`],
+      [pair.a, `${DRAFT}/${id}`],
+      [pair.b, `${DRAFT}/${id}/events`],
     ] as const) {
       const res = await fetch(`${app.url}${path}`, { headers: client(5) });
       statuses.push(res.status);
@@ -74,13 +56,13 @@ describe("rate limits shared by instances on PostgreSQL", () => {
 
   it("keeps one row per limit, key and window, and deletes finished windows", async () => {
     let t = Date.UTC(2030, 0, 1, 12, 0, 10);
-    const one = sharedLimiter(first.db, "test-window", 2, { now: () => t });
-    const other = sharedLimiter(second.db, "test-window", 2, { now: () => t });
+    const one = sharedLimiter(pair.first.db, "test-window", 2, { now: () => t });
+    const other = sharedLimiter(pair.second.db, "test-window", 2, { now: () => t });
     expect(await one.take("k")).toEqual({ ok: true });
     expect(await other.take("k")).toEqual({ ok: true });
     expect(await one.take("k")).toEqual({ ok: false, retryAfterSeconds: 50 });
     expect(await other.take("another key")).toEqual({ ok: true });
-    const rows = await sql<{ key: string; n: number }>`select key, n from rate_limit_windows where bucket = 'test-window' order by key`.execute(first.db);
+    const rows = await sql<{ key: string; n: number }>`select key, n from rate_limit_windows where bucket = 'test-window' order by key`.execute(pair.first.db);
     expect(rows.rows.map((r) => [r.key, Number(r.n)])).toEqual([
       ["another key", 1],
       ["k", 3],
@@ -88,59 +70,43 @@ describe("rate limits shared by instances on PostgreSQL", () => {
     // The next minute is a new window; the first request in it clears the finished ones.
     t += 60_000;
     expect(await one.take("k")).toEqual({ ok: true });
-    const left = await sql<{ n: number }>`select n from rate_limit_windows where bucket = 'test-window'`.execute(first.db);
+    const left = await sql<{ n: number }>`select n from rate_limit_windows where bucket = 'test-window'`.execute(pair.first.db);
     expect(left.rows.map((r) => Number(r.n))).toEqual([1]);
   });
 });
 
 describe("stream caps shared by instances on PostgreSQL", () => {
-  let first: Awaited<ReturnType<typeof postgres.open>>;
-  let second: OpenDb;
-  let a: App;
-  let b: App;
   const streams = { streamsPerDraft: 2, streamsPerAddress: 3, streamsTotal: 100, readsPerMinute: 10_000, trustedProxy: ["127.0.0.1"] };
+  const pair = twoInstancesOnPostgres(streams);
 
-  beforeAll(async () => {
-    first = await postgres.open();
-    second = await openDb(first.storage);
-    a = await startApp(first, { settings: streams });
-    b = await startApp(second, { settings: streams });
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await second.close();
-    await first.close();
-  });
-
-  const openRows = async () => Number((await sql<{ n: number }>`select coalesce(sum(n), 0) as n from stream_slots where bucket = 'streams_address'`.execute(first.db)).rows[0]!.n);
+  const openRows = async () => Number((await sql<{ n: number }>`select coalesce(sum(n), 0) as n from stream_slots where bucket = 'streams_address'`.execute(pair.first.db)).rows[0]!.n);
 
   it("caps one address's streams to a draft, and in all, across both instances", async () => {
-    const one = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>1</p>" }, client(30))).json()) as { id: string };
-    const two = (await (await postJson(`${a.url}${DRAFT}`, { html: "<p>2</p>" }, client(30))).json()) as { id: string };
+    const one = (await (await postJson(`${pair.a.url}${DRAFT}`, { html: "<p>1</p>" }, client(30))).json()) as { id: string };
+    const two = (await (await postJson(`${pair.a.url}${DRAFT}`, { html: "<p>2</p>" }, client(30))).json()) as { id: string };
     const events = (app: App, id: string) => `${app.url}${DRAFT}/${id}/events`;
     const watcher = client(31);
-    const s1 = await openStream(events(a, one.id), watcher);
-    const s2 = await openStream(events(b, one.id), watcher);
+    const s1 = await openStream(events(pair.a, one.id), watcher);
+    const s2 = await openStream(events(pair.b, one.id), watcher);
     expect([s1.status, s2.status]).toEqual([200, 200]);
     // A third to the same draft from the same address, on either instance: each holds only one.
-    for (const app of [a, b]) {
+    for (const app of [pair.a, pair.b]) {
       const refused = await openStream(events(app, one.id), watcher);
       expect(refused.status).toBe(429);
       expect(JSON.parse(await refused.text())).toMatchObject({ error: "rate_limited" });
     }
     // Another draft: the address's third stream is allowed, its fourth is not.
-    const s3 = await openStream(events(b, two.id), watcher);
+    const s3 = await openStream(events(pair.b, two.id), watcher);
     expect(s3.status).toBe(200);
-    expect((await openStream(events(a, two.id), watcher)).status).toBe(429);
+    expect((await openStream(events(pair.a, two.id), watcher)).status).toBe(429);
     // Another address is not held back.
-    const other = await openStream(events(a, one.id), client(32));
+    const other = await openStream(events(pair.a, one.id), client(32));
     expect(other.status).toBe(200);
 
     // A closed stream gives its slot back, whichever instance held it.
     s2.kill();
     await until(async () => (await openRows()) === 3, "the slot given back");
-    const again = await openStream(events(a, one.id), watcher);
+    const again = await openStream(events(pair.a, one.id), watcher);
     expect(again.status).toBe(200);
     for (const s of [s1, s3, other, again]) s.kill();
     await until(async () => (await openRows()) === 0, "every slot given back");
@@ -148,8 +114,8 @@ describe("stream caps shared by instances on PostgreSQL", () => {
 
   it("stops counting an instance that no longer says it is alive", async () => {
     let t = Date.UTC(2030, 0, 1);
-    const dead = streamSlots(first, { instance: "dead", now: () => t, ttlMs: 30_000 });
-    const live = streamSlots(second, { instance: "live", now: () => t, ttlMs: 30_000 });
+    const dead = streamSlots(pair.first, { instance: "dead", now: () => t, ttlMs: 30_000 });
+    const live = streamSlots(pair.second, { instance: "live", now: () => t, ttlMs: 30_000 });
     const claim = [{ bucket: "test-slots", key: "k", cap: 1 }];
     expect(await dead.acquire(claim)).not.toBeNull();
     expect(await live.acquire(claim)).toBeNull();

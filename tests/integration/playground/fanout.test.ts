@@ -1,39 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import pg from "pg";
 import { draftEvent, draftUpdated } from "@/lib/contract/playground";
-import { openDb, type OpenDb } from "@/lib/db";
 import { channelFor, parseNote } from "@/lib/live/fanout";
-import { backends, PG_URL } from "../support/backends";
-import { create, onApp, openStream, postJson, startApp, until, type App } from "./support";
+import { PG_URL } from "../support/backends";
+import { create, onApp, openStream, postJson, twoInstancesOnPostgres, until } from "./support";
 
 // Two app instances on one PostgreSQL database, each with its own storage handle, hub and
 // LISTEN connection, as two servers behind a load balancer would be.
 
-const postgres = backends.find((b) => b.name === "postgres")!;
-
 describe("draft fan-out across instances (PostgreSQL)", () => {
-  let first: Awaited<ReturnType<typeof postgres.open>>;
-  let second: OpenDb;
-  let a: App;
-  let b: App;
-
-  beforeAll(async () => {
-    first = await postgres.open();
-    second = await openDb(first.storage);
-    const settings = { createsPerMinute: 10_000, updatesPerMinute: 10_000 };
-    a = await startApp(first, { settings });
-    b = await startApp(second, { settings });
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await second.close();
-    await first.close();
-  });
+  const settings = { createsPerMinute: 10_000, updatesPerMinute: 10_000 };
+  const two = twoInstancesOnPostgres(settings);
 
   it("delivers an update made on one instance to a watcher on the other", async () => {
-    const created = await create(a, { html: "<p>1</p>" });
-    const onB = await openStream(onApp(b, created.eventsUrl));
+    const created = await create(two.a, { html: "<p>1</p>" });
+    const onB = await openStream(onApp(two.b, created.eventsUrl));
     const onA = await openStream(created.eventsUrl);
     expect(JSON.parse((await onB.next()).data).revision).toBe(1);
     await onA.next();
@@ -48,7 +29,7 @@ describe("draft fan-out across instances (PostgreSQL)", () => {
     }
 
     // And the other way round: written through b, seen on a.
-    const back = await postJson(onApp(b, created.postUrl), { html: "<p>three</p>" });
+    const back = await postJson(onApp(two.b, created.postUrl), { html: "<p>three</p>" });
     expect(back.status).toBe(200);
     expect(JSON.parse((await onA.next()).data).html).toBe("<p>three</p>");
     expect(JSON.parse((await onB.next()).data).html).toBe("<p>three</p>");
@@ -57,8 +38,8 @@ describe("draft fan-out across instances (PostgreSQL)", () => {
   });
 
   it("brings a remote watcher to the newest revision after a burst, in order and without repeats", async () => {
-    const created = await create(a);
-    const onB = await openStream(onApp(b, created.eventsUrl));
+    const created = await create(two.a);
+    const onB = await openStream(onApp(two.b, created.eventsUrl));
     await onB.next();
     const revisions = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => draftUpdated.parse(await (await postJson(created.postUrl, { html: `<p>${i}</p>` })).json()).revision),
@@ -75,20 +56,20 @@ describe("draft fan-out across instances (PostgreSQL)", () => {
   });
 
   it("ends a remote watcher's stream when the draft expires and is swept on another instance", async () => {
-    const created = await create(a);
-    const onB = await openStream(onApp(b, created.eventsUrl));
+    const created = await create(two.a);
+    const onB = await openStream(onApp(two.b, created.eventsUrl));
     await onB.next();
     // Age the draft past the idle limit, as time would.
-    await first.db.updateTable("playground_drafts").set({ updated_at: Date.now() - 40 * 86_400_000 }).where("id", "=", created.id).execute();
-    const swept = await a.playground.sweep();
+    await two.first.db.updateTable("playground_drafts").set({ updated_at: Date.now() - 40 * 86_400_000 }).where("id", "=", created.id).execute();
+    const swept = await two.a.playground.sweep();
     expect(swept).toContain(created.id);
     expect(await onB.ended).toBe("end");
-    await until(() => b.playground.hub.subscriberCount(created.id) === 0, "the remote stream to be forgotten");
+    await until(() => two.b.playground.hub.subscriberCount(created.id) === 0, "the remote stream to be forgotten");
   });
 
   it("sends only the draft id and revision in the notice, on a channel of its own schema", async () => {
-    const created = await create(a);
-    const schema = first.storage.kind === "postgres" ? first.storage.schema : undefined;
+    const created = await create(two.a);
+    const schema = two.first.storage.kind === "postgres" ? two.first.storage.schema : undefined;
     const listener = new pg.Client({ connectionString: PG_URL });
     await listener.connect();
     try {
@@ -106,14 +87,14 @@ describe("draft fan-out across instances (PostgreSQL)", () => {
   });
 
   it("catches up after its listening connection is lost", async () => {
-    const created = await create(a);
-    const onB = await openStream(onApp(b, created.eventsUrl));
+    const created = await create(two.a);
+    const onB = await openStream(onApp(two.b, created.eventsUrl));
     await onB.next();
     // Kill b's LISTEN connection from the server side, then update while it is away.
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     try {
-      const schema = first.storage.kind === "postgres" ? first.storage.schema! : "public";
+      const schema = two.first.storage.kind === "postgres" ? two.first.storage.schema! : "public";
       const killed = await admin.query<{ n: string }>(
         "select count(pg_terminate_backend(pid))::text as n from pg_stat_activity where query = $1 and pid <> pg_backend_pid()",
         [`listen "${channelFor(schema)}"`],

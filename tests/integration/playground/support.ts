@@ -1,7 +1,8 @@
 import http from "node:http";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { draftCreated, type DraftCreated } from "@/lib/contract/playground";
-import type { OpenDb } from "@/lib/db";
+import { openDb, type OpenDb } from "@/lib/db";
+import { backends } from "../support/backends";
 import { playgroundRouter, serveStreaming, type StreamingServer } from "../support/loopback";
 import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
@@ -169,3 +170,27 @@ export const TRICKY_HTML = [
   "data:",
   "",
 ].join("\n");
+
+/**
+ * Two app instances on one PostgreSQL database, each with its own pool, playground and hub, as
+ * two servers behind a proxy run; started before the describe block's tests and closed after.
+ * `first` is the storage the database was opened with, for reading its tables directly.
+ */
+export function twoInstancesOnPostgres(settings: PlaygroundOptions["settings"]) {
+  const postgres = backends.find((b) => b.name === "postgres")!;
+  const pair = {} as { first: Awaited<ReturnType<typeof postgres.open>>; second: OpenDb; a: App; b: App };
+  beforeAll(async () => {
+    const first = await postgres.open();
+    pair.first = first;
+    pair.second = await openDb(first.storage);
+    pair.a = await startApp(first, { settings });
+    pair.b = await startApp(pair.second, { settings });
+  });
+  afterAll(async () => {
+    await pair.a.close();
+    await pair.b.close();
+    await pair.second.close();
+    await pair.first.close();
+  });
+  return pair;
+}
