@@ -40,6 +40,7 @@ export const libLayers = [
   { name: "seeding", folders: ["seed"] },
   { name: "demo API", folders: ["demo-api"] },
   { name: "live delivery", folders: ["live"] },
+  { name: "drafts", folders: ["drafts"] },
   { name: "routes", folders: ["playground", "handlers", "signin"] },
   { name: "agent surface", folders: ["agent"] },
   { name: "operations", folders: ["ops"] },

@@ -333,7 +333,7 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
   ];
 }
 
-/** The service's own renders of demo drafts (lib/playground/renders.ts). */
+/** The service's own renders of demo drafts (lib/drafts/renders.ts). */
 function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
   const input = set.add(renderInput, "input");
   const sizes = Object.entries(RENDER_VIEWPORTS)
@@ -387,7 +387,7 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
   ];
 }
 
-/** Render reports: what browsers saw when they rendered a demo draft (lib/playground/reports.ts). */
+/** Render reports: what browsers saw when they rendered a demo draft (lib/drafts/reports.ts). */
 function reportOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
   const input = set.add(renderReportInput, "input");
   const demoOnly = p(

@@ -39,7 +39,7 @@ import {
   sweepIdle,
   updateDraft,
   type DraftContext,
-} from "./drafts";
+} from "@/lib/drafts/drafts";
 import { serverLog } from "@/lib/http/server-log";
 import type { BodyWriter } from "@/lib/http/after-headers";
 import { createFanout } from "@/lib/live/fanout";
@@ -49,8 +49,8 @@ import { ByteBudget, InFlight, RateLimiter, releasingBody, type Take } from "@/l
 import { checkStreamCaps, defaultPlaygroundSettings, type PlaygroundSettings } from "./settings";
 import { installPeerStamp } from "@/lib/http/origin";
 import { demoApiResponse } from "@/lib/demo-api/answers";
-import { createReports, type Reports } from "./reports";
-import { createRenders, type Renders } from "./renders";
+import { createReports, type Reports } from "@/lib/drafts/reports";
+import { createRenders, type Renders } from "@/lib/drafts/renders";
 import type { Renderer } from "@/lib/renderer";
 import { limiterFor, streamSlots, type Limiter } from "@/lib/limits/shared";
 import { SSE_HEADERS, draftFrame, parseLastEventId } from "@/lib/live/sse";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Kysely } from "kysely";
 
-// Render reports of playground drafts (lib/playground/reports.ts). Each row belongs to one kept
+// Render reports of playground drafts (lib/drafts/reports.ts). Each row belongs to one kept
 // revision: the composite foreign key cascades, so a revision pruned from the history, or a
 // draft swept, takes its reports with it on both engines, and nothing else has to remember to.
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql, type Kysely } from "kysely";
 
-// Where each render report came from, and whether it found errors (lib/playground/reports.ts):
+// Where each render report came from, and whether it found errors (lib/drafts/reports.ts):
 // anyone with a watch link may report, so what is kept of a revision is bounded per source and a
 // report with errors is kept over a clean one. Reports stored before this know neither: they
 // count as one unknown watcher, failing when their errors list is not empty.

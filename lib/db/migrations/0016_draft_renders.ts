@@ -1,7 +1,7 @@
 import "server-only";
 import type { Kysely } from "kysely";
 
-// The service's own renders of draft revisions (lib/playground/renders.ts): one row per
+// The service's own renders of draft revisions (lib/drafts/renders.ts): one row per
 // revision, viewport and demo state, holding the render report and the PNG, so a render asked
 // for again is answered from storage by every instance. Each belongs to a kept revision: the
 // composite foreign key cascades, so pruning the history or sweeping a draft takes its renders.
@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>, dialect: "sqlite" | "postgres"): Promi
     .createTable("draft_renders")
     .addColumn("draft_id", "text", (c) => c.notNull())
     .addColumn("revision", "integer", (c) => c.notNull())
-    // The viewport and demo state, as a digest (lib/playground/renders.ts, renderKey).
+    // The viewport and demo state, as a digest (lib/drafts/renders.ts, renderKey).
     .addColumn("key", "text", (c) => c.notNull())
     .addColumn("viewport", "text", (c) => c.notNull())
     .addColumn("scenario", "text", (c) => c.notNull())

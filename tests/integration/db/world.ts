@@ -6,7 +6,7 @@ import { syncInstance } from "@/lib/crm/sync";
 import type { OpenDb } from "@/lib/db";
 import { apiHandlers } from "@/lib/handlers";
 import { handleApi } from "@/lib/handlers/api-route";
-import { storeRender } from "@/lib/playground/render-store";
+import { storeRender } from "@/lib/drafts/render-store";
 import { addFavourite, setHome } from "@/lib/saved/account";
 import { listSpace, loadDashboard, revisionsOf, saveDashboard } from "@/lib/saved/store";
 import { addTrust, trustedAuthors } from "@/lib/saved/trust";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/auth/tokens";
 import { DRAFT_HTML_MAX_BYTES, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
-import { listRevisionsBefore } from "@/lib/playground/store";
+import { listRevisionsBefore } from "@/lib/drafts/store";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
 

@@ -4,7 +4,7 @@ import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/pla
 import type { DraftWarning } from "@/lib/contract/resources";
 import { PEER_HEADER } from "@/lib/http/origin";
 import { READ_BYTES_BURST, READS_IN_FLIGHT_PER_ADDRESS } from "@/lib/limits/buckets";
-import { draftReads } from "@/lib/playground/drafts";
+import { draftReads } from "@/lib/drafts/drafts";
 import { backends } from "../support/backends";
 import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
 

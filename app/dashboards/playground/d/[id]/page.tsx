@@ -8,7 +8,7 @@ import { READ_ID_PATTERN } from "@/components/editor/local-drafts";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
-import { draftExists } from "@/lib/playground/drafts";
+import { draftExists } from "@/lib/drafts/drafts";
 import { editorExamples } from "../../editor-examples";
 
 export const dynamic = "force-dynamic";

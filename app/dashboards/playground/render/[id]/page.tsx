@@ -1,5 +1,5 @@
 // GET /dashboards/playground/render/<read_id>?revision=&scenario=&examples= — one revision of a demo
-// draft drawn for the service's own renderer (lib/playground/renders.ts): the watcher's frame and
+// draft drawn for the service's own renderer (lib/drafts/renders.ts): the watcher's frame and
 // broker on the demo API, the frame sized to its content and the page's chrome covered, so the
 // renderer's picture is the dashboard alone.
 import type { Metadata } from "next";
@@ -8,7 +8,7 @@ import { z } from "zod";
 import { RenderDraft } from "@/components/watch/RenderDraft";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
-import { revisionOfDraft, validateDemoState } from "@/lib/playground/drafts";
+import { revisionOfDraft, validateDemoState } from "@/lib/drafts/drafts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Render", robots: { index: false, follow: false } };

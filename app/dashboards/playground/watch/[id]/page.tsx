@@ -8,7 +8,7 @@ import { RenderLatch } from "@/components/watch/render-latch";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
-import { draftNaming } from "@/lib/playground/drafts";
+import { draftNaming } from "@/lib/drafts/drafts";
 import { droppedText, parseDashboardParams } from "@/lib/frame/params";
 
 export const dynamic = "force-dynamic";

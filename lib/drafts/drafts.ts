@@ -11,7 +11,6 @@ import { defaultScenario, endpointForPath, isScenario, isVariant } from "@/lib/d
 import { UNKNOWN_ANALYSIS, analyse, decodeAnalysis, encodeAnalysis, type DraftAnalysis, type DraftReads } from "./analysis";
 import type { DraftNote, Fanout } from "@/lib/live/fanout";
 import type { Hub } from "@/lib/live/hub";
-import type { PlaygroundSettings } from "./settings";
 import { draftFrame } from "@/lib/live/sse";
 import { Coalesced, Periodic, ReadAnswers, SharedWork } from "./draft-work";
 import * as store from "./store";
@@ -20,11 +19,26 @@ import * as store from "./store";
 // values: the read id (128 bits, in watch and event URLs, read-only) and the write token
 // (256 bits, only in postUrl, stored as its SHA-256). Neither can be derived from the other.
 
+/** The playground's settings that drafts read (lib/playground/settings.ts gives them a value each). */
+export interface DraftSettings {
+  /** A draft not updated for this many days is deleted (DRAFT_IDLE_DAYS). */
+  draftIdleDays: number;
+  /** Revisions kept per draft, the current one included (DRAFT_HISTORY_KEEP). */
+  historyKeep: number;
+  /** Bytes of JSON after which a page of revisions stops (it always holds at least one). */
+  revisionsPageBytes: number;
+  /** Render reports per client address per minute. */
+  reportsPerMinute: number;
+  /** Server-side renders per client address, and per draft, per minute. */
+  rendersPerMinute: number;
+  rendersPerDraftPerMinute: number;
+}
+
 export interface DraftContext {
   db: Db;
   hub: Hub;
   fanout: Fanout;
-  settings: PlaygroundSettings;
+  settings: DraftSettings;
   now: () => number;
   log: (line: string) => void;
   /** Seconds from a revision being written to its frame reaching every watcher here that lacked it. */
@@ -73,7 +87,7 @@ const SWEEP_BATCH = 500;
 const MAX_EXAMPLES = 200;
 
 /** The same answer for an unknown read id and an unknown write token, so neither can be probed. */
-export function noSuchDraft(settings: PlaygroundSettings): ApiError {
+export function noSuchDraft(settings: Pick<DraftSettings, "draftIdleDays">): ApiError {
   return new ApiError(
     "no_such_draft",
     `No draft answers to that id or token. Drafts are deleted after ${settings.draftIdleDays} days without an update.`,
