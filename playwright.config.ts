@@ -120,7 +120,10 @@ export default defineConfig({
     },
   ],
   projects: [
-    // The serial chains first, so they start at once and the parallel tests fill around them.
+    // The generated HTTP requests (no browser) and the serial chains first, one worker each, so they
+    // start at once and the parallel tests fill around them; run last, the requests' half a minute
+    // was the suite's tail with two workers idle.
+    { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
     ...serialStates.map((tag) => ({
       name: `demo ${tag.slice(1)}`,
       ...demoTests,
@@ -135,15 +138,12 @@ export default defineConfig({
       grepInvert: serialStates.map((tag) => new RegExp(tag)),
       use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
+    { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
     {
       name: "frame-escape",
       testMatch: "**/frame-escape.spec.ts",
       // Its hostile dashboards run in two workers, each with its own loopback listeners.
       use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
-    { name: "oidc", testMatch: "**/oidc.spec.ts", use: { ...chromium, baseURL: `http://127.0.0.1:${ports.oidc}` } },
-    // Generated HTTP requests against the production server; no browser. Started first, it held a
-    // worker while the serial chains held the other, and the parallel tests waited for both.
-    { name: "fuzz", testMatch: "**/fuzz.spec.ts", workers: 1, use: { baseURL: `http://127.0.0.1:${ports.fuzz}` } },
   ],
 });
