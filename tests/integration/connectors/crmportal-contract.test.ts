@@ -411,7 +411,10 @@ describe("HubSpot's rate limits", () => {
     // Searches go in slots `interval` apart; a timer firing late shortens the gap after it, never
     // the span of five, so no second ever holds more than four.
     for (let i = 0; i + 4 < sent.length; i++) expect((sent[i + 4] ?? 0) - (sent[i] ?? 0)).toBeGreaterThan(1_000);
-    expect((sent.at(-1) ?? 0) - (sent[0] ?? 0)).toBeGreaterThan((pages - 1) * interval - 2);
+    // The whole span is the slots' span, less what the clocks allow: a timer fires on the event
+    // loop's millisecond clock, up to a millisecond early against performance.now(), and the first
+    // search is timed a little after its slot was taken. A slot lost would be `interval` short.
+    expect((sent.at(-1) ?? 0) - (sent[0] ?? 0)).toBeGreaterThan((pages - 1) * interval - interval / 10);
 
     sent.length = 0;
     const unpaced = await start();
