@@ -2,7 +2,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 // The demo server's own storage (a SQLite file, see playwright.config.ts), for the few tests that
-// look at or set what the server stores about a demo person's connections, where no page can.
+// look at or set what the server stores about a demo person's connections or saved dashboards,
+// where no page can.
 
 const file = path.resolve(".data/e2e-demo/app.sqlite");
 
@@ -63,4 +64,31 @@ export function damageSavedTimes(handle: string, slug: string): () => void {
         for (const r of kept) put.run(r.saved_at, handle, slug, r.revision);
       });
   });
+}
+
+/**
+ * Copies a saved dashboard, every revision, to a slug and title of its own in the same space, so a
+ * test may damage the copy while the other tests go on reading the original (and finding it by its
+ * title); answers how to remove it.
+ */
+export function copySavedDashboard(handle: string, slug: string, copy: { slug: string; title: string }): () => void {
+  const tables = ["saved_dashboards", "saved_dashboard_revisions"];
+  const where = "owner_id = (select id from users where handle = ?) and slug = ?";
+  withDb((db) => {
+    db.transaction(() => {
+      for (const table of tables) {
+        const columns = (db.prepare(`select name from pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name);
+        const given: Record<string, string> = { slug: copy.slug, title: copy.title };
+        const values = columns.map((c) => (c in given ? `@${c}` : c));
+        const copied = db
+          .prepare(`insert into ${table} (${columns.join(", ")}) select ${values.join(", ")} from ${table} where owner_id = (select id from users where handle = @handle) and slug = @from`)
+          .run({ ...Object.fromEntries(columns.filter((c) => c in given).map((c) => [c, given[c]])), handle, from: slug });
+        if (copied.changes === 0) throw new Error(`no saved dashboard /~/${handle}/${slug}`);
+      }
+    })();
+  });
+  return () =>
+    withDb((db) => {
+      for (const table of [...tables].reverse()) db.prepare(`delete from ${table} where ${where}`).run(handle, copy.slug);
+    });
 }
