@@ -237,7 +237,7 @@ test.describe("at 1440×900", () => {
     await page.keyboard.type("<!-- typed early -->");
     release();
     const editor = new PlaygroundEditorPage(page);
-    await expect(page.locator(".cm-content")).toBeVisible();
+    await editor.codeMirrorTookOver();
     // The cursor stayed where the typing left it, in CodeMirror now.
     await page.keyboard.type("!");
     await page.keyboard.press("ControlOrMeta+Home");
@@ -371,6 +371,7 @@ test.describe("at 390×844", () => {
     // A tap builds the editor; what is typed at once lands, and the editor has the focus.
     await early.click();
     await page.keyboard.type("<!-- tapped -->");
+    await editor.codeMirrorTookOver();
     await expect(page.locator(".cm-content")).toBeFocused();
     await expect(page.locator(".cm-content")).toContainText("<!-- tapped -->");
     await expect(early).toHaveCount(0);

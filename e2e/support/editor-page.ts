@@ -21,7 +21,15 @@ export class PlaygroundEditorPage {
     // replaces it once the page's script runs, and the tests use what CodeMirror adds. In the
     // phone layout it waits for the source to be touched, so a phone visit sees the text area.
     if ((this.page.viewportSize()?.width ?? Infinity) <= 640) await expect(this.page.getByTestId("early-source")).toBeVisible();
-    else await expect(this.page.locator(".cm-content")).toBeVisible();
+    else await this.codeMirrorTookOver();
+  }
+
+  /**
+   * CodeMirror is a chunk of its own, fetched and parsed after the page hydrates: with three
+   * browsers and the request flood sharing two cores that has taken longer than five seconds.
+   */
+  async codeMirrorTookOver(): Promise<void> {
+    await expect(this.page.locator(".cm-content")).toBeVisible({ timeout: 15_000 });
   }
 
   source() {
