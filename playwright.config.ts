@@ -1,34 +1,19 @@
 import { defineConfig, devices } from "@playwright/test";
+import { headlessShell, peoplesChromium } from "./e2e/support/chromium";
 
-// End-to-end tests drive Debian's Chromium against the production build.
+// End-to-end tests drive Debian's Chromium against the production build, in two builds of it
+// (e2e/support/chromium.ts).
 // The build is made once by scripts/test.mjs (or npm start) before servers start.
 
 // E2E_PORT_BASE moves every server of a run, so two checkouts can run their suites side by side.
 const base = Number(process.env.E2E_PORT_BASE ?? 3100);
 export const ports = { demo: base, oidc: base + 1, fuzz: base + 2, provider: base + 99 };
 
-const chromium = {
-  ...devices["Desktop Chrome"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-      // The address bar's popups are pages of their own, started for every context: each test paid
-      // about 0.8 s of CPU for popups a headless browser never shows (Chromium merges this list
-      // with Playwright's own).
-      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-      // Names under .leak.test resolve to 127.0.0.1, so a navigation to https://<secret>.leak.test:<port>
-      // reaches a listener that records the TLS server name (the consent and frame-escape suites).
-      "--host-resolver-rules=MAP *.leak.test 127.0.0.1",
-    ],
-  },
-};
+const desktop = devices["Desktop Chrome"];
+/** Every suite but those below: see e2e/support/chromium.ts. */
+const chromium = { ...desktop, launchOptions: headlessShell };
+/** Where a page tries to get out or a person consents (consent.spec.ts and mcp-oauth.spec.ts choose it too). */
+const peoples = { ...desktop, launchOptions: peoplesChromium };
 
 const serverEnv = { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -147,7 +132,7 @@ export default defineConfig({
       name: "frame-escape",
       testMatch: "**/frame-escape.spec.ts",
       // Its hostile dashboards run in two workers, each with its own loopback listeners.
-      use: { ...chromium, baseURL: `http://127.0.0.1:${ports.demo}` },
+      use: { ...peoples, baseURL: `http://127.0.0.1:${ports.demo}` },
     },
   ],
 });

@@ -7,6 +7,7 @@ import { describeCounts, heard, LoopbackListeners, reached, type ListenerTarget 
 import { SignInPage } from "./support/pages";
 import { SavedDashboardPage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
+import { peoplesChromium } from "./support/chromium";
 
 // Someone else's dashboard reads the viewer's live data only after the viewer agrees, and then
 // only the paths it was shown. Until then no frame exists: a hostile dashboard opened by the
@@ -17,6 +18,10 @@ import { DraftAuthor, WatchPage } from "./support/watch-page";
 let listeners: LoopbackListeners;
 let canaries: Canaries;
 let target: ListenerTarget;
+// Hostile dashboards try every way out before consent, in the browser people have
+// (e2e/support/chromium.ts), whose browser layer is one more way.
+test.use({ launchOptions: peoplesChromium });
+
 test.beforeEach(async ({ browser }) => {
   listeners = new LoopbackListeners();
   canaries = new Canaries(browser, listeners);

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
+import { peoplesChromium } from "./support/chromium";
 import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
 
 // A draft as an MCP App on the production server: the agent's tools answer with the view's
@@ -11,6 +12,9 @@ import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
 // frame, and the dashboard draws its demo data there, its reads travelling only over the bridge.
 // An update the agent makes reaches the inline view. What the dashboard tries to send anywhere
 // else is counted at loopback listeners.
+
+// The dashboard tries every way out it has, in the browser people have (e2e/support/chromium.ts).
+test.use({ launchOptions: peoplesChromium });
 
 const MCP = "/dashboards/playground/mcp";
 

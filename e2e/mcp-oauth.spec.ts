@@ -9,6 +9,7 @@ import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { openHost, showApp } from "./support/mcp-app-host.mjs";
 import { SignInPage } from "./support/pages";
+import { peoplesChromium } from "./support/chromium";
 
 // Saved dashboards over MCP with MCP authorization, on the production server. The official MCP
 // SDK's own OAuth client finds the authorization server from the 401 the endpoint answers,
@@ -16,6 +17,10 @@ import { SignInPage } from "./support/pages";
 // in Chromium; its token then shows that person's saved dashboard inline, on their live data,
 // through a host made of the MCP Apps SDK. Someone else's dashboard waits at the view's own gate,
 // with no frame and no read of the viewer's data, until the viewer allows it.
+
+// A person consents in the browser they have (e2e/support/chromium.ts), where the approval's
+// redirect to the host's loopback address is the one people's browsers follow.
+test.use({ launchOptions: peoplesChromium });
 
 const MCP = "/dashboards/playground/mcp";
 // Never listened on: the browser's visit to it is caught by routing, as a native app's loopback
