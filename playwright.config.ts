@@ -32,6 +32,7 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results/e2e-artifacts",
+  globalSetup: "./e2e/support/global-setup.ts",
   fullyParallel: true,
   // Two cores, three browsers: while one waits on the server, a stream or a timer, the others keep
   // both cores busy (the whole suite took 11.3 min with two, 9.8 with three).

@@ -27,15 +27,11 @@ const common = [
   "--host-resolver-rules=MAP *.leak.test 127.0.0.1",
 ];
 
-function installed(path: string, variable: string, pkg: string): string {
-  if (!fs.existsSync(path)) {
-    throw new Error(`${path} is missing: install Debian's ${pkg} (apt-get install ${pkg}), or set ${variable} to another build of it`);
-  }
-  return path;
-}
+const peoplesPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const shellPath = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
 
 export const peoplesChromium: LaunchOptions = {
-  executablePath: installed(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", "CHROMIUM_PATH", "chromium"),
+  executablePath: peoplesPath,
   // The address bar's popups are pages of their own, started for every context: each test paid
   // about 0.8 s of CPU for popups a headless browser never shows (Chromium merges this list with
   // Playwright's own).
@@ -43,6 +39,20 @@ export const peoplesChromium: LaunchOptions = {
 };
 
 export const headlessShell: LaunchOptions = {
-  executablePath: installed(process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell", "CHROMIUM_HEADLESS_SHELL_PATH", "chromium-headless-shell"),
+  executablePath: shellPath,
   args: common,
 };
+
+/**
+ * What to install before browsers can start, one line each. Checked when tests start
+ * (e2e/support/global-setup.ts), not when the config loads: tools that only read the config
+ * (knip) run where no browser is installed.
+ */
+export function missingBrowsers(): string[] {
+  return [
+    [peoplesPath, "CHROMIUM_PATH", "chromium"],
+    [shellPath, "CHROMIUM_HEADLESS_SHELL_PATH", "chromium-headless-shell"],
+  ]
+    .filter(([path]) => !fs.existsSync(path!))
+    .map(([path, variable, pkg]) => `${path} is missing: install Debian's ${pkg} (apt-get install ${pkg}), or set ${variable} to another build of it`);
+}
