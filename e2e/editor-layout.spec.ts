@@ -1,5 +1,4 @@
 import { expect, test } from "@playwright/test";
-import { expectNoSeriousViolations } from "./support/axe";
 import { PlaygroundEditorPage } from "./support/editor-page";
 import { SignInPage } from "./support/pages";
 
@@ -313,26 +312,6 @@ test.describe("at 1440×900", () => {
     await page.keyboard.press("?");
     await expect(shortcuts).toBeHidden();
     await expect(second).toHaveText(/\?/);
-  });
-
-  test("the editor has no serious accessibility violations in the single preview, with the drawer open, or in the matrix", async ({ page }) => {
-    const editor = new PlaygroundEditorPage(page);
-    await editor.open();
-    await expect(editor.preview().locator("h1")).toHaveText("CX book");
-    await expect(editor.noWarnings()).toBeVisible();
-    await expect(editor.console().getByTestId("render-report")).toBeVisible();
-    await expectNoSeriousViolations(page);
-
-    await editor.openDrawer();
-    await expect(editor.drawer().getByRole("combobox").first()).toBeVisible();
-    await expectNoSeriousViolations(page);
-    await page.keyboard.press("Escape");
-    await expect(editor.drawer()).toBeHidden();
-    await expect(page.getByRole("button", { name: "Examples & data" })).toBeFocused();
-
-    await editor.showMatrix();
-    await expect(editor.cellFrame("rich").locator("#summary")).toContainText("counted once per district");
-    await expectNoSeriousViolations(page);
   });
 });
 

@@ -262,15 +262,3 @@ test("in the matrix, the snapshot example falls back to its snapshot in an outag
   await expect(signedOut.locator("#rows tr")).toHaveCount(0);
   await expect(editor.cell("signed-out").getByTestId("snapshot-notice")).toHaveText("");
 });
-
-test("the editor has no serious accessibility violations, in the single preview or the matrix", async ({ page }) => {
-  const editor = new EditorPage(page);
-  await page.goto("/dashboards/playground?example=no-such-thing");
-  await expect(editor.preview().locator("h1")).toHaveText("CX book");
-  await expect(editor.noWarnings()).toBeVisible();
-  await expectNoSeriousViolations(page);
-
-  await editor.showMatrix();
-  await expect((await editor.seenCellFrame("outage")).locator("#status")).toContainText("internal_error");
-  await expectNoSeriousViolations(page);
-});
