@@ -1,4 +1,4 @@
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Hub } from "./hub";
 import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
@@ -404,6 +404,8 @@ describe("a caller waiting for a draft's next revision", () => {
   it("is answered at once when too many wait already, so waiting callers cannot pile up", async () => {
     const hub = new Hub();
     const stop = new AbortController();
+    // One signal for every waiter here, where a caller has one each: Node would warn of a leak.
+    setMaxListeners(2_000, stop.signal);
     const waiting = Array.from({ length: 2_000 }, (_, i) => hub.nextRevision(`d${i}`, 0, 60_000, stop.signal));
     expect(await hub.nextRevision("one-more", 0, 60_000)).toBeNull();
     stop.abort();
