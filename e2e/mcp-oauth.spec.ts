@@ -7,7 +7,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expectNoSeriousViolations } from "./support/axe";
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
-import { openHost, showApp } from "./support/mcp-app-host.mjs";
+import { openedLinks, openHost, showApp } from "./support/mcp-app-host.mjs";
+import { ConsentGatePage } from "./support/consent";
+import { SavedDashboardPage } from "./support/saved-page";
 import { SignInPage } from "./support/pages";
 import { peoplesChromium } from "./support/chromium";
 
@@ -163,7 +165,7 @@ test("an MCP client without a token gets the authorization challenge, and the dr
 
 // Someone else's dashboard is saved into csm's space, which the @csm-state chain owns (as the
 // consent suite's are); the admin only allows it in the view, and disconnects the app at the end.
-test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only after consent", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
+test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only once the person trusts its author on the site", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const listeners = new LoopbackListeners();
@@ -225,7 +227,8 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     const { tools } = await client.listTools();
     const uri = (tools.find((t) => t.name === "show_dashboard")?._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri;
     expect(uri).toMatch(/^ui:\/\//);
-    for (const name of ["read_dashboard", "allow_dashboard", "read_live_data"]) {
+    expect(tools.map((t) => t.name)).not.toContain("allow_dashboard");
+    for (const name of ["read_dashboard", "read_live_data"]) {
       expect((tools.find((t) => t.name === name)?._meta as { ui?: { visibility?: string[] } }).ui?.visibility, name).toEqual(["app"]);
     }
     const { contents } = await client.readResource({ uri: uri! });
@@ -243,9 +246,12 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     await expect(inline.locator("#who")).toHaveText("admin@demo.test");
     expect(relayed).toContain("read_live_data");
 
-    // Someone else's: the gate, no frame, no read, until the viewer allows it.
+    // Someone else's: no frame, no read, nothing to answer in the host; the view hands the person
+    // to the dashboard's own page on this site.
     const asked = (await client.callTool({ name: "show_dashboard", arguments: other })) as CallToolResult;
-    expect(asked.structuredContent).toMatchObject({ yours: false, live: "ask", owner: { handle: "csm" }, reads: ["/me"] });
+    const siteUrl = `${baseURL}/~/csm/${other.slug}`;
+    expect(asked.structuredContent).toMatchObject({ yours: false, live: "on_site", owner: { handle: "csm" }, reads: ["/me"], url: siteUrl });
+    expect(asked._meta).toBeUndefined();
     const second = await hostContext.newPage();
     const relayedSecond: string[] = [];
     await openHost(second, async (params) => {
@@ -257,6 +263,9 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     await expect(app.locator("#gate")).toContainText("Casey Morgan (@csm) wrote this dashboard");
     await expect(app.locator("#gate-reads li")).toHaveText(["/me"]);
     await expect(app.locator("iframe")).toHaveCount(0);
+    await expect(app.getByRole("button", { name: /allow|trust/i })).toHaveCount(0);
+    await app.getByRole("button", { name: "Open on Dashboards" }).click();
+    await expect.poll(() => openedLinks(second)).toEqual([siteUrl]);
     await canaries.send([leak]);
     expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
     expect(relayedSecond).toEqual([]);
@@ -265,15 +274,32 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     expect(direct.structuredContent).toMatchObject({ status: 403 });
     expect(((direct.structuredContent as { body: string }).body)).not.toContain("admin@demo.test");
 
-    await app.getByRole("button", { name: "Allow here" }).click();
-    const theirsInline = app.frameLocator("iframe");
+    // The person decides on the site, as themselves: "Always trust csm" at the page the link opened.
+    await page.goto(siteUrl);
+    await new ConsentGatePage(page).choice("Always trust csm").click();
+    await expect(new SavedDashboardPage(page).dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
+    // From then on the host runs it too, held to the paths its code reads.
+    const trusted = (await client.callTool({ name: "show_dashboard", arguments: other })) as CallToolResult;
+    expect(trusted.structuredContent).toMatchObject({ yours: false, live: "run" });
+    const third = await hostContext.newPage();
+    const relayedThird: string[] = [];
+    await openHost(third, async (params) => {
+      relayedThird.push(params.name);
+      return client.callTool(params);
+    });
+    await showApp(third, viewHtml, trusted);
+    const theirsInline = third.frameLocator("#app").frameLocator("iframe");
     await expect(theirsInline.locator("#got")).toHaveText("admin@demo.test");
-    // Held to the paths it was shown.
     await expect(theirsInline.locator("#extra")).toHaveText("403");
     await expect(theirsInline.locator("html")).toHaveAttribute("data-attempts", "made");
-    expect(relayedSecond).toEqual(expect.arrayContaining(["allow_dashboard", "read_dashboard", "read_live_data"]));
+    expect(relayedThird).toEqual(expect.arrayContaining(["read_dashboard", "read_live_data"]));
     await canaries.send([leak]);
     expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
+    await page.goto("/account#trusted-authors");
+    const trustList = page.getByTestId("trusted-authors");
+    await expect(trustList.getByTestId("trusted-author").filter({ hasText: "/~/csm" })).toContainText("by you on this site");
+    await trustList.getByRole("button", { name: "Stop trusting csm" }).click();
+    await expect(trustList.getByTestId("trusted-author").filter({ hasText: "/~/csm" })).toHaveCount(0);
 
     // The person disconnects the app on their account page: its tokens stop at once, and the SDK
     // is sent back to authorization.

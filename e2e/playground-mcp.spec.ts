@@ -45,7 +45,6 @@ test("an MCP client lists the tools and runs the draft loop on the production se
   try {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      "allow_dashboard",
       "check_html",
       "create_draft",
       "describe_endpoint",

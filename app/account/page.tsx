@@ -105,7 +105,7 @@ export default async function AccountPage() {
           </p>
         ) : (
           <>
-            <p className="muted">These apps can show your saved dashboards, and others&apos; you allow in them, on your live data. Disconnecting one ends its access at once.</p>
+            <p className="muted">These apps can show your saved dashboards, and those of authors you trust, on your live data. They cannot trust anyone, allow a dashboard or change anything for you. Disconnecting one ends its access at once.</p>
             <ul className="user-list">
               {apps.map((a) => (
                 <li key={a.grantId} data-testid="connected-app">

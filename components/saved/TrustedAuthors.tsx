@@ -44,7 +44,11 @@ export function TrustedAuthors({ initial, csrf, returnTo }: { initial: TrustedAu
           {authors.map((a) => (
             <li key={a.handle} data-testid="trusted-author">
               <span>
-                {a.name} (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>) <span className="muted">· since <RelativeTime ms={Date.parse(a.since)} /></span>
+                <bdi>{a.name}</bdi> (<a href={`/~/${a.handle}`}>/~/{a.handle}</a>){" "}
+                <span className="muted" data-testid="trusted-how">
+                  · since <RelativeTime ms={Date.parse(a.since)} />
+                  {a.madeVia === "site" ? ", by you on this site" : ", from before this site recorded how (stop trusting if you do not remember choosing it)"}
+                </span>
               </span>
               <form method="post" action="/account/trust" className="inline" onSubmit={(e) => void revoke(e, a.handle)}>
                 <input type="hidden" name="csrf" value={csrf} />

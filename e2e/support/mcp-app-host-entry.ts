@@ -6,8 +6,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 interface HostWindow {
   hostCallTool(params: unknown): Promise<CallToolResult>;
   showApp(html: string, toolResult: CallToolResult): Promise<void>;
+  /** What the apps asked to open (ui/open-link): recorded, never opened. */
+  openedLinks: string[];
 }
 const host = window as unknown as HostWindow;
+host.openedLinks = [];
 
 host.showApp = async (html, toolResult) => {
   const frame = document.createElement("iframe");
@@ -18,6 +21,10 @@ host.showApp = async (html, toolResult) => {
   document.getElementById("chat")!.appendChild(frame);
   const bridge = new AppBridge(null, { name: "e2e-host", version: "1.0.0" }, { serverTools: {} });
   bridge.oncalltool = (params) => host.hostCallTool(params);
+  bridge.onopenlink = async ({ url }) => {
+    host.openedLinks.push(url);
+    return {};
+  };
   bridge.onsizechange = ({ height }) => {
     if (typeof height === "number") frame.style.height = `${height}px`;
   };

@@ -53,3 +53,12 @@ export async function openHost(page, callTool) {
 export async function showApp(page, html, toolResult) {
   await page.evaluate(({ html, toolResult }) => window.showApp(html, toolResult), { html, toolResult });
 }
+
+/**
+ * The links the app asked the host to open (ui/open-link), in order; the host opens none.
+ * @param {import("@playwright/test").Page} page
+ * @returns {Promise<string[]>}
+ */
+export function openedLinks(page) {
+  return page.evaluate(() => window.openedLinks.slice());
+}

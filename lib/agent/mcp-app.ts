@@ -1,6 +1,6 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
 import { FRAME_CSP, bootstrapHtml } from "@/lib/frame/bootstrap";
-import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX } from "@/lib/frame/protocol";
+import { BROKER_PATH_MAX, BROKER_RATE, FRAME_HEIGHT_MAX } from "@/lib/frame/protocol";
 
 // The draft as an MCP App (the MCP Apps extension, protocol 2026-01-26): a host that renders
 // apps shows the dashboard inline in the conversation, under the draft tools' results. The view
@@ -95,14 +95,53 @@ const bridge = String.raw`
     });
   }
 
+  // The browser's broker holds a frame to BROKER_RATE (components/dashboard-frame/broker.ts); a
+  // view's relay is that broker here, so the same bucket, concurrency and queue apply, kept for
+  // the life of the view so a dashboard that replaces itself gets no fresh allowance.
+  var RATE = ${asScript(BROKER_RATE)};
+  var tokens = RATE.burst;
+  var refilled = Date.now();
+  var inFlight = 0;
+  var waiting = [];
+  function takeToken() {
+    var t = Date.now();
+    tokens = Math.min(RATE.burst, tokens + ((t - refilled) / 1000) * RATE.perSecond);
+    refilled = t;
+    if (tokens < 1 || waiting.length >= RATE.queued) return false;
+    tokens -= 1;
+    return true;
+  }
+  function limited(task) {
+    function start() {
+      inFlight++;
+      task().then(done, done);
+    }
+    function done() {
+      inFlight--;
+      var next = waiting.shift();
+      if (next) next();
+    }
+    if (inFlight < RATE.inFlight) start();
+    else waiting.push(start);
+  }
+  function answerRead(to, id, status, contentType, body) {
+    to.postMessage({ type: "response", id: id, status: status, headers: { "content-type": contentType }, body: body });
+  }
+
   // One read of the dashboard, answered by the tool as {status, contentType, body}.
   function relay(to, data, tool, args) {
+    if (!takeToken()) {
+      answerRead(to, data.id, 429, "application/json", JSON.stringify({ error: "rate_limited", hint: "The dashboard is making too many requests; slow down." }));
+      return;
+    }
     args.method = String(data.method || "GET").slice(0, 16);
     args.path = String(data.path || "").slice(0, PATH_MAX);
-    callTool(tool, args).then(
-      function (read) { to.postMessage({ type: "response", id: data.id, status: Number(read.status) || 502, headers: { "content-type": String(read.contentType || "application/json") }, body: String(read.body || "") }); },
-      function () { to.postMessage({ type: "response", id: data.id, status: 502, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." }) }); }
-    );
+    limited(function () {
+      return callTool(tool, args).then(
+        function (read) { answerRead(to, data.id, Number(read.status) || 502, String(read.contentType || "application/json"), String(read.body || "")); },
+        function () { answerRead(to, data.id, 502, "application/json", JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." })); }
+      );
+    });
   }
 
   // Replaces the shown dashboard with one running \`html\`; \`onFetch(port, data)\` gets its reads.
@@ -219,9 +258,10 @@ export function draftViewHtml(): string {
 // ---------------------------------------------------------------------------------------------
 // A saved dashboard as an MCP App, on the viewer's live data (lib/agent/mcp-dashboard.ts). The
 // same frame and bootstrap; the dashboard's reads go through the host to read_live_data, which
-// the server answers from /api as the person the host's access token speaks for. Someone else's
-// dashboard first gets this view's consent gate — its author and the paths it reads, and no
-// frame at all — and runs only after the viewer allows it here.
+// the server answers from /api as the person the host's access token speaks for. Only the
+// viewer's own dashboards and trusted authors' run here. Anyone else's gets no frame at all: the
+// view says whose it is and what it reads, and offers to open its page on this site, where the
+// person decides (ui/open-link); no answer given inside a host can stand for theirs.
 
 export const DASHBOARD_VIEW_URI = "ui://dashboards/saved-dashboard.html";
 export const DASHBOARD_VIEW_TOOL_META = { ui: { resourceUri: DASHBOARD_VIEW_URI }, "ui/resourceUri": DASHBOARD_VIEW_URI };
@@ -232,68 +272,51 @@ const dashboardScript = String.raw`
 ${bridge}
   var API_BASE = "/api";
   var target = null;
-  var agreement = undefined;
   var started = false;
-
-  function withAgreement(args) { if (agreement) args.agreement = agreement; return args; }
 
   function run(view) {
     frameFor(view.title + " by " + view.owner.name, view.html, API_BASE, view.revision, function (to, data) {
-      relay(to, data, "read_live_data", withAgreement({ handle: target.handle, slug: target.slug }));
+      relay(to, data, "read_live_data", { handle: target.handle, slug: target.slug });
     });
   }
 
   function load() {
     say("Loading the dashboard…");
-    return callTool("read_dashboard", withAgreement({ handle: target.handle, slug: target.slug })).then(run, function (err) { say(err.message); });
+    return callTool("read_dashboard", { handle: target.handle, slug: target.slug }).then(run, function (err) { say(err.message); });
   }
 
   function el(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; }
 
-  function ask(state, consent) {
+  // Someone else's dashboard: who wrote it, what it would read, and the way to its own page.
+  function handOff(state) {
     var gate = el("section");
     gate.id = "gate";
     gate.setAttribute("aria-labelledby", "gate-title");
     var h = el("h2", state.owner.name + " (@" + state.owner.handle + ") wrote this dashboard");
     h.id = "gate-title";
     gate.appendChild(h);
-    gate.appendChild(el("p", "“" + state.title + "” is not yours. Nothing of your data is read until you allow it. If you do, it may read:"));
+    gate.appendChild(el("p", "“" + state.title + "” is not yours, so it does not run here on your data. Open it on Dashboards, where you decide whether it may read:"));
     var list = el("ul");
     list.id = "gate-reads";
     if (state.reads.length === 0) list.appendChild(el("li", "no API paths"));
     for (var i = 0; i < state.reads.length; i++) list.appendChild(el("li", state.reads[i]));
     gate.appendChild(list);
-    if (!state.readsComplete) gate.appendChild(el("p", "Some of its reads could not be worked out from its code; those will be refused."));
     var actions = el("p");
-    var once = el("button", "Allow here");
-    once.id = "allow";
-    once.type = "button";
-    var always = el("button", "Always trust @" + state.owner.handle);
-    always.id = "trust";
-    always.type = "button";
-    actions.appendChild(once);
-    actions.appendChild(document.createTextNode(" "));
-    actions.appendChild(always);
+    var open = el("button", "Open on Dashboards");
+    open.id = "open-on-site";
+    open.type = "button";
+    actions.appendChild(open);
     gate.appendChild(actions);
-    var note = el("p", "Trusted authors are listed, and can be revoked, on your account page.");
-    note.className = "muted";
-    gate.appendChild(note);
-    if (typeof consent !== "string") {
-      once.disabled = true;
-      always.disabled = true;
-      say("This host did not hand the view its question; open " + state.url + " in a browser instead.");
-    }
-    function answer(trust) {
-      once.disabled = true;
-      always.disabled = true;
-      callTool("allow_dashboard", { handle: target.handle, slug: target.slug, consent: consent, always: trust }).then(function (r) {
-        agreement = r.agreement;
-        gate.remove();
-        return load();
-      }, function (err) { say(err.message); once.disabled = false; always.disabled = false; });
-    }
-    once.addEventListener("click", function () { answer(false); });
-    always.addEventListener("click", function () { answer(true); });
+    var where = el("p", state.url);
+    where.className = "muted";
+    where.id = "gate-url";
+    gate.appendChild(where);
+    open.addEventListener("click", function () {
+      request("ui/open-link", { url: state.url }).then(
+        function (r) { if (r && r.isError) say("The host did not open it: open " + state.url + " in your browser."); },
+        function () { say("The host did not open it: open " + state.url + " in your browser."); }
+      );
+    });
     stage.appendChild(gate);
     say("");
   }
@@ -306,7 +329,7 @@ ${bridge}
     target = { handle: parts[2], slug: parts[3] };
     started = true;
     if (state.live === "run") load();
-    else ask(state, result._meta && result._meta.consent);
+    else handOff(state);
   }
 
   serve("dashboards-saved", onResult, function () {});

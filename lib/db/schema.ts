@@ -318,6 +318,8 @@ export interface TrustedAuthorsTable {
   user_id: number;
   author_id: number;
   created_at: number;
+  /** How it was made: TRUST_MADE_VIA's page names (lib/saved/trust.ts), or "unrecorded" from before that was kept. */
+  made_via: string;
 }
 
 /** A client of the service's authorization server, registered by itself (RFC 7591). */
@@ -328,6 +330,8 @@ export interface OAuthClientsTable {
   redirect_uris: string;
   client_uri: string | null;
   created_at: number;
+  /** The address key it was registered from (an IPv6 /64 as one), or "" from before it was kept (0019). */
+  registered_from: string;
 }
 
 /** What a person approved for a client: its scope, on one resource (the MCP endpoint). */

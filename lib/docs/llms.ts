@@ -132,7 +132,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\`, \`allow_dashboard\`, \`read_live_data\`.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\` and \`read_live_data\`.`, "");
   return doc.lines.join("\n");
 }
 
@@ -334,16 +334,15 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
     `- \`render_draft\` (readId or watchUrl; revision?, viewport?, scenario?, examples?): the service draws the revision in its own browser and answers the picture (image content) with its render report, as in "Seeing it".`,
     `- \`show_draft\` (readId or watchUrl): shows the human the draft in the conversation, as below; answers its revision, state and size, without the document.`,
     `- \`read_demo_data\` (readId, path, method?): the inline view's reads, below; a host shows it to the view only, and you have no need of it.`,
-    `- \`show_dashboard\` (handle, slug): shows the signed-in person a saved dashboard, /~/<handle>/<slug>, in the conversation on their own live data; needs their authorization, below. Answers its title, author, revision, URL, whether it runs at once (\`live: "run"\`) or asks first (\`"ask"\`), and the API paths it reads.`,
-    `- \`read_dashboard\` (handle, slug, agreement?): the saved dashboard's view reads its code with it, once it may run; the view's alone.`,
-    `- \`allow_dashboard\` (handle, slug, consent, always?): the view's consent gate answers with it when the person allows someone else's dashboard; the view's alone.`,
-    `- \`read_live_data\` (handle, slug, path, method?, agreement?): the saved dashboard's reads, answered by the API as the person, only on the paths they allowed; the view's alone.`,
+    `- \`show_dashboard\` (handle, slug): shows the signed-in person a saved dashboard, /~/<handle>/<slug>, in the conversation on their own live data; needs their authorization, below. Answers its title, author, revision, URL, whether it runs here (\`live: "run"\`: theirs, or a trusted author's) or only on this site (\`"on_site"\`), and the API paths it reads.`,
+    `- \`read_dashboard\` (handle, slug): the saved dashboard's view reads its code with it, when it runs here; the view's alone.`,
+    `- \`read_live_data\` (handle, slug, path, method?): the saved dashboard's reads, answered by the API as the person, only for dashboards that run here and only on the paths their code reads; the view's alone, held to the browser broker's pace (10 a second, bursts of 30, 8 at once).`,
     "",
     `### Saved dashboards on the person's data (authorization)`,
     "",
     `The draft tools need no account. \`show_dashboard\` and its view's tools act as a signed-in person, so the endpoint follows the MCP authorization specification: called without an access token (or with an expired or revoked one) it answers HTTP 401 with \`WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource${base}/mcp"\`. MCP hosts (Claude, ChatGPT, VS Code, the MCP SDK's client) take it from there: the protected-resource metadata names this service as the authorization server (\`/.well-known/oauth-authorization-server\`), the host registers itself (\`/oauth/register\`, public clients, https or loopback redirect URIs), sends the person to \`/oauth/authorize\` to sign in and approve, and exchanges the code at \`/oauth/token\` (PKCE S256, \`resource\` = the MCP endpoint). Access tokens last 15 minutes and refresh tokens rotate; the person can disconnect an app on /account. You never handle the token: the host sends it.`,
     "",
-    `The browser's consent rules hold: the person's own dashboards, and those of authors they trust, run at once; someone else's shows its author and the paths it reads in the view, and reads nothing of theirs until they choose "Allow here" or "Always trust" there. Do not try to call the view's tools yourself; \`read_live_data\` refuses without that choice. A host without MCP Apps gets the dashboard's URL: give it to the person.`,
+    `The browser's consent rules decide, and only the person answers them, at this site's own pages: their own dashboards, and those of authors they trust, run here at once; someone else's does not run in the conversation at all. Its view says who wrote it and what it reads, and offers to open its page on this site (\`ui/open-link\`), where the person decides as themselves. No tool, token or argument trusts an author, agrees to a read or saves anything for them: an access token is an app's, not the person's. A host without MCP Apps gets the dashboard's URL: give it to the person.`,
     "",
     `### The draft in the conversation (MCP Apps)`,
     "",

@@ -295,10 +295,10 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       section: "demo-api",
       description: [
         p(
-          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`, `show_dashboard`, `read_dashboard`, `allow_dashboard`, `read_live_data`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`, `show_dashboard`, `read_dashboard`, `read_live_data`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
         ),
         p(
-          "`show_dashboard` (handle, slug) draws a saved dashboard inline on the signed-in person's live data (the resource `ui://dashboards/saved-dashboard.html`); its view reads the code with `read_dashboard` and each of the dashboard's reads with `read_live_data`, answered by the API as that person. Someone else's dashboard shows its author and the paths it reads and runs only after the person allows it in the view (`allow_dashboard`: once, or always, which is the trust listed on /account). These four act as a person: without a valid access token the HTTP answer is `401` `unauthorized` with `WWW-Authenticate: Bearer resource_metadata=\"…/.well-known/oauth-protected-resource/dashboards/playground/mcp\"` (and `error=\"invalid_token\"` for a bad one), from which an MCP host runs OAuth 2.1 against this service's sign-in: `/.well-known/oauth-authorization-server`, `/oauth/register`, `/oauth/authorize`, `/oauth/token` (PKCE S256, `resource` the MCP endpoint). The draft tools stay public.",
+          "`show_dashboard` (handle, slug) draws a saved dashboard inline on the signed-in person's live data (the resource `ui://dashboards/saved-dashboard.html`); its view reads the code with `read_dashboard` and each of the dashboard's reads with `read_live_data`, answered by the API as that person. Only the person's own dashboards and those of authors they trust (the list on /account, written only by the person at this site's pages) run there; someone else's shows its author and the paths it reads and a link to its page on this site, where the person decides, and its reads answer `403` `live_not_granted`. Nothing over MCP trusts, agrees or saves. These three act as a person: without a valid access token the HTTP answer is `401` `unauthorized` with `WWW-Authenticate: Bearer resource_metadata=\"…/.well-known/oauth-protected-resource/dashboards/playground/mcp\"` (and `error=\"invalid_token\"` for a bad one), from which an MCP host runs OAuth 2.1 against this service's sign-in: `/.well-known/oauth-authorization-server`, `/oauth/register`, `/oauth/authorize`, `/oauth/token` (PKCE S256, `resource` the MCP endpoint). The draft tools stay public.",
         ),
         p(
           "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",
@@ -537,8 +537,8 @@ export const documentedMetrics = [
 ] as const;
 
 function oauthOperations(set: SchemaSet): OperationDoc[] {
-  // OAuth clients read OAuth's own error format rather than the service's envelope.
-  const oauthError = (what: string) => jsonBody(400, `${what}: \`{error, error_description}\` as OAuth defines it (401 for an unknown client, 429 with \`Retry-After\` past the allowance)`, set.add(oauthErrorAnswer), set);
+  // OAuth clients read OAuth's own error format; the envelope's hint repeats its words.
+  const oauthError = (what: string) => jsonBody(400, `${what}: \`{error, error_description, hint}\`, OAuth's format with the envelope's hint in the same words (401 for an unknown client, 429 with \`Retry-After\` past the allowance)`, set.add(oauthErrorAnswer), set);
   const form = (schema: JsonSchema, description: string): BodyDoc => ({ contentType: "application/x-www-form-urlencoded", description, schema, fields: fieldRows(schema, set.components) });
   const tokenBody = set.add(tokenRequest);
   const registration = set.add(clientRegistration);
@@ -567,10 +567,14 @@ function oauthOperations(set: SchemaSet): OperationDoc[] {
       section: "oauth",
       description: [
         p("Open to any host, ten registrations a minute per address. Clients are public and prove themselves with PKCE: no secret is issued. A client nobody approves within a day is forgotten."),
+        p(
+          "No one address can use up registration for everyone. An address (an IPv6 /64) may hold 100 registered clients that nobody has approved yet (`OAUTH_UNAPPROVED_PER_ADDRESS`); past that it is answered `429` `temporarily_unavailable` with `Retry-After`, the seconds until its oldest is forgotten, and a client approved (or with a code waiting) stops counting. The server keeps 10,000 clients (`OAUTH_CLIENTS_MAX`); when full, the oldest unapproved client of the address holding the most is forgotten to make room, so a flood from many addresses pushes out its own registrations first. An approved client is never forgotten: only when every client kept is approved or being approved is the answer `503` `temporarily_unavailable`.",
+        ),
+        p("`client_name` is shown to people as written, so control, bidirectional and zero-width characters in it (or in a redirect URI) are refused: `400` `invalid_client_metadata` naming the field and the character."),
       ],
       security: "none",
       requestBodies: [{ contentType: "application/json", description: "The client's metadata (RFC 7591); only `redirect_uris` is required.", schema: registration, fields: fieldRows(registration, set.components) }],
-      responses: [jsonBody(201, "The registered client", set.add(registeredClient), set), oauthError("Metadata that cannot be registered")],
+      responses: [jsonBody(201, "The registered client", set.add(registeredClient), set), oauthError("Metadata that cannot be registered (429 past an address's bounds, 503 when every client kept is approved)")],
       errors: [],
       curl: false,
     }),

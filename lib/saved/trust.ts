@@ -7,13 +7,22 @@ import { ownerByHandle } from "./store";
 // Consent to run someone else's dashboard on one's own live data. A person may trust an author
 // once and for all ("Always trust <handle>"); the list lives on the server, so it follows them
 // from browser to browser, and they can take it back from their space or /connections.
+//
+// Only the person, at this site's own pages, writes it (POST /account/trust, a human action):
+// nothing an app holds — an access token, an MCP call — adds to it. Each entry says how it was
+// made; an entry from before that was recorded may have come through a connected app, so
+// disconnecting an app takes back the unrecorded ones made while it was connected.
 
 export interface TrustedAuthor {
   handle: string;
   name: string;
   /** ISO 8601: when the trust was given. */
   since: string;
+  /** "site": by the person at this site's own pages; "unrecorded": from before that was kept. */
+  madeVia: TrustMadeVia;
 }
+
+export type TrustMadeVia = "site" | "unrecorded";
 
 /** More authors than anyone would trust by hand; a bound on what one session can write. */
 const TRUSTED_AUTHORS_MAX = 200;
@@ -22,11 +31,11 @@ export async function trustedAuthors(db: Db, userId: number): Promise<TrustedAut
   const rows = await db
     .selectFrom("trusted_authors")
     .innerJoin("users", "users.id", "trusted_authors.author_id")
-    .select(["users.handle", "users.name", "trusted_authors.created_at"])
+    .select(["users.handle", "users.name", "trusted_authors.created_at", "trusted_authors.made_via"])
     .where("trusted_authors.user_id", "=", userId)
     .orderBy("users.handle")
     .execute();
-  return rows.map((r) => ({ handle: r.handle, name: r.name, since: new Date(Number(r.created_at)).toISOString() }));
+  return rows.map((r) => ({ handle: r.handle, name: r.name, since: new Date(Number(r.created_at)).toISOString(), madeVia: r.made_via === "site" ? "site" : "unrecorded" }));
 }
 
 export async function trusts(db: Db, userId: number, authorId: number): Promise<boolean> {
@@ -41,6 +50,7 @@ async function authorNamed(db: Db, handle: string): Promise<{ id: number }> {
   return author;
 }
 
+/** The person's own act at this site's pages: the one way trust is given (lib/saved/routes.ts). */
 export async function addTrust(db: Db, userId: number, handle: string, now = Date.now()): Promise<TrustedAuthor[]> {
   const author = await authorNamed(db, handle);
   if (author.id === userId) throw new ApiError("invalid_request", "handle: your own dashboards always run on your data; there is nothing to trust.");
@@ -50,7 +60,7 @@ export async function addTrust(db: Db, userId: number, handle: string, now = Dat
     if (have.length >= TRUSTED_AUTHORS_MAX) {
       throw new ApiError("invalid_request", `You trust ${TRUSTED_AUTHORS_MAX} authors, the most there can be; stop trusting one first.`);
     }
-    await tx.insertInto("trusted_authors").values({ user_id: userId, author_id: author.id, created_at: now }).execute();
+    await tx.insertInto("trusted_authors").values({ user_id: userId, author_id: author.id, created_at: now, made_via: "site" }).execute();
   });
   return trustedAuthors(db, userId);
 }
@@ -60,6 +70,23 @@ export async function removeTrust(db: Db, userId: number, handle: string): Promi
   const author = await ownerByHandle(db, handle);
   if (author) await db.deleteFrom("trusted_authors").where("user_id", "=", userId).where("author_id", "=", author.id).execute();
   return trustedAuthors(db, userId);
+}
+
+/**
+ * Takes back the trust entries whose origin was not recorded and that were made while the app
+ * behind `grantId` was connected (from its grant on): what that app might have made. Called as
+ * the person disconnects it; entries the person made at this site's pages stay.
+ */
+export async function forgetTrustFromApp(db: Db, userId: number, grantId: string): Promise<number> {
+  const grant = await db.selectFrom("oauth_grants").select("created_at").where("id", "=", grantId).where("user_id", "=", userId).executeTakeFirst();
+  if (!grant) return 0;
+  const gone = await db
+    .deleteFrom("trusted_authors")
+    .where("user_id", "=", userId)
+    .where("made_via", "=", "unrecorded")
+    .where("created_at", ">=", Number(grant.created_at))
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows);
 }
 
 // A saved revision never changes, so what it reads is worked out once and kept, by the app that

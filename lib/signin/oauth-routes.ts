@@ -9,6 +9,7 @@ import {
   OAUTH_SCOPE,
   OAUTH_SCOPES,
   OAuthError,
+  REGISTRATION_BOUNDS,
   REGISTRATION_LIMITS,
   clientById,
   issueCode,
@@ -21,15 +22,18 @@ import {
   scopeOf,
   validChallenge,
   type RegisteredClient,
+  type RegistrationBounds,
 } from "@/lib/auth/oauth";
 import { readBodyCapped } from "@/lib/http/body";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
+import { neutralised } from "@/lib/http/display-text";
 import { RateLimiter } from "@/lib/limits/buckets";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
 import { humanGuard, type HumanDeps } from "@/lib/saved/human";
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, RegisteredClientAnswer, TokenAnswer } from "@/lib/contract/oauth";
+import { forgetTrustFromApp } from "@/lib/saved/trust";
 
 // The service's sign-in as the authorization server of its MCP endpoint, over HTTP:
 //   /.well-known/oauth-protected-resource[/dashboards/playground/mcp]  RFC 9728, the resource's metadata
@@ -41,7 +45,8 @@ import type { AuthorizationServerMetadata, ProtectedResourceMetadata, Registered
 //   POST /oauth/revoke                                                 RFC 7009, a client gives up its tokens
 //   POST /oauth/connected-apps                                         the person disconnects an app (/account)
 // These answer OAuth's own error format, {error, error_description}, which is what every OAuth
-// client reads; the rules and storage are lib/auth/oauth.ts.
+// client reads, with the service's `hint` beside it saying the same; the rules and storage are
+// lib/auth/oauth.ts.
 
 /** Where the MCP endpoint lives; its URL at the request's origin is the resource tokens are bound to. */
 const MCP_PATH = `${PLAYGROUND_BASE}/mcp`;
@@ -56,6 +61,8 @@ interface OAuthDeps {
   trustedProxy?: readonly string[];
   /** Per client address per minute; the defaults suit a person connecting a few hosts. */
   perMinute?: { register: number; token: number };
+  /** How many registered clients are kept, per address and in all (OAUTH_UNAPPROVED_PER_ADDRESS, OAUTH_CLIENTS_MAX). */
+  registrations?: RegistrationBounds;
 }
 
 /** A host registers once per connection, and a token request follows a sign-in or a 15-minute expiry. */
@@ -89,7 +96,7 @@ const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, authorization, mcp-protocol-version" };
 
 function oauthError(err: OAuthError): Response {
-  return json({ error: err.error, error_description: err.description }, err.status, { ...NO_STORE, ...CORS, ...err.headers });
+  return json({ error: err.error, error_description: err.description, hint: err.description }, err.status, { ...NO_STORE, ...CORS, ...err.headers });
 }
 
 function answerOAuth(run: () => Promise<Response>): Promise<Response> {
@@ -138,9 +145,11 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
   const perMinute = deps.perMinute ?? PER_MINUTE;
   const limiters = { register: new RateLimiter(perMinute.register), token: new RateLimiter(perMinute.token) };
   /** Registration is open to anyone and the token endpoint takes guesses: each is held to an allowance per address. */
-  const allowance = (which: keyof typeof limiters, request: Request) => {
-    const took = limiters[which].take(clientAddress(request, trusted));
+  const allowance = (which: keyof typeof limiters, request: Request): string => {
+    const from = clientAddress(request, trusted);
+    const took = limiters[which].take(from);
     if (!took.ok) throw new OAuthError("temporarily_unavailable", `too many requests from this address; try again in ${took.retryAfterSeconds} s`, 429, { "retry-after": String(took.retryAfterSeconds) });
+    return from;
   };
   const human = async (): Promise<HumanDeps> => ({ db: await deps.db(), sealer: deps.sealer(), publicOrigin: deps.publicOrigin });
 
@@ -212,7 +221,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
         POST: on({
           handle: ({ request }) =>
             answerOAuth(async () => {
-              allowance("register", request);
+              const from = allowance("register", request);
               const text = await readBody(request, "application/json", REGISTRATION_LIMITS.bodyBytes).catch((err: unknown) => {
                 // RFC 7591 has no invalid_request: a body that cannot be metadata is bad metadata.
                 if (err instanceof OAuthError) throw new OAuthError("invalid_client_metadata", err.description, err.status);
@@ -224,7 +233,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
               } catch {
                 throw new OAuthError("invalid_client_metadata", "the body is not JSON");
               }
-              const client = await registerClient(await deps.db(), parseRegistration(body));
+              const client = await registerClient(await deps.db(), parseRegistration(body), from, deps.registrations ?? REGISTRATION_BOUNDS);
               return json(
                 {
                   client_id: client.client_id,
@@ -313,7 +322,12 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
           handle: async ({ request, who }) => {
             const form = new URLSearchParams(await readBody(request, "application/x-www-form-urlencoded", 16 * 1024).catch(() => ""));
             const grant = form.get("grant") ?? "";
-            if (grant.length > 0 && grant.length <= 64) await revokeGrant(await deps.db(), who.id, grant);
+            if (grant.length > 0 && grant.length <= 64) {
+              const db = await deps.db();
+              // Before its grant ends, while it still names when the app was connected.
+              await forgetTrustFromApp(db, who.id, grant);
+              await revokeGrant(db, who.id, grant);
+            }
             return new Response(null, { status: 303, headers: { location: "/account#connected-apps", "cache-control": "no-store" } });
           },
         }),
@@ -487,20 +501,23 @@ function consentPage(req: AuthorizeRequest, user: SessionUser, csrf: string): Re
   ]
     .map(([n, v]) => `<input type="hidden" name="${n}" value="${escapeHtml(v!)}">`)
     .join("");
-  const name = escapeHtml(req.client.client_name);
-  const body = `<h1 id="consent-title">Connect <span data-testid="oauth-client-name">${name}</span> to Dashboards?</h1>
-<p>Signed in as <strong data-testid="oauth-account">${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)}).</p>
-<p>If you approve, <strong>${name}</strong> may:</p>
+  // Each name the app or a provider chose is shown isolated, so not even a right-to-left one can
+  // reorder the words around it; names stored before such characters were refused lose them here.
+  const shownName = neutralised(req.client.client_name);
+  const name = escapeHtml(shownName);
+  const body = `<h1 id="consent-title">Connect <bdi data-testid="oauth-client-name">${name}</bdi> to Dashboards?</h1>
+<p>Signed in as <strong data-testid="oauth-account"><bdi>${escapeHtml(neutralised(user.name))}</bdi></strong> (<bdi>${escapeHtml(neutralised(user.email))}</bdi>).</p>
+<p>If you approve, <strong><bdi>${name}</bdi></strong> may:</p>
 <ul>
 <li>show your saved dashboards inside the app, on your live data (read only);</li>
-<li>show dashboards other people saved, on your live data only after you allow each author in the app;</li>
+<li>show dashboards by authors you trust on this site, on your live data; anyone else's it can only link to, for you to open here;</li>
 <li>use the playground's draft tools as anyone can.</li>
 </ul>
-<p>It cannot save, change or delete anything, and it never sees your password or session.</p>
+<p>It cannot save, change or delete anything, cannot trust an author or allow a dashboard for you, and never sees your password or session.</p>
 <p>After you answer you will be sent to <code data-testid="oauth-redirect">${escapeHtml(back.origin + back.pathname)}</code>.</p>
 <p class="muted">The app's name is what it says of itself; check the address above. You can disconnect it at any time on your <a href="/account#connected-apps">account page</a>.</p>
 <form method="post" action="/oauth/authorize" aria-labelledby="consent-title">${hidden}
 <div class="actions"><button type="submit" name="decision" value="approve" class="primary" data-testid="oauth-approve">Approve</button><button type="submit" name="decision" value="deny" data-testid="oauth-deny">Deny</button></div>
 </form>`;
-  return page(`Connect ${req.client.client_name}`, body, 200, `form-action 'self' ${back.origin}`);
+  return page(`Connect ${shownName}`, body, 200, `form-action 'self' ${back.origin}`);
 }

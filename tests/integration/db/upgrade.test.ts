@@ -8,6 +8,7 @@ import { errorEnvelope } from "@/lib/contract/resources";
 import { openDb, type OpenDb } from "@/lib/db";
 import { appliedMigrations, migrationNames } from "@/lib/db/migrate";
 import { rowCounts } from "@/lib/db/transfer";
+import { trustedAuthors } from "@/lib/saved/trust";
 import { FIXTURE_IDLE_DAYS, answersOf, people, type Who, type World } from "./world";
 
 // A database written by the previous release (tests/fixtures/upgrade/previous.sqlite, made by
@@ -84,5 +85,9 @@ describe(`a database of the previous release (${manifest.commit.slice(0, 7)}) op
       else expect(errorEnvelope.parse(now.body).error, key).not.toBe("internal_error");
     }
     expect((answers.get("api csm /me") as { body: { email: string } }).body.email).toBe("csm@demo.test");
+    // Trust from before its origin was recorded says so, for the person to review on /account.
+    const trusted = await trustedAuthors(open.db, manifest.world.ids.member);
+    expect(trusted.length).toBeGreaterThan(0);
+    expect(trusted.map((t) => t.madeVia)).toEqual(trusted.map(() => "unrecorded"));
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
 import { authorizationServerMetadata, oauthErrorAnswer, protectedResourceMetadata, registeredClient, tokenAnswer } from "@/lib/contract/oauth";
 import { agentRoutes } from "@/lib/agent/route-modules";
 import { saveDashboard } from "@/lib/saved/store";
-import { newSavedReads } from "@/lib/saved/trust";
+import { addTrust, newSavedReads } from "@/lib/saved/trust";
 import type { RouteModule } from "@/lib/http/edge";
 import { backends, testSealer } from "../support/backends";
 
@@ -545,7 +545,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(r.status).toBe(401);
       expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/dashboards/playground/mcp", scope="dashboards"`);
       expect(await r.json()).toMatchObject({ error: "unauthorized", hint: expect.any(String) });
-      for (const name of ["read_dashboard", "allow_dashboard", "read_live_data"]) {
+      for (const name of ["read_dashboard", "read_live_data"]) {
         expect((await rpc("tools/call", { name, arguments: {} })).status, name).toBe(401);
       }
       const list = await rpc("tools/list", {});
@@ -580,61 +580,42 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(apiReads).toEqual([{ path: "/me", user: expect.objectContaining({ id: viewer.id }), url: `${ORIGIN}/api/me?x=1` }]);
     });
 
-    it("reads nothing of the viewer's for someone else's dashboard before they allow it", async () => {
+    it("never runs someone else's dashboard on the viewer's data: it names the page on this site instead, and carries no question to answer", async () => {
       const shown = await tool("show_dashboard", { handle: "csm", slug: "theirs" });
-      expect(shown.structuredContent).toMatchObject({ yours: false, live: "ask", reads: ["/me"], owner: { handle: "csm" } });
+      expect(shown.structuredContent).toMatchObject({ yours: false, live: "on_site", reads: ["/me"], owner: { handle: "csm" }, url: `${ORIGIN}/~/csm/theirs` });
       expect(shown.content[0]!.text).not.toContain("<script");
-      const consent = (shown._meta as { consent: string }).consent;
-      expect(consent).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);
-      // The question is not in what the model reads.
-      expect(JSON.stringify(shown.content)).not.toContain(consent);
+      expect(shown.content[0]!.text).toContain(`${ORIGIN}/~/csm/theirs`);
+      // Nothing a client receives could stand for the person's yes.
+      expect(shown._meta).toBeUndefined();
       apiReads.length = 0;
       const refused = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me" });
       expect(refused.structuredContent).toMatchObject({ status: 403, body: expect.stringContaining("live_not_granted") });
       expect((await tool("read_dashboard", { handle: "csm", slug: "theirs" })).isError).toBe(true);
-      // Made-up agreements and questions are nothing.
-      const forged = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement: consent });
-      expect(forged.structuredContent).toMatchObject({ status: 403 });
-      expect((await tool("allow_dashboard", { handle: "csm", slug: "theirs", consent: `${Date.now() + 60_000}.AAAA` })).isError).toBe(true);
-      expect((await tool("allow_dashboard", { handle: "csm", slug: "theirs", consent: consent.replace(/^\d+/, String(Date.now() + 10 ** 9)) })).isError).toBe(true);
+      // There is no tool that answers for the person, and no argument that stands for an answer.
+      const list = await rpc("tools/list", {}, auth());
+      const names = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+      expect(names).not.toContain("allow_dashboard");
+      expect((await tool("allow_dashboard", { handle: "csm", slug: "theirs", consent: `${Date.now() + 60_000}.AAAA`, always: true })).isError).toBe(true);
+      expect((await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement: `${Date.now() + 60_000}.AAAA` })).isError).toBe(true);
       expect(apiReads).toEqual([]);
-
-      const allowed = await tool("allow_dashboard", { handle: "csm", slug: "theirs", consent });
-      const agreement = (allowed.structuredContent as { agreement: string }).agreement;
-      const read = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement });
-      expect(read.structuredContent).toMatchObject({ status: 200 });
-      expect(apiReads.map((r) => [r.path, r.user.id])).toEqual([["/me", viewer.id]]);
-      // Only the paths it was shown, only for this dashboard, only for this viewer.
-      const other = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me/favourites", agreement });
-      expect(other.structuredContent).toMatchObject({ status: 403, body: expect.stringContaining("read_not_agreed") });
-      const escape = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/../dashboards/playground/draft", agreement });
-      expect(escape.structuredContent).toMatchObject({ status: 400 });
-      // The author's own token cannot use the viewer's agreement: it is bound to the viewer.
-      const theirs = await tokens(await clientId(), author);
-      const r = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement }, { authorization: `Bearer ${theirs.access_token}` });
-      expect(r.structuredContent).toMatchObject({ status: 200 });
-      expect(apiReads.map((a) => a.user.id)).toEqual([viewer.id, author.id]);
-      const otherViewer = await person("admin@demo.test");
-      const adminTokens = await tokens(await clientId(), otherViewer);
-      const stolen = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement }, { authorization: `Bearer ${adminTokens.access_token}` });
-      expect(stolen.structuredContent).toMatchObject({ status: 403 });
-      expect(apiReads).toHaveLength(2);
-      // A new revision is a new question.
-      await saveDashboard(h.db, { ownerId: author.id, handle: "csm", slug: "theirs", html: '<!doctype html><title>Theirs 2</title><script>fetch((window.DASHBOARD_API_BASE || "/api") + "/me")</script>' });
-      const after = await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement });
-      expect(after.structuredContent).toMatchObject({ status: 403 });
+      expect(await h.db.selectFrom("trusted_authors").selectAll().where("user_id", "=", viewer.id).execute()).toEqual([]);
     });
 
-    it("trusts an author for good with always, in the browser's own trust list", async () => {
+    it("runs a trusted author's dashboard at once, on the paths its code reads, once the person trusted them on this site", async () => {
       await saveDashboard(h.db, { ownerId: author.id, handle: "csm", slug: "trusted", html: '<!doctype html><title>T</title><script>fetch((window.DASHBOARD_API_BASE || "/api") + "/me")</script>' });
-      const shown = await tool("show_dashboard", { handle: "csm", slug: "trusted" });
-      const consent = (shown._meta as { consent: string }).consent;
-      await tool("allow_dashboard", { handle: "csm", slug: "trusted", consent, always: true });
-      const row = await h.db.selectFrom("trusted_authors").selectAll().where("user_id", "=", viewer.id).where("author_id", "=", author.id).executeTakeFirst();
-      expect(row).toBeDefined();
+      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "on_site" });
+      // The person's own act on their account page (a human action, lib/saved/human.ts).
+      await addTrust(h.db, viewer.id, "csm");
       expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "run" });
+      apiReads.length = 0;
+      expect((await tool("read_live_data", { handle: "csm", slug: "trusted", path: "/api/me" })).structuredContent).toMatchObject({ status: 200 });
+      expect(apiReads.map((r) => [r.path, r.user.id])).toEqual([["/me", viewer.id]]);
+      const other = await tool("read_live_data", { handle: "csm", slug: "trusted", path: "/api/me/favourites" });
+      expect(other.structuredContent).toMatchObject({ status: 403, body: expect.stringContaining("read_not_agreed") });
+      const escape = await tool("read_live_data", { handle: "csm", slug: "trusted", path: "/api/../dashboards/playground/draft" });
+      expect(escape.structuredContent).toMatchObject({ status: 400 });
       await h.db.deleteFrom("trusted_authors").where("user_id", "=", viewer.id).execute();
-      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "ask" });
+      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "on_site" });
     });
 
     it("answers a dashboard that does not exist as a tool error", async () => {

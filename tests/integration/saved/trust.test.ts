@@ -44,7 +44,8 @@ describe.each(backends)("trusting authors on $name", (backend) => {
     const added = await post({ op: "add", handle: "csm" });
     expect(added.status).toBe(200);
     const body = await added.json();
-    expect(body.authors).toEqual([{ handle: "csm", name: "csm@demo.test", since: expect.any(String) }]);
+    // Made by the person at this site's own pages, and recorded as such.
+    expect(body.authors).toEqual([{ handle: "csm", name: "csm@demo.test", since: expect.any(String), madeVia: "site" }]);
     expect(await trusts(h.db, viewer.id, author.id)).toBe(true);
     // Trust runs one way: the author does not trust the viewer back.
     expect(await trusts(h.db, author.id, viewer.id)).toBe(false);
