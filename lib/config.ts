@@ -126,6 +126,8 @@ const schema = z
     PLAYGROUND_DEMO_READS_PER_MIN: z.coerce.number().int().min(1).default(1200),
     PLAYGROUND_READ_MIB_PER_SEC: z.coerce.number().int().min(1).default(16),
     PLAYGROUND_REPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
+    OAUTH_UNAPPROVED_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    OAUTH_CLIENTS_MAX: z.coerce.number().int().min(2).max(10_000_000).default(10_000),
     RENDERER_CHROMIUM: z
       .string()
       .default("auto")
@@ -147,6 +149,9 @@ const schema = z
   .superRefine((env, ctx) => {
     if (env.PLAYGROUND_STREAMS_TOTAL <= env.PLAYGROUND_STREAMS_PER_ADDRESS) {
       ctx.addIssue({ code: "custom", path: ["PLAYGROUND_STREAMS_TOTAL"], message: "must be above PLAYGROUND_STREAMS_PER_ADDRESS, or one address could fill it" });
+    }
+    if (env.OAUTH_CLIENTS_MAX <= env.OAUTH_UNAPPROVED_PER_ADDRESS) {
+      ctx.addIssue({ code: "custom", path: ["OAUTH_CLIENTS_MAX"], message: "must be above OAUTH_UNAPPROVED_PER_ADDRESS, or one address could fill it" });
     }
     if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
       ctx.addIssue({ code: "custom", path: ["OIDC_CLIENT_ID"], message: "required when OIDC_ISSUER is set" });
@@ -241,6 +246,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
       rendersPerMinute: e.PLAYGROUND_RENDERS_PER_MIN,
       rendersPerDraftPerMinute: e.PLAYGROUND_RENDERS_PER_DRAFT_PER_MIN,
     },
+    /** The MCP endpoint's authorization server: how many registered clients it keeps (lib/auth/oauth.ts RegistrationBounds). */
+    oauth: { registrations: { perAddress: e.OAUTH_UNAPPROVED_PER_ADDRESS, total: e.OAUTH_CLIENTS_MAX } },
     /** The service's own renderer of demo drafts (lib/renderer): which Chromium, and its bounds. */
     renderer: {
       chromium: e.RENDERER_CHROMIUM,

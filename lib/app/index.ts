@@ -180,7 +180,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
-  const oauthDeps = { db, sealer: sealerOf, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, trustedProxy: config.playground.trustedProxy };
+  const oauthDeps = { db, sealer: sealerOf, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, trustedProxy: config.playground.trustedProxy, registrations: config.oauth.registrations };
   // The MCP endpoint reads /api as the person its access token speaks for: the request object
   // itself carries that person here, so nothing a client sends can name someone else.
   const bearerUsers = new WeakMap<Request, SessionUser>();

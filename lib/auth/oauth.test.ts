@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { UNSAFE_DISPLAY_LIST, codePoint } from "@/tests/fixtures/display-text";
 import { OAuthError, parseRegistration, pkceMatches, redirectUriProblem, scopeOf } from "./oauth";
 
 // The rules that need no storage: which redirect URIs a client may register, PKCE S256, scopes.
@@ -42,6 +43,43 @@ describe("registration metadata", () => {
     expect(codeOf({ redirect_uris: ["https://a.test/cb"], token_endpoint_auth_method: "private_key_jwt" })).toBe("invalid_client_metadata");
     expect(codeOf({ redirect_uris: ["https://a.test/cb"], grant_types: "authorization_code" })).toBe("invalid_client_metadata");
     expect(codeOf({ redirect_uris: ["https://a.test/cb"], client_name: "a\u2028b" })).toBe("invalid_client_metadata");
+  });
+});
+
+describe("names that cannot lie", () => {
+  const refusal = (body: unknown) => {
+    try {
+      parseRegistration(body);
+    } catch (err) {
+      expect(err).toBeInstanceOf(OAuthError);
+      return err as OAuthError;
+    }
+    throw new Error(`accepted ${JSON.stringify(body)}`);
+  };
+
+  it("refuses a client_name with any bidirectional control, zero-width or control character, naming the field and the character", () => {
+    for (const ch of UNSAFE_DISPLAY_LIST) {
+      for (const name of [`${ch}Claude`, `Clau${ch}de`, `Claude${ch}`]) {
+        const err = refusal({ client_name: name, redirect_uris: ["https://a.test/cb"] });
+        expect(err.error).toBe("invalid_client_metadata");
+        expect(err.description, codePoint(ch)).toMatch(new RegExp(`^client_name may not contain ${codePoint(ch).replace("+", "\\+")}, a `));
+      }
+    }
+    // "VS Code" shown as "edoC SV" with the right-to-left override.
+    expect(refusal({ client_name: "\u202eedoC SV", redirect_uris: ["https://a.test/cb"] }).description).toContain("U+202E, a bidirectional control");
+  });
+
+  it("refuses them in client_uri and redirect URIs too", () => {
+    for (const ch of UNSAFE_DISPLAY_LIST) {
+      expect(refusal({ client_uri: `https://a.test/${ch}x`, redirect_uris: ["https://a.test/cb"] }).error, codePoint(ch)).toBe("invalid_client_metadata");
+      expect(redirectUriProblem(`https://a.test/${ch}cb`), codePoint(ch)).toMatch(/may not contain U\+/);
+    }
+  });
+
+  it("takes names in any script as written", () => {
+    for (const name of ["\u05e9\u05dc\u05d5\u05dd", "\u0645\u0631\u062d\u0628\u0627 app", "日本語", "Crème 🚀"]) {
+      expect(parseRegistration({ client_name: name, redirect_uris: ["https://a.test/cb"] }).client_name).toBe(name);
+    }
   });
 });
 

@@ -1,6 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import type { ExpressionBuilder } from "kysely";
 import type { Db } from "@/lib/db";
+import type { Database } from "@/lib/db/schema";
+import { neutralised, unsafeCharacter } from "@/lib/contract/display-text";
 import { constantTimeEqual, randomToken, sha256Hex } from "./tokens";
 
 // The service's authorization server for its MCP endpoint (OAuth 2.1 as the MCP authorization
@@ -23,9 +26,24 @@ const REFRESH_TTL_MS = 30 * 24 * 3600_000;
 
 /** Bounds on what an unauthenticated registration may store. */
 export const REGISTRATION_LIMITS = { redirectUris: 5, uriChars: 512, nameChars: 100, bodyBytes: 8 * 1024 } as const;
-/** Registered clients with nothing approved are forgotten after a day; at most this many are kept. */
-const CLIENTS_MAX = 10_000;
+
+/**
+ * How many registered clients are kept (OAUTH_UNAPPROVED_PER_ADDRESS, OAUTH_CLIENTS_MAX).
+ * Registration is open to anyone, so no one source may use up what everyone shares: an address
+ * (an IPv6 /64) holds at most `perAddress` registrations nobody has approved, and when `total`
+ * is reached an unapproved registration of the address holding the most makes room, its oldest
+ * first. A client someone approved is never forgotten to make room.
+ */
+export interface RegistrationBounds {
+  perAddress: number;
+  total: number;
+}
+
+export const REGISTRATION_BOUNDS: RegistrationBounds = { perAddress: 100, total: 10_000 };
+/** Registered clients with nothing approved are forgotten after a day. */
 const UNUSED_CLIENT_MS = 24 * 3600_000;
+/** Clients forgotten to make room by one registration, when a lowered total left more than one too many. */
+const EVICT_AT_ONCE = 100;
 
 const ACCESS_PREFIX = "dd_at_";
 const REFRESH_PREFIX = "dd_rt_";
@@ -53,8 +71,6 @@ export interface RegisteredClient extends ClientMetadata {
   client_id_issued_at: number;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
 const isLoopbackHost = (hostname: string) => hostname === "127.0.0.1" || hostname === "[::1]" || hostname === "localhost";
 
 /**
@@ -65,7 +81,9 @@ const isLoopbackHost = (hostname: string) => hostname === "127.0.0.1" || hostnam
 export function redirectUriProblem(value: unknown): string | null {
   if (typeof value !== "string") return "each redirect URI must be a string";
   if (value.length === 0 || value.length > REGISTRATION_LIMITS.uriChars) return `each redirect URI must be 1–${REGISTRATION_LIMITS.uriChars} characters`;
-  if (CONTROL.test(value) || /\s/.test(value)) return "a redirect URI may not contain spaces or control characters";
+  const unsafe = unsafeCharacter(value);
+  if (unsafe) return `a redirect URI may not contain ${unsafe}`;
+  if (/\s/.test(value)) return "a redirect URI may not contain spaces";
   let url: URL;
   try {
     url = new URL(value);
@@ -79,12 +97,14 @@ export function redirectUriProblem(value: unknown): string | null {
   return "use https, or http on a loopback address (127.0.0.1, [::1], localhost)";
 }
 
+/** Text the consent page and /account show as the client says it: refused when it could show something else. */
 function displayText(value: unknown, field: string, max: number): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw new OAuthError("invalid_client_metadata", `${field} must be a string`);
+  const unsafe = unsafeCharacter(value);
+  if (unsafe) throw new OAuthError("invalid_client_metadata", `${field} may not contain ${unsafe}: people read it on the consent page, and it must read as it is`);
   const text = value.trim();
   if (text.length > max) throw new OAuthError("invalid_client_metadata", `${field} may be at most ${max} characters`);
-  if (CONTROL.test(text)) throw new OAuthError("invalid_client_metadata", `${field} may not contain control characters`);
   return text || null;
 }
 
@@ -126,22 +146,74 @@ export function parseRegistration(body: unknown): ClientMetadata {
   };
 }
 
-/** Stores a client; clients nobody approved within a day are forgotten first. */
-export async function registerClient(db: Db, metadata: ClientMetadata, now = Date.now()): Promise<RegisteredClient> {
-  await db
-    .deleteFrom("oauth_clients")
-    .where("created_at", "<", now - UNUSED_CLIENT_MS)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("oauth_grants").select("id").whereRef("oauth_grants.client_id", "=", "oauth_clients.client_id"))))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("oauth_codes").select("code_hash").whereRef("oauth_codes.client_id", "=", "oauth_clients.client_id").where("oauth_codes.expires_at", ">", now))))
-    .execute();
+/** A client nobody has approved: no grant, and no code waiting to be exchanged for one. */
+const unapproved = (now: number) => (eb: ExpressionBuilder<Database, "oauth_clients">) =>
+  eb.and([
+    eb.not(eb.exists(eb.selectFrom("oauth_grants").select("id").whereRef("oauth_grants.client_id", "=", "oauth_clients.client_id"))),
+    eb.not(eb.exists(eb.selectFrom("oauth_codes").select("code_hash").whereRef("oauth_codes.client_id", "=", "oauth_clients.client_id").where("oauth_codes.expires_at", ">", now))),
+  ]);
+
+/**
+ * Stores a client registered from `from` (the address key the allowances use). Clients nobody
+ * approved within a day are forgotten first; then the bounds hold (RegistrationBounds).
+ */
+export async function registerClient(db: Db, metadata: ClientMetadata, from: string, bounds: RegistrationBounds = REGISTRATION_BOUNDS, now = Date.now()): Promise<RegisteredClient> {
+  await db.deleteFrom("oauth_clients").where("created_at", "<", now - UNUSED_CLIENT_MS).where(unapproved(now)).execute();
+  const mine = await db
+    .selectFrom("oauth_clients")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where("registered_from", "=", from)
+    .where(unapproved(now))
+    .executeTakeFirstOrThrow();
+  if (Number(mine.n) >= bounds.perAddress) {
+    // The oldest of them is forgotten a day after it was made, and frees a place.
+    const seconds = Math.max(1, Math.ceil((Number(mine.oldest) + UNUSED_CLIENT_MS - now) / 1000));
+    throw new OAuthError(
+      "temporarily_unavailable",
+      `this address already has ${Number(mine.n)} registered clients that nobody has approved (at most ${bounds.perAddress}); finish connecting one of them, or register again in ${seconds} s, when the oldest is forgotten`,
+      429,
+      { "retry-after": String(seconds) },
+    );
+  }
   const { n } = await db.selectFrom("oauth_clients").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  if (Number(n) >= CLIENTS_MAX) throw new OAuthError("temporarily_unavailable", "too many clients are registered; try again tomorrow", 503);
+  if (Number(n) >= bounds.total && (await makeRoom(db, Number(n) - bounds.total + 1, now)) === 0) {
+    throw new OAuthError("temporarily_unavailable", `this server keeps ${bounds.total} registered clients and every one of them is in use; its operator can raise the limit`, 503);
+  }
   const client_id = `dd_client_${randomToken(18)}`;
   await db
     .insertInto("oauth_clients")
-    .values({ client_id, client_name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), client_uri: metadata.client_uri, created_at: now })
+    .values({ client_id, client_name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), client_uri: metadata.client_uri, created_at: now, registered_from: from })
     .execute();
   return { ...metadata, client_id, client_id_issued_at: Math.floor(now / 1000) };
+}
+
+/**
+ * Forgets up to `count` unapproved clients of the address that holds the most (the one whose
+ * oldest is oldest, between equals), oldest first; answers how many went. A flood from many
+ * addresses pushes out its own registrations before anyone else's, so a person who registered a
+ * moment ago keeps theirs while they approve it.
+ */
+async function makeRoom(db: Db, count: number, now: number): Promise<number> {
+  const heaviest = await db
+    .selectFrom("oauth_clients")
+    .select((eb) => ["registered_from", eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where(unapproved(now))
+    .groupBy("registered_from")
+    .orderBy("n", "desc")
+    .orderBy("oldest", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!heaviest) return 0;
+  const oldest = db
+    .selectFrom("oauth_clients")
+    .select("client_id")
+    .where("registered_from", "=", heaviest.registered_from)
+    .where(unapproved(now))
+    .orderBy("created_at")
+    .orderBy("client_id")
+    .limit(Math.min(count, EVICT_AT_ONCE));
+  const gone = await db.deleteFrom("oauth_clients").where("client_id", "in", oldest).where(unapproved(now)).executeTakeFirst();
+  return Number(gone.numDeletedRows);
 }
 
 export async function clientById(db: Db, clientId: string): Promise<RegisteredClient | null> {
@@ -414,7 +486,8 @@ export async function connectedApps(db: Db, userId: number): Promise<ConnectedAp
     .execute();
   return rows.map((r) => ({
     grantId: r.id,
-    clientName: r.client_name,
+    // Names stored before such characters were refused are shown without them.
+    clientName: neutralised(r.client_name),
     scope: r.scope,
     since: new Date(Number(r.created_at)).toISOString(),
     lastUsed: new Date(Number(r.used_at)).toISOString(),

@@ -40,7 +40,11 @@ export const authorizationServerMetadata = z
 export const clientRegistration = z
   .object({
     redirect_uris: z.array(z.string()).min(1).max(5).meta({ description: "One to five: `https://…`, or `http://` to a loopback address (127.0.0.1, [::1], localhost) for a desktop host" }),
-    client_name: z.string().max(100).optional().meta({ description: "Shown to the person on the consent page and on /account" }),
+    client_name: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: "Shown to the person on the consent page and on /account, as written: control, bidirectional and zero-width characters are refused" }),
     client_uri: z.string().max(512).optional().meta({ description: "The host's home page, `https://…`" }),
     token_endpoint_auth_method: z.literal("none").optional(),
     grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).optional(),
@@ -109,6 +113,7 @@ export const oauthErrorAnswer = z
   .object({
     error: z.string().meta({ description: "OAuth's own code: `invalid_request`, `invalid_client`, `invalid_grant`, `unsupported_grant_type`, `invalid_target`, `invalid_client_metadata`, `invalid_redirect_uri` or `temporarily_unavailable`" }),
     error_description: z.string().meta({ description: "What to fix, in words" }),
+    hint: z.string().meta({ description: "The same words, where the service's other answers put them" }),
   })
   .meta({ id: "OAuthError" });
 

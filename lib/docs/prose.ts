@@ -311,7 +311,7 @@ export function sectionIntro(slug: SectionSlug): Block[] {
         p(
           "A host that shows a person's saved dashboards inline (the MCP tool `show_dashboard`) acts as that person, so it connects through OAuth 2.1 with this service's own sign-in as the authorization server, as the MCP specification's authorization describes. A host finds everything from the MCP endpoint's 401; nobody configures a client by hand. The steps for Claude, ChatGPT and VS Code are in [Demo API and agent tools](/docs/demo-api#mcp-hosts).",
         ),
-        p("These addresses answer OAuth's own error format, `{error, error_description}`, which every OAuth client reads, rather than the API's envelope."),
+        p("These addresses answer OAuth's own error format, `{error, error_description}`, which every OAuth client reads, with the API envelope's `hint` beside it in the same words."),
       ];
     case "renders":
       return [

@@ -26,7 +26,7 @@ import {
 } from "@/lib/auth/oauth";
 import { readBodyCapped } from "@/lib/http/body";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
-import { neutralised } from "@/lib/http/display-text";
+import { neutralised } from "@/lib/contract/display-text";
 import { RateLimiter } from "@/lib/limits/buckets";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";

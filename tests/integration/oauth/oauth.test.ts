@@ -95,12 +95,14 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
     return tokenAnswer.strict().parse(await r.json());
   }
 
-  /** An OAuth error answer: the status, the code, words, and no envelope of ours. */
+  /** An OAuth error answer: the status, the code, and words, as OAuth's description and the envelope's hint alike. */
   async function oauthError(r: Response, status: number, error: string): Promise<string> {
     const body = (await r.json()) as Json;
     expect({ status: r.status, error: body.error }, JSON.stringify(body)).toEqual({ status, error });
-    // Exactly OAuth's {error, error_description}: no envelope's hint beside them.
-    return oauthErrorAnswer.strict().parse(body).error_description;
+    // OAuth's {error, error_description}, and the envelope's hint beside them saying the same.
+    const answer = oauthErrorAnswer.strict().parse(body);
+    expect(answer.hint).toBe(answer.error_description);
+    return answer.error_description;
   }
 
   beforeAll(async () => {
