@@ -205,11 +205,23 @@ describe("an MCP access token in an adversary's hands", () => {
         await call(name, { handle: "csm", slug: `hostile-${stamp}`, consent: [...harvested][round % harvested.size], always: true, href: "/~/csm", path: "/~/csm" });
       }
     }
-    // Every harvested value in every string field of the live read.
-    for (const value of harvested) {
+    // Every value harvested so far in every free field of every tool that names a dashboard, and
+    // in the fields a yes might travel in, against someone else's dashboard; then the live read
+    // once more with each. Only the fields a tool declares, so its strict schema takes the call.
+    const declared = (tool: Tool) => Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>);
+    for (const tool of tools.filter((t) => declared(t).includes("handle"))) {
+      const props = declared(tool);
+      const base = { handle: "csm", slug: `hostile-${stamp}`, ...(props.includes("path") ? { path: "/api/me" } : {}), ...(props.includes("always") ? { always: true } : {}) };
+      for (const field of props.filter((p) => !["handle", "slug", "path", "method", "always"].includes(p))) {
+        for (const value of [...harvested].slice(0, 60)) await call(tool.name, { ...base, [field]: value });
+      }
+      for (const field of ["consent", "agreement"].filter((f) => !props.includes(f))) await call(tool.name, { ...base, [field]: [...harvested][0] });
+    }
+    for (const value of [...harvested].slice(0, 120)) {
       for (const field of ["agreement", "consent"]) await call("read_live_data", { handle: "csm", slug: `hostile-${stamp}`, path: "/api/me", [field]: value });
     }
     expect(results.length).toBeGreaterThan(100);
+    expect(snapshot()).toEqual(before);
 
     // Nothing of the admin's came back for someone else's dashboard.
     const theirs = results.filter((r) => r.args.handle === "csm" && String(r.args.slug).startsWith("hostile-"));
@@ -223,7 +235,6 @@ describe("an MCP access token in an adversary's hands", () => {
     expect(results.some((r) => r.name === "read_live_data" && r.args.handle === "admin" && (r.result.structuredContent as { status?: number } | undefined)?.status === 200)).toBe(true);
     // No answer carries anything that could stand for the admin's yes.
     expect(results.filter((r) => r.result._meta !== undefined && "consent" in (r.result._meta as object))).toEqual([]);
-    expect(snapshot()).toEqual(before);
 
     // The account page agrees: nobody trusted.
     const account = await (await fetch(`${server.url}/account`, { headers: { cookie: admin.cookie } })).text();
