@@ -35,6 +35,14 @@ describe("configuration", () => {
     expect(secret).toEqual(["SECRET_KEY: must be at least 32 characters"]);
   });
 
+  it("bounds the OAuth clients kept, per address and in all, and refuses bounds one address could fill", () => {
+    expect(parseConfig({}).oauth.registrations).toEqual({ perAddress: 100, total: 10_000 });
+    expect(parseConfig({ OAUTH_UNAPPROVED_PER_ADDRESS: "3", OAUTH_CLIENTS_MAX: "40" }).oauth.registrations).toEqual({ perAddress: 3, total: 40 });
+    expect(configProblems({ OAUTH_UNAPPROVED_PER_ADDRESS: "50", OAUTH_CLIENTS_MAX: "50" })).toEqual(["OAUTH_CLIENTS_MAX: must be above OAUTH_UNAPPROVED_PER_ADDRESS, or one address could fill it"]);
+    expect(configProblems({ OAUTH_UNAPPROVED_PER_ADDRESS: "0" })).toEqual(["OAUTH_UNAPPROVED_PER_ADDRESS: Too small: expected number to be >=1"]);
+    expect(configProblems({ OAUTH_CLIENTS_MAX: "many" })).toEqual(["OAUTH_CLIENTS_MAX: must be a number"]);
+  });
+
   it("configures OIDC when an issuer is given", () => {
     const c = parseConfig({ OIDC_ISSUER: "https://id.example.test", OIDC_CLIENT_ID: "app", OIDC_ALLOW_HTTP: "1" });
     expect(c.oidc).toMatchObject({ issuer: "https://id.example.test", clientId: "app", groupsClaim: "groups", allowHttp: true });
