@@ -122,3 +122,40 @@ test("show_draft answers a host without MCP Apps in words and fields, without th
     await client.close();
   }
 });
+
+test("the inline view holds a dashboard's reads to the browser broker's pace: a burst of 300 reaches the server as 30", async ({ page, baseURL }) => {
+  const client = new Client({ name: "e2e-mcp-burst", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(MCP, baseURL)));
+  try {
+    const burst = [
+      '<!doctype html><html><head><meta charset="utf-8"><title>Burst</title></head><body><p id="done">…</p>',
+      "<script>",
+      'const API = window.DASHBOARD_API_BASE || "/api";',
+      "const statuses = {};",
+      'Promise.all(Array.from({ length: 300 }, () => fetch(API + "/me").then((r) => { statuses[r.status] = (statuses[r.status] || 0) + 1; }, () => {}))).then(() => {',
+      '  document.getElementById("done").textContent = JSON.stringify(statuses);',
+      "});",
+      "</script></body></html>",
+    ].join("\n");
+    const created = (await client.callTool({ name: "create_draft", arguments: { html: burst } })) as CallToolResult;
+    expect(created.isError ?? false, textOf(created)).toBe(false);
+    const { contents } = await client.readResource({ uri: "ui://dashboards-playground/draft.html" });
+    const relayed: string[] = [];
+    await openHost(page, async (params) => {
+      relayed.push(params.name);
+      return client.callTool(params);
+    });
+    await showApp(page, (contents[0] as { text: string }).text, created);
+    const done = page.frameLocator("#app").frameLocator("iframe").locator("#done");
+    await expect(done).toHaveText(/^\{/, { timeout: 30_000 });
+    const statuses = JSON.parse((await done.textContent())!) as Record<string, number>;
+    const reads = relayed.filter((n) => n === "read_demo_data").length;
+    // The bucket's 30, and what it refilled while the burst arrived; the rest refused in the view.
+    expect(reads).toBeGreaterThanOrEqual(30);
+    expect(reads).toBeLessThanOrEqual(40);
+    expect(statuses["200"]).toBe(reads);
+    expect(statuses["429"]).toBe(300 - reads);
+  } finally {
+    await client.close();
+  }
+});

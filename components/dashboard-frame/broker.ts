@@ -2,6 +2,7 @@ import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
 import { LiveGrant } from "@/lib/consent/live";
 import {
   BROKER_BODY_MAX,
+  BROKER_RATE,
   checkBrokerRequest,
   demoReadPath,
   parseFrameMessage,
@@ -96,10 +97,10 @@ export class RequestLimiter {
   private readonly queue: (() => void)[] = [];
 
   constructor(
-    private readonly perSecond = 10,
-    private readonly burst = 30,
-    private readonly maxInFlight = 8,
-    private readonly maxQueued = 32,
+    private readonly perSecond: number = BROKER_RATE.perSecond,
+    private readonly burst: number = BROKER_RATE.burst,
+    private readonly maxInFlight: number = BROKER_RATE.inFlight,
+    private readonly maxQueued: number = BROKER_RATE.queued,
     private readonly now: () => number = () => Date.now(),
   ) {
     this.tokens = burst;

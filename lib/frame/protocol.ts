@@ -12,6 +12,11 @@ export * from "./snapshot";
 
 /** Longest request URL the broker relays, query included. */
 export const BROKER_PATH_MAX = 2048;
+/**
+ * How many reads one frame may make, wherever its broker runs (the watch page's, or an MCP App
+ * view's relay): a bucket of `burst` refilled at `perSecond`, `inFlight` at once, `queued` waiting.
+ */
+export const BROKER_RATE = { perSecond: 10, burst: 30, inFlight: 8, queued: 32 } as const;
 /** Longest body the broker hands back to a dashboard. */
 export const BROKER_BODY_MAX = 8 * 1024 * 1024;
 
