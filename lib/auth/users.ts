@@ -1,10 +1,14 @@
 import "server-only";
 import type { Db } from "@/lib/db";
+import { neutralised, unsafeCharacter } from "@/lib/contract/display-text";
 import { handleFromEmail } from "./permissions";
 
 /**
  * Creates the user or brings an existing one up to date; groups are replaced by those given.
- * Used by demo seeding and by OIDC sign-in, where the provider's claims are the truth.
+ * Used by demo seeding and by OIDC sign-in, where the provider's claims are the truth. People
+ * read the name and the handle (the email's local part) beside what others made, so neither may
+ * carry a character that shows something other than it is: the name loses them, and an email
+ * with one is refused, since without it it could be someone else's.
  */
 export async function upsertUser(
   db: Db,
@@ -12,16 +16,19 @@ export async function upsertUser(
   now = Date.now(),
 ): Promise<number> {
   const email = input.email.trim().toLowerCase();
+  const unsafe = unsafeCharacter(email);
+  if (unsafe) throw new Error(`the email address contains ${unsafe}`);
+  const name = neutralised(input.name).trim() || email;
   return db.transaction().execute(async (tx) => {
     const existing = await tx.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
     let id: number;
     if (existing) {
       id = existing.id;
-      await tx.updateTable("users").set({ name: input.name }).where("id", "=", id).execute();
+      await tx.updateTable("users").set({ name }).where("id", "=", id).execute();
     } else {
       const inserted = await tx
         .insertInto("users")
-        .values({ email, handle: await freeHandle(tx, handleFromEmail(email)), name: input.name, home_path: null, created_at: now })
+        .values({ email, handle: await freeHandle(tx, handleFromEmail(email)), name, home_path: null, created_at: now })
         .returning("id")
         .executeTakeFirstOrThrow();
       id = Number(inserted.id);

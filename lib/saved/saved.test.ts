@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { UNSAFE_DISPLAY_LIST, codePoint } from "@/tests/fixtures/display-text";
 import { revisionParam, segment } from "./params";
-import { SLUG_PATTERN, toSlug } from "./slug";
+import { SLUG_PATTERN, htmlTitle, toSlug } from "./slug";
 import { titleOf } from "./store";
 
 describe("toSlug", () => {
@@ -28,6 +29,21 @@ describe("titleOf", () => {
   });
   it("keeps long titles to 200 characters", () => {
     expect(titleOf(`<title>${"x".repeat(500)}</title>`, "s")).toHaveLength(200);
+  });
+  // A title is content, so it is neutralised rather than refused: what is left is what pages show.
+  it("takes out bidirectional controls, zero-width and control characters, written out or as entities", () => {
+    for (const ch of UNSAFE_DISPLAY_LIST) {
+      // &#0; is no character at all, and stays as written.
+      const entity = ch === "\u0000" ? "" : `&#x${ch.codePointAt(0)!.toString(16)};`;
+      for (const title of [`<title>Pipe${ch}line</title>`, `<title>Pipe${entity}line</title>`, `<title>${ch}Pipeline${ch}</title>`]) {
+        expect(["Pipeline", "Pipe line"], `${codePoint(ch)} in ${JSON.stringify(title)}`).toContain(titleOf(title, "x"));
+      }
+    }
+    // "Q3 report" that would read "troper 3Q" after the right-to-left override.
+    expect(titleOf("<title>\u202etroper 3Q</title>", "x")).toBe("troper 3Q");
+    expect(htmlTitle("<title>&#8238;&#8203;</title>")).toBeUndefined();
+    expect(titleOf("<title>\u200b\u2066</title>", "fallback")).toBe("fallback");
+    expect(titleOf("<title>\u05d3\u05d5\u05f4\u05d7 Q3</title>", "x")).toBe("\u05d3\u05d5\u05f4\u05d7 Q3");
   });
 });
 

@@ -1,16 +1,22 @@
 // Names of saved dashboards, shared by the save route and the pages that propose one.
 
 import { SLUG_PATTERN } from "@/lib/contract/playground-limits";
+import { neutralised } from "@/lib/contract/display-text";
 
 export { SLUG_PATTERN };
 
-/** The text of a dashboard's own `<title>`, entities decoded and spaces folded, if it has one. */
 /** A <title> is looked for only this far into a document. */
 export const TITLE_SEARCH_CHARS = 64 * 1024;
 
+/**
+ * The text of a dashboard's own `<title>`, entities decoded and spaces folded, if it has one.
+ * It is content, so characters that would make it show other than it reads (bidirectional
+ * controls, zero-width and control characters, written out or as entities) are taken out, not
+ * refused: pages, the tab and the space's list show what is left.
+ */
 export function htmlTitle(html: string): string | undefined {
   const m = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, TITLE_SEARCH_CHARS));
-  const text = m?.[1] ? decodeEntities(m[1]).replace(/\s+/g, " ").trim() : "";
+  const text = m?.[1] ? neutralised(decodeEntities(m[1])).replace(/\s+/g, " ").trim() : "";
   return text || undefined;
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import * as client from "openid-client";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { neutralised, unsafeCharacter } from "@/lib/contract/display-text";
 import { safeNextPath, trustedOrigin } from "@/lib/http/origin";
 import { errorResponse, fromThrown, redirectResponse as redirect } from "@/lib/http/respond";
 import { isHttps, readCookie, serializeCookie } from "@/lib/auth/cookies";
@@ -204,10 +205,13 @@ function identityFrom(
   if (typeof rawEmail !== "string") return "no email claim";
   const email = rawEmail.trim().toLowerCase();
   if (email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email)) return "malformed email claim";
+  // The handle is the local part: one that reads as another person's must not become one.
+  const unsafe = unsafeCharacter(email);
+  if (unsafe) return `email claim contains ${unsafe}`;
   // Some providers send booleans as strings.
   if (claims.email_verified === false || claims.email_verified === "false") return "email not verified by the provider";
 
-  const rawName = typeof claims.name === "string" ? claims.name.trim() : "";
+  const rawName = typeof claims.name === "string" ? neutralised(claims.name).trim() : "";
   const name = rawName && rawName.length <= 200 ? rawName : email;
 
   const rawGroups = claims[groupsClaim];

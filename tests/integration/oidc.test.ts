@@ -36,6 +36,10 @@ const ADMIN = "oidc-admin@example.test";
 const MEMBER = "oidc-member@example.test";
 const NEWCOMER = "oidc-newcomer@example.test";
 const UNVERIFIED = "oidc-unverified@example.test";
+// A name that would read backwards and hide a zero-width space, and an email whose local part
+// (the handle) would read as the admin's.
+const TRICKY_NAME = "oidc-tricky@example.test";
+const LOOKALIKE = "oidc-ad\u200bmin@example.test";
 const FAILED = "/signin?error=oidc_failed";
 
 function freePort(): Promise<number> {
@@ -117,6 +121,8 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
         ...mod.defaultAccounts,
         { email: NEWCOMER, name: "New Comer", groups: ["admin"] },
         { email: UNVERIFIED, name: "Not Verified", groups: ["admin"], emailVerified: false },
+        { email: TRICKY_NAME, name: "\u202enimdA\u200b CDIO\u2066", groups: [] },
+        { email: LOOKALIKE, name: "OIDC Admin", groups: ["admin"] },
       ],
     });
     deps = { db: async () => h.db, config: configFor(provider.issuer), discovery: newOidcDiscovery() };
@@ -386,6 +392,27 @@ describe.each(backends)("OIDC sign-in on $name", (backend) => {
       expect(res.headers.get("location")).toBe(FAILED);
       expect(await userIdByEmail(h.db, UNVERIFIED)).toBeNull();
       expect(String(warn.mock.calls[0]?.[0])).toContain("not verified");
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("keeps the provider's name without bidirectional controls or zero-width characters", async () => {
+    const { res } = await signIn(TRICKY_NAME);
+    expect(res.status).toBe(303);
+    const user = await userForToken(h.db, setCookies(res).get(SESSION_COOKIE)?.value);
+    expect(user).toMatchObject({ email: TRICKY_NAME, name: "nimdA CDIO", handle: "oidc-tricky" });
+  });
+
+  it("refuses an email whose handle would carry a zero-width character, and creates no one", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const before = await counts();
+      const { res } = await signIn(LOOKALIKE);
+      expect(res.headers.get("location")).toBe(FAILED);
+      expect(setCookies(res).has(SESSION_COOKIE)).toBe(false);
+      expect(await counts()).toEqual(before);
+      expect(String(warn.mock.calls[0]?.[0])).toContain("email claim contains U+200B, a zero-width character");
     } finally {
       warn.mockRestore();
     }
