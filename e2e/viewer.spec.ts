@@ -92,7 +92,8 @@ test.describe("the watch page", () => {
     const path = new URL(draft.watchUrl).pathname;
     // The server's HTML already says what is watched, before any script runs.
     const html = await (await request.get(path)).text();
-    expect(/<h1 id="watch-title">(.*?)<\/h1>/.exec(html)?.[1]?.replace("<!-- -->", "")).toBe("Watching Steady board");
+    // The name is isolated (<bdi>), so a right-to-left one cannot reorder the heading.
+    expect(/<h1 id="watch-title">(.*?)<\/h1>/.exec(html)?.[1]?.replace("<!-- -->", "")).toBe("Watching <bdi>Steady board</bdi>");
     await page.addInitScript(() => {
       const moved: string[] = [];
       Object.assign(window, { __moved: moved });

@@ -67,7 +67,7 @@ export default async function AccountPage() {
           <ul className="user-list">
             {favourites.map((f) => (
               <li key={f.href} data-testid="account-favourite">
-                <a href={f.href}>{f.label}</a>
+                <a href={f.href}><bdi>{f.label}</bdi></a>
                 <span className="inline">
                   {f.href.startsWith("/~/") && f.href !== home ? (
                     <form className="inline" method="post" action="/account/home">
@@ -110,7 +110,7 @@ export default async function AccountPage() {
               {apps.map((a) => (
                 <li key={a.grantId} data-testid="connected-app">
                   <span>
-                    <strong>{a.clientName}</strong>{" "}
+                    <strong><bdi>{a.clientName}</bdi></strong>{" "}
                     <span className="muted">
                       connected {a.since.slice(0, 10)}, last used {a.lastUsed.slice(0, 10)}
                     </span>

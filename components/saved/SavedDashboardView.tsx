@@ -177,9 +177,12 @@ export function SavedDashboardView(props: SavedViewProps) {
 
   const header = (
     <>
-      <h1 id="saved-title">{title}</h1>
+      {/* The title and the author's name are theirs: isolated, neither can reorder what is around it. */}
+      <h1 id="saved-title">
+        <bdi>{title}</bdi>
+      </h1>
       <p className="muted" data-testid="saved-meta">
-        By {owner.name} (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> · saved{" "}
+        By <bdi>{owner.name}</bdi> (<a href={`/~/${owner.handle}`}>/~/{owner.handle}</a>) · revision <span data-testid="saved-revision">{shown.revision}</span> · saved{" "}
         <When iso={shown.savedAt} /> ·{" "}
         {data === "live" ? liveText : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
       </p>

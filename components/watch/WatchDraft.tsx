@@ -241,7 +241,9 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
         labelledBy="watch-title"
         header={
           <>
-            <h1 id="watch-title">Watching {nameAtStart ?? "untitled draft"}</h1>
+            <h1 id="watch-title">
+              Watching <bdi>{nameAtStart ?? "untitled draft"}</bdi>
+            </h1>
             <p className={`${styles.meta} muted`} data-testid="provenance" aria-busy="true">
               Loading the draft…
             </p>
@@ -273,7 +275,10 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
   const dataText = !live ? `demo data · scenario ${view.scenario}${forcedText(view.examples)}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
   const header = (
     <>
-      <h1 id="watch-title">Watching {name}</h1>
+      {/* The draft names itself: isolated, a right-to-left name cannot take "Watching" with it. */}
+      <h1 id="watch-title">
+        Watching <bdi>{name}</bdi>
+      </h1>
       <p className={`${styles.meta} muted`} data-testid="provenance">
         Revision <span data-testid="revision">{view.revision}</span> · {dataText} · updated <RelativeTime ms={view.updatedAt} />
       </p>

@@ -33,7 +33,15 @@ export default async function SpacePage({ params }: Props) {
   const trusted = own ? await trustedAuthors(db, user.id) : [];
   return (
     <section aria-labelledby="space-title" className="stack">
-      <h1 id="space-title">{own ? "Your dashboards" : `${owner.name}'s dashboards`}</h1>
+      <h1 id="space-title">
+        {own ? (
+          "Your dashboards"
+        ) : (
+          <>
+            <bdi>{owner.name}</bdi>&apos;s dashboards
+          </>
+        )}
+      </h1>
       <p className="muted">
         /~/{owner.handle} · {dashboards.length} {dashboards.length === 1 ? "dashboard" : "dashboards"}, most recently saved first
       </p>
@@ -52,7 +60,9 @@ export default async function SpacePage({ params }: Props) {
         <ul className={styles.space} data-testid="space-list">
           {dashboards.map((d) => (
             <li key={d.slug} className="card">
-              <a href={d.path}>{d.title}</a>
+              <a href={d.path}>
+                <bdi>{d.title}</bdi>
+              </a>
               <span className="muted">
                 {d.slug} · revision {d.revision} · saved <RelativeTime ms={Date.parse(d.savedAt)} />
               </span>
