@@ -2,6 +2,8 @@ import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AppRouterContext } from "next/dist/shared/lib/app-router-context.shared-runtime";
+import { ConsentGate } from "@/components/dashboard-frame/ConsentGate";
+import { SavedDashboards } from "@/components/landing/SavedDashboards";
 import { SavedDashboardView } from "@/components/saved/SavedDashboardView";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { WatchDraft } from "@/components/watch/WatchDraft";
@@ -38,6 +40,17 @@ describe("names others chose, isolated", () => {
     const out = html(createElement(AppRouterContext.Provider, { value: router as never }, view));
     expect(out).toContain(`<h1 id="saved-title"><bdi>${RTL}</bdi></h1>`);
     expect(out).toContain(`By <bdi>${RTL_PERSON}</bdi> (<a href="/~/avigail">`);
+  });
+
+  it("in the question whether someone else's code may read the viewer's data", () => {
+    const question = { author: { kind: "space", handle: "avigail", name: RTL_PERSON, trusted: false }, reads: { paths: ["/me"], complete: true }, agreed: [] } as const;
+    const out = html(createElement(ConsentGate, { question, onAgree() {}, onDecline() {} } as unknown as Parameters<typeof ConsentGate>[0]));
+    expect(out).toContain(`It was written by <bdi>${RTL_PERSON}</bdi> (<a href="/~/avigail">`);
+  });
+
+  it("in the start page's list of saved dashboards", () => {
+    const out = html(createElement(SavedDashboards, { dashboards: [{ path: "/~/me/sales", slug: "sales", title: RTL, revision: 1, savedAt: new Date().toISOString() }], spaceHref: "/~/me" } as unknown as Parameters<typeof SavedDashboards>[0]));
+    expect(out).toMatch(new RegExp(`<a [^>]*href="/~/me/sales"[^>]*><bdi>${RTL}</bdi></a>`));
   });
 
   it("in the list of trusted authors", () => {

@@ -42,7 +42,7 @@ function Who({ author }: { author: CodeAuthor }) {
     case "space":
       return (
         <>
-          It was written by {author.name} (<a href={`/~/${author.handle}`}>/~/{author.handle}</a>), not by you.
+          It was written by <bdi>{author.name}</bdi> (<a href={`/~/${author.handle}`}>/~/{author.handle}</a>), not by you.
         </>
       );
     case "editor":

@@ -33,7 +33,9 @@ export function SavedDashboards({ dashboards, spaceHref }: { dashboards: readonl
             const saved = Date.parse(d.savedAt);
             return (
               <li key={d.path}>
-                <Link href={d.path}>{d.title}</Link>
+                <Link href={d.path}>
+                  <bdi>{d.title}</bdi>
+                </Link>
                 <p className="muted">
                   Revision {d.revision}
                   {Number.isFinite(saved) ? (
