@@ -292,10 +292,16 @@ ${bridge}
     var gate = el("section");
     gate.id = "gate";
     gate.setAttribute("aria-labelledby", "gate-title");
-    var h = el("h2", state.owner.name + " (@" + state.owner.handle + ") wrote this dashboard");
+    // Names and titles someone else chose sit in <bdi>, so none can reorder the words around it.
+    var h = el("h2");
+    h.appendChild(el("bdi", state.owner.name));
+    h.appendChild(document.createTextNode(" (@" + state.owner.handle + ") wrote this dashboard"));
     h.id = "gate-title";
     gate.appendChild(h);
-    gate.appendChild(el("p", "“" + state.title + "” is not yours, so it does not run here on your data. Open it on Dashboards, where you decide whether it may read:"));
+    var about = el("p", "“");
+    about.appendChild(el("bdi", state.title));
+    about.appendChild(document.createTextNode("” is not yours, so it does not run here on your data. Open it on Dashboards, where you decide whether it may read:"));
+    gate.appendChild(about);
     var list = el("ul");
     list.id = "gate-reads";
     if (state.reads.length === 0) list.appendChild(el("li", "no API paths"));

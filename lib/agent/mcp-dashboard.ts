@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/session";
 import { decideLive, type CodeAuthor, type LiveDecision, type LiveGrant } from "@/lib/consent/live";
 import type { Db } from "@/lib/db";
+import { neutralised } from "@/lib/contract/display-text";
 import { checkBrokerRequest } from "@/lib/frame/protocol";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
@@ -66,8 +67,9 @@ export function registerDashboardTools(server: McpServer, request: Request, view
   const stateOf = (s: Shown, live: boolean) => ({
     path: s.dashboard.path,
     url: `${origin()}${s.dashboard.path}`,
-    title: s.dashboard.title,
-    owner: { handle: s.dashboard.owner.handle, name: s.dashboard.owner.name },
+    // Titles and names as people read them: nothing in them reorders the words around them.
+    title: neutralised(s.dashboard.title),
+    owner: { handle: s.dashboard.owner.handle, name: neutralised(s.dashboard.owner.name) },
     yours: s.author.kind === "viewer",
     revision: s.dashboard.shown.revision,
     savedAt: s.dashboard.shown.savedAt,

@@ -620,6 +620,19 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "on_site" });
     });
 
+    it("hands the view titles and names stored before they were cleaned without their bidirectional and zero-width characters", async () => {
+      await saveDashboard(h.db, { ownerId: author.id, handle: "csm", slug: "spoof", html: "<!doctype html><title>Q3 board</title><p>x</p>" });
+      await h.db.updateTable("saved_dashboards").set({ title: "Q3 \u202egnp.exe\u200b board" }).where("slug", "=", "spoof").execute();
+      await h.db.updateTable("users").set({ name: "Casey\u2066 Morgan" }).where("id", "=", author.id).execute();
+      try {
+        const shown = (await tool("show_dashboard", { handle: "csm", slug: "spoof" })).structuredContent as { title: string; owner: { name: string } };
+        expect(shown.title).toBe("Q3 gnp.exe board");
+        expect(shown.owner.name).toBe("Casey Morgan");
+      } finally {
+        await h.db.updateTable("users").set({ name: "csm" }).where("id", "=", author.id).execute();
+      }
+    });
+
     it("answers a dashboard that does not exist as a tool error", async () => {
       const r = await tool("show_dashboard", { handle: "csm", slug: "nothing-here" });
       expect(r.isError).toBe(true);
