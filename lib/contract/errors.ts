@@ -81,6 +81,7 @@ export const errorCatalogue = {
   // Saving into a person's space, and their favourites and home
   invalid_slug: { status: 400, description: "A dashboard's slug must match [a-z0-9][a-z0-9-]{0,63}." },
   empty_dashboard: { status: 400, description: "The body is empty; send the dashboard's HTML." },
+  invalid_dashboard: { status: 400, description: "The dashboard holds what HTML does not allow (NUL); `hint` says what." },
   dashboard_uses_webrtc: {
     status: 400,
     description: "The dashboard uses WebRTC, which the dashboard frame removes (it could carry data out); `hint` says where.",

@@ -116,6 +116,7 @@ describe("the docs model", () => {
       expect.arrayContaining([
         [400, "invalid_slug"],
         [400, "empty_dashboard"],
+        [400, "invalid_dashboard"],
         [400, "dashboard_uses_webrtc"],
         [401, "unauthorized"],
         [403, "forbidden"],
@@ -124,7 +125,7 @@ describe("the docs model", () => {
         [415, "unsupported_media_type"],
       ]),
     );
-    expect(save?.errors).toHaveLength(8);
+    expect(save?.errors).toHaveLength(9);
     expect(save?.curl).toBe(false);
     expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home", "POST /account/trust"]);
   });

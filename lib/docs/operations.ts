@@ -458,7 +458,7 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       params: [handle, slug],
       requestBodies: [{ contentType: "text/html", description: "The dashboard's HTML.", schema: { type: "string" }, fields: [] }],
       responses: [jsonBody(201, "The first save of this dashboard", saved, set), jsonBody(200, "A later save: a new revision", saved, set)],
-      errors: ["unauthorized", "forbidden", "invalid_slug", "empty_dashboard", "dashboard_uses_webrtc", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      errors: ["unauthorized", "forbidden", "invalid_slug", "empty_dashboard", "invalid_dashboard", "dashboard_uses_webrtc", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
       curl: false,
     }),
     siteOperation({

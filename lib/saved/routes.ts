@@ -95,6 +95,8 @@ export function savedRoutes(deps: () => Promise<HumanDeps>): SavedRoutes {
               true,
             );
             if (html.trim() === "") throw new ApiError("empty_dashboard", "Send the dashboard's HTML as the body.");
+            // PostgreSQL cannot hold NUL, and HTML does not allow it: refused on either engine, as drafts are.
+            if (html.includes("\u0000")) throw new ApiError("invalid_dashboard", "The dashboard contains NUL (U+0000), which HTML does not allow; remove it and save again.");
             const webrtc = checkDraft(html).find((w) => w.rule === "webrtc");
             if (webrtc) {
               throw new ApiError(

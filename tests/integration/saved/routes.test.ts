@@ -170,6 +170,13 @@ describe.each(backends)("saving into a space on $name", (backend) => {
     expect(await loadDashboard(h.db, "csm", "refused")).toBeNull();
   });
 
+  it("refuses a dashboard holding NUL, as a draft is refused, on either engine (PostgreSQL cannot store it)", async () => {
+    const res = await save("/~/csm/nul-body", fromPage(csm), "<!doctype html><title>N</title><p>a\u0000b</p>");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_dashboard", hint: expect.stringMatching(/^The dashboard contains NUL/) });
+    expect(await loadDashboard(h.db, "csm", "nul-body")).toBeNull();
+  });
+
   it("is not authorised by a playground draft's write token", async () => {
     // The requests name app.test, which only a deployment with that PUBLIC_ORIGIN hands out.
     const playground = createPlayground(h, { log: () => {}, publicOrigin: origin });
