@@ -156,7 +156,7 @@ async function main(): Promise<number> {
     });
     progress.done();
     for (const t of summary.tables) if (!t.same) say(`  ${t.table}: ${t.rows} in the backup, ${t.restored} restored — DIFFERENT`);
-    say(summary.ok ? `Restored ${summary.rows} rows (schema ${summary.schema}${summary.schema !== summary.migratedTo ? `, migrated to ${summary.migratedTo}` : ""}) in ${(summary.ms / 1000).toFixed(1)} s; every table verified.` : `Verification FAILED: see the tables above.`);
+    say(summary.ok ? `Restored ${summary.rows} rows (schema ${summary.schema}${summary.schema !== summary.migratedTo ? `, migrated to ${summary.migratedTo}` : ""}) in ${(summary.ms / 1000).toFixed(1)} s; every table verified.` : `Verification FAILED: see the tables above. The restore was rolled back: the target is as it was.`);
     return summary.ok ? 0 : 1;
   }
   throw new Refusal(USAGE);
