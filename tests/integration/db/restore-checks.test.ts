@@ -392,4 +392,20 @@ describe("db:restore checks the whole file first", () => {
       expect(wide).toHaveLength(256);
     });
   }, 120_000);
+
+  it("db:backup refuses to write a row the restore would refuse (over 32 MiB as a line), naming it, leaving no file", async () => {
+    const source: Storage = { kind: "sqlite", file: path.join(dir, "oversized.sqlite") };
+    const open = await openDb(source);
+    try {
+      await open.db.insertInto("meta").values({ key: "oversized", value: "o".repeat(33 * 1024 * 1024) }).execute();
+    } finally {
+      await open.close();
+    }
+    const file = path.join(dir, "oversized.jsonl.gz");
+    const err = await backupDatabase(source, file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Refusal);
+    expect((err as Error).message).toMatch(/^The row of meta with key "oversized" is 33\.0 MiB as a line of the backup, over the 32 MiB a restore reads; no backup was written\./);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(`${file}.partial`)).toBe(false);
+  }, 120_000);
 });
