@@ -306,16 +306,25 @@ describe("db:restore checks the whole file first", () => {
   }
 
   for (const [name, storage] of targets) {
-    it(`rolls back a load that fails part way on ${name} (a repeated primary key), leaving the target unchanged`, async () => {
+    it(`rolls back a load that fails part way on ${name} (a repeated primary key, a foreign key to nothing), leaving the target unchanged`, async () => {
       const before = await stateOf(storage);
-      const file = craft("repeated-key", (p) => {
+      const repeated = craft("repeated-key", (p) => {
         const contacts = section(p, "crm_contacts");
         contacts.rows.push(structuredClone(contacts.rows[0]!));
       });
-      const err = await restoreDatabase(storage, file, { replace: true, force: true }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(Refusal);
-      expect((err as Error).message).toMatch(/rows of crm_contacts .*do not load.*rolled back.*unchanged/);
-      expect(await stateOf(storage)).toEqual(before);
+      const dangling = craft("dangling-key", (p) => {
+        const groups = section(p, "user_groups");
+        groups.rows.push([999_999, "admin"]);
+      });
+      for (const [file, table] of [
+        [repeated, "crm_contacts"],
+        [dangling, "user_groups"],
+      ] as const) {
+        const err = await restoreDatabase(storage, file, { replace: true, force: true }).catch((e: unknown) => e);
+        expect(err, file).toBeInstanceOf(Refusal);
+        expect((err as Error).message, file).toMatch(new RegExp(`rows of ${table} .*do not load.*rolled back: the target is unchanged`));
+        expect(await stateOf(storage), file).toEqual(before);
+      }
     }, 120_000);
   }
 
