@@ -30,7 +30,7 @@ const consentCallers = {
 // the picture.
 export const libLayers = [
   { name: "foundations", folders: ["contract", "config", "crypto", "cache", "db"] },
-  { name: "browser-safe", folders: ["frame", "check"] },
+  { name: "browser-safe", folders: ["frame", "check", "inert"] },
   { name: "consent", folders: ["consent"] },
   { name: "identity", folders: ["auth"] },
   { name: "http", folders: ["http", "limits"] },
