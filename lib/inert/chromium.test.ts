@@ -189,7 +189,7 @@ const DASHBOARD = String.raw`<!doctype html><html lang="en"><head><title>Pipelin
   @media (max-width: 600px) { .cards { display: block; } }
   canvas { display: block; width: 300px; height: 150px; }
   .bar { fill: url(#grad); }
-</style></head>
+</style><style media="print">h2 { display: none; }</style></head>
 <body>
 <h1 id="title">Pipeline</h1>
 <section role="region" aria-label="Pipeline summary" class="cards">
@@ -202,7 +202,11 @@ const DASHBOARD = String.raw`<!doctype html><html lang="en"><head><title>Pipelin
 </section>
 <table id="deals"><caption>Open deals</caption><thead><tr><th scope="col">Account</th><th scope="col">Value</th></tr></thead>
 <tbody><tr><td>Acme</td><td>12,000</td></tr><tr><td>Globex</td><td>8,500</td></tr></tbody></table>
-<label>Region <input id="region" value="All"></label>
+<h2>Stages</h2>
+<label>Region <input id="region" value="All"></label> <label><input type="checkbox" id="closed"> Closed</label>
+<select id="owner"><option>Anyone</option><option>Dana</option></select>
+<img id="logo" alt="Logo" width="20" height="10">
+<div popover id="shown-popover">Open popover</div><div popover>Closed popover</div><p hidden>Hidden note</p>
 <my-note></my-note>
 <p><a href="https://example.com/deals">All deals</a> <button onclick="alert(1)">Refresh</button></p>
 <script>
@@ -216,12 +220,25 @@ const DASHBOARD = String.raw`<!doctype html><html lang="en"><head><title>Pipelin
   adopted.replaceSync("table { border: 3px solid rgb(1, 2, 3); }");
   document.adoptedStyleSheets = [adopted];
   document.getElementById("region").value = "EMEA";
+  document.getElementById("closed").checked = true;
+  document.getElementById("owner").value = "Dana";
+  document.getElementById("shown-popover").showPopover();
   const shadow = document.querySelector("my-note").attachShadow({ mode: "open" });
   shadow.innerHTML = '<p class="note">From the shadow</p>';
   const inner = new CSSStyleSheet();
   inner.replaceSync(".note { font-style: italic; }");
   shadow.adoptedStyleSheets = [inner];
-  window.drawn = true;
+  // An image from a blob: URL, which the inert document cannot load: captured as a PNG.
+  const logo = document.createElement("canvas");
+  logo.width = 20;
+  logo.height = 10;
+  logo.getContext("2d").fillStyle = "#00ff00";
+  logo.getContext("2d").fillRect(0, 0, 20, 10);
+  logo.toBlob((blob) => {
+    const img = document.getElementById("logo");
+    img.onload = () => (window.drawn = true);
+    img.src = URL.createObjectURL(blob);
+  });
 </script></body></html>`;
 
 /** Draws `html` in a frame like the dashboard frame (scripts, opaque origin) and captures it there. */
@@ -273,6 +290,20 @@ describe("a dashboard drawn, captured and shown inert", { timeout: 60_000 }, () 
     expect(picture).toEqual({ src: "data:image/png;base64,", natural: [300, 150], box: [300, 150], left: [0, 0, 255, 255], right: [255, 0, 0, 255], alt: "Deals by stage" });
   });
 
+  it("redraws an image the inert document could not load (blob:) as a PNG", async () => {
+    const frame = await showInert(page, "/inert/pipeline-logo", doc, 900);
+    const logo = await frame.evaluate(() => {
+      const img = document.querySelector<HTMLImageElement>("img#logo")!;
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = c.getContext("2d")!;
+      g.drawImage(img, 0, 0);
+      return { src: img.src.slice(0, 22), natural: [img.naturalWidth, img.naturalHeight], pixel: [...g.getImageData(5, 5, 1, 1).data] };
+    });
+    expect(logo).toEqual({ src: "data:image/png;base64,", natural: [20, 10], pixel: [0, 255, 0, 255] });
+  });
+
   it("keeps the SVG chart as SVG, painted with its gradient", async () => {
     const frame = await showInert(page, "/inert/pipeline-svg", doc, 900);
     const svg = await frame.evaluate(() => {
@@ -298,13 +329,26 @@ describe("a dashboard drawn, captured and shown inert", { timeout: 60_000 }, () 
     }));
     expect(text.body).toContain("From the shadow");
     expect(text.body).toContain("Region EMEA");
+    expect(text.body).toContain("\u2611 Closed");
+    expect(text.body).toContain("Dana");
+    expect(text.body).not.toContain("Anyone");
+    // A popover open when drawn stays shown, a closed one and a hidden element stay hidden.
+    expect(text.body).toContain("Open popover");
+    expect(text.body).not.toContain("Closed popover");
+    expect(text.body).not.toContain("Hidden note");
     expect(text.body).toContain("All deals Refresh");
     expect(text).toMatchObject({ scripts: 0, links: 0, italic: "italic" });
   });
 
-  it("keeps rules added with insertRule and adopted sheets, and answers the frame's width with its @media rules", async () => {
-    const styles = (f: Frame) => f.evaluate(() => ({ cards: getComputedStyle(document.querySelector(".cards")!).display, h1: getComputedStyle(document.querySelector("h1")!).color, table: getComputedStyle(document.querySelector("table")!).borderTopColor }));
-    expect(await styles(await showInert(page, "/inert/pipeline-900", doc, 900))).toEqual({ cards: "grid", h1: "rgb(0, 128, 0)", table: "rgb(1, 2, 3)" });
+  it("keeps rules added with insertRule, adopted sheets and a sheet's media, and answers the frame's width with its @media rules", async () => {
+    const styles = (f: Frame) =>
+      f.evaluate(() => ({
+        cards: getComputedStyle(document.querySelector(".cards")!).display,
+        h1: getComputedStyle(document.querySelector("h1")!).color,
+        h2: getComputedStyle(document.querySelector("h2")!).display,
+        table: getComputedStyle(document.querySelector("table")!).borderTopColor,
+      }));
+    expect(await styles(await showInert(page, "/inert/pipeline-900", doc, 900))).toEqual({ cards: "grid", h1: "rgb(0, 128, 0)", h2: "block", table: "rgb(1, 2, 3)" });
     expect((await styles(await showInert(page, "/inert/pipeline-420", doc, 420))).cards).toBe("block");
   });
 });

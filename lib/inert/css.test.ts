@@ -103,6 +103,14 @@ describe("sanitizeStylesheet", () => {
     expect(out).not.toContain(".b {");
   });
 
+  it("drops a custom property holding half of a fetching call, so var() cannot put one together", () => {
+    const out = clean(".a { --u: url; --s: image-set; --ok: 2px; background: var(--u)(http://x/v.png); margin: var(--ok) }");
+    expect(out).not.toContain("--u:");
+    expect(out).not.toContain("--s:");
+    expect(out).not.toContain("http");
+    expect(out).toContain("--ok: 2px;");
+  });
+
   it("keeps url(#fragment) only where it names an element of the document: paint, clip paths, markers", () => {
     const out = clean('.s { fill: url(#grad); stroke: url("#g2"); clip-path: url(#clip); marker-end: url(#arrow); background: url(#bg); mask: url(#m); filter: url(#f) }');
     expect(out).toBe('.s { fill: url(#grad); stroke: url("#g2"); clip-path: url(#clip); marker-end: url(#arrow); }');
@@ -111,6 +119,7 @@ describe("sanitizeStylesheet", () => {
 
   it("never lets </style end the style element early", () => {
     const out = clean('p::after { content: "</style><script>alert(1)</script>" } q::after { content: "\\3c /style>" } p { color: red } </style><img src=x>');
+    expect(clean('p::after { content: "see https://example.com" } q { color: red }')).toBe("q { color: red; }");
     expect(out).not.toMatch(/<\/style/i);
     expect(out).toContain('content: "\\3c /style\\3e \\3c script\\3e alert(1)\\3c /script\\3e "');
     expect(out).toContain("p { color: red; }");

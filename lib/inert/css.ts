@@ -381,9 +381,10 @@ const BANNED_FUNCTIONS = new Set([
 ]);
 /**
  * Text no value needs, looked for in identifiers, strings and the written value alike (so also
- * after escapes are resolved): a call of one of those functions, or a scheme that runs code.
+ * after escapes are resolved): a call of one of those functions, a scheme that runs code, or an
+ * address, which no value holds but to fetch it (a string of one shown as `content` is dropped too).
  */
-const BANNED_TEXT = /(?:url|image-set|image|element|expression|attr|src)\(|-moz-binding|(?<![\w-])behavior(?![\w-])|javascript:|vbscript:/i;
+const BANNED_TEXT = /(?:url|image-set|image|element|expression|attr|src)\(|-moz-binding|(?<![\w-])behavior(?![\w-])|javascript:|vbscript:|[a-z][a-z0-9+.-]*:\s*\/\//i;
 /**
  * Keywords of no property that name one of those functions: a value holding one is dropped, so
  * no custom property can hand half of a call to another through var().

@@ -167,7 +167,7 @@ export function cssProblems(css: string, where: string): string[] {
   // Read before escapes are resolved: the HTML parser ends a style element at this text.
   if (/<\/style/i.test(css)) problems.push(`${where}: "</style" in ${JSON.stringify(css.slice(0, 200))}`);
   const withoutFragments = text.replace(/url\(\s*(["']?)#[a-z0-9_][a-z0-9_.:-]*\1\s*\)/g, "");
-  const banned = /url\(|@import|@font-face|@namespace|image-set\(|image\(|element\(|expression\(|attr\(|src\(|paint\(|cross-fade\(|-moz-binding|behavior\s*:|(?:^|[;{\s])src\s*:|javascript:|vbscript:/;
+  const banned = /url\(|@import|@font-face|@namespace|image-set\(|image\(|element\(|expression\(|attr\(|src\(|paint\(|cross-fade\(|-moz-binding|behavior\s*:|(?:^|[;{\s])src\s*:|javascript:|vbscript:|[a-z][a-z0-9+.-]*:\s*\/\//;
   const m = banned.exec(withoutFragments);
   if (m) problems.push(`${where}: CSS holds ${JSON.stringify(m[0])} in ${JSON.stringify(css.slice(0, 200))}`);
   return problems;
