@@ -94,9 +94,10 @@ describe("sanitizeStylesheet", () => {
       ".g { behavior: url(x.htc); -moz-binding: url(x.xml#b); src: url(x) }",
       ".h { background: url(data:image/png;base64,AAAA); shape-outside: url(s.png); filter: url(#f) }",
       '.i { background: url("http://x/q.png") }',
+      ".j { background: paint(worklet); background-image: -webkit-canvas(c); background: cross-fade(red 50%, blue) }",
     ].join("\n");
     const out = clean(css);
-    expect(out).not.toMatch(/url|image|expression|attr|binding|behavior|element|cross-fade/i);
+    expect(out).not.toMatch(/url|image|expression|attr|binding|behavior|element|cross-fade|paint|canvas/i);
     expect(out).toContain(".a { color: red; }");
     // What refers to a dropped custom property is harmless: it has nothing to refer to.
     expect(out).toContain(".f { --y: 4px; background: var(--x); padding: var(--y); }");
