@@ -14,7 +14,7 @@ import { hostileCases, inertProblems, type Aim, type HostileCase } from "./testi
 // the loopback listeners it aims at (TCP connections with or without bytes, TLS ClientHellos and
 // their server names, UDP) — names under .leak.test resolve to 127.0.0.1 there, as in e2e.
 //
-// Each input is loaded five ways, each with listeners of its own:
+// Each input is loaded six ways, each with listeners of its own:
 // - raw: the markup as written, in a frame that runs scripts, with no policy: the attacks that
 //   work in this browser reach their listeners, so silence in the other three means something;
 // - alone: the sanitiser's output with its policy taken out, in a frame that runs scripts, so the
@@ -22,8 +22,9 @@ import { hostileCases, inertProblems, type Aim, type HostileCase } from "./testi
 // - served: as a page will serve it, INERT_FRAME_ATTRIBUTES on the frame and INERT_FRAME_CSP on
 //   the response;
 // - srcdoc: the same attributes with the document in `srcdoc`;
-// - policy-only: the raw markup under those attributes and that header, which is not enough: a
-//   nested frame's navigation still opens its connection.
+// - policy-only, policy-only-srcdoc: the raw markup under those attributes and that header (or the
+//   policy as the document's first meta, in srcdoc), which is not enough: a nested frame's
+//   navigation still opens its connection.
 // Silence is read only after a canary the page sends once every frame has loaded and painted has
 // reached each listener (e2e/support/listeners.ts).
 //
@@ -33,8 +34,8 @@ import { hostileCases, inertProblems, type Aim, type HostileCase } from "./testi
 // as text with their roles, and its @media rules answering the frame's width. And a dashboard
 // that sabotages the capture from inside gets nothing through.
 
-type Mode = "raw" | "alone" | "served" | "srcdoc" | "policy-only";
-const MODES: readonly Mode[] = ["raw", "alone", "served", "srcdoc", "policy-only"];
+type Mode = "raw" | "alone" | "served" | "srcdoc" | "policy-only" | "policy-only-srcdoc";
+const MODES: readonly Mode[] = ["raw", "alone", "served", "srcdoc", "policy-only", "policy-only-srcdoc"];
 
 const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 const POLICY_META = `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(INERT_CSP)}">`;
@@ -115,7 +116,14 @@ async function loadAll(mode: Mode): Promise<Map<string, { counts: ReturnType<Loo
     const frames = cases.map((c, i) => {
       const sanitised = inertDocument({ html: c.html, css: c.css ?? [], width: 400, height: 300, title: c.name, lang: "en", dir: "" });
       expect(sanitised).toContain(POLICY_META);
-      const doc = mode === "raw" || mode === "policy-only" ? rawDocument(c) : mode === "alone" ? sanitised.replace(POLICY_META, "") : sanitised;
+      const doc =
+        mode === "raw" || mode === "policy-only"
+          ? rawDocument(c)
+          : mode === "policy-only-srcdoc"
+            ? rawDocument(c).replace("<head>", `<head>${POLICY_META}`)
+            : mode === "alone"
+              ? sanitised.replace(POLICY_META, "")
+              : sanitised;
       docs.set(c.name, doc);
       const path = `/doc/${mode}/${i}`;
       site.routes.set(path, { body: doc, headers: mode === "served" || mode === "policy-only" ? { "content-security-policy": INERT_FRAME_CSP } : {} });
@@ -128,6 +136,7 @@ async function loadAll(mode: Mode): Promise<Map<string, { counts: ReturnType<Loo
         case "policy-only":
           return `<iframe ${frameAttributes} src="${path}" ${onload}></iframe>`;
         case "srcdoc":
+        case "policy-only-srcdoc":
           return `<iframe ${frameAttributes} srcdoc="${escapeAttr(doc)}" ${onload}></iframe>`;
       }
     });
@@ -172,6 +181,9 @@ describe("hostile input in Chromium", { timeout: 120_000 }, () => {
     const got = results.get("policy-only")!;
     const leaks = cases.filter((c) => reached(got.get(c.name)!.counts)).map((c) => c.name);
     expect(leaks).toEqual(["svg-foreignobject", "iframe-javascript"]);
+    // In srcdoc there is no header: the frame's empty sandbox is what stops the meta refresh.
+    const srcdoc = results.get("policy-only-srcdoc")!;
+    expect(cases.filter((c) => reached(srcdoc.get(c.name)!.counts)).map((c) => c.name)).toEqual(["svg-foreignobject", "iframe-javascript"]);
   });
   it.each(["alone", "served", "srcdoc"] as const)("reaches nothing once sanitised (%s)", (mode) => {
     const got = results.get(mode)!;
