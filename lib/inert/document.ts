@@ -263,7 +263,7 @@ const LENGTH = /^\d{1,5}(?:\.\d+)?%?$/;
 const LANG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
 const IMAGE_DATA = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/;
 
-/** An attribute value allowed by name, or null; `kind` says which element it is on. */
+/** A global attribute's value as kept, or null when it is not kept (any element may carry these). */
 function globalAttribute(name: string, value: string): string | null {
   switch (name) {
     case "class":
