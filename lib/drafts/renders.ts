@@ -28,8 +28,9 @@ import { limiterFor } from "@/lib/limits/shared";
 // - The report is stored among the revision's render reports as the service's own (`source.kind`
 //   `service`) when the state is the revision's own, which no report posted from outside
 //   displaces (report-store.ts).
-// - Bounded: the renderer's own slots, queue and time limit (lib/renderer), and renders per client
-//   address and per draft per minute, shared across instances on PostgreSQL.
+// - Bounded: the renderer's own slots, queue and time limit, each client address's share of the
+//   slots and queue (lib/renderer), and renders per client address and per draft per minute,
+//   shared across instances on PostgreSQL.
 
 export interface Renders {
   /** POST /draft/<read_id>/render */
@@ -155,7 +156,10 @@ export function createRenders(deps: RendersDeps): Renders {
       if (!renderer) {
         throw new ApiError("renderer_not_configured", "This deployment has no browser to render with: its operator installs Chromium (Debian: chromium) or sets RENDERER_CHROMIUM to one. Open the watch link with ?static=1 in a browser of your own meanwhile.");
       }
-      limited(await perAddress.take(clientAddress(request, deps.trusted)), "renders", "from your address");
+      // One key for the allowance and for the renderer's share of pages and queue: the address as
+      // every limit counts it (an IPv6 address by its /64).
+      const client = clientAddress(request, deps.trusted);
+      limited(await perAddress.take(client), "renders", "from your address");
       limited(await perDraft.take(readId), "renders_draft", "of this draft");
 
       const size = RENDER_VIEWPORTS[viewport];
@@ -169,7 +173,7 @@ export function createRenders(deps: RendersDeps): Renders {
           ready: `document.documentElement.dataset.rendered === "true"`,
           result: "window.__dashboardRender ?? null",
           picture: '[data-testid="dashboard-frame"]',
-        });
+        }, client);
         const parsed = renderPageResult.safeParse(out.result);
         if (!parsed.success) throw new Error("the render page answered no report");
         report = { ...parsed.data.report, page: "render" };
@@ -177,7 +181,8 @@ export function createRenders(deps: RendersDeps): Renders {
       } catch (err) {
         if (err instanceof RendererBusy) {
           deps.refused?.("renderer");
-          throw new ApiError("renderer_busy", `Every render slot is taken and the queue is full; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
+          const why = err.reason === "share" ? "Your address already has its share of the renderer's pages and queue drawing or waiting" : "Every render slot is taken and the queue is full";
+          throw new ApiError("renderer_busy", `${why}; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
         }
         if (!(err instanceof RenderTimeout)) throw err;
         // What the agent needs to know is that it never finished: the service's report says so.

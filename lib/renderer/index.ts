@@ -5,9 +5,10 @@ import { chromium, type Browser } from "playwright-core";
 
 // The service's own browser: headless Chromium drawing pages of this server for the playground's
 // renders. Bounded the way a shared image renderer must be: one browser, a fixed number of pages
-// at once and a short queue behind them (past it, callers are told when to come back), a time
-// limit per render after which its page is torn down, a memory ceiling past which the browser is
-// restarted between renders, and a browser that dies or stops answering is started again.
+// at once and a short queue behind them (past it, callers are told when to come back), each client
+// address held to its share of both, a time limit per render after which its page is torn down, a
+// memory ceiling past which the browser is restarted between renders, and a browser that dies or
+// stops answering is started again.
 //
 // What it draws is hostile by assumption (dashboards are anyone's code), so nothing it draws may
 // reach anything but this server: every request of the page and its frames is stopped before it
@@ -52,10 +53,16 @@ interface RenderedPage {
   ms: number;
 }
 
-/** Too many renders are waiting: try again after this many seconds. */
+/**
+ * No render can be taken now: try again after this many seconds. `share` when the caller's own
+ * address already holds its share of the renderer, `full` when every page and queue place is taken.
+ */
 export class RendererBusy extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super("the renderer is busy");
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly reason: "share" | "full" = "full",
+  ) {
+    super(reason === "share" ? "this address holds its share of the renderer" : "the renderer is busy");
   }
 }
 
@@ -164,46 +171,129 @@ function pidWithArgument(marker: string): number | null {
   return null;
 }
 
+/** One client address's renders: drawing now, and waiting in turn. */
+interface ClientRenders {
+  running: number;
+  waiting: { start: () => void; refuse: (err: Error) => void }[];
+}
+
 export class Renderer {
   /** The running browser and its process id (found by the marker it was started with). */
   private current: { browser: Browser; pid: number | null } | null = null;
   private browser: Promise<Browser> | null = null;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private waitingTotal = 0;
+  /** Renders by client address, in the order the addresses first asked (the queue's turns). */
+  private readonly clients = new Map<string, ClientRenders>();
+  /** The address whose waiting render was started last: the turn passes to the next one. */
+  private lastServed: string | null = null;
   /** Recent render times, for the wait a busy caller is told. */
   private readonly recentMs: number[] = [];
   private closed = false;
+  /**
+   * One address's share. Pages: half of them, at least one (one of the default two), so while one
+   * address floods, another's render finds a page free and is drawn at once rather than after the
+   * flood's renders, each of which may take the whole time limit. Pages and queue places together:
+   * its pages and a quarter of the queue, so it takes at least four addresses to fill the queue,
+   * and one address's flood is refused at once past its share instead of queueing ahead of
+   * everyone. A page an address may not take stays free for others even when nobody else is
+   * asking: a lone caller draws more slowly, the price of a page always being there for the next.
+   */
+  private readonly pagesPerClient: number;
+  private readonly heldPerClient: number;
 
-  constructor(private readonly o: RendererOptions) {}
-
-  get busy(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+  constructor(private readonly o: RendererOptions) {
+    this.pagesPerClient = Math.max(1, Math.floor(o.concurrency / 2));
+    this.heldPerClient = this.pagesPerClient + (o.queue === 0 ? 0 : Math.max(1, Math.floor(o.queue / 4)));
   }
 
-  /** Draws one page; throws RendererBusy when the queue is full, RenderTimeout past the time limit. */
-  async render(page: RenderPage): Promise<RenderedPage> {
+  get busy(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waitingTotal };
+  }
+
+  /**
+   * Draws one page for `client` (its address as the rate limits key it, IPv6 by /64); throws
+   * RendererBusy past the address's share or when the queue is full, RenderTimeout past the time
+   * limit, RenderIdle when it waits on nothing.
+   */
+  async render(page: RenderPage, client: string): Promise<RenderedPage> {
     if (this.closed) throw new Error("the renderer is closed");
-    if (this.running >= this.o.concurrency) {
-      if (this.waiting.length >= this.o.queue) throw new RendererBusy(this.retryAfterSeconds());
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const mine = this.clients.get(client) ?? { running: 0, waiting: [] };
+    // Back in about one render's time, when one of the address's own renders is done.
+    if (mine.running + mine.waiting.length >= this.heldPerClient) throw new RendererBusy(this.retryAfterSeconds(0, this.pagesPerClient), "share");
+    this.clients.set(client, mine);
+    // Nobody who could take a free page is waiting (dispatch leaves none), so a free page the
+    // address may use is taken at once without passing anyone.
+    if (this.running < this.o.concurrency && mine.running < this.pagesPerClient) {
+      this.start(client, mine);
+    } else {
+      if (this.waitingTotal >= this.o.queue) {
+        this.forget(client, mine);
+        throw new RendererBusy(this.retryAfterSeconds(this.waitingTotal, this.o.concurrency), "full");
+      }
+      this.waitingTotal++;
+      // Started by dispatch(), which has counted it as running by then.
+      await new Promise<void>((start, refuse) => mine.waiting.push({ start, refuse }));
     }
-    this.running++;
     try {
       return await this.drawWithin(page);
     } finally {
       this.running--;
-      this.waiting.shift()?.();
+      mine.running--;
+      this.forget(client, mine);
+      this.dispatch();
+    }
+  }
+
+  private start(client: string, mine: ClientRenders): void {
+    this.running++;
+    mine.running++;
+    this.lastServed = client;
+  }
+
+  private forget(client: string, mine: ClientRenders): void {
+    if (mine.running === 0 && mine.waiting.length === 0 && this.clients.get(client) === mine) this.clients.delete(client);
+  }
+
+  /** Free pages go to waiting renders one address at a time, in turn, each address within its share. */
+  private dispatch(): void {
+    while (this.running < this.o.concurrency && this.waitingTotal > 0) {
+      const order = [...this.clients.keys()];
+      const from = this.lastServed === null ? -1 : order.indexOf(this.lastServed);
+      let next: string | null = null;
+      for (let i = 1; i <= order.length; i++) {
+        const key = order[(from + i + order.length) % order.length] ?? "";
+        const entry = this.clients.get(key);
+        if (entry && entry.waiting.length > 0 && entry.running < this.pagesPerClient) {
+          next = key;
+          break;
+        }
+      }
+      // Every address that waits holds its pages already: the free page stays free for another.
+      if (next === null) return;
+      const entry = this.clients.get(next)!;
+      const waiter = entry.waiting.shift()!;
+      this.waitingTotal--;
+      this.start(next, entry);
+      waiter.start();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    // Renders still waiting would never be started.
+    for (const [client, entry] of this.clients) {
+      for (const waiter of entry.waiting.splice(0)) waiter.refuse(new Error("the renderer is closed"));
+      this.forget(client, entry);
+    }
+    this.waitingTotal = 0;
     await this.stopBrowser();
   }
 
-  private retryAfterSeconds(): number {
+  /** Seconds until `ahead` renders drawn `pages` at a time are done, from recent render times. */
+  private retryAfterSeconds(ahead: number, pages: number): number {
     const typical = this.recentMs.length ? this.recentMs.reduce((a, b) => a + b, 0) / this.recentMs.length : this.o.timeoutMs / 4;
-    return Math.max(1, Math.ceil(((this.waiting.length + 1) * typical) / this.o.concurrency / 1000));
+    return Math.max(1, Math.ceil(((ahead + 1) * typical) / pages / 1000));
   }
 
   private async launch(): Promise<Browser> {
