@@ -11,9 +11,11 @@ import { chromium, type Browser } from "playwright-core";
 // stops answering is started again.
 //
 // What it draws is hostile by assumption (dashboards are anyone's code), so nothing it draws may
-// reach anything but this server: every request of the page and its frames is stopped before it
-// is sent unless it is for the server's own origin, names do not resolve at all, other traffic
-// is sent to a proxy that is not there, and WebRTC may use no UDP of its own.
+// reach anything but this server, and the browser itself reaches nothing either: every request of
+// the page and its frames is stopped before it is sent unless it is for the server's own origin,
+// no name resolves, everything else is sent to a proxy the browser cannot even resolve (so it fails
+// inside the browser, before any socket), WebRTC may use no UDP of its own, and the browser's own
+// services that would call out are switched off.
 
 interface RendererOptions {
   /** The Chromium binary. */
@@ -30,6 +32,11 @@ interface RendererOptions {
   origin: string;
   /** The browser's environment. */
   env: Record<string, string>;
+  /**
+   * The port of the proxy that is not there (0.0.0.0, which the browser's own name rules turn into
+   * nothing). Only a test sets it, to listen where the browser would connect if that ever changed.
+   */
+  proxyPort?: number;
   log?: (line: string) => void;
 }
 
@@ -123,33 +130,73 @@ function treeRss(root: number): number {
   return total;
 }
 
-function argsFor(origin: string): string[] {
+/**
+ * Chromium reads one --disable-features, the last it is given: this list replaces the one
+ * Playwright passes, so it carries Playwright's own (the first line) as well as the renderer's.
+ */
+const DISABLED_FEATURES = [
+  ...["AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch"],
+  // The address bar's popups are pages of their own, started for every context: a render paid
+  // about 0.8 s of CPU for a popup a headless browser never shows.
+  "WebUIOmniboxPopup",
+  "WebUIOmniboxAimPopup",
+  // Services that call out on their own once a page has loaded (with a listener on the proxy:
+  // form classification at content-autofill.googleapis.com on every page; Playwright's list above,
+  // which the renderer had been replacing, stops network time and optimization hints), model
+  // downloads, and the casting and translation services that would look for devices or servers.
+  "AutofillServerCommunication",
+  "OptimizationGuideModelDownloading",
+  "OptimizationHintsFetching",
+  "OptimizationTargetPrediction",
+  "DialMediaRouteProvider",
+  "CastMediaRouteProvider",
+  "GlobalMediaControls",
+  "Translate",
+  "CertificateTransparencyComponentUpdater",
+  "InterestFeedContentSuggestions",
+];
+
+/**
+ * The proxy every request not for the server is sent to. 0.0.0.0 is an address the resolver rules
+ * below turn into nothing, so a connection to it fails inside the browser: no DNS query, no socket,
+ * and the name a page chose (which a proxy's CONNECT line would carry) never leaves. Were the
+ * rules to stop applying to it, a connection to 0.0.0.0 would arrive at this machine's listener on
+ * that port, where the renderer's test listens.
+ */
+const DEAD_PROXY_HOST = "0.0.0.0";
+/** The discard port: nothing is expected to listen there. */
+const DEAD_PROXY_PORT = 9;
+
+function argsFor(origin: string, proxyPort: number): string[] {
   const { host, hostname } = new URL(origin);
   return [
     "--headless=new",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-dev-shm-usage",
+    // The browser's own traffic: background fetches, component updates, sync, extensions and their
+    // updates, error reports, network-error reports, hyperlink auditing pings.
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
     "--disable-extensions",
     "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--no-pings",
     "--no-first-run",
     "--disable-quic",
     "--mute-audio",
-    // The address bar's popups are pages of their own, started for every context: a render paid
-    // about 0.8 s of CPU for a popup a headless browser never shows.
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+    `--disable-features=${DISABLED_FEATURES.join(",")}`,
     // No name resolves: the server is reached by its address, and a dashboard's names go nowhere.
     `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${hostname}`,
-    // Anything not for the server goes to a proxy that is not there (loopback included, which
-    // Chromium would otherwise reach directly), and WebRTC may send no UDP but through that proxy.
-    // So a connection the browser opens ahead of a request it will never send (a navigation's
-    // preconnect) reaches nothing either.
-    "--proxy-server=http://127.0.0.1:9",
+    // Anything not for the server goes to the dead proxy (loopback included, which Chromium would
+    // otherwise reach directly): what no interception catches first — a WebSocket, a TURN server
+    // over TCP, the connection Chromium opens ahead of a navigation it will never send, the two
+    // calls of Chromium's own no switch here stops (its account list at accounts.google.com, the
+    // on-device models' manifest from the component updater) — fails there, inside the browser.
+    // WebRTC may send no UDP but through that proxy, which is none.
+    `--proxy-server=http://${DEAD_PROXY_HOST}:${proxyPort}`,
     `--proxy-bypass-list=<-loopback>;${host}`,
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
   ];
 }
@@ -301,7 +348,7 @@ export class Renderer {
     const marker = `--dashboards-renderer=${randomBytes(8).toString("hex")}`;
     const browser = await chromium.launch({
       executablePath: this.o.executablePath,
-      args: [...argsFor(this.o.origin), marker],
+      args: [...argsFor(this.o.origin, this.o.proxyPort ?? DEAD_PROXY_PORT), marker],
       env: this.o.env,
       handleSIGINT: false,
       handleSIGTERM: false,
