@@ -9,7 +9,7 @@ import { readBodyCapped } from "@/lib/http/body";
 import { parseWith, readTextBody } from "@/lib/http/edge";
 import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
-import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
+import { RenderIdle, RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 import { noSuchDraft, revisionOfDraft, validateDemoState, type DraftContext } from "./drafts";
 import { clientAddress, type AddressMatcher } from "@/lib/http/client-address";
 import { insertReport } from "./report-store";
@@ -29,8 +29,8 @@ import { limiterFor } from "@/lib/limits/shared";
 //   `service`) when the state is the revision's own, which no report posted from outside
 //   displaces (report-store.ts).
 // - Bounded: the renderer's own slots, queue and time limit, each client address's share of the
-//   slots and queue (lib/renderer), and renders per client address and per draft per minute,
-//   shared across instances on PostgreSQL.
+//   slots and queue, an early end for a render that waits on nothing (lib/renderer), and renders
+//   per client address and per draft per minute, shared across instances on PostgreSQL.
 
 export interface Renders {
   /** POST /draft/<read_id>/render */
@@ -186,7 +186,10 @@ export function createRenders(deps: RendersDeps): Renders {
         }
         if (!(err instanceof RenderTimeout)) throw err;
         // What the agent needs to know is that it never finished: the service's report says so.
-        const message = `The dashboard did not finish drawing within the renderer's time limit: its page stopped answering (a script that never yields, or a document too large to draw).`;
+        const message =
+          err instanceof RenderIdle
+            ? `The dashboard stopped without finishing: for ${err.idleMs / 1000} s it made no request and did no work, and never said it was done (a frame that navigated away, or a wait for something that never comes), so the renderer ended it before its time limit.`
+            : `The dashboard did not finish drawing within the renderer's time limit: its page stopped answering (a script that never yields, or a document too large to draw).`;
         report = { page: "render", settled: false, elapsedMs: Math.min(600_000, ctx.now() - now), errors: [{ kind: "error", message: message.slice(0, REPORT_MESSAGE_MAX), line: null, column: null, count: 1 }], console: [], refusals: [], requests: [], dropped: 0 };
         await keepServiceReport(report);
         throw new ApiError("render_timed_out", `${message} The service's report of revision ${revision} says so (GET …/reports?revision=${revision}).`);

@@ -12,8 +12,9 @@ import { ensureBuilt, startProduction, type ProductionServer } from "../support/
 // installs: a demo draft drawn at both viewports with its report and picture, kept and answered
 // again from storage; its report among the revision's, where forged reports cannot displace it;
 // and the renderer's bounds: refusals, a queue that refuses with Retry-After, a time limit that a
-// dashboard which never yields or never settles meets without wedging the next render, and
-// nothing of what it draws reaching anything but the server itself.
+// dashboard which never yields or never settles meets without wedging the next render, an early
+// end for one that waits on nothing, and nothing of what it draws reaching anything but the
+// server itself.
 
 beforeAll(() => ensureBuilt(), 900_000);
 
@@ -198,6 +199,18 @@ describe("the service's renderer, on the production server", () => {
     const after = await render(fine.id, undefined, from());
     expect(after.status, await after.clone().text()).toBe(200);
   }, 120_000);
+
+  it("ends a dashboard that waits on nothing before its time limit, and says why", async () => {
+    // It reads, then navigates its frame to the frame's own bootstrap, which waits for a host that
+    // has already handed its port away: nothing more is asked for or drawn.
+    const draft = await create(`<!doctype html><p>gone</p><script>fetch(window.DASHBOARD_API_BASE + "/me").then(() => { location.href = "/dashboards/frame"; });</script>`);
+    const res = await envelope(await render(draft.id, undefined, from()));
+    expect(res).toMatchObject({ status: 504, error: "render_timed_out" });
+    expect(res.hint).toMatch(/made no request and did no work/);
+    const reports = renderReports.parse(await (await fetch(`${server.url}${DRAFT}/${draft.id}/reports`)).json());
+    expect(reports.sources.service).toBe("failing");
+    expect(reports.reports[0]?.errors[0]?.message).toMatch(/ended it before its time limit/);
+  }, 60_000);
 
   it("lets nothing it draws reach anything but the server: no connection, name or datagram", async () => {
     const listeners = new LoopbackListeners();
