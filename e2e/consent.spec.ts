@@ -239,6 +239,28 @@ Promise.all([fetch(API + "/vendors/support/conversations"), fetch(API + "/vendor
   await expectNoSeriousViolations(page);
 });
 
+/**
+ * csm saves the dashboard straight from a page of theirs, its code never run in csm's browser:
+ * whatever the listeners then hear came from someone's viewing of it.
+ */
+async function savedUnseenByCsm(browser: Browser, baseURL: string, html: string, slug: string): Promise<string> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await signIn(page, "csm@demo.test", "/dashboards/playground");
+    const csrf = /csrf\\?":\\?"([A-Za-z0-9_-]+)/.exec(await (await page.request.get("/dashboards/playground")).text())?.[1];
+    expect(csrf, "the playground page carries the CSRF token").toBeTruthy();
+    const res = await page.request.post(`/~/csm/${slug}`, {
+      headers: { "content-type": "text/html", "x-csrf-token": csrf!, "sec-fetch-site": "same-origin", origin: new URL(baseURL).origin },
+      data: html,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    return `/~/csm/${slug}`;
+  } finally {
+    await context.close();
+  }
+}
+
 /** csm saves the dashboard from a demo draft's watch page, as a person does. */
 async function savedByCsm(browser: Browser, baseURL: string, html: string, slug: string): Promise<string> {
   const context = await browser.newContext({ baseURL });
@@ -256,10 +278,10 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
   }
 }
 
-test("someone else's saved dashboard asks first; trusting its author is remembered and can be taken back", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
-  // Two people sign in, one saves, and the other visits three times with two silence checks: on
+test("someone else's saved dashboard is drawn on the viewer's data with no question and no way out; made interactive it asks first, and trusting its author is remembered and can be taken back", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
+  // Two people sign in, one saves, and the other visits three times with three silence checks: on
   // a loaded two-core machine, as the first test of its chain, that took just over 30 s once.
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const slug = `staff-${Date.now().toString(36)}`;
   const path = await savedByCsm(browser, baseURL!, armed(hostile("Staff board")), slug);
 
@@ -268,12 +290,35 @@ test("someone else's saved dashboard asks first; trusting its author is remember
   const saved = new SavedDashboardPage(page);
   const consent = new ConsentGatePage(page);
   await expect(saved.heading()).toHaveText("Staff board");
+  // Drawn by the site on the admin's own data, at once: no gate, no frame running its code here.
+  await expect(saved.safeView()).toContainText("Drawn on your data by this site: the dashboard's own code did not run in your browser.");
+  await expect(saved.drawn().locator("#got")).toHaveText("admin@demo.test", { timeout: 30_000 });
+  // The drawing holds the code to the paths it names, as the live view does.
+  await expect(saved.drawn().locator("#extra")).toHaveText("403");
+  await expect(page.getByTestId("safe-view-frame")).toHaveAttribute("sandbox", "");
+  const drawnHtml = await page.getByTestId("safe-view-frame").getAttribute("srcdoc");
+  expect(drawnHtml).not.toMatch(/<script|\son[a-z]+=|javascript:|https?:\/\//i);
+  await expect(consent.gate()).toHaveCount(0);
+  await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
+  await expectSilence();
+  // The viewer's browser read nothing of theirs for it: the service did, in its own browser.
+  expect(api).toEqual([]);
+  // A drawing's reads answer only while it is being drawn, to its own random token, and only GET.
+  const unknown = await page.request.get(`/dashboards/drawn/${"A".repeat(32)}/api/me`);
+  expect(unknown.status()).toBe(404);
+  expect(await unknown.json()).toMatchObject({ error: "not_found", hint: expect.any(String) });
+  const write = await page.request.post(`/dashboards/drawn/${"A".repeat(32)}/api/me`, { data: "{}" });
+  expect(write.status()).toBe(405);
+  expect(await write.json()).toMatchObject({ error: "method_not_allowed" });
+  expect((await page.request.get(`/dashboards/drawn/${"A".repeat(32)}`)).status()).toBe(404);
+
+  // Interactive is today's view: someone else's code asks first.
+  await saved.makeInteractive();
   await expect(consent.gate()).toContainText("/~/csm");
   await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
   await expect(saved.meta()).toContainText("waiting for your consent");
   await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
   await expectSilence();
-  await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
   expect(api).toEqual([]);
 
   await consent.choice("Always trust csm").click();
@@ -283,13 +328,14 @@ test("someone else's saved dashboard asks first; trusting its author is remember
   await expect(saved.dashboard().locator("html")).toHaveAttribute("data-attempts", "made");
   await expectSilence();
 
-  // Remembered on the server: the next visit runs at once, still held to the paths shown.
+  // Remembered on the server: the next visit runs at once, interactive, still held to the paths shown.
   await page.goto(path);
   await expect(saved.dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
   await expect(saved.dashboard().locator("#extra")).toHaveText("403");
   await expect(consent.gate()).toHaveCount(0);
+  await expect(saved.safeView()).toHaveCount(0);
 
-  // Taken back from /connections: the question comes back.
+  // Taken back from /connections: the site draws it again, and interactive asks again.
   await page.goto("/connections");
   const trusted = page.getByTestId("trusted-authors");
   await expect(trusted.getByTestId("trusted-author").filter({ hasText: "/~/csm" })).toHaveCount(1);
@@ -298,7 +344,23 @@ test("someone else's saved dashboard asks first; trusting its author is remember
   await expect(trusted.getByRole("status")).toContainText("ask before they use your data again");
   await expect(trusted.getByTestId("trusted-author")).toHaveCount(0);
   await page.goto(path);
+  await expect(saved.drawn().locator("#got")).toHaveText("admin@demo.test", { timeout: 30_000 });
+  await saved.makeInteractive();
   await expect(consent.gate()).toBeVisible();
+});
+
+test("a saved dashboard that sends what it read out as TLS server names gets nothing out of the safe view, from the viewer's browser or the service's", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const slug = `sni-${Date.now().toString(36)}`;
+  const path = await savedUnseenByCsm(browser, baseURL!, armed(exfiltrating("Staff names")), slug);
+  await signIn(page, "admin@demo.test", path);
+  const saved = new SavedDashboardPage(page);
+  // Drawn, or refused as a dashboard that never settles: either way the site says what happened.
+  await expect(page.getByTestId("safe-view-frame").or(page.getByTestId("safe-view-status").filter({ hasText: /did not finish|could not be/ }))).toBeVisible({ timeout: 45_000 });
+  await expect(saved.safeView()).toBeVisible();
+  await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
+  await expectSilence();
+  expect(listeners.counts("consent").sni).toEqual([]);
 });
 
 test("the viewer's own saved dashboard, and any demo draft, run without asking", async ({ page, request }) => {
@@ -345,8 +407,8 @@ test("“Open in playground” on someone else's saved dashboard opens it on dem
   const api = apiRequests(page);
   await signIn(page, "admin@demo.test", path);
   const consent = new ConsentGatePage(page);
-  await expect(consent.gate()).toBeVisible();
-  // One click, the gate still showing.
+  await expect(new SavedDashboardPage(page).safeView()).toBeVisible();
+  // One click, the safe view still showing.
   await new SavedDashboardPage(page).action("Open in playground").click();
   await expect(page).toHaveURL(/\/dashboards\/playground$/);
   const editor = new PlaygroundEditorPage(page);

@@ -174,10 +174,20 @@ const states: PageState[] = [
     },
   },
   {
-    name: "someone else's saved dashboard, asking first",
+    name: "someone else's saved dashboard, drawn by the site",
     open: async (page) => {
-      await signIn(page, "admin@demo.test");
+      // The member: the serial chains make the admin trust csm for a while (@csm-state).
+      await signIn(page, "member@demo.test");
       await page.goto("/~/csm/my-book");
+      await expect(page.frameLocator('[data-testid="safe-view-frame"]').locator("h1")).toHaveText("CX book", { timeout: 30_000 });
+    },
+  },
+  {
+    name: "someone else's saved dashboard made interactive, asking first",
+    open: async (page) => {
+      await signIn(page, "member@demo.test");
+      await page.goto("/~/csm/my-book");
+      await page.getByTestId("make-interactive").click();
       await expect(new ConsentGatePage(page).gate()).toBeVisible();
     },
   },

@@ -276,6 +276,7 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
 
     // The person decides on the site, as themselves: "Always trust csm" at the page the link opened.
     await page.goto(siteUrl);
+    await new SavedDashboardPage(page).makeInteractive();
     await new ConsentGatePage(page).choice("Always trust csm").click();
     await expect(new SavedDashboardPage(page).dashboard().locator("#got")).toHaveText("admin@demo.test", { timeout: 15_000 });
     // From then on the host runs it too, held to the paths its code reads.

@@ -121,6 +121,7 @@ test.use({ viewport: desktop });
 test("a member opening a customer-success dashboard is told, around it, which permission they lack", async ({ page }) => {
   await signIn(page, "member@demo.test", "/~/csm/my-book");
   const saved = new SavedDashboardPage(page);
+  await saved.makeInteractive();
   await new ConsentGatePage(page).runWithMyData();
   const problem = page.getByTestId("saved-problem");
   await expect(problem).toContainText("This dashboard reads customer-success views; your account lacks cx.read", { timeout: 15_000 });

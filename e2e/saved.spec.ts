@@ -75,7 +75,9 @@ test("another person sees the dashboard on their own data, without the owner's r
   await signIn(page, "member@demo.test", "/~/csm/my-book");
   const saved = new SavedDashboardPage(page);
   await expect(saved.heading()).toHaveText("CX book");
-  // Someone else's code: the member is asked first.
+  // Someone else's code: drawn by the site on the member's data, then, made interactive, asked first.
+  await expect(saved.drawn().locator("body")).toContainText(/forbidden|403|permission/i, { timeout: 30_000 });
+  await saved.makeInteractive();
   await new ConsentGatePage(page).runWithMyData();
   // The member may not read CX views: the dashboard shows its own answer to a 403.
   await expect(saved.dashboard().locator("#status")).toContainText(/forbidden|403|permission/i, { timeout: 15_000 });

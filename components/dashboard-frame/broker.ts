@@ -19,7 +19,9 @@ import {
 // The port is the sender's credential; window "message" events are never listened to, so no
 // other window or frame can speak to the broker.
 
+/** The data a read was answered from, as the request log says: a drawing's reads are the viewer's live data. */
 export type DataMode = "demo" | "live";
+const logMode = (cfg: BrokerConfig): DataMode => (cfg.mode === "demo" ? "demo" : "live");
 
 export interface RequestLogEntry {
   /** The path relative to the API base, or what the dashboard asked for when refused. */
@@ -61,12 +63,21 @@ function envelopeCode(status: number, body: string): string | undefined {
  */
 export type FrameData =
   | { mode: "demo"; scenario?: string; examples?: Record<string, string> }
-  | { mode: "live"; grant: LiveGrant };
+  | { mode: "live"; grant: LiveGrant }
+  /**
+   * The service's own drawing of someone else's dashboard, in its contained browser (lib/saved/
+   * drawings.ts): reads go to that drawing's reads, which the server answers as the viewer on the
+   * paths the code names. The dashboard sees the same API base as on live data.
+   */
+  | { mode: "drawn"; token: string };
 
 /** The API base a dashboard is given for its data. */
 export function apiBaseOf(data: FrameData): string {
-  return data.mode === "live" ? "/api" : PLAYGROUND_API_BASE;
+  return data.mode === "demo" ? PLAYGROUND_API_BASE : "/api";
 }
+
+/** Where a drawing's reads are answered; the token names the drawing and stands for nothing else. */
+export const drawnReadsBase = (token: string) => `/dashboards/drawn/${encodeURIComponent(token)}/api`;
 
 export type BrokerConfig = FrameData;
 
@@ -131,6 +142,7 @@ export class RequestLimiter {
 
 function upstreamUrl(cfg: BrokerConfig, pathname: string, search: string, endpoint: string): string {
   if (cfg.mode === "live") return `${apiBaseOf(cfg)}${pathname}${search}`;
+  if (cfg.mode === "drawn") return `${drawnReadsBase(cfg.token)}${pathname}${search}`;
   return `${PLAYGROUND_API_BASE}${demoReadPath(pathname, search, endpoint, cfg)}`;
 }
 
@@ -141,6 +153,7 @@ async function relay(cfg: BrokerConfig, msg: FetchMessage, pathname: string, sea
     const res = await fetchImpl(upstreamUrl(cfg, pathname, search, endpoint), {
       method: msg.method.toUpperCase(),
       headers: { accept: "application/json" },
+      // A drawing's reads carry no cookie: its token is the only thing they stand on.
       credentials: cfg.mode === "live" ? "same-origin" : "omit",
       redirect: "error",
       cache: "no-store",
@@ -193,7 +206,7 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     const cfg = options.config();
     const check = checkBrokerRequest(msg.method, msg.path, apiBaseOf(cfg));
     if (!check.ok) {
-      answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, cfg.mode, msg.method, check);
+      answer(refusalResponse(msg.id, check.status, check.error, check.hint), msg.path, started, logMode(cfg), msg.method, check);
       return;
     }
     if (cfg.mode === "live") {
@@ -201,24 +214,24 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
       const grant: unknown = cfg.grant;
       if (!LiveGrant.isGrant(grant)) {
         const hint = "This frame was given no permission to read live data, so none is served.";
-        answer(refusalResponse(msg.id, 403, "live_not_granted", hint), check.path, started, cfg.mode, msg.method, { error: "live_not_granted", hint });
+        answer(refusalResponse(msg.id, 403, "live_not_granted", hint), check.path, started, logMode(cfg), msg.method, { error: "live_not_granted", hint });
         return;
       }
       if (!grant.allows(check.pathname)) {
         const paths = grant.paths ?? [];
         const hint = `The viewer agreed to this dashboard reading ${paths.length ? paths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.`;
-        answer(refusalResponse(msg.id, 403, "read_not_agreed", hint), check.path, started, cfg.mode, msg.method, { error: "read_not_agreed", hint });
+        answer(refusalResponse(msg.id, 403, "read_not_agreed", hint), check.path, started, logMode(cfg), msg.method, { error: "read_not_agreed", hint });
         return;
       }
     }
     if (!options.limiter.take()) {
       const hint = "The dashboard is making too many requests; slow down.";
-      answer(refusalResponse(msg.id, 429, "rate_limited", hint), check.path, started, cfg.mode, msg.method, { error: "rate_limited", hint });
+      answer(refusalResponse(msg.id, 429, "rate_limited", hint), check.path, started, logMode(cfg), msg.method, { error: "rate_limited", hint });
       return;
     }
     void options.limiter
       .run(() => relay(cfg, msg, check.pathname, check.search, check.endpoint, fetchImpl))
-      .then((res) => answer(res, check.path, started, cfg.mode, msg.method));
+      .then((res) => answer(res, check.path, started, logMode(cfg), msg.method));
   };
 
   port.onmessage = (event: MessageEvent) => {

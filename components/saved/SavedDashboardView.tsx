@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
+import { SafeView } from "./SafeView";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DraftReads } from "@/lib/check/reads";
@@ -77,6 +78,10 @@ export function SavedDashboardView(props: SavedViewProps) {
   const [isHome, setIsHome] = useState(viewer.isHome);
   const [busy, setBusy] = useState<string | null>(null);
   const ready = useInteractive() && busy === null;
+  // Someone else's code the viewer has not chosen to trust is drawn by the site (the safe view)
+  // until they ask for it interactive, which leads to the consent gate.
+  const [interactive, setInteractive] = useState(false);
+  const safe = !viewer.isOwner && !viewer.trusted && !interactive;
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [problems, setProblems] = useState<AccessProblem[]>([]);
   const old = shown.revision !== latest.revision;
@@ -264,6 +269,9 @@ export function SavedDashboardView(props: SavedViewProps) {
       paramsNotice={paramsNotice}
       footer={footer}
     >
+      {safe ? (
+        <SafeView path={path} revision={shown.revision} title={title} onInteractive={() => setInteractive(true)} />
+      ) : (
       <ConsentedFrame
         html={shown.html}
         title={`Dashboard: ${title}`}
@@ -277,6 +285,7 @@ export function SavedDashboardView(props: SavedViewProps) {
         }}
         frame={{ fit: true, onRequest, onReport, renderKey: draw, bare: kiosk.kiosk, params }}
       />
+      )}
     </ViewerShell>
   );
 }

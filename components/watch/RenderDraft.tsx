@@ -17,11 +17,11 @@ const STEADY_CHECKS = 3;
 const STEADY_MAX_MS = 3_000;
 
 /**
- * One revision on demo data, for the service's renderer: once the dashboard has settled (its
- * render report) and its frame has stopped growing, the report is left on the window and the
- * page marked rendered. Nothing is sent anywhere: the renderer keeps the report itself.
+ * Once the dashboard has settled (its render report) and its frame has stopped growing, the
+ * report is left on the window and the page marked rendered. Nothing is sent anywhere: the
+ * renderer keeps the report itself.
  */
-export function RenderDraft({ html, scenario, examples, title }: { html: string; scenario: string; examples: Record<string, string>; title: string }) {
+function useSettled() {
   const stage = useRef<HTMLDivElement>(null);
   const onReport = useCallback((report: RenderReportBody) => {
     const frame = () => stage.current?.querySelector<HTMLIFrameElement>('[data-testid="dashboard-frame"]') ?? null;
@@ -42,9 +42,25 @@ export function RenderDraft({ html, scenario, examples, title }: { html: string;
     };
     settle();
   }, []);
+  return { stage, onReport };
+}
+
+/** One revision on demo data, for the service's renderer. */
+export function RenderDraft({ html, scenario, examples, title }: { html: string; scenario: string; examples: Record<string, string>; title: string }) {
+  const { stage, onReport } = useSettled();
   return (
     <div ref={stage} className={styles.renderStage}>
       <DashboardFrame html={html} data={{ mode: "demo", scenario, examples }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} />
+    </div>
+  );
+}
+
+/** Someone else's dashboard on a viewer's data, drawn by the service's renderer for the safe view. */
+export function RenderDrawing({ html, token, title }: { html: string; token: string; title: string }) {
+  const { stage, onReport } = useSettled();
+  return (
+    <div ref={stage} className={styles.renderStage}>
+      <DashboardFrame html={html} data={{ mode: "drawn", token }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} />
     </div>
   );
 }

@@ -41,6 +41,20 @@ export class SavedDashboardPage {
     return this.page.frameLocator('[data-testid="dashboard-frame"]');
   }
 
+  /** Someone else's dashboard as the site drew it on the viewer's data (no script ran here). */
+  safeView() {
+    return this.page.getByTestId("safe-view");
+  }
+
+  drawn() {
+    return this.page.frameLocator('[data-testid="safe-view-frame"]');
+  }
+
+  /** From the safe view to today's interactive view: the consent gate, for someone else's code. */
+  async makeInteractive(): Promise<void> {
+    await this.page.getByTestId("make-interactive").click();
+  }
+
   action(name: string | RegExp) {
     return this.page.getByRole("group", { name: "Dashboard actions" }).getByRole("button", { name });
   }

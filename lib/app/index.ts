@@ -33,6 +33,8 @@ import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
 import { shutdownOnSignal } from "@/lib/ops/shutdown";
 import { findChromium, Renderer } from "@/lib/renderer";
+import { createDrawings, type Drawings } from "@/lib/saved/drawings";
+import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -55,6 +57,8 @@ export interface App {
   readonly caches: { answers: ReadCache; vendorReads: ReadCache };
   /** What a saved revision reads, worked out once per revision (lib/saved/trust.ts). */
   readonly savedReads: SavedReads;
+  /** Someone else's dashboards drawn on the viewer's data, as inert documents (lib/saved/drawings.ts). */
+  readonly drawings: Drawings;
   /** The identity provider's configuration, discovered on the first sign-in (lib/signin/oidc.ts). */
   readonly oidcDiscovery: OidcDiscovery;
   readonly standIns: StandIns;
@@ -88,6 +92,8 @@ export interface AppRoutes {
   playground: PlaygroundRoutes;
   agent: AgentRoutes;
   saved: SavedRoutes;
+  /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
+  drawings: DrawingRoutes;
   /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
   oauth: OAuthRoutes;
   connections: RouteModule;
@@ -186,6 +192,16 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const bearerUsers = new WeakMap<Request, SessionUser>();
   const agentApi = { db, userFor: async (_db: Db, request: Request) => bearerUsers.get(request) ?? null, handlers: apiHandlers, services };
 
+  // A drawing's reads are answered like the MCP endpoint's: the person rides on the request.
+  const drawings = createDrawings({
+    renderer: rendererOf,
+    readApi: (request, path, user) => {
+      bearerUsers.set(request, user);
+      return handleApi(request, path, agentApi);
+    },
+    origin: () => `http://127.0.0.1:${config.port}`,
+  });
+
   let background: CrmSyncScheduler | null | undefined;
   let operations = false;
 
@@ -196,6 +212,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     caches,
     savedReads,
+    drawings,
     oidcDiscovery,
     standIns,
     credentials,
@@ -247,6 +264,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         },
       }),
       saved: savedRoutes(humanDeps),
+      drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),

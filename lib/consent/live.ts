@@ -148,3 +148,14 @@ export function startingAgreement(decision: LiveDecision): Agreement | null {
   if (decision.kind !== "run" || !decision.preagreed || !LiveGrant.isGrant(decision.grant) || decision.grant.paths === null) return null;
   return agreementOf(decision.grant.paths);
 }
+
+/**
+ * The grant for the service's own drawing of code the viewer did not write (the safe view): the
+ * paths the code names, and nothing else. No question is asked because nothing the code does there
+ * reaches anything but these answers: it runs in the service's contained browser, and only an
+ * inert copy of what it drew reaches the viewer's (lib/saved/drawings.ts). Never handed to a
+ * frame in the viewer's browser, where what a dashboard reads could be sent out.
+ */
+export function drawingGrant(reads: DraftReads): LiveGrant {
+  return mint(sorted(reads.paths));
+}

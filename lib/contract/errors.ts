@@ -72,6 +72,10 @@ export const errorCatalogue = {
     status: 504,
     description: "The dashboard did not finish drawing within the renderer's time limit (a script that never yields stops its page); the service's report of it says so.",
   },
+  drawing_failed: {
+    status: 502,
+    description: "The service drew the dashboard, but what it drew could not be turned into a document safe to show (too large, or malformed); `hint` says which. Make it interactive to run it in your own browser.",
+  },
   untrusted_host: {
     status: 400,
     description:

@@ -52,10 +52,17 @@ interface RenderPage {
   result: string;
   /** The element to picture (its whole box, however tall). */
   picture: string;
+  /**
+   * An expression evaluated once ready inside the frame `frame` (a selector of its element)
+   * holds: what the page drew there, as JSON-safe data. Whatever ran in that frame could shape it.
+   */
+  frameResult?: { frame: string; expression: string };
 }
 
 interface RenderedPage {
   result: unknown;
+  /** The frame's answer to `frameResult`, when asked. */
+  frameResult?: unknown;
   png: Buffer;
   width: number;
   height: number;
@@ -576,6 +583,11 @@ export class Renderer {
         await page.waitForFunction(spec.ready, undefined, { timeout: this.o.timeoutMs, polling: 100 });
         idle.stop();
         const result: unknown = await page.evaluate(spec.result);
+        let frameResult: unknown;
+        if (spec.frameResult) {
+          const inner = await (await page.$(spec.frameResult.frame))?.contentFrame();
+          frameResult = inner ? await inner.evaluate(spec.frameResult.expression) : undefined;
+        }
         const target = page.locator(spec.picture);
         let box = await target.boundingBox();
         // A frame's content below the viewport is not painted, so the viewport grows to hold the
@@ -587,7 +599,7 @@ export class Renderer {
           box = await target.boundingBox();
         }
         const png = await target.screenshot({ type: "png", animations: "disabled", timeout: this.o.timeoutMs });
-        return { result, png, width: Math.round(box?.width ?? spec.viewport.width), height: Math.round(box?.height ?? spec.viewport.height) };
+        return { result, frameResult, png, width: Math.round(box?.width ?? spec.viewport.width), height: Math.round(box?.height ?? spec.viewport.height) };
       })();
       const limit = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {

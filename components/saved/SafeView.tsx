@@ -1,0 +1,118 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
+import styles from "./saved.module.css";
+
+// The safe view of someone else's saved dashboard: what the service drew on the viewer's own data
+// (GET <path>/drawn, lib/saved/drawings.ts), shown as an inert document in a frame that may run
+// no script. Its code never runs in this browser, so nothing it read can be sent anywhere; no
+// question is asked. "Make it interactive" leads to today's consent gate for those who need its
+// tooltips and sorting.
+
+interface Drawing {
+  html: string;
+  drawnAt: string;
+  height: number;
+  remembered: boolean;
+}
+
+type State =
+  | { kind: "drawing"; waiting: number | null }
+  | { kind: "ready"; drawing: Drawing; refreshing: boolean }
+  | { kind: "error"; message: string };
+
+/** A drawing is asked for again this often while the page is shown (as the live view redraws). */
+const REFRESH_MS = 5 * 60_000;
+/** A phone is drawn at a phone's width, so its responsive CSS applies there. */
+const PHONE_QUERY = "(max-width: 600px)";
+const FRAME_MIN_HEIGHT = 160;
+
+export function SafeView({ path, revision, title, onInteractive }: { path: string; revision: number; title: string; onInteractive: () => void }) {
+  const [state, setState] = useState<State>({ kind: "drawing", waiting: null });
+  // Each ask has its number: Refresh, the periodic redraw and a retry after "busy" each take the next.
+  const [ask, setAsk] = useState(0);
+  const again = useCallback(() => setAsk((n) => n + 1), []);
+
+  useEffect(() => {
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const later = (ms: number) => {
+      timer = setTimeout(again, ms);
+    };
+    void (async () => {
+      setState((s) => (s.kind === "ready" ? { ...s, refreshing: true } : { kind: "drawing", waiting: null }));
+      const viewport = window.matchMedia(PHONE_QUERY).matches ? "phone" : "desktop";
+      let res: Response;
+      try {
+        res = await fetch(`${path}/drawn?viewport=${viewport}&revision=${revision}`, { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } });
+      } catch {
+        if (alive) setState({ kind: "error", message: "The drawing could not be fetched; check your connection and refresh." });
+        return;
+      }
+      const body = (await res.json().catch(() => null)) as (Drawing & { error?: string; hint?: string }) | null;
+      if (!alive) return;
+      if (res.status === 503 && body?.error === "renderer_busy") {
+        const seconds = Math.max(1, Math.min(60, Number(res.headers.get("retry-after")) || 5));
+        setState({ kind: "drawing", waiting: seconds });
+        later(seconds * 1000);
+        return;
+      }
+      if (!res.ok || !body || typeof body.html !== "string") {
+        setState({ kind: "error", message: body?.hint ?? "The dashboard could not be drawn." });
+        return;
+      }
+      setState({ kind: "ready", drawing: body, refreshing: false });
+      later(REFRESH_MS);
+    })();
+    return () => {
+      alive = false;
+      if (timer) clearTimeout(timer);
+    };
+  }, [path, revision, ask, again]);
+
+  const busy = state.kind === "drawing" || (state.kind === "ready" && state.refreshing);
+  return (
+    <section className={styles.safeView} aria-label="Drawn dashboard" data-testid="safe-view">
+      <p className={styles.safeNotice} data-testid="safe-view-notice">
+        <strong>Drawn on your data by this site:</strong> the dashboard&apos;s own code did not run in your browser.{" "}
+        {state.kind === "ready" ? (
+          <span className="muted">
+            Drawn <RelativeTime ms={Date.parse(state.drawing.drawnAt)} />.
+          </span>
+        ) : null}{" "}
+        <button type="button" onClick={again} disabled={busy}>
+          Refresh
+        </button>{" "}
+        <button type="button" onClick={onInteractive} data-testid="make-interactive">
+          Make it interactive
+        </button>
+      </p>
+      <p role="status" className={styles.message} data-testid="safe-view-status">
+        {state.kind === "drawing"
+          ? state.waiting === null
+            ? "Drawing it on your data…"
+            : `Waiting for a free drawing slot; trying again in ${state.waiting} s…`
+          : state.kind === "ready" && state.refreshing
+            ? "Drawing it again…"
+            : state.kind === "error"
+              ? state.message
+              : ""}
+      </p>
+      {state.kind === "ready" ? (
+        <iframe
+          className={styles.safeFrame}
+          data-testid="safe-view-frame"
+          title={`Dashboard: ${title} (drawn on your data)`}
+          sandbox={INERT_FRAME_ATTRIBUTES.sandbox}
+          referrerPolicy={INERT_FRAME_ATTRIBUTES.referrerPolicy}
+          srcDoc={state.drawing.html}
+          style={{ height: `${Math.max(FRAME_MIN_HEIGHT, state.drawing.height)}px` }}
+        />
+      ) : state.kind === "drawing" ? (
+        <div className={styles.safePlaceholder} aria-hidden="true" />
+      ) : null}
+    </section>
+  );
+}

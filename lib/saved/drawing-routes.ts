@@ -1,0 +1,77 @@
+import "server-only";
+import { userForRequest } from "@/lib/auth/session";
+import type { DraftReads } from "@/lib/check/reads";
+import { ApiError } from "@/lib/contract/errors";
+import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import type { Db } from "@/lib/db";
+import { addressMatcher, clientAddress } from "@/lib/http/client-address";
+import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
+import { json } from "@/lib/http/respond";
+import type { Drawings } from "./drawings";
+import { revisionParam } from "./params";
+import { loadDashboard } from "./store";
+import type { SavedReads } from "./trust";
+
+// The safe view's two addresses (lib/saved/drawings.ts):
+//   GET /~/<handle>/<slug>/drawn?viewport=&revision=     the signed-in viewer's drawing, as JSON
+//   GET /dashboards/drawn/<token>/api/<path>              a drawing's reads, for the service's renderer
+
+export interface DrawingRoutes {
+  drawn: RouteModule;
+  reads: RouteModule;
+}
+
+interface DrawingRoutesDeps {
+  db: () => Promise<Db>;
+  drawings: Drawings;
+  savedReads: SavedReads;
+  trustedProxy: readonly string[];
+}
+
+export function drawingRoutes(deps: DrawingRoutesDeps): DrawingRoutes {
+  const trusted = addressMatcher(deps.trustedProxy);
+  return {
+    drawn: defineRoute({
+      params: (raw) => ({ handle: oneParam(raw, "handle"), slug: oneParam(raw, "slug") }),
+      refuse: "A drawing is read with GET.",
+      methods: (on) => ({
+        GET: on({
+          guard: async (request) => {
+            const user = await userForRequest(await deps.db(), request);
+            if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
+            return user;
+          },
+          query: (search): { viewport: RenderViewport; revision: number | undefined } => {
+            const viewport = search.get("viewport") ?? "desktop";
+            if (!Object.hasOwn(RENDER_VIEWPORTS, viewport)) throw new ApiError("invalid_request", `viewport: one of ${Object.keys(RENDER_VIEWPORTS).join(", ")}.`);
+            return { viewport: viewport as RenderViewport, revision: revisionParam(search.get("revision")) };
+          },
+          handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision } }) => {
+            const dashboard = await loadDashboard(await deps.db(), handle, slug, revision);
+            if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
+            // The viewer's own code has nothing to be kept from them: it runs in their browser.
+            const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
+            const drawing = await deps.drawings.draw(
+              who,
+              { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html },
+              reads,
+              viewport,
+              clientAddress(request, trusted),
+            );
+            return json(drawing, 200, { "cache-control": "private, no-store" });
+          },
+        }),
+      }),
+    }),
+
+    reads: defineRoute({
+      params: (raw) => ({ token: oneParam(raw, "token"), path: [raw.path ?? []].flat().map(encodeURIComponent).join("/") }),
+      refuse: "A drawing's reads are GET requests of the API, as the dashboard makes them.",
+      methods: (on) => ({
+        GET: on({
+          handle: ({ request, params: { token, path } }) => deps.drawings.read(request, token, `/api${path ? `/${path}` : ""}${new URL(request.url).search}`),
+        }),
+      }),
+    }),
+  };
+}

@@ -1,0 +1,190 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import type { SessionUser } from "@/lib/auth/session";
+import type { DraftReads } from "@/lib/check/reads";
+import { drawingGrant, type LiveGrant } from "@/lib/consent/live";
+import { ApiError } from "@/lib/contract/errors";
+import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import { FRAME_HEIGHT_MAX, checkBrokerRequest } from "@/lib/frame/protocol";
+import { CAPTURE_SCRIPT, InertDocumentError, inertDocument } from "@/lib/inert";
+import { json } from "@/lib/http/respond";
+import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
+
+// The safe view: someone else's saved dashboard drawn by the service, on the viewer's own data,
+// and handed to the viewer's browser as an inert document. The dashboard's code runs only in the
+// service's contained browser (lib/renderer: nothing it does reaches anything but this server),
+// where its frame's reads go to this drawing's reads: the viewer's own /api answers, on the paths
+// the code names (drawingGrant), GET only, for as long as the render lasts. What it drew is read
+// out of the frame (CAPTURE_SCRIPT, untrusted: the dashboard ran there) and rewritten from
+// allow-lists into a document with no script and no URL but data: images (lib/inert), which the
+// page shows in a frame without allow-scripts. So the code never runs in the viewer's browser,
+// and what it read has no way out: no one's trust is needed.
+//
+// A drawing is remembered per viewer, dashboard, revision and viewport with the reads it made and
+// a digest of their answers. Asked again, those reads are made again (cheap: the API answers them
+// from its caches) and the drawing is served as it is while their answers are the same; only a
+// new revision or new answers draw again. Drawings of one key in flight at once share one render.
+
+/** How long a drawing's reads answer: the render's own time limit, with room for the queue. */
+const GRANT_MS = 120_000;
+/** Reads one drawing may make; a dashboard that reads more is drawn with what it got. */
+const READS_MAX = 200;
+/** Drawings remembered per process (each a few hundred kilobytes at most). */
+const REMEMBERED_MAX = 200;
+/** Of the dashboard's read answers, only a digest is kept. */
+const digest = (status: number, body: string) => createHash("sha256").update(`${status}\n${body}`).digest("base64url");
+
+export interface DrawnDashboard {
+  ownerId: number;
+  handle: string;
+  slug: string;
+  revision: number;
+  title: string;
+  html: string;
+}
+
+export interface Drawing {
+  /** The inert document, whole. */
+  html: string;
+  /** ISO 8601: when it was drawn. */
+  drawnAt: string;
+  /** The height it was drawn at, in CSS pixels: the frame showing it can learn it no other way. */
+  height: number;
+  revision: number;
+  viewport: RenderViewport;
+  /** Served from what was drawn before, the viewer's answers unchanged since. */
+  remembered: boolean;
+}
+
+interface Pending {
+  viewer: SessionUser;
+  dashboard: DrawnDashboard;
+  grant: LiveGrant;
+  until: number;
+  /** path with query → digest of the answer, in the order first read. */
+  reads: Map<string, { pathname: string; digest: string }>;
+}
+
+interface Remembered {
+  html: string;
+  drawnAt: number;
+  height: number;
+  reads: [string, { pathname: string; digest: string }][];
+}
+
+export interface DrawingsDeps {
+  renderer: () => Renderer | null;
+  /** One GET through /api as `user`: the route, permissions and answers a browser gets. */
+  readApi: (request: Request, path: string, user: SessionUser) => Promise<Response>;
+  /** The origin the API requests are made at (the server's own). */
+  origin: () => string;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface Drawings {
+  /** Draws (or serves the remembered drawing of) `dashboard` for `viewer`. */
+  draw(viewer: SessionUser, dashboard: DrawnDashboard, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing>;
+  /** The render page's dashboard, while its drawing is under way. */
+  pageOf(token: string): { html: string; title: string } | null;
+  /** GET /dashboards/drawn/<token>/api/<path>: one of the drawing's reads. */
+  read(request: Request, token: string, path: string): Promise<Response>;
+}
+
+const keyOf = (viewer: SessionUser, d: DrawnDashboard, viewport: RenderViewport) => `${viewer.id}|${d.ownerId}|${d.slug}|${d.revision}|${viewport}`;
+
+export function createDrawings(deps: DrawingsDeps): Drawings {
+  const now = deps.now ?? (() => Date.now());
+  const pending = new Map<string, Pending>();
+  const remembered = new Map<string, Remembered>();
+  const inFlight = new Map<string, Promise<Drawing>>();
+
+  const apiRequest = (pathWithQuery: string) => new Request(new URL(`/api${pathWithQuery}`, deps.origin()), { method: "GET", headers: { accept: "application/json" } });
+
+  /** Whether every read a drawing made answers as it did then. */
+  async function unchanged(viewer: SessionUser, kept: Remembered): Promise<boolean> {
+    for (const [path, { pathname, digest: was }] of kept.reads) {
+      const res = await deps.readApi(apiRequest(path), pathname, viewer);
+      if (digest(res.status, await res.text()) !== was) return false;
+    }
+    return true;
+  }
+
+  async function render(viewer: SessionUser, dashboard: DrawnDashboard, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing> {
+    const renderer = deps.renderer();
+    if (!renderer) {
+      throw new ApiError("renderer_not_configured", "This deployment has no browser to draw dashboards with: its operator installs Chromium (Debian: chromium) or sets RENDERER_CHROMIUM. Make it interactive to run it in your own browser instead.");
+    }
+    const token = randomBytes(24).toString("base64url");
+    const entry: Pending = { viewer, dashboard, grant: drawingGrant(reads), until: now() + GRANT_MS, reads: new Map() };
+    pending.set(token, entry);
+    try {
+      const out = await renderer.render({
+        path: `/dashboards/drawn/${token}`,
+        viewport: RENDER_VIEWPORTS[viewport],
+        ready: `document.documentElement.dataset.rendered === "true"`,
+        result: "window.__dashboardRender ?? null",
+        picture: '[data-testid="dashboard-frame"]',
+        frameResult: { frame: '[data-testid="dashboard-frame"]', expression: CAPTURE_SCRIPT },
+      }, client);
+      const html = inertDocument(out.frameResult, { title: dashboard.title });
+      const drawnAt = now();
+      const drawnHeight = Number((out.result as { height?: unknown } | null)?.height);
+      const height = Number.isFinite(drawnHeight) ? Math.max(0, Math.min(FRAME_HEIGHT_MAX, Math.round(drawnHeight))) : 0;
+      remembered.set(keyOf(viewer, dashboard, viewport), { html, drawnAt, height, reads: [...entry.reads] });
+      if (remembered.size > REMEMBERED_MAX) remembered.delete(remembered.keys().next().value as string);
+      return { html, drawnAt: new Date(drawnAt).toISOString(), height, revision: dashboard.revision, viewport, remembered: false };
+    } catch (err) {
+      if (err instanceof RendererBusy) {
+        throw new ApiError("renderer_busy", `Every drawing slot is taken; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
+      }
+      if (err instanceof RenderTimeout) throw new ApiError("render_timed_out", "The dashboard did not finish drawing in time. Make it interactive to run it in your own browser instead.");
+      if (err instanceof InertDocumentError) throw new ApiError("drawing_failed", `What the dashboard drew could not be shown safely: ${err.message}. Make it interactive to run it in your own browser instead.`);
+      throw err;
+    } finally {
+      pending.delete(token);
+    }
+  }
+
+  return {
+    async draw(viewer, dashboard, reads, viewport, client) {
+      const key = keyOf(viewer, dashboard, viewport);
+      const kept = remembered.get(key);
+      if (kept && (await unchanged(viewer, kept))) {
+        // Most recently used last, so the bound forgets the drawings nobody opens.
+        remembered.delete(key);
+        remembered.set(key, kept);
+        return { html: kept.html, drawnAt: new Date(kept.drawnAt).toISOString(), height: kept.height, revision: dashboard.revision, viewport, remembered: true };
+      }
+      const running = inFlight.get(key);
+      if (running) return running;
+      const drawing = render(viewer, dashboard, reads, viewport, client).finally(() => inFlight.delete(key));
+      inFlight.set(key, drawing);
+      return drawing;
+    },
+
+    pageOf(token) {
+      const entry = pending.get(token);
+      if (!entry || entry.until <= now()) return null;
+      return { html: entry.dashboard.html, title: entry.dashboard.title };
+    },
+
+    async read(request, token, path) {
+      const entry = pending.get(token);
+      if (!entry || entry.until <= now()) return json({ error: "not_found", hint: "No drawing is under way at this address." }, 404);
+      const check = checkBrokerRequest(request.method, path, "/api");
+      if (!check.ok) return json({ error: check.error, hint: check.hint }, check.status);
+      if (!entry.grant.allows(check.pathname)) {
+        const paths = entry.grant.paths ?? [];
+        return json({ error: "read_not_agreed", hint: `This dashboard's code names ${paths.length ? paths.join(", ") : "no API paths"}; ${check.pathname} is not among them. Write each API path the dashboard reads literally in its code.` }, 403);
+      }
+      if (entry.reads.size >= READS_MAX && !entry.reads.has(check.path)) {
+        return json({ error: "rate_limited", hint: `A drawing makes at most ${READS_MAX} reads.` }, 429);
+      }
+      const res = await deps.readApi(apiRequest(check.path), check.pathname, entry.viewer);
+      const body = await res.text();
+      entry.reads.set(check.path, { pathname: check.pathname, digest: digest(res.status, body) });
+      return new Response(body, { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json", "cache-control": "no-store" } });
+    },
+  };
+}
