@@ -33,7 +33,7 @@ export function SignedOut() {
         </li>
         <li className="card">
           <h2>Safe by design</h2>
-          <p>Dashboards run in a sandboxed frame that can only read the API as the viewer, never write or send data out.</p>
+          <p>Dashboards only read, never write. Someone else&apos;s dashboard on your data is drawn by this site, its code never run in your browser, so nothing it reads can leave; it runs interactively only for your own code, authors you trust, or once you agree.</p>
         </li>
         <li className="card">
           <h2>Documented</h2>
