@@ -77,7 +77,7 @@ export function apiBaseOf(data: FrameData): string {
 }
 
 /** Where a drawing's reads are answered; the token names the drawing and stands for nothing else. */
-export const drawnReadsBase = (token: string) => `/dashboards/drawn/${encodeURIComponent(token)}/api`;
+const drawnReadsBase = (token: string) => `/dashboards/drawn/${encodeURIComponent(token)}/api`;
 
 export type BrokerConfig = FrameData;
 

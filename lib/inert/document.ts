@@ -15,7 +15,7 @@ import { INERT_CSP } from "./policy";
 // the output may contain: the browser finds only the elements and attributes written here.
 
 /** What the capture script hands over (see ./capture.ts); any of it may be forged. */
-export interface CapturedDocument {
+interface CapturedDocument {
   /** `<html …><body …>…</body></html>` as drawn: open shadow roots flattened, canvases as `<img>`, controls' values in their attributes. */
   html: string;
   /** Each style sheet's rules as CSS text, in the order they apply. */
@@ -29,7 +29,7 @@ export interface CapturedDocument {
   dir: string;
 }
 
-export interface InertOptions {
+interface InertOptions {
   /** The document's language when the capture names none (or none that is well formed). */
   lang?: string;
   /** The document's title, instead of the one drawn. */
@@ -60,7 +60,7 @@ export const INERT_LIMITS = {
   maxWidth: 7_680,
 } as const;
 
-export type InertErrorCode = "capture_malformed" | "capture_too_large" | "document_too_large";
+type InertErrorCode = "capture_malformed" | "capture_too_large" | "document_too_large";
 
 export class InertDocumentError extends Error {
   constructor(

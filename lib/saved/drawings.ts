@@ -72,7 +72,7 @@ interface Remembered {
   reads: [string, { pathname: string; digest: string }][];
 }
 
-export interface DrawingsDeps {
+interface DrawingsDeps {
   renderer: () => Renderer | null;
   /** One GET through /api as `user`: the route, permissions and answers a browser gets. */
   readApi: (request: Request, path: string, user: SessionUser) => Promise<Response>;
@@ -136,7 +136,8 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       return { html, drawnAt: new Date(drawnAt).toISOString(), height, revision: dashboard.revision, viewport, remembered: false };
     } catch (err) {
       if (err instanceof RendererBusy) {
-        throw new ApiError("renderer_busy", `Every drawing slot is taken; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
+        const why = err.reason === "share" ? "Your address already has its share of the drawings under way" : "Every drawing slot is taken";
+        throw new ApiError("renderer_busy", `${why}; retry in ${err.retryAfterSeconds} s.`, { "retry-after": String(err.retryAfterSeconds) });
       }
       if (err instanceof RenderTimeout) throw new ApiError("render_timed_out", "The dashboard did not finish drawing in time. Make it interactive to run it in your own browser instead.");
       if (err instanceof InertDocumentError) throw new ApiError("drawing_failed", `What the dashboard drew could not be shown safely: ${err.message}. Make it interactive to run it in your own browser instead.`);
