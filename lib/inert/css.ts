@@ -601,19 +601,9 @@ function ruleList(values: Value[]): Item[] {
       continue;
     }
     if (v.t === "at") {
-      i++;
-      const prelude: Value[] = [];
-      let block: Value[] | null = null;
-      while (i < values.length) {
-        const p = values[i++]!;
-        if (p.t === ";") break;
-        if (p.t === "block" && p.open === "{") {
-          block = p.items;
-          break;
-        }
-        prelude.push(p);
-      }
-      items.push({ kind: "at", name: v.v.toLowerCase(), prelude, block });
+      const read = readAtRule(values, i + 1, v.v);
+      items.push(read.item);
+      i = read.next;
       continue;
     }
     const prelude: Value[] = [];
@@ -631,6 +621,23 @@ function ruleList(values: Value[]): Item[] {
   return items;
 }
 
+/** An at-rule whose name was read at `start - 1`: its prelude up to `;` or its `{}` block. */
+function readAtRule(values: Value[], start: number, name: string): { item: Item; next: number } {
+  const prelude: Value[] = [];
+  let block: Value[] | null = null;
+  let i = start;
+  while (i < values.length) {
+    const p = values[i++]!;
+    if (p.t === ";") break;
+    if (p.t === "block" && p.open === "{") {
+      block = p.items;
+      break;
+    }
+    prelude.push(p);
+  }
+  return { item: { kind: "at", name: name.toLowerCase(), prelude, block }, next: i };
+}
+
 /** The contents of a style rule's block: declarations, and nested rules. */
 function blockContents(values: Value[]): Item[] {
   const items: Item[] = [];
@@ -642,19 +649,9 @@ function blockContents(values: Value[]): Item[] {
       continue;
     }
     if (v.t === "at") {
-      i++;
-      const prelude: Value[] = [];
-      let block: Value[] | null = null;
-      while (i < values.length) {
-        const p = values[i++]!;
-        if (p.t === ";") break;
-        if (p.t === "block" && p.open === "{") {
-          block = p.items;
-          break;
-        }
-        prelude.push(p);
-      }
-      items.push({ kind: "at", name: v.v.toLowerCase(), prelude, block });
+      const read = readAtRule(values, i + 1, v.v);
+      items.push(read.item);
+      i = read.next;
       continue;
     }
     // A declaration if it reads as one up to the next semicolon (a `{}` block in an ordinary
