@@ -64,7 +64,7 @@ test("every registry endpoint, field and error code is on a section page, and ev
   // Saving is documented from the contract's decisions, with no curl line.
   await docs.openSection("saving");
   const save = await docs.facts("saving.save");
-  expect(save.errors).toEqual(["invalid_slug", "empty_dashboard", "dashboard_uses_webrtc", "unauthorized", "forbidden", "method_not_allowed", "payload_too_large", "unsupported_media_type"]);
+  expect(save.errors).toEqual(["invalid_slug", "empty_dashboard", "invalid_dashboard", "dashboard_uses_webrtc", "unauthorized", "forbidden", "method_not_allowed", "payload_too_large", "unsupported_media_type"]);
   expect(save.fields).toEqual(expect.arrayContaining(["path", "revision", "savedAt"]));
   await expect(docs.operation("saving.save")).toContainText("No curl or fetch snippet");
   await expect(docs.operation("saving.save").locator("code[id$='-curl']")).toHaveCount(0);

@@ -276,6 +276,8 @@ test("a panel that falls back is named in the page's notice, and the rest is sai
   );
   await watch.open(many.watchUrl);
   await expect(watch.dashboard().locator("#out")).toHaveText("drawn");
+  // Each panel's notice is its own message from the frame: the page's text follows the last of them.
+  await expect(watch.snapshotNotice()).toContainText(", A, B, C and 2 more; the rest is live");
   const text = (await watch.snapshotNotice().textContent()) ?? "";
   expect(text).toContain("in Renewals, Tickets, <img src=x onerror=alert(1)> evil x");
   expect(text).toContain(", A, B, C and 2 more; the rest is live");
