@@ -4,7 +4,10 @@ import { done, html, page, pageServer, renderer } from "./support";
 
 // A render that waits on nothing (no request, no work) is ended early with its own error, a
 // script that never yields is not mistaken for one (it meets the time limit), and dashboards that
-// are slow because they compute, wait for an answer or pause between reads are drawn.
+// are slow because they compute, wait for an answer or pause between reads are drawn. The idle
+// window is shortened here (IDLE_MS, 4 s in the service), and every slow case outlasts it.
+
+const IDLE_MS = 1_500;
 
 describe("the renderer's end for a render that waits on nothing", () => {
   let pages: Awaited<ReturnType<typeof pageServer>>;
@@ -13,14 +16,14 @@ describe("the renderer's end for a render that waits on nothing", () => {
       // Computes for a while in short tasks, then draws: slow, but never idle.
       "/compute": (u) => ({
         body: html(`<p>compute</p><script>
-const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 6000)};
+const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 3000)};
 (function step() { const t = performance.now(); while (performance.now() - t < 30) {} if (performance.now() < until) setTimeout(step, 5); else { ${done} } })();
 </script>`),
       }),
       // Waits for an answer that comes late, then draws: slow, but never idle.
       "/late": () => ({ body: html(`<p>late</p><script>fetch("/api/late").then((r) => r.text()).then(() => { ${done} });</script>`) }),
       // Reads, pauses without work, reads again, then draws.
-      "/pause": () => ({ body: html(`<p>pause</p><script>fetch("/api/now").then(() => new Promise((r) => setTimeout(r, 1500))).then(() => fetch("/api/now")).then(() => { ${done} });</script>`) }),
+      "/pause": () => ({ body: html(`<p>pause</p><script>fetch("/api/now").then(() => new Promise((r) => setTimeout(r, 600))).then(() => fetch("/api/now")).then(() => { ${done} });</script>`) }),
       // Never yields, on its own and in a frame drawn in a process of its own.
       "/spin": () => ({ body: html(`<p>spin</p><script>while (true) {}</script>`) }),
       "/spin-host": () => ({ body: html(`<p>host</p><iframe sandbox="allow-scripts" src="/spin"></iframe>`) }),
@@ -32,7 +35,7 @@ const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 6000)};
       "/stall-frame": () => ({ body: html(`<script>fetch("/api/now").then(() => { location.href = "/blank"; });</script>`) }),
       "/blank": () => ({ body: html("") }),
       "/api/now": () => ({ body: String(Date.now()), type: "text/plain" }),
-      "/api/late": () => ({ body: "late", type: "text/plain", delayMs: 6_000 }),
+      "/api/late": () => ({ body: "late", type: "text/plain", delayMs: 2 * IDLE_MS }),
     });
   });
   afterAll(() => pages?.close());
@@ -44,7 +47,7 @@ const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 6000)};
     );
 
   it("ends a render that waits on nothing early, with its own error", async () => {
-    const r = renderer(pages.origin, { timeoutMs: 20_000 });
+    const r = renderer(pages.origin, { timeoutMs: 20_000, idleMs: IDLE_MS });
     try {
       for (const path of ["/stall", "/never"]) {
         const err = await outcome(r.render(page(path), "198.51.100.20"));
@@ -57,7 +60,7 @@ const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 6000)};
   }, 90_000);
 
   it("does not take a script that never yields for one that waits: it meets the time limit", async () => {
-    const r = renderer(pages.origin, { timeoutMs: 8_000 });
+    const r = renderer(pages.origin, { timeoutMs: 3 * IDLE_MS, idleMs: IDLE_MS });
     try {
       for (const path of ["/spin-host", "/spin"]) {
         const err = await outcome(r.render(page(path), "198.51.100.25"));
@@ -70,9 +73,9 @@ const until = performance.now() + ${Number(u.searchParams.get("ms") ?? 6000)};
   }, 90_000);
 
   it("draws dashboards that are slow because they compute, wait for an answer, or pause between reads", async () => {
-    const r = renderer(pages.origin, { timeoutMs: 20_000 });
+    const r = renderer(pages.origin, { timeoutMs: 20_000, idleMs: IDLE_MS });
     try {
-      for (const path of ["/compute?ms=7000", "/late", "/pause"]) {
+      for (const path of [`/compute?ms=${2 * IDLE_MS}`, "/late", "/pause"]) {
         const drawn = await r.render(page(path), "198.51.100.30");
         expect(drawn.result, path).toBe("t");
       }
