@@ -67,10 +67,10 @@ export const errorCatalogue = {
     status: 503,
     description: "This deployment has no browser to render with (RENDERER_CHROMIUM off, or no Chromium found).",
   },
-  renderer_busy: { status: 503, description: "Every render slot and the queue behind them are taken; `Retry-After` says when to try again." },
+  renderer_busy: { status: 503, description: "Every render slot and the queue behind them are taken, or your address already holds its share of them; `Retry-After` says when to try again." },
   render_timed_out: {
     status: 504,
-    description: "The dashboard did not finish drawing within the renderer's time limit (a script that never yields stops its page); the service's report of it says so.",
+    description: "The dashboard did not finish drawing within the renderer's time limit (a script that never yields stops its page), or it waited on nothing — no request and no work — long enough to be ended early; the service's report of it says which.",
   },
   drawing_failed: {
     status: 502,
