@@ -104,6 +104,18 @@ test("until the page is interactive, its actions are disabled rather than dead",
   } finally {
     await context.close();
   }
+  // Someone else's dashboard opens drawn; its way to the interactive view waits for the script too.
+  const member = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    expect((await member.request.post("/signin/demo", { form: { email: "member@demo.test" }, maxRedirects: 0 })).status()).toBe(303);
+    const page = await member.newPage();
+    await page.goto("/~/csm/my-book");
+    await expect(page.getByTestId("safe-view")).toBeVisible();
+    await expect(page.getByTestId("make-interactive")).toBeDisabled();
+    await expect(page.getByTestId("safe-view").getByRole("button", { name: "Refresh" })).toBeDisabled();
+  } finally {
+    await member.close();
+  }
 });
 
 test("saving from the watch page keeps every revision, and a restore adds one", { tag: "@csm-state" }, async ({ page, request }) => {

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { useInteractive } from "@/components/interactive";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 import styles from "./saved.module.css";
@@ -73,6 +74,7 @@ export function SafeView({ path, revision, title, onInteractive }: { path: strin
   }, [path, revision, ask, again]);
 
   const busy = state.kind === "drawing" || (state.kind === "ready" && state.refreshing);
+  const hydrated = useInteractive();
   return (
     <section className={styles.safeView} aria-label="Drawn dashboard" data-testid="safe-view">
       <p className={styles.safeNotice} data-testid="safe-view-notice">
@@ -82,10 +84,10 @@ export function SafeView({ path, revision, title, onInteractive }: { path: strin
             Drawn <RelativeTime ms={Date.parse(state.drawing.drawnAt)} />.
           </span>
         ) : null}{" "}
-        <button type="button" onClick={again} disabled={busy}>
+        <button type="button" onClick={again} disabled={busy || !hydrated}>
           Refresh
         </button>{" "}
-        <button type="button" onClick={onInteractive} data-testid="make-interactive">
+        <button type="button" onClick={onInteractive} disabled={!hydrated} data-testid="make-interactive">
           Make it interactive
         </button>
       </p>
