@@ -510,7 +510,7 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       section: "saving",
       description: [
         p(
-          "A dashboard someone else wrote runs on your live data only after you agree, on a screen that names its author and the API paths it reads; it then reads only those paths. `add` skips that screen for every dashboard in the author's space; `remove` brings it back. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
+          "A dashboard someone else wrote opens drawn by this site on your data (its code never runs in your browser); made interactive, it runs on your live data only after you agree, on a screen that names its author and the API paths it reads, and then reads only those paths. `add` runs every dashboard in the author's space interactively with no step; `remove` brings back the drawn view and the question. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
         ),
       ],
       security: "session-same-origin",

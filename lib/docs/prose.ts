@@ -254,6 +254,7 @@ function savingIntro(): Block[] {
       "The first save answers 201, a later one 200; every save keeps the earlier revisions.",
       "No curl or `fetch` snippet is offered for saving: a script has no CSRF token of the person's page, so the request is refused by design.",
       "A saved dashboard's page offers its revision history; restoring an earlier revision saves it again as a new revision, so nothing is ever overwritten.",
+      "Someone else's saved dashboard opens drawn by this site on the signed-in viewer's own data: the service runs its code in its own contained browser, answering only the API paths the code names, and shows the viewer an inert copy (no script, no address but `data:` images), so nothing it reads can leave and no question is asked. **Make it interactive** runs it in the viewer's browser, where a dashboard can send what it reads out, so it asks first (the author and the paths); the viewer's own dashboards and those of authors they trust run interactively at once. Demo data needs neither.",
       "Starring a dashboard adds it to `/me/favourites` (reorder them on the start page); **Set as home** makes `/` open it and sets `/me/home`. Both are actions of the person's own pages, under the same rules as saving.",
     ),
   ];
