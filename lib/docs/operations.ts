@@ -378,11 +378,14 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       op: "playground.renderPicture",
       section: "renders",
-      description: [p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept.")],
+      description: [
+        p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept."),
+        p("A demo draft's watch page names the picture of its current revision, at `desktop` in the revision's own scenario and variants, as its link preview (`og:image`). That one address (and its `phone` twin) is drawn on its first GET when nobody has rendered it yet, under the renders' allowances and the renderer's bounds; any other address that was never rendered is 404. A live draft's never is: it would need a viewer's data."),
+      ],
       security: "none",
       params: [readId, { name: "file", in: "path", type: "string", required: true, limits: "<revision>-<key>.png", notes: "As the render's `picture.url` names it", schema: { type: "string" } }],
       responses: [{ status: 200, contentType: "image/png", description: "The dashboard, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
-      errors: ["not_found", "rate_limited", "internal_error"],
+      errors: ["not_found", "rate_limited", "renderer_not_configured", "renderer_busy", "render_timed_out", "internal_error"],
     }),
   ];
 }
