@@ -33,6 +33,7 @@ import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
 import { shutdownOnSignal } from "@/lib/ops/shutdown";
 import { findChromium, Renderer } from "@/lib/renderer";
+import { createClientMetadataFetcher } from "@/lib/auth/client-metadata";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
 import { createDrawnPictures, drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
@@ -191,7 +192,15 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
-  const oauthDeps = { db, sealer: sealerOf, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, trustedProxy: config.playground.trustedProxy, registrations: config.oauth.registrations };
+  const oauthDeps = {
+    db,
+    sealer: sealerOf,
+    publicOrigin: config.publicOrigin,
+    allowedHosts: config.allowedHosts,
+    trustedProxy: config.playground.trustedProxy,
+    registrations: config.oauth.registrations,
+    clientMetadata: createClientMetadataFetcher({ allowPrivate: config.oauth.metadataFromPrivateAddresses }),
+  };
   // The MCP endpoint reads /api as the person its access token speaks for: the request object
   // itself carries that person here, so nothing a client sends can name someone else.
   const bearerUsers = new WeakMap<Request, SessionUser>();

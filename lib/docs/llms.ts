@@ -73,7 +73,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
 
   doc.push(`# Dashboards playground`, "", SUMMARY, "");
   doc.push(
-    `Everything below in full, with every shape and example: ${origin}${LLMS_FULL_PATH}. Each line names its reference page (Markdown). JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
+    `In full, every shape and example: ${origin}${LLMS_FULL_PATH}. JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
     "",
   );
 
@@ -88,13 +88,13 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
     `7. \`POST <postUrl>\` with only what changes (\`html\`, \`scenario\`, \`examples\`, \`dash\`; null clears; \`baseRevision\` refuses a stale update with 409 and \`X-Current-Revision\`) → the next revision; watchers follow live.`,
     `8. Repeat 3, 5, 6 and 7 until every state renders cleanly.`,
     `9. \`GET ${base}/draft/<read_id>\` (the draft), \`…/events\` (server-sent events), \`…/revisions\` (history, \`?cursor=\`): what watchers see.`,
-    `10. Hand the human \`watchUrl\`. They save it into their space themselves; nothing you hold can.`,
+    `10. Hand the human \`watchUrl\`: saving is theirs alone.`,
     "",
   );
 
   doc.push(`## Writing rules`, "");
   doc.push(
-    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data they are asked first, shown these paths, and only these are answered (403 \`read_not_agreed\` otherwise).`,
+    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data only these are answered (403 \`read_not_agreed\` otherwise). Someone else's dashboard opens drawn by this site (your code runs in its browser, the viewer sees an inert copy: draw everything into the page); interactive only for trusted authors or once they agree.`,
     `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
     `- \`window.DASHBOARD_PARAMS\` holds the page address's \`?p.<name>=<value>\` as strings (\`{}\` when none): one dashboard, several windows (\`?p.days=90\`). Check each value before use and fall back to a default. The rules: "Windows from the address" in llms-full.txt.`,
     `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
