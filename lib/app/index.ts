@@ -35,6 +35,7 @@ import { shutdownOnSignal } from "@/lib/ops/shutdown";
 import { findChromium, Renderer } from "@/lib/renderer";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
+import { draftDrawingRoute } from "@/lib/playground/drawn";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -93,7 +94,10 @@ export interface AppRoutes {
   agent: AgentRoutes;
   saved: SavedRoutes;
   /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
-  drawings: DrawingRoutes;
+  drawings: DrawingRoutes & {
+    /** The safe view of a live draft's watch link. */
+    draft: RouteModule;
+  };
   /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
   oauth: OAuthRoutes;
   connections: RouteModule;
@@ -257,6 +261,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         dashboards: {
           ...oauthDeps,
           savedReads,
+          drawings,
           readApi: (request, path, user) => {
             bearerUsers.set(request, user);
             return handleApi(request, path, agentApi);
@@ -264,7 +269,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         },
       }),
       saved: savedRoutes(humanDeps),
-      drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+      drawings: {
+        ...drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+        draft: draftDrawingRoute({ db, playground: playgroundOf, drawings, trustedProxy: config.playground.trustedProxy }),
+      },
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
