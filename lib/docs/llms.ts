@@ -113,7 +113,8 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
     doc.push(`- \`${e.path}${query}\` → ${shapeName(e.response)}: ${e.summary}.${e.permission ? ` Needs \`${e.permission}\`.` : ""}${op ? ` ${ref(op.anchor)}` : ""}`);
   }
   doc.push("", `## Playground routes`, "");
-  for (const op of operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi")) {
+  // A route that needs a person's session (the watch page's safe view) is no agent's to call.
+  for (const op of operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi" && o.security !== "session")) {
     doc.push(`- \`${op.method} ${op.path}\`: ${op.summary}. ${ref(op.anchor)}`);
   }
 
@@ -132,7 +133,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data: theirs and trusted authors' running, anyone else's drawn by this site), its view's \`read_dashboard\`, \`read_live_data\` and \`draw_dashboard\`.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as image content), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. Hosts that render MCP Apps draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data; others' drawn by this site), its view's \`read_dashboard\`, \`read_live_data\`, \`draw_dashboard\`.`, "");
   return doc.lines.join("\n");
 }
 

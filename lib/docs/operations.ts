@@ -27,7 +27,7 @@ import {
   renderReports,
   renderReportsQuery,
 } from "@/lib/contract/reports";
-import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/renders";
+import { RENDER_VIEWPORTS, drawingAnswer, renderAnswer, renderInput } from "@/lib/contract/renders";
 import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
 import {
   authorizationServerMetadata,
@@ -236,6 +236,20 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       params: [readId, ...queryParams(draftRevisionsQuery, set)],
       responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
       errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
+    }),
+    siteOperation({
+      op: "playground.drawDraft",
+      section: "playground",
+      description: [
+        p(
+          "The watch page's safe view of a live draft, for a signed-in watcher who did not write it: the service draws the revision in its own contained browser, its reads answered by `/api` as the viewer on the paths the code names (GET only), and answers what it drew as an inert document, which the page shows in a frame that runs no script. Nothing the draft's code does reaches anything but those answers, so nothing is asked. A drawing is remembered per viewer, draft, revision and viewport while every read it made answers the same (`remembered: true`); one viewer has one drawing of one draft under way at a time, and another asked for meanwhile is `503` `renderer_busy` with `Retry-After`. Demo drafts are refused (`409` `draw_live_only`): their watchers see demo data.",
+        ),
+      ],
+      security: "session",
+      params: [readId, ...queryParams(z.object({ viewport: renderInput.shape.viewport, revision: z.string().optional().meta({ description: "The revision to draw; the current one when left out" }) }), set)],
+      responses: [jsonBody(200, "The drawing", set.add(drawingAnswer), set)],
+      errors: ["unauthorized", "no_such_draft", "no_such_revision", "draw_live_only", "invalid_request", "renderer_not_configured", "renderer_busy", "render_timed_out", "drawing_failed"],
+      curl: false,
     }),
     ...reportOperations(set, readId),
     ...renderOperations(set, readId),
