@@ -84,6 +84,9 @@ export const drawingAnswer = z
     revision: z.number().int().min(1),
     viewport: z.enum(viewportNames),
     remembered: z.boolean().meta({ description: "True when served from the drawing made before: every read it made answers as it did then" }),
+    answers: z
+      .array(z.object({ path: z.string().meta({ description: "Relative to the API base, with the query, as the code asked for it" }), status: z.number().int() }).strict())
+      .meta({ description: "The status the viewer's own API answered each of the drawing's reads with, in the order first read" }),
   })
   .strict()
   .meta({ id: "DrawingAnswer" });

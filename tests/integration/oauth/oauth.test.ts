@@ -51,7 +51,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
         throw new ApiError("renderer_busy", "Every drawing slot is taken; retry in 7 s.", { "retry-after": "7" });
       }
       drawn.push({ viewer: who.id, slug: "slug" in dashboard ? dashboard.slug : "", revision: dashboard.revision, reads: [...reads.paths], viewport });
-      return { html: `<!doctype html><p>drawn for ${who.email}</p>`, drawnAt: new Date(0).toISOString(), height: 200, revision: dashboard.revision, viewport, remembered: false };
+      return { html: `<!doctype html><p>drawn for ${who.email}</p>`, drawnAt: new Date(0).toISOString(), height: 200, revision: dashboard.revision, viewport, remembered: false, answers: [{ path: "/me", status: 200 }] };
     },
     pageOf: () => null,
     read: async () => Response.json({ error: "not_found" }, { status: 404 }),
