@@ -312,6 +312,9 @@ export function sectionIntro(slug: SectionSlug): Block[] {
         p(
           "A host that shows a person's saved dashboards inline (the MCP tool `show_dashboard`) acts as that person, so it connects through OAuth 2.1 with this service's own sign-in as the authorization server, as the MCP specification's authorization describes. A host finds everything from the MCP endpoint's 401; nobody configures a client by hand. The steps for Claude, ChatGPT and VS Code are in [Demo API and agent tools](/docs/demo-api#mcp-hosts).",
         ),
+        p(
+          "A host identifies itself by a Client ID Metadata Document, as hosts now do: its `client_id` is the https URL of a JSON document it serves, which names its `client_name` and `redirect_uris`; nothing is registered ahead of time, and the consent page shows the document's host. Registering at `/oauth/register` (RFC 7591) stays for older hosts and is deprecated.",
+        ),
         p("These addresses answer OAuth's own error format, `{error, error_description}`, which every OAuth client reads, with the API envelope's `hint` beside it in the same words."),
       ];
     case "renders":
