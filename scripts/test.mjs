@@ -33,7 +33,8 @@ const steps = [
     args: ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
     after: ["build", "lint", "knip"],
   },
-  { name: "e2e (end-to-end)", cmd: bin("playwright"), args: ["test"], after: ["build", "lint", "knip"] },
+  // TEST_STEPS_IN_TURN=1 runs it after them instead, as before (to compare, or on a busy machine).
+  { name: "e2e (end-to-end)", cmd: bin("playwright"), args: ["test"], after: ["build", "lint", "knip", ...(process.env.TEST_STEPS_IN_TURN === "1" ? ["unit + integration"] : [])] },
 ];
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
