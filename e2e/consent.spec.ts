@@ -541,3 +541,18 @@ fetch(API + "/me").then((r) => r.json()).then((m) => { document.getElementById("
   await consent.showWithDemoData();
   await expect(editor.dataMode()).toHaveValue("demo");
 });
+
+test("the page's ?p. values reach the drawing, each its own, as they reach the interactive view", { tag: "@csm-state" }, async ({ page, browser, baseURL }) => {
+  const slug = `params-${Date.now().toString(36)}`;
+  const html = `<!doctype html><title>Window</title><p id="days">none</p><script>document.getElementById("days").textContent = (window.DASHBOARD_PARAMS || {}).days || "none";</script>`;
+  const path = await savedUnseenByCsm(browser, baseURL!, html, slug);
+  await signIn(page, "admin@demo.test", `${path}?p.days=90`);
+  const saved = new SavedDashboardPage(page);
+  await expect(saved.drawn().locator("#days")).toHaveText("90", { timeout: 30_000 });
+  await page.goto(`${path}?p.days=7`);
+  await expect(saved.drawn().locator("#days")).toHaveText("7", { timeout: 30_000 });
+  // The picture is of the same window.
+  await expect(page.getByTestId("download-picture")).toHaveAttribute("href", /[?&]p\.days=7(&|$)/);
+  await page.goto(path);
+  await expect(saved.drawn().locator("#days")).toHaveText("none", { timeout: 30_000 });
+});

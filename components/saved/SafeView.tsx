@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { RelativeTime } from "@/components/ui/RelativeTime";
+import type { DashboardParams } from "@/lib/frame/params";
 import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 import styles from "./saved.module.css";
 
@@ -48,11 +49,22 @@ interface SafeViewProps {
   onInteractive: () => void;
   /** The statuses the viewer's own API gave the drawing's reads, each time it is drawn. */
   onAnswers?: (answers: readonly DrawingAnswer[]) => void;
+  /** The page's `?p.*` values, drawn as the interactive view would be given them. */
+  params?: DashboardParams;
   /** Whether `<path>/drawn.png` pictures it ("Download picture"): a saved dashboard's does, a draft's not yet. */
   picture?: boolean;
 }
 
-export function SafeView({ path, revision, title, onInteractive, onAnswers, picture = true }: SafeViewProps) {
+/** `&p.<name>=<value>` for each of the page's parameters, so the drawing is given what the page was. */
+function paramsQuery(params: DashboardParams | undefined): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) q.append(`p.${k}`, v);
+  const s = q.toString();
+  return s ? `&${s}` : "";
+}
+
+export function SafeView({ path, revision, title, onInteractive, onAnswers, params, picture = true }: SafeViewProps) {
+  const extra = paramsQuery(params);
   const [state, setState] = useState<State>({ kind: "drawing", waiting: null });
   // Each ask has its number: Refresh, the periodic redraw and a retry after "busy" each take the next.
   const [ask, setAsk] = useState(0);
@@ -73,7 +85,7 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers, pict
       const viewport = window.matchMedia(PHONE_QUERY).matches ? "phone" : "desktop";
       let res: Response;
       try {
-        const answer = fetch(`${path}/drawn?viewport=${viewport}&revision=${revision}`, { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } });
+        const answer = fetch(`${path}/drawn?viewport=${viewport}&revision=${revision}${extra}`, { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } });
         asking.current = answer;
         res = await answer;
       } catch {
@@ -100,7 +112,7 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers, pict
       alive = false;
       if (timer) clearTimeout(timer);
     };
-  }, [path, revision, ask, again, onAnswers]);
+  }, [path, revision, extra, ask, again, onAnswers]);
 
   const busy = state.kind === "drawing" || (state.kind === "ready" && state.refreshing);
   const hydrated = useInteractive();
@@ -123,7 +135,7 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers, pict
           <>
             {" "}
             {/* The same drawing as a PNG (GET <path>/drawn.png), made from the inert document, not by running the code here. */}
-            <a href={`${path}/drawn.png?viewport=${state.drawing.viewport}&revision=${state.drawing.revision}`} download data-testid="download-picture">
+            <a href={`${path}/drawn.png?viewport=${state.drawing.viewport}&revision=${state.drawing.revision}${extra}`} download data-testid="download-picture">
               Download picture
             </a>
           </>

@@ -278,7 +278,8 @@ export function SavedDashboardView(props: SavedViewProps) {
             setProblems([]);
             setInteractive(true);
           }}
-          onAnswers={onDrawnAnswers} />
+          onAnswers={onDrawnAnswers}
+          params={params} />
       ) : (
       <ConsentedFrame
         html={shown.html}

@@ -1,5 +1,6 @@
 "use client";
 
+import type { DashboardParams } from "@/lib/frame/params";
 import { useCallback, useRef } from "react";
 import { DashboardFrame, type RenderReportBody } from "@/components/dashboard-frame/DashboardFrame";
 import styles from "./watch.module.css";
@@ -56,11 +57,11 @@ export function RenderDraft({ html, scenario, examples, title }: { html: string;
 }
 
 /** Someone else's dashboard on a viewer's data, drawn by the service's renderer for the safe view. */
-export function RenderDrawing({ html, token, title }: { html: string; token: string; title: string }) {
+export function RenderDrawing({ html, token, title, params }: { html: string; token: string; title: string; params: DashboardParams }) {
   const { stage, onReport } = useSettled();
   return (
     <div ref={stage} className={styles.renderStage}>
-      <DashboardFrame html={html} data={{ mode: "drawn", token }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} />
+      <DashboardFrame html={html} data={{ mode: "drawn", token }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} params={params} />
     </div>
   );
 }

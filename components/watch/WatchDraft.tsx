@@ -340,7 +340,7 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
       footer={footer}
     >
       {safe ? (
-        <SafeView path={`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`} revision={view.revision} title={name} onInteractive={() => setInteractive(true)} picture={false} />
+        <SafeView path={`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`} revision={view.revision} title={name} onInteractive={() => setInteractive(true)} params={params} picture={false} />
       ) : live ? (
         <ConsentedFrame
           html={view.html}

@@ -1,13 +1,12 @@
 import "server-only";
 import { userForRequest } from "@/lib/auth/session";
 import { ApiError } from "@/lib/contract/errors";
-import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
 import type { Db } from "@/lib/db";
 import { drawableRevision } from "@/lib/drafts/drafts";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
-import { revisionParam } from "@/lib/saved/params";
+import { drawingQuery } from "@/lib/saved/params";
 import type { Drawings } from "@/lib/saved/drawings";
 import { htmlTitle } from "@/lib/saved/slug";
 import type { Playground } from "./routes";
@@ -37,16 +36,12 @@ export function draftDrawingRoute(deps: DraftDrawingDeps): RouteModule {
           if (!user) throw new ApiError("unauthorized", "Sign in to have a live draft drawn on your data.");
           return user;
         },
-        query: (search): { viewport: RenderViewport; revision: number | undefined } => {
-          const viewport = search.get("viewport") ?? "desktop";
-          if (!Object.hasOwn(RENDER_VIEWPORTS, viewport)) throw new ApiError("invalid_request", `viewport: one of ${Object.keys(RENDER_VIEWPORTS).join(", ")}.`);
-          return { viewport: viewport as RenderViewport, revision: revisionParam(search.get("revision")) };
-        },
-        handle: async ({ request, who, params: { id }, query: { viewport, revision } }) => {
+        query: drawingQuery,
+        handle: async ({ request, who, params: { id }, query: { viewport, revision, params: pageParams } }) => {
           const draft = await drawableRevision((await deps.playground()).context, id, revision ?? null);
           const drawing = await deps.drawings.draw(
             who,
-            { draftId: id, revision: draft.revision, title: draft.dash ?? htmlTitle(draft.html) ?? "untitled draft", html: draft.html },
+            { draftId: id, revision: draft.revision, title: draft.dash ?? htmlTitle(draft.html) ?? "untitled draft", html: draft.html, params: pageParams },
             draft.reads,
             viewport,
             clientAddress(request, trusted),

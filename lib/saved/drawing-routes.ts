@@ -2,13 +2,12 @@ import "server-only";
 import { userForRequest } from "@/lib/auth/session";
 import type { DraftReads } from "@/lib/check/reads";
 import { ApiError } from "@/lib/contract/errors";
-import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
 import type { Db } from "@/lib/db";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
 import type { Drawings } from "./drawings";
-import { revisionParam } from "./params";
+import { drawingQuery } from "./params";
 import { loadDashboard } from "./store";
 import type { SavedReads } from "./trust";
 
@@ -41,19 +40,15 @@ export function drawingRoutes(deps: DrawingRoutesDeps): DrawingRoutes {
             if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
             return user;
           },
-          query: (search): { viewport: RenderViewport; revision: number | undefined } => {
-            const viewport = search.get("viewport") ?? "desktop";
-            if (!Object.hasOwn(RENDER_VIEWPORTS, viewport)) throw new ApiError("invalid_request", `viewport: one of ${Object.keys(RENDER_VIEWPORTS).join(", ")}.`);
-            return { viewport: viewport as RenderViewport, revision: revisionParam(search.get("revision")) };
-          },
-          handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision } }) => {
+          query: drawingQuery,
+          handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision, params: pageParams } }) => {
             const dashboard = await loadDashboard(await deps.db(), handle, slug, revision);
             if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
             // The viewer's own code has nothing to be kept from them: it runs in their browser.
             const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
             const drawing = await deps.drawings.draw(
               who,
-              { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html },
+              { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html, params: pageParams },
               reads,
               viewport,
               clientAddress(request, trusted),

@@ -5,6 +5,7 @@ import type { DraftReads } from "@/lib/check/reads";
 import { drawingGrant, type LiveGrant } from "@/lib/consent/live";
 import { ApiError } from "@/lib/contract/errors";
 import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import { paramsKey, type DashboardParams } from "@/lib/frame/params";
 import { FRAME_HEIGHT_MAX, checkBrokerRequest } from "@/lib/frame/protocol";
 import { CAPTURE_SCRIPT, InertDocumentError, inertDocument } from "@/lib/inert";
 import { json } from "@/lib/http/respond";
@@ -42,6 +43,8 @@ interface DrawnCode {
   revision: number;
   title: string;
   html: string;
+  /** The page's `?p.*` values: the dashboard reads them as DASHBOARD_PARAMS, so they are part of what is drawn. */
+  params?: DashboardParams;
 }
 
 /** A saved dashboard's revision. */
@@ -115,7 +118,7 @@ export interface Drawings {
   /** Draws (or serves the remembered drawing of) `dashboard` for `viewer`. */
   draw(viewer: SessionUser, dashboard: Drawn, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing>;
   /** The render page's dashboard, while its drawing is under way. */
-  pageOf(token: string): { html: string; title: string } | null;
+  pageOf(token: string): { html: string; title: string; params: DashboardParams } | null;
   /** GET /dashboards/drawn/<token>/api/<path>: one of the drawing's reads. */
   read(request: Request, token: string, path: string): Promise<Response>;
 }
@@ -126,7 +129,7 @@ const answersOf = (reads: Iterable<[string, Read]>): DrawingAnswer[] => [...read
 const subjectOf = (d: Drawn) => ("draftId" in d ? `draft:${d.draftId}` : `${d.ownerId}|${d.slug}`);
 /** One viewer's drawings of one dashboard or draft: at most one of them is under way at a time. */
 const laneOf = (viewer: SessionUser, d: Drawn) => `${viewer.id}|${subjectOf(d)}`;
-const keyOf = (viewer: SessionUser, d: Drawn, viewport: RenderViewport) => `${laneOf(viewer, d)}|${d.revision}|${viewport}`;
+const keyOf = (viewer: SessionUser, d: Drawn, viewport: RenderViewport) => `${laneOf(viewer, d)}|${d.revision}|${viewport}|${paramsKey(d.params)}`;
 /** How soon a viewer whose drawing of the same dashboard is under way is asked to come back. */
 const LANE_RETRY_SECONDS = 2;
 
@@ -216,7 +219,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
     pageOf(token) {
       const entry = pending.get(token);
       if (!entry || entry.until <= now()) return null;
-      return { html: entry.dashboard.html, title: entry.dashboard.title };
+      return { html: entry.dashboard.html, title: entry.dashboard.title, params: entry.dashboard.params ?? {} };
     },
 
     async read(request, token, path) {

@@ -3,13 +3,13 @@ import { createHash } from "node:crypto";
 import { userForRequest } from "@/lib/auth/session";
 import type { DraftReads } from "@/lib/check/reads";
 import { ApiError } from "@/lib/contract/errors";
-import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import type { RenderViewport } from "@/lib/contract/renders";
 import type { Db } from "@/lib/db";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 import type { Drawing, Drawings } from "./drawings";
-import { revisionParam } from "./params";
+import { drawingQuery } from "./params";
 import { loadDashboard } from "./store";
 import type { SavedReads } from "./trust";
 
@@ -119,17 +119,13 @@ export function drawnPictureRoute(deps: DrawnPictureRouteDeps): RouteModule {
           if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
           return user;
         },
-        query: (search): { viewport: RenderViewport; revision: number | undefined } => {
-          const viewport = search.get("viewport") ?? "desktop";
-          if (!Object.hasOwn(RENDER_VIEWPORTS, viewport)) throw new ApiError("invalid_request", `viewport: one of ${Object.keys(RENDER_VIEWPORTS).join(", ")}.`);
-          return { viewport: viewport as RenderViewport, revision: revisionParam(search.get("revision")) };
-        },
-        handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision } }) => {
+        query: drawingQuery,
+        handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision, params: pageParams } }) => {
           const dashboard = await loadDashboard(await deps.db(), handle, slug, revision);
           if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
           const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
           const client = clientAddress(request, trusted);
-          const drawn = { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html };
+          const drawn = { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html, params: pageParams };
           const drawing = await deps.drawings.draw(who, drawn, reads, viewport, client);
           const png = await deps.pictures.of(who.id, drawn, drawing, client);
           return new Response(new Uint8Array(png), {

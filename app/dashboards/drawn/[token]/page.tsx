@@ -18,7 +18,7 @@ export default async function DrawingPage({ params }: { params: Promise<{ token:
   return (
     <>
       <FrameHostPolicy />
-      <RenderDrawing html={page.html} token={token} title={`Dashboard: ${page.title}`} />
+      <RenderDrawing html={page.html} token={token} title={`Dashboard: ${page.title}`} params={page.params} />
     </>
   );
 }
