@@ -35,6 +35,7 @@ import { shutdownOnSignal } from "@/lib/ops/shutdown";
 import { findChromium, Renderer } from "@/lib/renderer";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
+import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -94,6 +95,8 @@ export interface AppRoutes {
   saved: SavedRoutes;
   /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
   drawings: DrawingRoutes;
+  /** Snapshots: freezing, sharing and revoking one's own (POST /account/snapshots), and opening one. */
+  snapshots: SnapshotRoutes;
   /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
   oauth: OAuthRoutes;
   connections: RouteModule;
@@ -265,6 +268,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }),
       saved: savedRoutes(humanDeps),
       drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+      snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
