@@ -121,9 +121,14 @@ test.use({ viewport: desktop });
 test("a member opening a customer-success dashboard is told, around it, which permission they lack", async ({ page }) => {
   await signIn(page, "member@demo.test", "/~/csm/my-book");
   const saved = new SavedDashboardPage(page);
+  const problem = page.getByTestId("saved-problem");
+  // Drawn by the site on the member's data: the answers its reads got say the same.
+  await expect(saved.drawn().locator("body")).toBeVisible({ timeout: 30_000 });
+  await expect(problem).toContainText("This dashboard reads customer-success views; your account lacks cx.read");
+  await expect(saved.meta()).not.toContainText("your live data");
+  await expectNoSeriousViolations(page);
   await saved.makeInteractive();
   await new ConsentGatePage(page).runWithMyData();
-  const problem = page.getByTestId("saved-problem");
   await expect(problem).toContainText("This dashboard reads customer-success views; your account lacks cx.read", { timeout: 15_000 });
   await expect(saved.meta()).not.toContainText("your live data");
   await expectNoSeriousViolations(page);

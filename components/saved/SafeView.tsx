@@ -12,11 +12,17 @@ import styles from "./saved.module.css";
 // question is asked. "Make it interactive" leads to today's consent gate for those who need its
 // tooltips and sorting.
 
+export interface DrawingAnswer {
+  path: string;
+  status: number;
+}
+
 interface Drawing {
   html: string;
   drawnAt: string;
   height: number;
   remembered: boolean;
+  answers: DrawingAnswer[];
 }
 
 type State =
@@ -30,7 +36,16 @@ const REFRESH_MS = 5 * 60_000;
 const PHONE_QUERY = "(max-width: 600px)";
 const FRAME_MIN_HEIGHT = 160;
 
-export function SafeView({ path, revision, title, onInteractive }: { path: string; revision: number; title: string; onInteractive: () => void }) {
+interface SafeViewProps {
+  path: string;
+  revision: number;
+  title: string;
+  onInteractive: () => void;
+  /** The statuses the viewer's own API gave the drawing's reads, each time it is drawn. */
+  onAnswers?: (answers: readonly DrawingAnswer[]) => void;
+}
+
+export function SafeView({ path, revision, title, onInteractive, onAnswers }: SafeViewProps) {
   const [state, setState] = useState<State>({ kind: "drawing", waiting: null });
   // Each ask has its number: Refresh, the periodic redraw and a retry after "busy" each take the next.
   const [ask, setAsk] = useState(0);
@@ -65,13 +80,14 @@ export function SafeView({ path, revision, title, onInteractive }: { path: strin
         return;
       }
       setState({ kind: "ready", drawing: body, refreshing: false });
+      onAnswers?.(Array.isArray(body.answers) ? body.answers : []);
       later(REFRESH_MS);
     })();
     return () => {
       alive = false;
       if (timer) clearTimeout(timer);
     };
-  }, [path, revision, ask, again]);
+  }, [path, revision, ask, again, onAnswers]);
 
   const busy = state.kind === "drawing" || (state.kind === "ready" && state.refreshing);
   const hydrated = useInteractive();

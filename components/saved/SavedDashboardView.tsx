@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
-import { SafeView } from "./SafeView";
+import { SafeView, type DrawingAnswer } from "./SafeView";
 import { FreezeSnapshot } from "./FreezeSnapshot";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RelativeTime } from "@/components/ui/RelativeTime";
@@ -16,7 +16,7 @@ import { useKiosk } from "@/components/viewer/useKiosk";
 import type { DashboardParams } from "@/lib/frame/params";
 import { humanPost, postJson } from "./human-fetch";
 import { PLAYGROUND_HANDOFF_PATH, handOver } from "./handoff";
-import { accessProblemOf, type AccessProblem } from "./access-problem";
+import { accessProblemOf, accessProblems, type AccessProblem } from "./access-problem";
 import styles from "./saved.module.css";
 
 interface SavedViewProps {
@@ -91,6 +91,10 @@ export function SavedDashboardView(props: SavedViewProps) {
     const problem = accessProblemOf(entry);
     if (!problem) return;
     setProblems((cur) => (cur.some((p) => JSON.stringify(p) === JSON.stringify(problem)) ? cur : [...cur, problem]));
+  }, []);
+  // The drawing's reads were the viewer's own, answered by their API: the same problems apply.
+  const onDrawnAnswers = useCallback((answers: readonly DrawingAnswer[]) => {
+    setProblems(accessProblems(answers.map((a) => ({ path: a.path, status: a.status, mode: "live" as const }))));
   }, []);
   const onDataChange = useCallback((next: "live" | "demo" | "waiting") => {
     setData(next);
@@ -272,7 +276,11 @@ export function SavedDashboardView(props: SavedViewProps) {
       footer={footer}
     >
       {safe ? (
-        <SafeView path={path} revision={shown.revision} title={title} onInteractive={() => setInteractive(true)} />
+        <SafeView path={path} revision={shown.revision} title={title} onInteractive={() => {
+            setProblems([]);
+            setInteractive(true);
+          }}
+          onAnswers={onDrawnAnswers} />
       ) : (
       <ConsentedFrame
         html={shown.html}

@@ -54,6 +54,14 @@ export interface Drawing {
   viewport: RenderViewport;
   /** Served from what was drawn before, the viewer's answers unchanged since. */
   remembered: boolean;
+  /** Each read the API answered, with its status: the page tells the viewer what their account lacks. */
+  answers: DrawingAnswer[];
+}
+
+export interface DrawingAnswer {
+  /** Relative to the API base, with the query, as the dashboard asked for it. */
+  path: string;
+  status: number;
 }
 
 interface Pending {
@@ -61,15 +69,21 @@ interface Pending {
   dashboard: DrawnDashboard;
   grant: LiveGrant;
   until: number;
-  /** path with query → digest of the answer, in the order first read. */
-  reads: Map<string, { pathname: string; digest: string }>;
+  /** path with query → its answer's status and digest, in the order first read. */
+  reads: Map<string, Read>;
+}
+
+interface Read {
+  pathname: string;
+  status: number;
+  digest: string;
 }
 
 interface Remembered {
   html: string;
   drawnAt: number;
   height: number;
-  reads: [string, { pathname: string; digest: string }][];
+  reads: [string, Read][];
 }
 
 interface DrawingsDeps {
@@ -90,6 +104,8 @@ export interface Drawings {
   /** GET /dashboards/drawn/<token>/api/<path>: one of the drawing's reads. */
   read(request: Request, token: string, path: string): Promise<Response>;
 }
+
+const answersOf = (reads: Iterable<[string, Read]>): DrawingAnswer[] => [...reads].map(([path, { status }]) => ({ path, status }));
 
 const keyOf = (viewer: SessionUser, d: DrawnDashboard, viewport: RenderViewport) => `${viewer.id}|${d.ownerId}|${d.slug}|${d.revision}|${viewport}`;
 
@@ -133,7 +149,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       const height = Number.isFinite(drawnHeight) ? Math.max(0, Math.min(FRAME_HEIGHT_MAX, Math.round(drawnHeight))) : 0;
       remembered.set(keyOf(viewer, dashboard, viewport), { html, drawnAt, height, reads: [...entry.reads] });
       if (remembered.size > REMEMBERED_MAX) remembered.delete(remembered.keys().next().value as string);
-      return { html, drawnAt: new Date(drawnAt).toISOString(), height, revision: dashboard.revision, viewport, remembered: false };
+      return { html, drawnAt: new Date(drawnAt).toISOString(), height, revision: dashboard.revision, viewport, remembered: false, answers: answersOf(entry.reads) };
     } catch (err) {
       if (err instanceof RendererBusy) {
         const why = err.reason === "share" ? "Your address already has its share of the drawings under way" : "Every drawing slot is taken";
@@ -155,7 +171,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
         // Most recently used last, so the bound forgets the drawings nobody opens.
         remembered.delete(key);
         remembered.set(key, kept);
-        return { html: kept.html, drawnAt: new Date(kept.drawnAt).toISOString(), height: kept.height, revision: dashboard.revision, viewport, remembered: true };
+        return { html: kept.html, drawnAt: new Date(kept.drawnAt).toISOString(), height: kept.height, revision: dashboard.revision, viewport, remembered: true, answers: answersOf(kept.reads) };
       }
       const running = inFlight.get(key);
       if (running) return running;
@@ -184,7 +200,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       }
       const res = await deps.readApi(apiRequest(check.path), check.pathname, entry.viewer);
       const body = await res.text();
-      entry.reads.set(check.path, { pathname: check.pathname, digest: digest(res.status, body) });
+      entry.reads.set(check.path, { pathname: check.pathname, status: res.status, digest: digest(res.status, body) });
       return new Response(body, { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json", "cache-control": "no-store" } });
     },
   };

@@ -41,7 +41,7 @@ describe.each(backends)("snapshots on $name", (backend) => {
     async draw(viewer, dashboard, reads, viewport) {
       draws.push({ viewer, dashboard, reads, viewport });
       const html = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>${viewer.email}'s ${dashboard.title} r${dashboard.revision} &amp; "quotes"</p></body></html>`;
-      return { html, drawnAt: new Date(clock - 1_000).toISOString(), height: 480, revision: dashboard.revision, viewport, remembered: false };
+      return { html, drawnAt: new Date(clock - 1_000).toISOString(), height: 480, revision: dashboard.revision, viewport, remembered: false, answers: [{ path: "/me", status: 200 }] };
     },
     pageOf: () => null,
     read: async () => new Response(null, { status: 404 }),
@@ -200,7 +200,8 @@ describe.each(backends)("snapshots on $name", (backend) => {
     const before = await rows();
     draws.length = 0;
     const crossSite = formPage(csm, { origin: "https://evil.test", "sec-fetch-site": "cross-site" });
-    for (const fields of [{ op: "create", path: "/~/csm/my-book" }, { op: "share", id: mine.id, visibility: "link" }, { op: "revoke", id: mine.id }]) {
+    const attempts: Record<string, string>[] = [{ op: "create", path: "/~/csm/my-book" }, { op: "share", id: mine.id, visibility: "link" }, { op: "revoke", id: mine.id }];
+    for (const fields of attempts) {
       const res = await form({ csrf: csm.csrf, ...fields }, crossSite);
       expect(res.status).toBe(403);
       expect((await res.json()).error).toBe("forbidden");
