@@ -255,6 +255,7 @@ function savingIntro(): Block[] {
       "No curl or `fetch` snippet is offered for saving: a script has no CSRF token of the person's page, so the request is refused by design.",
       "A saved dashboard's page offers its revision history; restoring an earlier revision saves it again as a new revision, so nothing is ever overwritten.",
       "Starring a dashboard adds it to `/me/favourites` (reorder them on the start page); **Set as home** makes `/` open it and sets `/me/home`. Both are actions of the person's own pages, under the same rules as saving.",
+      "**Freeze a snapshot** on your own saved dashboard has this site draw it on your data and keep that drawing at an address nobody can guess, `/snapshots/<token>`: private to you until you share it with anyone signed in or anyone holding the link, for 7 days unless you choose up to 90, or until you revoke it (on the snapshot or on `/account`); after that its address answers 410 `snapshot_gone`. A snapshot runs no code and reads nobody's data when opened. Making, sharing and revoking one are actions of your own pages, under the same rules as saving.",
     ),
   ];
 }
