@@ -34,7 +34,7 @@ export interface SavedRoutes {
 const ACCOUNT_PAGES = { favourites: "/account#favourites", home: "/account#home", trust: "/account#trusted-authors" } as const;
 
 /** An account action, and for a form post (the page before its script runs) where to go after it. */
-export interface AccountBody<T> {
+interface AccountBody<T> {
   action: T;
   /** Null for JSON: the caller reads the answer. */
   returnTo: string | null;

@@ -15,7 +15,7 @@ import type { Snapshot, SnapshotOpened, SnapshotSummary, SnapshotVisibility } fr
  * The page's policy: the inert document's (which the frame's document inherits), with forms
  * allowed to post to this site alone, for the owner's Share and Revoke.
  */
-export const SNAPSHOT_PAGE_CSP = `${INERT_CSP.replace("form-action 'none'", "form-action 'self'")}; frame-src 'none'; frame-ancestors 'none'`;
+const SNAPSHOT_PAGE_CSP = `${INERT_CSP.replace("form-action 'none'", "form-action 'self'")}; frame-src 'none'; frame-ancestors 'none'`;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Text people wrote (titles, names): shown as it reads, bidirectional tricks taken out. */

@@ -116,7 +116,7 @@ function selectRows(db: Db) {
  * Empties the document and picture of every snapshot that has ended (revoked, or past its
  * expiry): nothing it showed stays stored once nobody may see it.
  */
-export async function forgetEnded(db: Db, now = Date.now()): Promise<void> {
+async function forgetEnded(db: Db, now = Date.now()): Promise<void> {
   await db
     .updateTable("snapshots")
     .set({ html: "", png: null })
@@ -125,7 +125,7 @@ export async function forgetEnded(db: Db, now = Date.now()): Promise<void> {
     .execute();
 }
 
-export interface NewSnapshot {
+interface NewSnapshot {
   ownerId: number;
   slug: string;
   revision: number;
