@@ -279,3 +279,18 @@ test("favourites are listed as links in the order the API gives", { tag: "@csm-s
   await expect(links).toHaveText(["Renewals", "Pipeline"]);
   await expect(links.first()).toHaveAttribute("href", "/~/csm/renewals");
 });
+
+test("the start page, the docs and llms.txt tell one story of other people's code on your data", async ({ request }) => {
+  // What each surface says, as text: drawn by the site by default, interactive only after a yes or for trusted authors.
+  const textOf = async (path: string) => {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    return (await res.text()).replace(/<[^>]+>/g, " ").replace(/&#x27;|&apos;/g, "'").replace(/\s+/g, " ");
+  };
+  for (const path of ["/", "/docs/saving", "/dashboards/playground/llms.txt"]) {
+    const text = await textOf(path);
+    expect(text, path).toMatch(/Someone else's (saved )?dashboard (on your data is drawn|opens (for a signed-in human )?drawn) by this site/);
+    expect(text, path).toMatch(/[Ii]nteractive/);
+    expect(text, path).toMatch(/trust/);
+  }
+});

@@ -40,6 +40,9 @@ describe("configuration", () => {
     expect(parseConfig({ OAUTH_UNAPPROVED_PER_ADDRESS: "3", OAUTH_CLIENTS_MAX: "40" }).oauth.registrations).toEqual({ perAddress: 3, total: 40 });
     expect(configProblems({ OAUTH_UNAPPROVED_PER_ADDRESS: "50", OAUTH_CLIENTS_MAX: "50" })).toEqual(["OAUTH_CLIENTS_MAX: must be above OAUTH_UNAPPROVED_PER_ADDRESS, or one address could fill it"]);
     expect(configProblems({ OAUTH_UNAPPROVED_PER_ADDRESS: "0" })).toEqual(["OAUTH_UNAPPROVED_PER_ADDRESS: Too small: expected number to be >=1"]);
+    expect(parseConfig({}).oauth.metadataFromPrivateAddresses).toBe(false);
+    expect(parseConfig({ OAUTH_CLIENT_METADATA_PRIVATE: "1" }).oauth.metadataFromPrivateAddresses).toBe(true);
+    expect(configProblems({ OAUTH_CLIENT_METADATA_PRIVATE: "yes" })).toEqual([expect.stringMatching(/^OAUTH_CLIENT_METADATA_PRIVATE: /)]);
     expect(configProblems({ OAUTH_CLIENTS_MAX: "many" })).toEqual(["OAUTH_CLIENTS_MAX: must be a number"]);
   });
 

@@ -128,6 +128,11 @@ const schema = z
     PLAYGROUND_REPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
     OAUTH_UNAPPROVED_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     OAUTH_CLIENTS_MAX: z.coerce.number().int().min(2).max(10_000_000).default(10_000),
+    // Client metadata documents on loopback, private and link-local addresses: closed networks and tests only.
+    OAUTH_CLIENT_METADATA_PRIVATE: z
+      .enum(["1", "0", "true", "false"])
+      .default("false")
+      .transform((v) => v === "1" || v === "true"),
     RENDERER_CHROMIUM: z
       .string()
       .default("auto")
@@ -247,7 +252,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
       rendersPerDraftPerMinute: e.PLAYGROUND_RENDERS_PER_DRAFT_PER_MIN,
     },
     /** The MCP endpoint's authorization server: how many registered clients it keeps (lib/auth/oauth.ts RegistrationBounds). */
-    oauth: { registrations: { perAddress: e.OAUTH_UNAPPROVED_PER_ADDRESS, total: e.OAUTH_CLIENTS_MAX } },
+    oauth: { registrations: { perAddress: e.OAUTH_UNAPPROVED_PER_ADDRESS, total: e.OAUTH_CLIENTS_MAX }, metadataFromPrivateAddresses: e.OAUTH_CLIENT_METADATA_PRIVATE },
     /** The service's own renderer of demo drafts (lib/renderer): which Chromium, and its bounds. */
     renderer: {
       chromium: e.RENDERER_CHROMIUM,

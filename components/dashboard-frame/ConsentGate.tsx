@@ -119,10 +119,10 @@ export function ConsentGate(props: ConsentGateProps) {
         </p>
       ) : null}
       <p className={styles.warning}>
-        <strong>A dashboard can send anything it reads out of your browser.</strong>{" "}
+        <strong>Run interactively, a dashboard can send anything it reads out of your browser.</strong>{" "}
         {author.kind === "editor"
           ? "Run it on your data only if you know what this code does. It reads nothing else, and nothing of yours is read until you choose."
-          : "Run it on your data only if you trust its author. It reads nothing else, and nothing of yours is read until you choose."}
+          : "Run it on your data only if you trust its author; drawn by this site, it needs no one's trust. It reads nothing else, and nothing of yours is read until you choose."}
       </p>
       <div className={styles.actions} role="group" aria-label="Your choice">
         <button type="button" className="primary" onClick={() => onAgree(agree(question))} disabled={busy}>

@@ -21,6 +21,8 @@ interface Drawing {
   html: string;
   drawnAt: string;
   height: number;
+  revision: number;
+  viewport: "desktop" | "phone";
   remembered: boolean;
   answers: DrawingAnswer[];
 }
@@ -106,6 +108,15 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers }: Sa
         <button type="button" onClick={onInteractive} disabled={!hydrated} data-testid="make-interactive">
           Make it interactive
         </button>
+        {state.kind === "ready" ? (
+          <>
+            {" "}
+            {/* The same drawing as a PNG (GET <path>/drawn.png), made from the inert document, not by running the code here. */}
+            <a href={`${path}/drawn.png?viewport=${state.drawing.viewport}&revision=${state.drawing.revision}`} download data-testid="download-picture">
+              Download picture
+            </a>
+          </>
+        ) : null}
       </p>
       <p role="status" className={styles.message} data-testid="safe-view-status">
         {state.kind === "drawing"

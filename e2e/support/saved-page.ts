@@ -50,6 +50,11 @@ export class SavedDashboardPage {
     return this.page.frameLocator('[data-testid="safe-view-frame"]');
   }
 
+  /** The safe view's "Download picture" link, there once a drawing is shown. */
+  downloadPicture() {
+    return this.page.getByTestId("download-picture");
+  }
+
   /** From the safe view to today's interactive view: the consent gate, for someone else's code. */
   async makeInteractive(): Promise<void> {
     await this.page.getByTestId("make-interactive").click();

@@ -33,8 +33,10 @@ import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
 import { shutdownOnSignal } from "@/lib/ops/shutdown";
 import { findChromium, Renderer } from "@/lib/renderer";
+import { createClientMetadataFetcher } from "@/lib/auth/client-metadata";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
+import { createDrawnPictures, drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
 import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 
 // The composition root. Everything the process keeps between requests is built here, once,
@@ -60,6 +62,8 @@ export interface App {
   readonly savedReads: SavedReads;
   /** Someone else's dashboards drawn on the viewer's data, as inert documents (lib/saved/drawings.ts). */
   readonly drawings: Drawings;
+  /** Those drawings as PNG, remembered beside them (lib/saved/pictures.ts; the renderer's picture()). */
+  readonly drawnPictures: DrawnPictures;
   /** The identity provider's configuration, discovered on the first sign-in (lib/signin/oidc.ts). */
   readonly oidcDiscovery: OidcDiscovery;
   readonly standIns: StandIns;
@@ -95,6 +99,8 @@ export interface AppRoutes {
   saved: SavedRoutes;
   /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
   drawings: DrawingRoutes;
+  /** GET /~/<handle>/<slug>/drawn.png: the safe view's drawing as a picture, for "Download picture". */
+  drawingPicture: RouteModule;
   /** Snapshots: freezing, sharing and revoking one's own (POST /account/snapshots), and opening one. */
   snapshots: SnapshotRoutes;
   /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
@@ -189,7 +195,15 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
-  const oauthDeps = { db, sealer: sealerOf, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, trustedProxy: config.playground.trustedProxy, registrations: config.oauth.registrations };
+  const oauthDeps = {
+    db,
+    sealer: sealerOf,
+    publicOrigin: config.publicOrigin,
+    allowedHosts: config.allowedHosts,
+    trustedProxy: config.playground.trustedProxy,
+    registrations: config.oauth.registrations,
+    clientMetadata: createClientMetadataFetcher({ allowPrivate: config.oauth.metadataFromPrivateAddresses }),
+  };
   // The MCP endpoint reads /api as the person its access token speaks for: the request object
   // itself carries that person here, so nothing a client sends can name someone else.
   const bearerUsers = new WeakMap<Request, SessionUser>();
@@ -204,6 +218,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     },
     origin: () => `http://127.0.0.1:${config.port}`,
   });
+  const drawnPictures = createDrawnPictures({ renderer: rendererOf });
 
   let background: CrmSyncScheduler | null | undefined;
   let operations = false;
@@ -216,6 +231,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     caches,
     savedReads,
     drawings,
+    drawnPictures,
     oidcDiscovery,
     standIns,
     credentials,
@@ -268,6 +284,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       }),
       saved: savedRoutes(humanDeps),
       drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+      drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy }),
       snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({

@@ -23,7 +23,7 @@ export const authorizationServerMetadata = z
     issuer: url("This service's origin; authorization answers carry it as `iss` (RFC 9207)"),
     authorization_endpoint: url("The consent page"),
     token_endpoint: url("Codes and refresh tokens are exchanged here"),
-    registration_endpoint: url("Hosts register themselves here (RFC 7591)"),
+    registration_endpoint: url("Hosts register themselves here (RFC 7591); deprecated for hosts that can identify themselves by a Client ID Metadata Document"),
     revocation_endpoint: url("A host gives up its tokens here (RFC 7009)"),
     revocation_endpoint_auth_methods_supported: z.array(z.literal("none")),
     scopes_supported: z.array(z.string()),
@@ -33,6 +33,7 @@ export const authorizationServerMetadata = z
     code_challenge_methods_supported: z.array(z.literal("S256")).meta({ description: "PKCE with S256 only; `plain` is refused" }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: no client secrets are issued" }),
     authorization_response_iss_parameter_supported: z.literal(true),
+    client_id_metadata_document_supported: z.literal(true).meta({ description: "A host may use an https URL as its `client_id`, naming its own metadata document, instead of registering" }),
     service_documentation: url("The how-to for connecting a host"),
   })
   .meta({ id: "OAuthAuthorizationServer" });

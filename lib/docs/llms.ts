@@ -73,7 +73,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
 
   doc.push(`# Dashboards playground`, "", SUMMARY, "");
   doc.push(
-    `Everything below in full, with every shape and example: ${origin}${LLMS_FULL_PATH}. Each line names its reference page (Markdown). JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
+    `In full, every shape and example: ${origin}${LLMS_FULL_PATH}. JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
     "",
   );
 
@@ -88,13 +88,13 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
     `7. \`POST <postUrl>\` with only what changes (\`html\`, \`scenario\`, \`examples\`, \`dash\`; null clears; \`baseRevision\` refuses a stale update with 409 and \`X-Current-Revision\`) → the next revision; watchers follow live.`,
     `8. Repeat 3, 5, 6 and 7 until every state renders cleanly.`,
     `9. \`GET ${base}/draft/<read_id>\` (the draft), \`…/events\` (server-sent events), \`…/revisions\` (history, \`?cursor=\`): what watchers see.`,
-    `10. Hand the human \`watchUrl\`. They save it into their space themselves; nothing you hold can.`,
+    `10. Hand the human \`watchUrl\`: saving is theirs alone.`,
     "",
   );
 
   doc.push(`## Writing rules`, "");
   doc.push(
-    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data they are asked first, shown these paths, and only these are answered (403 \`read_not_agreed\` otherwise).`,
+    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data only these are answered (403 \`read_not_agreed\` otherwise). Someone else's dashboard opens drawn by this site (your code runs in its browser, the viewer sees an inert copy: draw everything into the page); interactive only for trusted authors or once they agree.`,
     `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
     `- \`window.DASHBOARD_PARAMS\` holds the page address's \`?p.<name>=<value>\` as strings (\`{}\` when none): one dashboard, several windows (\`?p.days=90\`). Check each value before use and fall back to a default. The rules: "Windows from the address" in llms-full.txt.`,
     `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
@@ -244,7 +244,7 @@ export function llmsFullText(origin: string): string {
   recipesSection(doc, origin);
   doc.push(`## Seeing it`, "");
   doc.push(
-    `Have the service draw a revision itself: \`POST ${base}/draft/<read_id>/render\` with JSON \`{"viewport": "phone", "scenario": "outage", "examples": {...}, "revision": N}\` (every field optional; no body draws the current revision as it is, at \`desktop\`). Viewports: ${Object.entries(RENDER_VIEWPORTS).map(([k, v]) => `\`${k}\` ${v.width}×${v.height}`).join(", ")}. It renders in the service's own headless Chromium, through the frame and broker a watcher gets, on demo data, and answers \`report\` (a render report whose \`source.kind\` is \`service\`, which nothing posted from outside can displace) and \`picture.url\`, a PNG of the whole dashboard (as tall as its content). Each revision, viewport and state is drawn once and kept (\`cached: true\`). Draw every state you built for: each scenario that matters, both viewports. Over MCP, \`render_draft\` answers the picture as image content. Demo drafts only (409 \`render_demo_only\`); 503 \`renderer_not_configured\` where the deployment has no browser (then use a browser of your own, below); 503 \`renderer_busy\` and 429 carry \`Retry-After\`; a dashboard that never finishes drawing is 504 \`render_timed_out\`. The answer:`,
+    `Have the service draw a revision itself: \`POST ${base}/draft/<read_id>/render\` with JSON \`{"viewport": "phone", "scenario": "outage", "examples": {...}, "revision": N}\` (every field optional; no body draws the current revision as it is, at \`desktop\`). Viewports: ${Object.entries(RENDER_VIEWPORTS).map(([k, v]) => `\`${k}\` ${v.width}×${v.height}`).join(", ")}. It renders in the service's own headless Chromium, through the frame and broker a watcher gets, on demo data, and answers \`report\` (a render report whose \`source.kind\` is \`service\`, which nothing posted from outside can displace) and \`picture.url\`, a PNG of the whole dashboard (as tall as its content). Each revision, viewport and state is drawn once and kept (\`cached: true\`). A demo draft's watch page names the picture of its current revision (\`desktop\`, its own state) as its link preview (\`og:image\`), so a watch link pasted into chat shows the dashboard. Draw every state you built for: each scenario that matters, both viewports. Over MCP, \`render_draft\` answers the picture as image content. Demo drafts only (409 \`render_demo_only\`); 503 \`renderer_not_configured\` where the deployment has no browser (then use a browser of your own, below); 503 \`renderer_busy\` and 429 carry \`Retry-After\`; a dashboard that never finishes drawing is 504 \`render_timed_out\`. The answer:`,
     "",
   );
   code("ts", describeShape(renderAnswer));

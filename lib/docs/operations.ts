@@ -378,11 +378,14 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
     siteOperation({
       op: "playground.renderPicture",
       section: "renders",
-      description: [p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept.")],
+      description: [
+        p("The address a render answered as `picture.url`. The same address always answers the same bytes, so it may be cached for as long as the revision is kept."),
+        p("A demo draft's watch page names the picture of its current revision, at `desktop` in the revision's own scenario and variants, as its link preview (`og:image`). That one address (and its `phone` twin) is drawn on its first GET when nobody has rendered it yet, under the renders' allowances and the renderer's bounds; any other address that was never rendered is 404. A live draft's never is: it would need a viewer's data."),
+      ],
       security: "none",
       params: [readId, { name: "file", in: "path", type: "string", required: true, limits: "<revision>-<key>.png", notes: "As the render's `picture.url` names it", schema: { type: "string" } }],
       responses: [{ status: 200, contentType: "image/png", description: "The dashboard, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
-      errors: ["not_found", "rate_limited", "internal_error"],
+      errors: ["not_found", "rate_limited", "renderer_not_configured", "renderer_busy", "render_timed_out", "internal_error"],
     }),
   ];
 }
@@ -537,7 +540,7 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       section: "saving",
       description: [
         p(
-          "A dashboard someone else wrote runs on your live data only after you agree, on a screen that names its author and the API paths it reads; it then reads only those paths. `add` skips that screen for every dashboard in the author's space; `remove` brings it back. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
+          "A dashboard someone else wrote opens drawn by this site on your data (its code never runs in your browser); made interactive, it runs on your live data only after you agree, on a screen that names its author and the API paths it reads, and then reads only those paths. `add` runs every dashboard in the author's space interactively with no step; `remove` brings back the drawn view and the question. Sent by the saved dashboard's \"Always trust\" button and the lists on `/connections` and your space.",
         ),
       ],
       security: "session-same-origin",
@@ -624,7 +627,7 @@ function oauthOperations(set: SchemaSet): OperationDoc[] {
       op: "oauth.register",
       section: "oauth",
       description: [
-        p("Open to any host, ten registrations a minute per address. Clients are public and prove themselves with PKCE: no secret is issued. A client nobody approves within a day is forgotten."),
+        p("Deprecated for hosts that can identify themselves by a Client ID Metadata Document (an https `client_id`, below): they need not register. Open to any host, ten registrations a minute per address. Clients are public and prove themselves with PKCE: no secret is issued. A client nobody approves within a day is forgotten."),
         p(
           "No one address can use up registration for everyone. An address (an IPv6 /64) may hold 100 registered clients that nobody has approved yet (`OAUTH_UNAPPROVED_PER_ADDRESS`); past that it is answered `429` `temporarily_unavailable` with `Retry-After`, the seconds until its oldest is forgotten, and a client approved (or with a code waiting) stops counting. The server keeps 10,000 clients (`OAUTH_CLIENTS_MAX`); when full, the oldest unapproved client of the address holding the most is forgotten to make room, so a flood from many addresses pushes out its own registrations first. An approved client is never forgotten: only when every client kept is approved or being approved is the answer `503` `temporarily_unavailable`.",
         ),
@@ -641,10 +644,15 @@ function oauthOperations(set: SchemaSet): OperationDoc[] {
       section: "oauth",
       description: [
         p("The host opens it in the person's browser. Signed out, the person signs in first and comes back. The page names the app, what it may do and where it sends the person back; nothing is granted until they choose Approve. A request that cannot be trusted to go back (an unknown client, a redirect URI it did not register) is shown as an error on the page and never redirected; other refusals go back to the redirect URI as `error`, with `state` and `iss`."),
+        p("`client_id` is either a registered client's id or, for a host identified by a Client ID Metadata Document, the https URL of that document: JSON with `client_id` equal to its own URL, `client_name` and `redirect_uris` (the registration's fields). The server fetches it from public addresses only (`OAUTH_CLIENT_METADATA_PRIVATE` allows loopback and private ones for closed networks), with no redirects, at most 5 KB within 5 s, keeps it as its `Cache-Control` says (a minute to a day, 5 minutes when it says nothing), shows the document's host on the consent page and accepts only the redirect URIs it lists. A document that cannot be used is shown as an error page saying why."),
       ],
       security: "session",
       params: queryParams(authorizeQuery, set),
-      responses: [page("The consent page")],
+      responses: [
+        page("The consent page"),
+        { status: 303, contentType: "text/plain", description: "Signed out: to the sign-in page, which comes back here. A refusal that can go back: to the redirect URI with `error`, `error_description`, `state` and `iss`", schema: { type: "string" }, fields: [] },
+        { status: 400, contentType: "text/html", description: "A request that cannot be trusted to go back, shown as a page saying why: no or an unknown `client_id`, a parameter sent twice or too long, a redirect URI the client did not register or its metadata document does not list, a metadata document that cannot be used", schema: { type: "string" }, fields: [] },
+      ],
       errors: [],
       curl: false,
     }),

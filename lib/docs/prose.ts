@@ -254,6 +254,7 @@ function savingIntro(): Block[] {
       "The first save answers 201, a later one 200; every save keeps the earlier revisions.",
       "No curl or `fetch` snippet is offered for saving: a script has no CSRF token of the person's page, so the request is refused by design.",
       "A saved dashboard's page offers its revision history; restoring an earlier revision saves it again as a new revision, so nothing is ever overwritten.",
+      "Someone else's saved dashboard opens drawn by this site on the signed-in viewer's own data: the service runs its code in its own contained browser, answering only the API paths the code names, and shows the viewer an inert copy (no script, no address but `data:` images), so nothing it reads can leave and no question is asked. **Make it interactive** runs it in the viewer's browser, where a dashboard can send what it reads out, so it asks first (the author and the paths); the viewer's own dashboards and those of authors they trust run interactively at once. Demo data needs neither.",
       "Starring a dashboard adds it to `/me/favourites` (reorder them on the start page); **Set as home** makes `/` open it and sets `/me/home`. Both are actions of the person's own pages, under the same rules as saving.",
       "**Freeze a snapshot** on your own saved dashboard has this site draw it on your data and keep that drawing at an address nobody can guess, `/snapshots/<token>`: private to you until you share it with anyone signed in or anyone holding the link, for 7 days unless you choose up to 90, or until you revoke it (on the snapshot or on `/account`); after that its address answers 410 `snapshot_gone`. A snapshot runs no code and reads nobody's data when opened. Making, sharing and revoking one are actions of your own pages, under the same rules as saving.",
     ),
@@ -311,6 +312,9 @@ export function sectionIntro(slug: SectionSlug): Block[] {
       return [
         p(
           "A host that shows a person's saved dashboards inline (the MCP tool `show_dashboard`) acts as that person, so it connects through OAuth 2.1 with this service's own sign-in as the authorization server, as the MCP specification's authorization describes. A host finds everything from the MCP endpoint's 401; nobody configures a client by hand. The steps for Claude, ChatGPT and VS Code are in [Demo API and agent tools](/docs/demo-api#mcp-hosts).",
+        ),
+        p(
+          "A host identifies itself by a Client ID Metadata Document, as hosts now do: its `client_id` is the https URL of a JSON document it serves, which names its `client_name` and `redirect_uris`; nothing is registered ahead of time, and the consent page shows the document's host. Registering at `/oauth/register` (RFC 7591) stays for older hosts and is deprecated.",
         ),
         p("These addresses answer OAuth's own error format, `{error, error_description}`, which every OAuth client reads, with the API envelope's `hint` beside it in the same words."),
       ];

@@ -375,7 +375,7 @@ export async function draftHistoryPage(ctx: DraftContext, readId: string, limit:
 }
 
 /** A kept revision of a draft (the current one when `revision` is null), with what the draft is now. */
-interface RevisionOfDraft {
+export interface RevisionOfDraft {
   currentRevision: number;
   dataMode: "demo" | "live";
   revision: DraftRevision;

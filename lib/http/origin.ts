@@ -32,6 +32,17 @@ export function trustedOrigin(request: Request, publicOrigin?: string, allowedHo
   throw new ApiError("untrusted_host", UNTRUSTED_HOST_HINT);
 }
 
+/**
+ * trustedOrigin for a page, which has its request's headers and no request: the origin a page
+ * writes into absolute URLs of its own (a link preview's picture), or null when the Host cannot
+ * be believed (the page then names no such URL).
+ */
+export function pageOrigin(headers: Headers, publicOrigin?: string, allowedHosts: readonly string[] = []): string | null {
+  if (publicOrigin) return publicOrigin;
+  const host = headers.get("host")?.toLowerCase() ?? null;
+  return host && hostBelieved(host, "http:", stampedLocalAddress({ headers }), { allowedHosts }) ? `http://${host}` : null;
+}
+
 /** The address and port the connection was accepted on, when the server stamped it (a client could send the header itself otherwise). */
 export function stampedLocalAddress(request: { headers: Headers }): string | null {
   return peerStampInstalled() ? request.headers.get(LOCAL_ADDRESS_HEADER) : null;

@@ -21,7 +21,7 @@ export function isJsonPath(pathname: string, method: string): boolean {
   if (pathname === "/oauth/register" || pathname === "/oauth/token" || pathname === "/oauth/revoke" || pathname === "/oauth/connected-apps" || pathname.startsWith("/.well-known/oauth-")) return true;
   if (pathname === "/openapi.json" || pathname === "/dashboards/save" || pathname.startsWith("/dashboards/save/")) return true;
   if (pathname.startsWith("/dashboards/playground/")) return !PLAYGROUND_PAGES.test(pathname);
-  if (/^\/~\/[^/]+\/[^/]+\/(?:source|drawn)$/.test(pathname)) return true;
+  if (/^\/~\/[^/]+\/[^/]+\/(?:source|drawn|drawn\.png)$/.test(pathname)) return true;
   if (/^\/dashboards\/drawn\/[^/]+\/api(?:\/.*)?$/.test(pathname)) return true;
   return /^\/~\/[^/]+\/[^/]+$/.test(pathname) && method !== "GET" && method !== "HEAD";
 }
@@ -75,7 +75,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/(?:signin\/demo|signout)$/, "POST"],
   [/^\/stand-ins\/[^/]+(?:\/.*)?$/, "GET, HEAD, POST"],
   [/^\/test-fault$/, "GET, HEAD"],
-  [/^\/~\/[^/]+\/[^/]+\/(?:source|drawn)$/, "GET, HEAD"],
+  [/^\/~\/[^/]+\/[^/]+\/(?:source|drawn|drawn\.png)$/, "GET, HEAD"],
   [/^\/dashboards\/drawn\/[^/]+\/api(?:\/.*)?$/, "GET, HEAD"],
   // A snapshot: its page for a browser, JSON otherwise (lib/saved/snapshot-routes.ts).
   [/^\/snapshots\/[^/]+$/, "GET, HEAD"],

@@ -2,9 +2,11 @@ import "server-only";
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Frame, type Page, type Request } from "playwright-core";
+import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import { INERT_CSP } from "@/lib/inert/policy";
 
 // The service's own browser: headless Chromium drawing pages of this server for the playground's
-// renders. Bounded the way a shared image renderer must be: one browser, a fixed number of pages
+// renders and the safe view's drawings, and pictures (PNG) of inert documents (picture()). Bounded the way a shared image renderer must be: one browser, a fixed number of pages
 // at once and a short queue behind them (past it, callers are told when to come back), each client
 // address held to its share of both, a time limit per render after which its page is torn down, an
 // earlier end for a render that waits on nothing, a memory ceiling past which the browser is
@@ -69,6 +71,15 @@ interface RenderedPage {
   ms: number;
 }
 
+interface PictureInput {
+  /** An inert document (lib/inert): whole, with no script and no address but `data:` images. */
+  html: string;
+  /** The width it is pictured at, as RENDER_VIEWPORTS names it: desktop (1280) or phone (390). */
+  viewport: RenderViewport;
+  /** The address it is drawn for, keyed as for render(): the picture takes that address's share. */
+  client: string;
+}
+
 /**
  * No render can be taken now: try again after this many seconds. `share` when the caller's own
  * address already holds its share of the renderer, `full` when every page and queue place is taken.
@@ -94,6 +105,12 @@ export class RenderIdle extends RenderTimeout {
 
 /** The tallest picture drawn, in CSS pixels (a frame never grows past 20,000: FRAME_HEIGHT_MAX). */
 const MAX_PICTURE_HEIGHT = 20_000;
+/**
+ * Where a picture's document is opened: an address of the server's own origin, so a request that
+ * escaped interception could reach only the server, but answered by the renderer itself (the
+ * document never travels to the server and back).
+ */
+const PICTURE_PATH = "/dashboards/picture";
 /** After the viewport grows, a moment for the frame's own process to paint what came into view. */
 const PAINT_SETTLE_MS = 150;
 
@@ -417,6 +434,22 @@ export class Renderer {
    * limit, RenderIdle when it waits on nothing.
    */
   async render(page: RenderPage, client: string): Promise<RenderedPage> {
+    return this.admitted(client, () => this.drawWithin(page));
+  }
+
+  /**
+   * A PNG of an inert document at the viewport's width and its whole height (up to 20,000 CSS
+   * pixels), for `client` under the same pages, queue, shares and time limit as render(). The
+   * document is loaded with JavaScript off, under INERT_CSP with `sandbox` as its response's
+   * policy, and with every request but its own stopped, so it could not act even were it not inert.
+   * Throws as render() does (RendererBusy, RenderTimeout).
+   */
+  async picture({ html, viewport, client }: PictureInput): Promise<Buffer> {
+    return this.admitted(client, () => this.pictureWithin(html, RENDER_VIEWPORTS[viewport]));
+  }
+
+  /** Runs `work` once `client` has a page: at once, after its turn in the queue, or refused. */
+  private async admitted<T>(client: string, work: () => Promise<T>): Promise<T> {
     if (this.closed) throw new Error("the renderer is closed");
     const mine = this.clients.get(client) ?? { running: 0, waiting: [] };
     // Back in about one render's time, when one of the address's own renders is done.
@@ -436,7 +469,7 @@ export class Renderer {
       await new Promise<void>((start, refuse) => mine.waiting.push({ start, refuse }));
     }
     try {
-      return await this.drawWithin(page);
+      return await work();
     } finally {
       this.running--;
       mine.running--;
@@ -609,10 +642,7 @@ export class Renderer {
       });
       work.catch(() => {});
       const drawn = await Promise.race([work, limit, idle.idle]);
-      const ms = Date.now() - started;
-      this.recentMs.push(ms);
-      if (this.recentMs.length > 20) this.recentMs.shift();
-      return { ...drawn, ms };
+      return { ...drawn, ms: this.took(started) };
     } catch (err) {
       if (timedOut || err instanceof RenderIdle) throw err;
       const message = err instanceof Error ? err.message : String(err);
@@ -621,13 +651,82 @@ export class Renderer {
     } finally {
       clearTimeout(timer);
       watch?.stop();
-      // A page whose script never yields can hold its context open: past a short wait the whole
-      // browser is restarted rather than left wedged for the next render.
-      const closed = await Promise.race([context.close().then(() => true).catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
-      if (!closed) {
-        this.o.log?.("a render's page would not close; restarting the renderer's browser");
-        await this.stopBrowser();
-      }
+      await this.closeContext(context);
+    }
+  }
+
+  private async pictureWithin(html: string, viewport: { width: number; height: number; mobile: boolean }): Promise<Buffer> {
+    const started = Date.now();
+    const browser = await this.browserForRender();
+    const context = await browser.newContext({
+      viewport: { width: viewport.width, height: viewport.height },
+      deviceScaleFactor: 1,
+      isMobile: viewport.mobile,
+      hasTouch: viewport.mobile,
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      javaScriptEnabled: false,
+    });
+    const url = `${this.o.origin}${PICTURE_PATH}`;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    try {
+      // The document is the one answer; every other request is stopped before it is sent.
+      await context.route("**/*", (route) => {
+        const request = route.request();
+        if (request.url() !== url || !request.isNavigationRequest() || request.frame().parentFrame() !== null) return route.abort("blockedbyclient");
+        return route.fulfill({
+          status: 200,
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": `${INERT_CSP}; sandbox`, "cache-control": "no-store" },
+          body: html,
+        });
+      });
+      const page = await context.newPage();
+      const work = (async () => {
+        await page.goto(url, { waitUntil: "load", timeout: this.o.timeoutMs });
+        // Read from the browser's layout, not from the page: no script runs there.
+        const cdp = await context.newCDPSession(page);
+        const { cssContentSize } = await cdp.send("Page.getLayoutMetrics");
+        await cdp.detach().catch(() => {});
+        const height = Math.max(viewport.height, Math.min(MAX_PICTURE_HEIGHT, Math.ceil(cssContentSize.height)));
+        return page.screenshot({ type: "png", animations: "disabled", fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height }, timeout: this.o.timeoutMs });
+      })();
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          reject(new RenderTimeout(`the picture took longer than ${this.o.timeoutMs} ms`));
+        }, this.o.timeoutMs);
+      });
+      work.catch(() => {});
+      const png = await Promise.race([work, limit]);
+      this.took(started);
+      return png;
+    } catch (err) {
+      if (timedOut) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      if (/Timeout/i.test(message)) throw new RenderTimeout(message.split("\n")[0] ?? message);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      await this.closeContext(context);
+    }
+  }
+
+  /** Keeps a render's time for the wait a busy caller is told; answers it. */
+  private took(started: number): number {
+    const ms = Date.now() - started;
+    this.recentMs.push(ms);
+    if (this.recentMs.length > 20) this.recentMs.shift();
+    return ms;
+  }
+
+  private async closeContext(context: BrowserContext): Promise<void> {
+    // A page whose script never yields can hold its context open: past a short wait the whole
+    // browser is restarted rather than left wedged for the next render.
+    const closed = await Promise.race([context.close().then(() => true).catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+    if (!closed) {
+      this.o.log?.("a render's page would not close; restarting the renderer's browser");
+      await this.stopBrowser();
     }
   }
 }

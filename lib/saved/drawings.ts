@@ -58,7 +58,7 @@ export interface Drawing {
   answers: DrawingAnswer[];
 }
 
-export interface DrawingAnswer {
+interface DrawingAnswer {
   /** Relative to the API base, with the query, as the dashboard asked for it. */
   path: string;
   status: number;

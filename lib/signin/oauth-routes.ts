@@ -34,11 +34,13 @@ import { json } from "@/lib/http/respond";
 import { humanGuard, type HumanDeps } from "@/lib/saved/human";
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata, RegisteredClientAnswer, TokenAnswer } from "@/lib/contract/oauth";
 import { forgetTrustFromApp } from "@/lib/saved/trust";
+import { createClientMetadataFetcher, isMetadataClientId, type ClientMetadataFetcher } from "@/lib/auth/client-metadata";
 
 // The service's sign-in as the authorization server of its MCP endpoint, over HTTP:
 //   /.well-known/oauth-protected-resource[/dashboards/playground/mcp]  RFC 9728, the resource's metadata
 //   /.well-known/oauth-authorization-server                            RFC 8414, this server's metadata
 //   POST /oauth/register                                               RFC 7591, public clients register
+//                                                                      (or name a Client ID Metadata Document as client_id)
 //   GET  /oauth/authorize                                              the consent page (sign-in first)
 //   POST /oauth/authorize                                              the person's answer: a code, or access_denied
 //   POST /oauth/token                                                  authorization_code and refresh_token
@@ -63,7 +65,23 @@ interface OAuthDeps {
   perMinute?: { register: number; token: number };
   /** How many registered clients are kept, per address and in all (OAUTH_UNAPPROVED_PER_ADDRESS, OAUTH_CLIENTS_MAX). */
   registrations?: RegistrationBounds;
+  /** Where clients named by their metadata document's URL are read (OAUTH_CLIENT_METADATA_PRIVATE). */
+  clientMetadata?: ClientMetadataFetcher;
 }
+
+/** The client a `client_id` names: registered here, or described by the metadata document at its URL. */
+type FindClient = (db: Db, clientId: string, request: Request) => Promise<RegisteredClient | null>;
+
+/** A client known by its metadata document is kept as a row once someone approves it: codes and grants name it. */
+async function keepMetadataClient(db: Db, client: RegisteredClient): Promise<void> {
+  const fields = { client_name: client.client_name, redirect_uris: JSON.stringify(client.redirect_uris), client_uri: client.client_uri };
+  await db
+    .insertInto("oauth_clients")
+    .values({ client_id: client.client_id, ...fields, created_at: Date.now(), registered_from: METADATA_SOURCE })
+    .onConflict((oc) => oc.column("client_id").doUpdateSet(fields))
+    .execute();
+}
+const METADATA_SOURCE = "metadata-document";
 
 /** A host registers once per connection, and a token request follows a sign-in or a 15-minute expiry. */
 const PER_MINUTE = { register: 10, token: 60 };
@@ -152,6 +170,11 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
     return from;
   };
   const human = async (): Promise<HumanDeps> => ({ db: await deps.db(), sealer: deps.sealer(), publicOrigin: deps.publicOrigin });
+  const metadata = deps.clientMetadata ?? createClientMetadataFetcher({ allowPrivate: false });
+  // A metadata document is fetched at most once per its caching; a fetch not yet kept takes from
+  // the address's registration allowance, since it is what registering was.
+  const findClient: FindClient = (db, clientId, request) =>
+    isMetadataClientId(clientId) ? metadata.client(clientId, () => void allowance("register", request)) : clientById(db, clientId);
 
   return {
     protectedResource: defineRoute({
@@ -204,6 +227,7 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
                 code_challenge_methods_supported: ["S256"],
                 token_endpoint_auth_methods_supported: ["none"],
                 authorization_response_iss_parameter_supported: true,
+                client_id_metadata_document_supported: true,
                 service_documentation: `${origin}/docs/demo-api#mcp-hosts`,
               } satisfies AuthorizationServerMetadata,
               200,
@@ -273,7 +297,10 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
               }
               if (p.client_id === null) throw new OAuthError("invalid_request", "client_id is required");
               const db = await deps.db();
-              const client = await clientById(db, p.client_id);
+              const client = await findClient(db, p.client_id, request).catch((err: unknown) => {
+                if (err instanceof OAuthError && err.status === 400) throw new OAuthError("invalid_client", err.description, 401);
+                throw err;
+              });
               if (!client) throw new OAuthError("invalid_client", "the client_id is not registered here; register again", 401);
               // A resource indicator names this server's MCP endpoint or nothing (RFC 8707 §2).
               if (p.resource !== null && p.resource !== mcpResourceOf(request, deps)) throw new OAuthError("invalid_target", `resource: the only resource here is ${mcpResourceOf(request, deps)}`);
@@ -338,13 +365,13 @@ export function oauthRoutes(deps: OAuthDeps): OAuthRoutes {
       refuse: "Open the authorization page with GET; the page answers with POST.",
       methods: (on) => ({
         GET: on({
-          handle: ({ request, url }) => authorizePage(request, url.searchParams, deps, originOf(request)),
+          handle: ({ request, url }) => authorizePage(request, url.searchParams, deps, originOf(request), findClient),
         }),
         POST: on({
           guard: async (request) => humanGuard(request, await human(), "approve an app"),
           handle: async ({ request, who }) => {
             const form = new URLSearchParams(await readBody(request, "application/x-www-form-urlencoded", 16 * 1024).catch(() => ""));
-            return authorizeAnswer(form, who, deps, originOf(request), request);
+            return authorizeAnswer(form, who, deps, originOf(request), request, findClient);
           },
         }),
       }),
@@ -379,7 +406,7 @@ class RedirectedRefusal extends Error {
   }
 }
 
-async function checkAuthorize(search: URLSearchParams, db: Db, resourceHere: string): Promise<AuthorizeRequest> {
+async function checkAuthorize(search: URLSearchParams, db: Db, resourceHere: string, request: Request, findClient: FindClient): Promise<AuthorizeRequest> {
   let p: Record<(typeof AUTHORIZE_PARAMS)[number], string | null>;
   try {
     p = paramsOf(search, AUTHORIZE_PARAMS);
@@ -387,7 +414,14 @@ async function checkAuthorize(search: URLSearchParams, db: Db, resourceHere: str
     throw new ShownRefusal(err instanceof OAuthError ? err.description : "The request is malformed.");
   }
   if (p.client_id === null) throw new ShownRefusal("The app sent no client_id.");
-  const client = await clientById(db, p.client_id);
+  let client: RegisteredClient | null;
+  try {
+    client = await findClient(db, p.client_id, request);
+  } catch (err) {
+    if (err instanceof OAuthError && err.status !== 429) throw new ShownRefusal(`The app's metadata document cannot be used: ${err.description}.`);
+    if (err instanceof OAuthError) throw new ShownRefusal(`Too many apps were looked up from this address: ${err.description}.`);
+    throw err;
+  }
   if (!client) throw new ShownRefusal("The app is not registered here (unknown client_id). It should register again.");
   let redirectUri: string;
   if (p.redirect_uri === null) {
@@ -396,7 +430,11 @@ async function checkAuthorize(search: URLSearchParams, db: Db, resourceHere: str
   } else if (client.redirect_uris.includes(p.redirect_uri)) {
     redirectUri = p.redirect_uri;
   } else {
-    throw new ShownRefusal("The app asked to be sent back to an address it did not register. Nothing was sent to it.");
+    throw new ShownRefusal(
+      isMetadataClientId(client.client_id)
+        ? "The app asked to be sent back to an address its metadata document does not list. Nothing was sent to it."
+        : "The app asked to be sent back to an address it did not register. Nothing was sent to it.",
+    );
   }
   const back = (error: string, description: string) => new RedirectedRefusal(redirectUri, p.state ?? null, new OAuthError(error, description));
   if (p.state !== null && p.state.length > 512) throw back("invalid_request", "state: at most 512 characters");
@@ -420,11 +458,11 @@ function redirectBack(redirectUri: string, params: Record<string, string | null>
   return new Response(null, { status: 303, headers: { location: url.href, "cache-control": "no-store" } });
 }
 
-async function authorizePage(request: Request, search: URLSearchParams, deps: OAuthDeps, origin: string): Promise<Response> {
+async function authorizePage(request: Request, search: URLSearchParams, deps: OAuthDeps, origin: string, findClient: FindClient): Promise<Response> {
   const db = await deps.db();
   let req: AuthorizeRequest;
   try {
-    req = await checkAuthorize(search, db, `${origin}${MCP_PATH}`);
+    req = await checkAuthorize(search, db, `${origin}${MCP_PATH}`, request, findClient);
   } catch (err) {
     return refusalAnswer(err, origin);
   }
@@ -437,20 +475,21 @@ async function authorizePage(request: Request, search: URLSearchParams, deps: OA
   return consentPage(req, user, csrfTokenFor(deps.sealer(), token));
 }
 
-async function authorizeAnswer(form: URLSearchParams, user: SessionUser, deps: OAuthDeps, origin: string, request: Request): Promise<Response> {
+async function authorizeAnswer(form: URLSearchParams, user: SessionUser, deps: OAuthDeps, origin: string, request: Request, findClient: FindClient): Promise<Response> {
   const decision = form.get("decision");
   const search = new URLSearchParams();
   for (const name of AUTHORIZE_PARAMS) for (const v of form.getAll(name)) search.append(name, v);
   const db = await deps.db();
   let req: AuthorizeRequest;
   try {
-    req = await checkAuthorize(search, db, mcpResourceOf(request, deps));
+    req = await checkAuthorize(search, db, mcpResourceOf(request, deps), request, findClient);
   } catch (err) {
     return refusalAnswer(err, origin);
   }
   if (decision !== "approve") {
     return redirectBack(req.redirectUri, { error: "access_denied", error_description: "The person declined.", state: req.state, iss: origin });
   }
+  if (isMetadataClientId(req.client.client_id)) await keepMetadataClient(db, req.client);
   const code = await issueCode(db, { clientId: req.client.client_id, userId: user.id, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, scope: req.scope, resource: req.resource });
   return redirectBack(req.redirectUri, { code, state: req.state, iss: origin });
 }
@@ -503,6 +542,11 @@ function consentPage(req: AuthorizeRequest, user: SessionUser, csrf: string): Re
     .join("");
   // Each name the app or a provider chose is shown isolated, so not even a right-to-left one can
   // reorder the words around it; names stored before such characters were refused lose them here.
+  // A host known by its metadata document is who serves that document: its host is shown, and
+  // a document is only fetched from the host it names.
+  const identified = isMetadataClientId(req.client.client_id)
+    ? `<p>The app identifies itself by its metadata document at <code data-testid="oauth-client-host">${escapeHtml(new URL(req.client.client_id).host)}</code>.</p>`
+    : `<p class="muted">The app registered itself here; nothing vouches for it but the address above.</p>`;
   const shownName = neutralised(req.client.client_name);
   const name = escapeHtml(shownName);
   const body = `<h1 id="consent-title">Connect <bdi data-testid="oauth-client-name">${name}</bdi> to Dashboards?</h1>
@@ -515,6 +559,7 @@ function consentPage(req: AuthorizeRequest, user: SessionUser, csrf: string): Re
 </ul>
 <p>It cannot save, change or delete anything, cannot trust an author or allow a dashboard for you, and never sees your password or session.</p>
 <p>After you answer you will be sent to <code data-testid="oauth-redirect">${escapeHtml(back.origin + back.pathname)}</code>.</p>
+${identified}
 <p class="muted">The app's name is what it says of itself; check the address above. You can disconnect it at any time on your <a href="/account#connected-apps">account page</a>.</p>
 <form method="post" action="/oauth/authorize" aria-labelledby="consent-title">${hidden}
 <div class="actions"><button type="submit" name="decision" value="approve" class="primary" data-testid="oauth-approve">Approve</button><button type="submit" name="decision" value="deny" data-testid="oauth-deny">Deny</button></div>

@@ -181,6 +181,43 @@ describe("the service's renderer, on the production server", () => {
     expect(codes.length - 1).toBeLessThanOrEqual(4 + earned);
   }, 90_000);
 
+  it("draws a demo draft's link preview on its first GET, within the address's allowance, and serves it free after", async () => {
+    const who = from();
+    /** The og:image a watch page names. */
+    const preview = async (id: string) => {
+      const html = await (await fetch(`${server.url}/dashboards/playground/watch/${id}`)).text();
+      return /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+    };
+    const drafts = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => create(`<!doctype html><title>p${i}</title><p>${i}</p>`)));
+    const codes: number[] = [];
+    const started = Date.now();
+    let first: string | undefined;
+    for (const d of drafts) {
+      const url = await preview(d.id);
+      expect(url).toMatch(/\/render\/1-[0-9a-f]{16}\.png$/);
+      first ??= url;
+      const res = await fetch(url!, { headers: who });
+      codes.push(res.status);
+      if (res.status !== 200) {
+        expect(await envelope(res)).toMatchObject({ error: "rate_limited" });
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        break;
+      }
+      expect(res.headers.get("content-type")).toBe("image/png");
+      expect(pngSize(new Uint8Array(await res.arrayBuffer())).width).toBe(1280);
+    }
+    // Four a minute, refilled one every 15 s (as above).
+    const earned = Math.floor((Date.now() - started) / 15_000);
+    expect(codes.at(-1)).toBe(429);
+    expect(codes.length - 1).toBeGreaterThanOrEqual(4);
+    expect(codes.length - 1).toBeLessThanOrEqual(4 + earned);
+    // Drawn once: the same address again costs no render, past the allowance too.
+    expect((await fetch(first!, { headers: who })).status).toBe(200);
+    // A live draft's watch page names no picture.
+    const live = await create(`<!doctype html><title>live</title><p>live</p>`, { dataMode: "live" });
+    expect(await preview(live.id)).toBeUndefined();
+  }, 90_000);
+
   it("meets a dashboard that never yields, or never settles, with its time limit, and draws the next one", async () => {
     for (const html of [
       `<!doctype html><p>loop</p><script>while (true) {}</script>`,

@@ -1,6 +1,7 @@
 // GET /dashboards/playground/watch/<read_id> — a human watches a draft render live;
 // with ?static=1, the current revision renders once, for a screenshot.
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { WatchDraft } from "@/components/watch/WatchDraft";
@@ -10,6 +11,7 @@ import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
 import { draftNaming } from "@/lib/drafts/drafts";
 import { droppedText, parseDashboardParams } from "@/lib/frame/params";
+import { pageOrigin } from "@/lib/http/origin";
 
 export const dynamic = "force-dynamic";
 
@@ -22,10 +24,24 @@ interface Props {
 }
 
 // The tab says what the header says from the first byte; the page follows renames as revisions arrive.
+// A link to it shows the draft's name and, for a demo draft, its picture (the link already makes
+// it public; a live draft's would need someone's data, so it has none).
 export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
-  const found = await naming((await params).id);
+  const { id } = await params;
+  const found = await naming(id);
   const title = found ? `Watching ${found.name ?? "untitled draft"}` : "Watch a draft";
-  return { title, robots: { index: false, follow: false } };
+  const robots = { index: false, follow: false };
+  if (!found) return { title, robots };
+  const name = found.name ?? "Untitled draft";
+  const origin = pageOrigin(await headers(), app().config.publicOrigin, app().config.allowedHosts);
+  const preview = origin ? await (await app().playground()).renders.preview(id) : null;
+  const images = origin && preview ? [{ url: `${origin}${preview.path}`, width: preview.width, height: preview.height, alt: `${name}, drawn on demo data` }] : undefined;
+  return {
+    title,
+    robots,
+    openGraph: { type: "website", title: name, description: images ? "A dashboard draft, drawn on demo data." : undefined, images },
+    twitter: { card: images ? "summary_large_image" : "summary", title: name, images },
+  };
 }
 
 export default async function WatchPage({ params, searchParams }: Props) {
