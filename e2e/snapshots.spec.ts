@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { accessibilityFindings } from "./support/axe";
 import { SignInPage } from "./support/pages";
@@ -5,7 +6,7 @@ import { SignInPage } from "./support/pages";
 // A snapshot, end to end in a real Chromium against the production build: csm freezes their own
 // CX book, drawn by the site on their data; it is private until shared, then opens for anyone
 // holding the link, signed out, as the stored drawing in a frame that may run no script, reading
-// nothing; revoked, its address answers 410. The test revokes what it made, so csm's list of
+// nothing, its picture downloadable; revoked, its address and its picture answer 410. The test revokes what it made, so csm's list of
 // snapshots on /account is as it found it.
 
 const ADDRESS = /\/snapshots\/([A-Za-z0-9_-]{32,})$/;
@@ -34,6 +35,13 @@ test("csm freezes their CX book, shares it by link, a signed-out visitor opens i
   const drawn = page.frameLocator('[data-testid="snapshot-frame"]');
   await expect(drawn.locator("h1")).toHaveText("CX book");
   await expect(drawn.locator("#rows tr").first()).toBeVisible();
+  // Its picture, kept when it was frozen: a PNG of the drawing, downloaded from the page.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("snapshot-picture").click()]);
+  expect(download.suggestedFilename()).toMatch(/^csm-my-book-r\d+-(desktop|phone)-snapshot\.png$/);
+  const png = fs.readFileSync((await download.path())!);
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(390);
+
   // The page refuses every script, axe's too: it is checked in a context that sets the policy aside.
   const axeContext = await browser.newContext({ baseURL, bypassCSP: true, storageState: await page.context().storageState() });
   try {
@@ -85,6 +93,9 @@ test("csm freezes their CX book, shares it by link, a signed-out visitor opens i
     await expect(stranger.getByTestId("snapshot-notice")).toContainText("It runs no code and reads nobody’s data again.");
     await expect(stranger.getByTestId("snapshot-owner")).toHaveCount(0);
     expect(asked.filter((u) => !u.startsWith("data:") && !u.startsWith("about:"))).toEqual([new URL(path, baseURL).href]);
+    const picture = await visitor.request.get(`${path}/picture.png`);
+    expect(picture.status()).toBe(200);
+    expect(picture.headers()["content-type"]).toBe("image/png");
 
     // Revoked by csm on the snapshot's page: the address answers 410, to csm and to the visitor.
     await page.getByRole("button", { name: "Revoke this snapshot" }).click();
@@ -97,6 +108,7 @@ test("csm freezes their CX book, shares it by link, a signed-out visitor opens i
     const asJson = await visitor.request.get(path, { headers: { accept: "application/json" } });
     expect(asJson.status()).toBe(410);
     expect(await asJson.json()).toMatchObject({ error: "snapshot_gone", hint: expect.any(String) });
+    expect((await visitor.request.get(`${path}/picture.png`)).status()).toBe(410);
   } finally {
     await visitor.close();
   }

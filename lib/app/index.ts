@@ -285,7 +285,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       saved: savedRoutes(humanDeps),
       drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
       drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy }),
-      snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
+      snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),

@@ -44,6 +44,7 @@ export const siteOperations = [
   { id: "saving.trust", method: "POST", path: "/account/trust", summary: "Always run an author's dashboards on your data, or stop" },
   { id: "saving.snapshot", method: "POST", path: "/account/snapshots", summary: "Freeze one of your saved dashboards as a snapshot, share it or revoke it" },
   { id: "saving.snapshotShow", method: "GET", path: "/snapshots/:token", summary: "Open a snapshot" },
+  { id: "saving.snapshotPicture", method: "GET", path: "/snapshots/:token/picture.png", summary: "A snapshot's picture, as PNG" },
   { id: "oauth.protectedResource", method: "GET", path: `/.well-known/oauth-protected-resource${base}/mcp`, summary: "The MCP endpoint's protected-resource metadata (RFC 9728): the resource, its authorization server and scope" },
   { id: "oauth.authorizationServer", method: "GET", path: "/.well-known/oauth-authorization-server", summary: "The authorization server's metadata (RFC 8414): its endpoints, grants, PKCE method and scope" },
   { id: "oauth.register", method: "POST", path: "/oauth/register", summary: "Register an MCP host as a public OAuth client (RFC 7591)" },

@@ -456,7 +456,7 @@ const snapshotSummary = z
     drawnAt: z.string().meta({ description: "ISO 8601: when the service drew it" }),
     createdAt: z.string().meta({ description: "ISO 8601: when it was frozen" }),
     expiresAt: z.string().meta({ description: "ISO 8601: when it ends; its address answers 410 after" }),
-    picture: z.boolean().meta({ description: "Whether a picture of it is kept" }),
+    picture: z.boolean().meta({ description: "Whether its picture is kept, at <path>/picture.png" }),
   })
   .meta({ id: "Snapshot" });
 const snapshotAnswer = z.union([
@@ -577,6 +577,20 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       security: "none",
       params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
       responses: [jsonBody(200, "The snapshot and its drawing", set.add(snapshotOpened), set), { status: 200, contentType: "text/html", description: "The snapshot's page, for a browser", schema: { type: "string" }, fields: [] }],
+      errors: ["not_found", "snapshot_gone"],
+      curl: false,
+    }),
+    siteOperation({
+      op: "saving.snapshotPicture",
+      section: "saving",
+      description: [
+        p(
+          "The snapshot's drawing as a PNG at the width it was drawn at, made when it was frozen from the stored document itself (no script ran), as an attachment: the snapshot page's \"Download picture\". The same people may fetch it as may open the snapshot, on the same terms (404, 410); only this site's pages may show it (`Cross-Origin-Resource-Policy: same-origin`). A snapshot frozen while no picture could be made (`picture: false`) answers 404.",
+        ),
+      ],
+      security: "none",
+      params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
+      responses: [{ status: 200, contentType: "image/png", description: "The snapshot, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
       errors: ["not_found", "snapshot_gone"],
       curl: false,
     }),

@@ -78,7 +78,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/~\/[^/]+\/[^/]+\/(?:source|drawn|drawn\.png)$/, "GET, HEAD"],
   [/^\/dashboards\/drawn\/[^/]+\/api(?:\/.*)?$/, "GET, HEAD"],
   // A snapshot: its page for a browser, JSON otherwise (lib/saved/snapshot-routes.ts).
-  [/^\/snapshots\/[^/]+$/, "GET, HEAD"],
+  [/^\/snapshots\/[^/]+(?:\/picture\.png)?$/, "GET, HEAD"],
   // The page answers GET; the save route, POST.
   [/^\/~\/[^/]+\/[^/]+$/, "GET, HEAD, POST"],
 ];

@@ -84,6 +84,7 @@ function shownPage(s: Snapshot, own: boolean, ctx: PageContext): string {
   const body = `<h1><bdi>${text(s.title)}</bdi></h1>
 <p class="notice" data-testid="snapshot-notice"><strong>A snapshot, frozen as it was drawn:</strong> this site drew it on ${by} data on ${when(s.drawnAt)} and kept the drawing. It runs no code and reads nobody’s data again.</p>
 <p class="muted" data-testid="snapshot-meta">By <bdi>${text(s.owner.name)}</bdi> (/~/${text(s.owner.handle)}) · from revision ${s.revision} of ${own ? `<a href="${esc(s.dashboard)}">${text(s.dashboard)}</a>` : text(s.dashboard)} · expires on ${when(s.expiresAt)} · visible to ${AUDIENCE[s.visibility]}</p>
+${s.picture ? `<p><a href="${esc(s.path)}/picture.png" download data-testid="snapshot-picture">Download picture</a> <span class="muted">(PNG, as drawn)</span></p>` : ""}
 ${own && ctx.csrf ? ownerControls(s, ctx.csrf, ctx.origin) : ""}
 <iframe data-testid="snapshot-frame" title="Snapshot: ${text(s.title)}" sandbox="" referrerpolicy="no-referrer" style="height:${Math.max(160, s.height)}px" srcdoc="${esc(s.html)}"></iframe>`;
   return document(s.title, body, ctx, s.path);

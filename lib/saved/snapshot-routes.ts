@@ -9,11 +9,12 @@ import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";
 import { snapshotAction } from "./actions";
-import type { Drawings } from "./drawings";
+import type { Drawing, Drawings } from "./drawings";
+import type { DrawnPictures } from "./pictures";
 import { humanGuard, type HumanDeps } from "./human";
 import { accountBody, answer } from "./routes";
 import { snapshotPage } from "./snapshot-page";
-import { openSnapshot, revokeSnapshot, shareSnapshot, snapshotPath, storeSnapshot } from "./snapshots";
+import { openSnapshot, revokeSnapshot, shareSnapshot, snapshotPath, snapshotPicture, storeSnapshot, type SnapshotOpened } from "./snapshots";
 import { loadDashboard } from "./store";
 import type { SavedReads } from "./trust";
 
@@ -22,10 +23,12 @@ import type { SavedReads } from "./trust";
 //                             action (human.ts), as saving is; no token, agent or MCP call can
 //   GET  /snapshots/<token>   the snapshot: a page for a browser (Accept: text/html), else JSON;
 //                             410 once ended, 404 to whoever may not open it
+//   GET  /snapshots/<token>/picture.png   its picture, to the same people, on the same terms
 
 export interface SnapshotRoutes {
   account: RouteModule;
   show: RouteModule;
+  picture: RouteModule;
 }
 
 interface SnapshotRoutesDeps {
@@ -33,6 +36,8 @@ interface SnapshotRoutesDeps {
   db: () => Promise<Db>;
   sealer: () => Sealer;
   drawings: Drawings;
+  /** The drawing's picture (lib/saved/pictures.ts), kept with the snapshot. */
+  pictures: DrawnPictures;
   savedReads: SavedReads;
   trustedProxy: readonly string[];
   /** The origin people reach this site at, for the address the owner copies. */
@@ -73,14 +78,29 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
     // Drawn as anyone else's dashboard is for them: the service's browser, the viewer's own
     // answers on the paths the code names, and nothing else reachable.
     const reads = deps.savedReads(who.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
+    const client = clientAddress(request, trusted);
     const drawing = await deps.drawings.draw(
       who,
       { ownerId: who.id, handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html },
       reads,
       viewport,
-      clientAddress(request, trusted),
+      client,
     );
-    return { db, dashboard, drawing };
+    return { db, dashboard, drawing, png: await pictureOf(who.id, { ownerId: who.id, slug: dashboard.slug, revision: dashboard.shown.revision }, drawing, client) };
+  }
+
+  /**
+   * The drawing's picture, made from the inert document (no script runs). The document is the
+   * snapshot; when the picture cannot be made now (every slot taken, too slow), the snapshot is
+   * kept without one and says so, rather than not at all.
+   */
+  async function pictureOf(viewerId: number, dashboard: { ownerId: number; slug: string; revision: number }, drawing: Drawing, client: string): Promise<Buffer | null> {
+    try {
+      return await deps.pictures.of(viewerId, dashboard, drawing, client);
+    } catch (err) {
+      if (err instanceof ApiError) return null;
+      throw err;
+    }
   }
 
   return {
@@ -93,7 +113,7 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
           handle: async ({ request, who, body }) => {
             const { action } = body;
             if (action.op === "create") {
-              const { db, dashboard, drawing } = await freeze(who, action.path, action.revision, action.viewport, request);
+              const { db, dashboard, drawing, png } = await freeze(who, action.path, action.revision, action.viewport, request);
               const snapshot = await storeSnapshot(
                 db,
                 {
@@ -105,6 +125,7 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
                   visibility: action.visibility,
                   html: drawing.html,
                   height: drawing.height,
+                  png,
                   drawnAt: Date.parse(drawing.drawnAt),
                   expiresInDays: action.expiresInDays,
                 },
@@ -139,16 +160,52 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
                 csrf: viewer && session && opened.kind === "shown" && opened.own ? csrfTokenFor(deps.sealer(), session) : null,
               });
             }
-            if (opened.kind === "hidden") throw new ApiError("not_found", "There is no snapshot at this address that you may open.");
-            if (opened.kind === "gone") {
-              throw new ApiError("snapshot_gone", opened.why === "revoked" ? "Its owner revoked this snapshot; what it showed is deleted." : `This snapshot expired at ${opened.summary.expiresAt}; what it showed is deleted.`);
-            }
+            if (opened.kind !== "shown") refuse(opened);
             const { owner, ...snapshot } = opened.snapshot;
             return json({ snapshot: { ...snapshot, owner: { handle: owner.handle, name: owner.name } } }, 200, { "cache-control": "private, no-store", vary: "accept, cookie" });
           },
         }),
       }),
     }),
+
+    picture: defineRoute({
+      params: (raw) => ({ token: oneParam(raw, "token") }),
+      refuse: "A snapshot's picture is read with GET.",
+      methods: (on) => ({
+        GET: on({
+          handle: async ({ request, params: { token } }) => {
+            const db = await deps.db();
+            const found = await snapshotPicture(db, token, await userForRequest(db, request), now());
+            if (found.kind === "shown") throw new ApiError("not_found", "This snapshot was kept without a picture; its page shows the drawing.");
+            if (found.kind !== "picture") refuse(found);
+            const { png, snapshot } = found;
+            return new Response(new Uint8Array(png), {
+              headers: {
+                "content-type": "image/png",
+                "content-length": String(png.byteLength),
+                "content-disposition": `attachment; filename="${fileName(snapshot.owner.handle, snapshot.dashboard.split("/").pop() ?? "", snapshot.revision, snapshot.viewport)}"`,
+                "cache-control": "private, no-store",
+                // Only this site's pages show it: another site's page cannot embed it, address or not.
+                "cross-origin-resource-policy": "same-origin",
+                "last-modified": new Date(snapshot.drawnAt).toUTCString(),
+              },
+            });
+          },
+        }),
+      }),
+    }),
   };
+}
+
+/** The envelope for a snapshot that is not there to see: never was (or not for them), or ended. */
+function refuse(opened: Exclude<SnapshotOpened, { kind: "shown" }>): never {
+  if (opened.kind === "hidden") throw new ApiError("not_found", "There is no snapshot at this address that you may open.");
+  throw new ApiError("snapshot_gone", opened.why === "revoked" ? "Its owner revoked this snapshot; what it showed is deleted." : `This snapshot expired at ${opened.summary.expiresAt}; what it showed is deleted.`);
+}
+
+/** A name for the file that says what it is: whose dashboard, which revision, which size, a snapshot. */
+function fileName(handle: string, slug: string, revision: number, viewport: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "").slice(0, 60) || "dashboard";
+  return `${safe(handle)}-${safe(slug)}-r${revision}-${viewport}-snapshot.png`;
 }
 

@@ -222,6 +222,14 @@ export async function openSnapshot(db: Db, id: string, viewer: SessionUser | nul
   };
 }
 
+/** The picture of a snapshot `viewer` may open and that has not ended, or why there is none to see. */
+export async function snapshotPicture(db: Db, id: string, viewer: SessionUser | null, now = Date.now()): Promise<{ kind: "picture"; png: Uint8Array; snapshot: Snapshot } | SnapshotOpened> {
+  const opened = await openSnapshot(db, id, viewer, now);
+  if (opened.kind !== "shown" || !opened.snapshot.picture) return opened;
+  const row = await db.selectFrom("snapshots").select("png").where("id", "=", id).executeTakeFirst();
+  return row?.png ? { kind: "picture", png: row.png, snapshot: opened.snapshot } : opened;
+}
+
 /** The owner's open snapshot by id, or not found: someone else's is as unknown as a made-up one. */
 async function ownOpen(db: Db, ownerId: number, id: string, now: number): Promise<Row> {
   const row = (await selectRows(db).where("snapshots.id", "=", id).where("snapshots.owner_id", "=", ownerId).executeTakeFirst()) as Row | undefined;

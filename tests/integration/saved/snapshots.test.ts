@@ -5,7 +5,9 @@ import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import type { DraftReads } from "@/lib/check/reads";
 import type { RenderViewport } from "@/lib/contract/renders";
 import type { HumanDeps } from "@/lib/saved/human";
+import { ApiError } from "@/lib/contract/errors";
 import type { DrawnDashboard, Drawings } from "@/lib/saved/drawings";
+import type { DrawnPictures } from "@/lib/saved/pictures";
 import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 import { SNAPSHOTS_MAX, snapshotsOf } from "@/lib/saved/snapshots";
 import { saveDashboard } from "@/lib/saved/store";
@@ -15,8 +17,8 @@ import { backends, testSealer } from "../support/backends";
 // Snapshots over their routes, on both engines: made only by the signed-in person at this site's
 // own pages and only of their own dashboards; private until shared; gone (410) once expired or
 // revoked, with what they showed deleted; and unknown (404) to whoever may not open them. The
-// drawing itself is the safe view's (tests/integration/saved/snapshots-production.test.ts and
-// e2e/snapshots.spec.ts freeze real ones); here a stand-in for it records who it drew for.
+// drawing and its picture are the safe view's (e2e/snapshots.spec.ts and the token holder's test
+// freeze real ones); here stand-ins for them record whom they drew for.
 
 const origin = "http://app.test";
 const DAY = 86_400_000;
@@ -45,6 +47,17 @@ describe.each(backends)("snapshots on $name", (backend) => {
     },
     pageOf: () => null,
     read: async () => new Response(null, { status: 404 }),
+  };
+  // A 1×1 PNG, and a switch for a renderer with no slot free for the picture.
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==", "base64");
+  let picturesBusy = false;
+  const pictured: string[] = [];
+  const pictures: DrawnPictures = {
+    async of(_viewerId, _dashboard, drawing) {
+      if (picturesBusy) throw new ApiError("renderer_busy", "Every drawing slot is taken; retry in 5 s.", { "retry-after": "5" });
+      pictured.push(drawing.html);
+      return PNG;
+    },
   };
 
   async function person(email: string): Promise<Person> {
@@ -84,6 +97,9 @@ describe.each(backends)("snapshots on $name", (backend) => {
       }),
     );
   }
+  function picture(id: string, who: Person | null): Promise<Response> {
+    return routes.picture.GET(new Request(`${origin}/snapshots/${id}/picture.png`, { headers: who ? { cookie: `dd_session=${who.token}` } : {} }), { params: { token: id } });
+  }
   function open(id: string, who: Person | null, accept = "application/json"): Promise<Response> {
     return routes.show.GET(new Request(`${origin}/snapshots/${id}`, { headers: { accept, ...(who ? { cookie: `dd_session=${who.token}` } : {}) } }), { params: { token: id } });
   }
@@ -97,7 +113,7 @@ describe.each(backends)("snapshots on $name", (backend) => {
   beforeAll(async () => {
     h = await backend.open();
     const deps: HumanDeps = { db: h.db, sealer: testSealer };
-    routes = snapshotRoutes({ human: async () => deps, db: async () => h.db, sealer: () => testSealer, drawings, savedReads: newSavedReads(), trustedProxy: [], now: () => clock });
+    routes = snapshotRoutes({ human: async () => deps, db: async () => h.db, sealer: () => testSealer, drawings, pictures, savedReads: newSavedReads(), trustedProxy: [], now: () => clock });
     csm = await person("csm@demo.test");
     other = await person("member@demo.test");
     await saveDashboard(h.db, { ownerId: csm.id, handle: "csm", slug: "my-book", html: dashboardHtml });
@@ -107,6 +123,8 @@ describe.each(backends)("snapshots on $name", (backend) => {
   beforeEach(() => {
     clock = Date.now();
     draws.length = 0;
+    pictured.length = 0;
+    picturesBusy = false;
   });
   afterAll(async () => {
     await h.close();
@@ -116,7 +134,7 @@ describe.each(backends)("snapshots on $name", (backend) => {
     const res = await act({ op: "create", path: "/~/csm/my-book" }, fromPage(csm));
     expect(res.status).toBe(201);
     const { snapshot } = await res.json();
-    expect(snapshot).toMatchObject({ dashboard: "/~/csm/my-book", title: "CX book", revision: 2, viewport: "desktop", visibility: "private", picture: false });
+    expect(snapshot).toMatchObject({ dashboard: "/~/csm/my-book", title: "CX book", revision: 2, viewport: "desktop", visibility: "private", picture: true });
     expect(snapshot.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(snapshot.path).toBe(`/snapshots/${snapshot.id}`);
     expect(res.headers.get("location")).toBe(snapshot.path);
@@ -332,6 +350,47 @@ describe.each(backends)("snapshots on $name", (backend) => {
     const fromAccount = await freeze();
     const back = await form({ csrf: csm.csrf, op: "revoke", id: fromAccount.id }, formPage(csm));
     expect(back.headers.get("location")).toBe("/account#snapshots");
+  });
+
+  it("keeps the drawing's picture, to the same people on the same terms as the snapshot", async () => {
+    const s = await freeze();
+    // The picture is of the very document stored.
+    const stored = await h.db.selectFrom("snapshots").select(["html", "png"]).where("id", "=", s.id).executeTakeFirstOrThrow();
+    expect(pictured).toEqual([stored.html]);
+    expect(Buffer.from(stored.png!)).toEqual(PNG);
+
+    const mine = await picture(s.id, csm);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("image/png");
+    expect(mine.headers.get("content-disposition")).toBe('attachment; filename="csm-my-book-r2-desktop-snapshot.png"');
+    expect(mine.headers.get("cache-control")).toBe("private, no-store");
+    expect(mine.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    expect(Buffer.from(await mine.arrayBuffer())).toEqual(PNG);
+    const page = await (await open(s.id, csm, "text/html")).text();
+    expect(page).toContain(`<a href="/snapshots/${s.id}/picture.png" download data-testid="snapshot-picture">Download picture</a>`);
+
+    for (const who of [other, null]) expect((await picture(s.id, who)).status).toBe(404);
+    await act({ op: "share", id: s.id, visibility: "link" }, fromPage(csm));
+    expect((await picture(s.id, null)).status).toBe(200);
+
+    await act({ op: "revoke", id: s.id }, fromPage(csm));
+    const gone = await picture(s.id, null);
+    expect(gone.status).toBe(410);
+    expect((await gone.json()).error).toBe("snapshot_gone");
+    expect((await h.db.selectFrom("snapshots").select("png").where("id", "=", s.id).executeTakeFirstOrThrow()).png).toBeNull();
+  });
+
+  it("keeps the snapshot without a picture when none can be made now, and says so by offering none", async () => {
+    picturesBusy = true;
+    const s = await freeze();
+    expect(s).toMatchObject({ picture: false });
+    expect((await h.db.selectFrom("snapshots").select("png").where("id", "=", s.id).executeTakeFirstOrThrow()).png).toBeNull();
+    const res = await picture(s.id, csm);
+    expect(res.status).toBe(404);
+    expect((await res.json()).hint).toMatch(/without a picture/);
+    const page = await open(s.id, csm, "text/html");
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain("Download picture");
   });
 
   it(`holds at most ${SNAPSHOTS_MAX} open snapshots a person, and counts only open ones`, async () => {
