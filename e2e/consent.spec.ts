@@ -139,6 +139,9 @@ test("a hostile live draft opened by the admin reads and sends nothing until the
   const watch = new WatchPage(page);
   const consent = new ConsentGatePage(page);
 
+  // Drawn by the site at first (the next test's subject); interactive, it is today's gate.
+  await expect(watch.safeView()).toBeVisible();
+  await watch.makeInteractive();
   await expect(consent.gate()).toBeVisible();
   await expect(consent.gate()).toContainText("anonymous author");
   await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
@@ -190,6 +193,7 @@ test("a new revision that reads more asks again; one that reads the same keeps r
   await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
   const watch = new WatchPage(page);
   const consent = new ConsentGatePage(page);
+  await watch.makeInteractive();
   await consent.runWithMyData();
   await expect(watch.dashboard().locator("#label")).toHaveText("one");
   // The gate had focus and is gone: focus moves on to the dashboard's region, not to the body.
@@ -221,8 +225,9 @@ Promise.all([fetch(API + "/vendors/support/conversations"), fetch(API + "/vendor
   const draft = await new DraftAuthor(request).create(html, { dataMode: "live" });
   // The member has connected nothing and not opted in to call recordings.
   await signIn(page, "member@demo.test", new URL(draft.watchUrl).pathname);
-  await new ConsentGatePage(page).runWithMyData();
   const watch = new WatchPage(page);
+  await watch.makeInteractive();
+  await new ConsentGatePage(page).runWithMyData();
   await expect(watch.dashboard().locator("#out")).toHaveText("401 support_not_connected, 403 calls_not_opted_in, 200 ok");
   const notice = page.getByTestId("connect-notice");
   await expect(notice).toHaveAttribute("role", "status");
@@ -359,6 +364,68 @@ test("a saved dashboard that sends what it read out as TLS server names gets not
   await expect(page.getByTestId("safe-view-frame").or(page.getByTestId("safe-view-status").filter({ hasText: /did not finish|could not be/ }))).toBeVisible({ timeout: 45_000 });
   await expect(saved.safeView()).toBeVisible();
   await expect(page.getByTestId("dashboard-frame")).toHaveCount(0);
+  await expectSilence();
+  expect(listeners.counts("consent").sni).toEqual([]);
+});
+
+test("a stranger's live draft's watch link is drawn on the signed-in viewer's data with no question and no way out, drawn again as revisions arrive; made interactive it asks first", async ({ page, request }) => {
+  // Two drawings in the service's browser and three silence checks on a loaded two-core machine.
+  test.setTimeout(90_000);
+  const author = new DraftAuthor(request);
+  const draft = await author.create(armed(hostile("Staff watch")), { dataMode: "live" });
+  const api = apiRequests(page);
+  await signIn(page, "admin@demo.test", new URL(draft.watchUrl).pathname);
+  const watch = new WatchPage(page);
+  const consent = new ConsentGatePage(page);
+  // Drawn by the site on the admin's own data, at once: no gate, no frame running its code here.
+  await expect(watch.safeView()).toContainText("Drawn on your data by this site: the dashboard's own code did not run in your browser.");
+  await expect(watch.drawn().locator("#got")).toHaveText("admin@demo.test", { timeout: 30_000 });
+  await expect(watch.drawn().locator("#extra")).toHaveText("403");
+  await expect(watch.provenance()).toContainText("your live data, drawn by this site");
+  const frame = page.getByTestId("safe-view-frame");
+  await expect(frame).toHaveAttribute("sandbox", "");
+  expect(await frame.getAttribute("srcdoc")).not.toMatch(/<script|\son[a-z]+=|javascript:|https?:\/\//i);
+  await expect(consent.gate()).toHaveCount(0);
+  await expect(watch.frameElement()).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await expectSilence();
+  // The viewer's browser read nothing of theirs for it: the service did, in its own browser.
+  expect(api).toEqual([]);
+
+  // The author writes a new revision: the watch page follows it, and the site draws it again.
+  await author.update(draft, armed(hostile("Staff watch")).replace('<p id="got">', '<p id="rev">two</p><p id="got">'));
+  await expect(watch.revision()).toHaveText("2");
+  await expect(watch.drawn().locator("#rev")).toHaveText("two", { timeout: 30_000 });
+  await expect(watch.drawn().locator("#got")).toHaveText("admin@demo.test");
+  await expect(watch.frameElement()).toHaveCount(0);
+  await expectSilence();
+  expect(api).toEqual([]);
+
+  // Interactive is today's view: an anonymous author's code asks first.
+  await watch.makeInteractive();
+  await expect(consent.gate()).toContainText("anonymous author");
+  await expect(consent.paths()).toHaveText([/^\/crm\/users\/contacts/, /^\/me/]);
+  await expect(watch.frameElement()).toHaveCount(0);
+  await expectSilence();
+  expect(api).toEqual([]);
+
+  // In the browser that made the draft (which keeps its write capability) it is the author's own
+  // code: not drawn, it runs as it does today.
+  await page.evaluate(({ id, postUrl, watchUrl }) => localStorage.setItem(`dashboards:draft-write:${id}`, JSON.stringify({ postUrl, watchUrl })), draft);
+  await page.reload();
+  await expect(consent.gate()).toBeVisible();
+  await expect(watch.safeView()).toHaveCount(0);
+});
+
+test("a stranger's live draft that sends what it read out as TLS server names gets nothing out of the watch link's safe view, from the viewer's browser or the service's", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const draft = await new DraftAuthor(request).create(armed(exfiltrating("Staff names")), { dataMode: "live" });
+  await signIn(page, "admin@demo.test", new URL(draft.watchUrl).pathname);
+  const watch = new WatchPage(page);
+  // Drawn, or refused as a dashboard that never settles: either way the site says what happened.
+  await expect(page.getByTestId("safe-view-frame").or(page.getByTestId("safe-view-status").filter({ hasText: /did not finish|could not be/ }))).toBeVisible({ timeout: 45_000 });
+  await expect(watch.safeView()).toBeVisible();
+  await expect(watch.frameElement()).toHaveCount(0);
   await expectSilence();
   expect(listeners.counts("consent").sni).toEqual([]);
 });

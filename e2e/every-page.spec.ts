@@ -134,11 +134,22 @@ const states: PageState[] = [
     },
   },
   {
-    name: "watch page of a live draft, asking first",
+    name: "watch page of a live draft, drawn by the site",
     open: async (page) => {
       const draft = await new DraftAuthor(page.request).create(viewable, { dataMode: "live" });
       await signIn(page, "admin@demo.test");
       await new WatchPage(page).open(draft.watchUrl);
+      await expect(new WatchPage(page).drawn().locator("#email")).toHaveText("admin@demo.test", { timeout: 30_000 });
+    },
+  },
+  {
+    name: "watch page of a live draft made interactive, asking first",
+    open: async (page) => {
+      const draft = await new DraftAuthor(page.request).create(viewable, { dataMode: "live" });
+      await signIn(page, "admin@demo.test");
+      const watch = new WatchPage(page);
+      await watch.open(draft.watchUrl);
+      await watch.makeInteractive();
       await expect(new ConsentGatePage(page).gate()).toBeVisible();
     },
   },

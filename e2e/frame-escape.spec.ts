@@ -243,8 +243,11 @@ async function openHostile(
   const watch = new WatchPage(page);
   await watch.open(draft.watchUrl);
   if (extra.dataMode === "live") {
-    // Nothing of the dashboard runs before the viewer agrees: there is no frame for it to run
-    // in, and the listeners, which hear the browser's canaries, have heard nothing else.
+    // Drawn by the site first; made interactive, nothing of the dashboard runs in this browser
+    // before the viewer agrees: there is no frame for it to run in, and the listeners, which hear
+    // the browser's canaries, have heard nothing else.
+    await expect(watch.safeView()).toBeVisible();
+    await watch.makeInteractive();
     await expect(page.getByTestId("consent-gate")).toBeVisible();
     await expect(watch.frameElement()).toHaveCount(0);
     await canaries.send(watched, { udp: true });

@@ -17,8 +17,9 @@ import { peoplesChromium } from "./support/chromium";
 // SDK's own OAuth client finds the authorization server from the 401 the endpoint answers,
 // registers, and sends a browser to the consent page, where a demo person signs in and approves
 // in Chromium; its token then shows that person's saved dashboard inline, on their live data,
-// through a host made of the MCP Apps SDK. Someone else's dashboard waits at the view's own gate,
-// with no frame and no read of the viewer's data, until the viewer allows it.
+// through a host made of the MCP Apps SDK. Someone else's dashboard is drawn by the service on the
+// viewer's data and shown inert, its code never running in the host, until the viewer trusts its
+// author on the site.
 
 // A person consents in the browser they have (e2e/support/chromium.ts), where the approval's
 // redirect to the host's loopback address is the one people's browsers follow.
@@ -165,7 +166,7 @@ test("an MCP client without a token gets the authorization challenge, and the dr
 
 // Someone else's dashboard is saved into csm's space, which the @csm-state chain owns (as the
 // consent suite's are); the admin only allows it in the view, and disconnects the app at the end.
-test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's only once the person trusts its author on the site", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
+test("the SDK's OAuth client connects through the consent page; the viewer's dashboard renders inline on live data, someone else's is drawn by the service until the person trusts its author on the site", { tag: "@csm-state" }, async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const listeners = new LoopbackListeners();
@@ -228,7 +229,7 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     const uri = (tools.find((t) => t.name === "show_dashboard")?._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri;
     expect(uri).toMatch(/^ui:\/\//);
     expect(tools.map((t) => t.name)).not.toContain("allow_dashboard");
-    for (const name of ["read_dashboard", "read_live_data"]) {
+    for (const name of ["read_dashboard", "read_live_data", "draw_dashboard"]) {
       expect((tools.find((t) => t.name === name)?._meta as { ui?: { visibility?: string[] } }).ui?.visibility, name).toEqual(["app"]);
     }
     const { contents } = await client.readResource({ uri: uri! });
@@ -246,12 +247,14 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     await expect(inline.locator("#who")).toHaveText("admin@demo.test");
     expect(relayed).toContain("read_live_data");
 
-    // Someone else's: no frame, no read, nothing to answer in the host; the view hands the person
-    // to the dashboard's own page on this site.
+    // Someone else's: its code never runs in the host. The view shows the service's drawing of it
+    // on the admin's data, with no question, in a frame that may run nothing; "Open on Dashboards"
+    // hands the person to its page on this site for it interactive.
     const asked = (await client.callTool({ name: "show_dashboard", arguments: other })) as CallToolResult;
     const siteUrl = `${baseURL}/~/csm/${other.slug}`;
-    expect(asked.structuredContent).toMatchObject({ yours: false, live: "on_site", owner: { handle: "csm" }, reads: ["/me"], url: siteUrl });
+    expect(asked.structuredContent).toMatchObject({ yours: false, live: "drawn", owner: { handle: "csm" }, reads: ["/me"], url: siteUrl });
     expect(asked._meta).toBeUndefined();
+    expect(textOf(asked)).not.toContain("admin@demo.test");
     const second = await hostContext.newPage();
     const relayedSecond: string[] = [];
     await openHost(second, async (params) => {
@@ -260,15 +263,24 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     });
     await showApp(second, viewHtml, asked);
     const app = second.frameLocator("#app");
-    await expect(app.locator("#gate")).toContainText("Casey Morgan (@csm) wrote this dashboard");
-    await expect(app.locator("#gate-reads li")).toHaveText(["/me"]);
-    await expect(app.locator("iframe")).toHaveCount(0);
+    await expect(app.locator("#drawn-notice")).toContainText("Drawn on your data by this site: the dashboard's own code did not run in your browser.");
+    const drawnInline = app.frameLocator("#drawn-frame");
+    await expect(drawnInline.locator("#got")).toHaveText("admin@demo.test", { timeout: 30_000 });
+    // Held to the paths its code names, as everywhere.
+    await expect(drawnInline.locator("#extra")).toHaveText("403");
+    const drawnFrame = app.locator("#drawn-frame");
+    await expect(drawnFrame).toHaveAttribute("sandbox", "");
+    expect(await drawnFrame.getAttribute("srcdoc")).not.toMatch(/<script|\son[a-z]+=|javascript:|https?:\/\//i);
+    expect(await drawnFrame.getAttribute("srcdoc")).toContain("http-equiv=\"Content-Security-Policy\"");
+    // The view ran no frame of the dashboard's own and relayed none of its reads: only the drawing.
+    await expect(app.locator("iframe")).toHaveCount(1);
     await expect(app.getByRole("button", { name: /allow|trust/i })).toHaveCount(0);
+    expect(relayedSecond).toEqual(["draw_dashboard"]);
     await app.getByRole("button", { name: "Open on Dashboards" }).click();
     await expect.poll(() => openedLinks(second)).toEqual([siteUrl]);
     await canaries.send([leak]);
     expect(reached(listeners.counts("mcp oauth")), describeCounts(listeners.counts("mcp oauth"))).toBe(false);
-    expect(relayedSecond).toEqual([]);
+    expect(relayedSecond).toEqual(["draw_dashboard"]);
     // Nothing the model could call instead of the view reads the data either.
     const direct = (await client.callTool({ name: "read_live_data", arguments: { ...other, path: "/api/me" } })) as CallToolResult;
     expect(direct.structuredContent).toMatchObject({ status: 403 });

@@ -65,6 +65,7 @@ test("Download picture: the safe view's drawing as a PNG of the viewer's own dat
   expect(desktop.headers()["content-type"]).toBe("image/png");
   expect(desktop.headers()["content-disposition"]).toBe(`attachment; filename="csm-my-book-r${drawing.revision}-desktop.png"`);
   expect(desktop.headers()["cache-control"]).toBe("private, no-store");
+  expect(desktop.headers()["cross-origin-resource-policy"]).toBe("same-origin");
   // The remembered drawing, pictured once: the same bytes as the download.
   expect(Buffer.compare(await desktop.body(), downloaded)).toBe(0);
   const phone = await page.request.get(`${path}/drawn.png?viewport=phone`);

@@ -1,6 +1,8 @@
-// npm test: every suite, in order — types and lint side by side, the production build, unit and
+// npm test: every suite — types, lint and unused code, the production build, unit and
 // integration (SQLite and PostgreSQL, some against that build), then end-to-end in Chromium
-// against it. Stops after the first stage with a failing step and ends with one line counting the tests that ran.
+// against it. Each step starts once the steps it needs have passed, beside whatever else is
+// running; after a failing step nothing new starts. It ends with one line counting the tests that
+// ran and the whole run's time.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,37 +13,41 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
 for (const f of ["vitest.json", "e2e.json"]) fs.rmSync(path.join(root, "test-results", f), { force: true });
 
-// Stages run in order; the steps of one stage run at the same time. tsc and eslint each keep
-// one core busy, so on two cores they finish together in about the time of the longer one.
-const stages = [
-  [
-    ["types", bin("tsc"), ["--noEmit"]],
-    // The cache (under node_modules/.cache) is keyed on each file's content and the config.
-    ["lint", bin("eslint"), ["--max-warnings=0", "--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/", "."]],
-    // Unused files, exports and dependencies (about 8 s).
-    ["knip", bin("knip"), []],
-  ],
-  // The build comes before the integration tests: some of them start the production server.
-  [["build", process.execPath, ["scripts/start.mjs", "--build-only"]]],
-  [
-    [
-      "unit + integration",
-      bin("vitest"),
-      ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
-    ],
-  ],
-  [["e2e (end-to-end)", bin("playwright"), ["test"]]],
+// On two cores, what overlaps is what waits: lint and knip (one core each) beside the build
+// (which waits on its own workers and the disk at times); then the unit and integration tests
+// beside the end-to-end tests, which spend about half their time waiting on servers, browsers,
+// streams and the renderer's time limits (alone, each left a core idle for a third to a half of
+// its run). The type check follows the build so that it also reads the route types the build
+// writes (.next/types), never while they are being written.
+const steps = [
+  // The cache (under node_modules/.cache) is keyed on each file's content and the config.
+  { name: "lint", cmd: bin("eslint"), args: ["--max-warnings=0", "--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/", "."] },
+  // Unused files, exports and dependencies (about 8 s).
+  { name: "knip", cmd: bin("knip"), args: [] },
+  // Some integration tests and every end-to-end test start the production server.
+  { name: "build", cmd: process.execPath, args: ["scripts/start.mjs", "--build-only"] },
+  { name: "types", cmd: bin("tsc"), args: ["--noEmit"], after: ["build"] },
+  {
+    name: "unit + integration",
+    cmd: bin("vitest"),
+    args: ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    after: ["build", "lint", "knip"],
+  },
+  // TEST_STEPS_IN_TURN=1 runs it after them instead, as before (to compare, or on a busy machine).
+  { name: "e2e (end-to-end)", cmd: bin("playwright"), args: ["test"], after: ["build", "lint", "knip", ...(process.env.TEST_STEPS_IN_TURN === "1" ? ["unit + integration"] : [])] },
 ];
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const started = Date.now();
+const since = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 
 /**
- * Runs one step. Alone in its stage it prints as it goes; beside others its output is kept and
- * printed whole when it ends, so the logs of steps running together do not interleave.
+ * Runs one step. Alone it prints as it goes; beside others its output is kept and printed whole
+ * when it ends, so the logs of steps running together do not interleave.
  */
-function run([name, cmd, args], alone) {
+function run({ name, cmd, args }, alone) {
   const t0 = Date.now();
-  if (alone) console.log(`\n▶ ${name}`);
+  console.log(alone ? `\n▶ ${name}` : `▷ ${name} started (${since(started)} into the run)`);
   return new Promise((resolve) => {
     const chunks = [];
     const child = spawn(cmd, args, { cwd: root, stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"], env });
@@ -57,7 +63,7 @@ function run([name, cmd, args], alone) {
         console.log(`\n▶ ${name}`);
         process.stdout.write(Buffer.concat(chunks));
       }
-      console.log(`${status === 0 ? "✓" : "✗"} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      console.log(`${status === 0 ? "✓" : "✗"} ${name} (${since(t0)})`);
       resolve(status === 0);
     };
     child.on("error", (e) => {
@@ -69,16 +75,27 @@ function run([name, cmd, args], alone) {
 }
 
 const only = process.argv.slice(2);
+const chosen = steps.filter(({ name }) => !only.length || only.some((o) => name.includes(o)));
+const names = new Set(chosen.map((s) => s.name));
+// A step waits only for the chosen steps it needs: `node scripts/test.mjs e2e` runs e2e alone.
+const waiting = chosen.map((s) => ({ ...s, after: (s.after ?? []).filter((n) => names.has(n)) }));
+const passed = new Set();
+const running = new Map();
 let failed = false;
-for (const stage of stages) {
-  const steps = stage.filter(([name]) => !only.length || only.some((o) => name.includes(o)));
-  if (!steps.length) continue;
-  const results = await Promise.all(steps.map((s) => run(s, steps.length === 1)));
-  if (results.includes(false)) {
-    failed = true;
-    break;
+for (;;) {
+  if (!failed) {
+    for (const step of waiting.filter((s) => s.after.every((n) => passed.has(n)))) {
+      waiting.splice(waiting.indexOf(step), 1);
+      running.set(step.name, run(step, chosen.length === 1).then((ok) => ({ name: step.name, ok })));
+    }
   }
+  if (!running.size) break;
+  const { name, ok } = await Promise.race(running.values());
+  running.delete(name);
+  if (ok) passed.add(name);
+  else failed = true;
 }
+if (failed && waiting.length) console.log(`\nnot run, after a failure: ${waiting.map((s) => s.name).join(", ")}`);
 
 function read(file) {
   try {
@@ -89,8 +106,8 @@ function read(file) {
 }
 const v = read("vitest.json");
 const e = read("e2e.json");
-const passed = (v?.numPassedTests ?? 0) + (e?.stats?.expected ?? 0);
+const count = (v?.numPassedTests ?? 0) + (e?.stats?.expected ?? 0);
 // A suite that fails to load runs no tests; it still counts as a failure.
 const failedCount = (v?.numFailedTests ?? 0) + (v?.numFailedTestSuites ?? 0) + (e?.stats?.unexpected ?? 0) + (e?.stats?.flaky ?? 0);
-console.log(`\n${passed} passed, ${failedCount} failed`);
+console.log(`\n${count} passed, ${failedCount} failed (${since(started)} in all)`);
 process.exit(failed || failedCount > 0 ? 1 : 0);

@@ -16,7 +16,6 @@ import type { EditorExample } from "./editor-example";
 import { DrawerToggle, EditorDrawer } from "./EditorDrawer";
 import { ExampleGallery, ExampleNotice } from "./ExampleGallery";
 import { FindingsPanel } from "./FindingsPanel";
-import { formatHtml } from "./format-html";
 import { PaneSplitter } from "./PaneSplitter";
 import { PreviewControls, VariantsPanel, ViewSwitch, type View } from "./PreviewControls";
 import { SharePanel } from "./SharePanel";
@@ -166,14 +165,20 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const requests = requestLog.html === previewHtml ? requestLog.entries : [];
   const reportStale = previewReport !== null && previewReport.html !== previewHtml;
 
-  const format = () => {
-    const formatted = formatHtml(html);
-    if (formatted === html) {
-      announce("Already formatted.");
-      return;
+  // The check that the formatted copy reads the same (the HTML parser with it) is fetched when
+  // Format is first pressed, not with the editor.
+  const format = async () => {
+    const before = editor.current?.value() ?? html;
+    const { formatChecked } = await import("./format-check");
+    const outcome = formatChecked(before);
+    // Typed over while the check loaded: what was checked is no longer the document.
+    if ((editor.current?.value() ?? html) !== before) return;
+    if (outcome.kind === "refused") announce(outcome.message);
+    else if (outcome.kind === "unchanged") announce("Already formatted.");
+    else {
+      editor.current?.replaceAll(outcome.text);
+      announce("Formatted: indentation follows the nesting. Undo puts it back.");
     }
-    editor.current?.replaceAll(formatted);
-    announce("Formatted: indentation follows the nesting. Undo puts it back.");
   };
 
   // Ctrl/Cmd+S keeps the work the way this person can: saved to their space when signed in,
@@ -274,7 +279,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             type="button"
             onClick={() => {
               closeMore(false);
-              format();
+              void format();
             }}
             disabled={!interactive}
             className={styles.toolButton}

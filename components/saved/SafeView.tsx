@@ -1,16 +1,19 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 import styles from "./saved.module.css";
 
-// The safe view of someone else's saved dashboard: what the service drew on the viewer's own data
-// (GET <path>/drawn, lib/saved/drawings.ts), shown as an inert document in a frame that may run
-// no script. Its code never runs in this browser, so nothing it read can be sent anywhere; no
-// question is asked. "Make it interactive" leads to today's consent gate for those who need its
-// tooltips and sorting.
+// The safe view of someone else's code, a saved dashboard or a live draft's watch link: what the
+// service drew on the viewer's own data (GET <path>/drawn, lib/saved/drawings.ts), shown as an
+// inert document in a frame that may run no script. Its code never runs in this browser, so
+// nothing it read can be sent anywhere; no question is asked. "Make it interactive" leads to
+// today's consent gate for those who need its tooltips and sorting.
+//
+// One drawing is asked for at a time: a new revision arriving while one is being drawn waits for
+// it, and of the revisions that arrive meanwhile only the last is asked for.
 
 export interface DrawingAnswer {
   path: string;
@@ -45,13 +48,17 @@ interface SafeViewProps {
   onInteractive: () => void;
   /** The statuses the viewer's own API gave the drawing's reads, each time it is drawn. */
   onAnswers?: (answers: readonly DrawingAnswer[]) => void;
+  /** Whether `<path>/drawn.png` pictures it ("Download picture"): a saved dashboard's does, a draft's not yet. */
+  picture?: boolean;
 }
 
-export function SafeView({ path, revision, title, onInteractive, onAnswers }: SafeViewProps) {
+export function SafeView({ path, revision, title, onInteractive, onAnswers, picture = true }: SafeViewProps) {
   const [state, setState] = useState<State>({ kind: "drawing", waiting: null });
   // Each ask has its number: Refresh, the periodic redraw and a retry after "busy" each take the next.
   const [ask, setAsk] = useState(0);
   const again = useCallback(() => setAsk((n) => n + 1), []);
+  // The ask under way, if any: the next one starts only once it has been answered.
+  const asking = useRef<Promise<unknown> | null>(null);
 
   useEffect(() => {
     let alive = true;
@@ -61,10 +68,14 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers }: Sa
     };
     void (async () => {
       setState((s) => (s.kind === "ready" ? { ...s, refreshing: true } : { kind: "drawing", waiting: null }));
+      await asking.current?.catch(() => null);
+      if (!alive) return;
       const viewport = window.matchMedia(PHONE_QUERY).matches ? "phone" : "desktop";
       let res: Response;
       try {
-        res = await fetch(`${path}/drawn?viewport=${viewport}&revision=${revision}`, { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } });
+        const answer = fetch(`${path}/drawn?viewport=${viewport}&revision=${revision}`, { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } });
+        asking.current = answer;
+        res = await answer;
       } catch {
         if (alive) setState({ kind: "error", message: "The drawing could not be fetched; check your connection and refresh." });
         return;
@@ -108,7 +119,7 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers }: Sa
         <button type="button" onClick={onInteractive} disabled={!hydrated} data-testid="make-interactive">
           Make it interactive
         </button>
-        {state.kind === "ready" ? (
+        {state.kind === "ready" && picture ? (
           <>
             {" "}
             {/* The same drawing as a PNG (GET <path>/drawn.png), made from the inert document, not by running the code here. */}

@@ -10,6 +10,9 @@ import type { DraftView } from "@/lib/contract/playground";
 import { draftEventShape, draftViewShape } from "@/lib/contract/draft-shapes";
 import { parseOrNull } from "@/lib/contract/json-shape";
 import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
+import { SafeView } from "@/components/saved/SafeView";
+import { readWriteCapability } from "@/components/editor/local-drafts";
+import { wouldAsk } from "@/lib/consent/live";
 import { htmlTitle } from "@/lib/saved/slug";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { ViewerShell } from "@/components/viewer/ViewerShell";
@@ -112,6 +115,9 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
   const [connection, setConnection] = useState<Connection>(staticRender ? { kind: "static" } : { kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
   const [report, setReport] = useState<{ revision: number; body: RenderReportBody } | null>(null);
+  // A live draft someone else wrote is drawn by the site on the viewer's data (the safe view)
+  // until they ask for it interactive, which leads to the consent gate.
+  const [interactive, setInteractive] = useState(false);
   const revision = useRef(0);
   // One report per revision per page load, whatever the frame does.
   const reported = useRef(new Set<number>());
@@ -272,7 +278,25 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
   // Until the next GET of the draft brings the new revision's manifest, the agreed paths stay
   // those of the revision that was agreed to: a manifest is never taken from the event alone.
   const reads = view.reads;
-  const dataText = !live ? `demo data · scenario ${view.scenario}${forcedText(view.examples)}` : data === "demo" ? "demo data instead of yours" : data === "waiting" ? "waiting for your consent to use your data" : "your live data";
+  // Drawn by the site where the gate would ask today: a signed-in watcher, code that reads their
+  // data, written in a browser other than this one (the write capability is kept only where the
+  // draft was made). A static render keeps to the frame it reports from.
+  const safe =
+    live &&
+    signedIn &&
+    !interactive &&
+    !staticRender &&
+    !ownDraft(id) &&
+    wouldAsk({ signedIn, author: { kind: "draft" }, reads });
+  const dataText = !live
+    ? `demo data · scenario ${view.scenario}${forcedText(view.examples)}`
+    : safe
+      ? "your live data, drawn by this site"
+      : data === "demo"
+        ? "demo data instead of yours"
+        : data === "waiting"
+          ? "waiting for your consent to use your data"
+          : "your live data";
   const header = (
     <>
       {/* The draft names itself: isolated, a right-to-left name cannot take "Watching" with it. */}
@@ -315,7 +339,9 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
       paramsNotice={paramsNotice}
       footer={footer}
     >
-      {live ? (
+      {safe ? (
+        <SafeView path={`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`} revision={view.revision} title={name} onInteractive={() => setInteractive(true)} picture={false} />
+      ) : live ? (
         <ConsentedFrame
           html={view.html}
           title={`Dashboard: ${name}`}
@@ -398,6 +424,15 @@ function RequestLog({ entries }: { entries: RequestLogEntry[] }) {
       )}
     </details>
   );
+}
+
+/** Whether this browser made the draft: it keeps the draft's write capability (components/editor). */
+function ownDraft(id: string): boolean {
+  try {
+    return readWriteCapability(window.localStorage, id) !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** The name the author gave, else the document's own <title>, as a saved dashboard is named. */

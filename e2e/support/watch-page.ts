@@ -118,7 +118,22 @@ export class WatchPage {
    * yet; once a consent gate exists, its button carries this test id and live-mode tests go
    * through here. A no-op while there is no such button.
    */
-  /** Answers the consent gate a live draft shows a signed-in viewer. */
+  /** The safe view: a stranger's live draft drawn by the site on the signed-in viewer's data. */
+  safeView() {
+    return this.page.getByTestId("safe-view");
+  }
+
+  /** The drawn document, in its frame that runs no script. */
+  drawn() {
+    return this.page.frameLocator('[data-testid="safe-view-frame"]');
+  }
+
+  /** From the safe view to today's interactive view: the consent gate. */
+  async makeInteractive(): Promise<void> {
+    await this.page.getByTestId("make-interactive").click();
+  }
+
+  /** Answers the consent gate a live draft shows a signed-in viewer, once made interactive. */
   async runWithMyData(): Promise<void> {
     await new ConsentGatePage(this.page).runWithMyData();
   }

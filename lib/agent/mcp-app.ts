@@ -1,6 +1,7 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
 import { FRAME_CSP, bootstrapHtml } from "@/lib/frame/bootstrap";
 import { BROKER_PATH_MAX, BROKER_RATE, FRAME_HEIGHT_MAX } from "@/lib/frame/protocol";
+import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 
 // The draft as an MCP App (the MCP Apps extension, protocol 2026-01-26): a host that renders
 // apps shows the dashboard inline in the conversation, under the draft tools' results. The view
@@ -259,9 +260,13 @@ export function draftViewHtml(): string {
 // A saved dashboard as an MCP App, on the viewer's live data (lib/agent/mcp-dashboard.ts). The
 // same frame and bootstrap; the dashboard's reads go through the host to read_live_data, which
 // the server answers from /api as the person the host's access token speaks for. Only the
-// viewer's own dashboards and trusted authors' run here. Anyone else's gets no frame at all: the
-// view says whose it is and what it reads, and offers to open its page on this site, where the
-// person decides (ui/open-link); no answer given inside a host can stand for theirs.
+// viewer's own dashboards and trusted authors' run here. Anyone else's code never runs here: the
+// view asks draw_dashboard for the safe view's drawing (the service's own browser drew it on the
+// person's data; lib/saved/drawings.ts) and shows that inert document in a frame with no script
+// permission (sandbox without allow-scripts), under its own policy that allows inline styles and
+// data: images alone, which the view's policy repeats. For it interactive, the view offers to open
+// its page on this site, where the person decides (ui/open-link); no answer given inside a host
+// can stand for theirs.
 
 export const DASHBOARD_VIEW_URI = "ui://dashboards/saved-dashboard.html";
 export const DASHBOARD_VIEW_TOOL_META = { ui: { resourceUri: DASHBOARD_VIEW_URI }, "ui/resourceUri": DASHBOARD_VIEW_URI };
@@ -287,44 +292,106 @@ ${bridge}
 
   function el(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; }
 
-  // Someone else's dashboard: who wrote it, what it would read, and the way to its own page.
-  function handOff(state) {
-    var gate = el("section");
-    gate.id = "gate";
-    gate.setAttribute("aria-labelledby", "gate-title");
-    // Names and titles someone else chose sit in <bdi>, so none can reorder the words around it.
-    var h = el("h2");
-    h.appendChild(el("bdi", state.owner.name));
-    h.appendChild(document.createTextNode(" (@" + state.owner.handle + ") wrote this dashboard"));
-    h.id = "gate-title";
-    gate.appendChild(h);
-    var about = el("p", "“");
-    about.appendChild(el("bdi", state.title));
-    about.appendChild(document.createTextNode("” is not yours, so it does not run here on your data. Open it on Dashboards, where you decide whether it may read:"));
-    gate.appendChild(about);
-    var list = el("ul");
-    list.id = "gate-reads";
-    if (state.reads.length === 0) list.appendChild(el("li", "no API paths"));
-    for (var i = 0; i < state.reads.length; i++) list.appendChild(el("li", state.reads[i]));
-    gate.appendChild(list);
+  function openOnSite(state) {
+    request("ui/open-link", { url: state.url }).then(
+      function (r) { if (r && r.isError) say("The host did not open it: open " + state.url + " in your browser."); },
+      function () { say("The host did not open it: open " + state.url + " in your browser."); }
+    );
+  }
+
+  // Someone else's dashboard, drawn by the service on the viewer's data: the inert document in a
+  // frame that may run nothing, the plain words of what it is, and the way to it interactive.
+  var FRAME = ${asScript(INERT_FRAME_ATTRIBUTES)};
+  var REFRESH_MS = ${5 * 60_000};
+  var BUSY_TRIES = 20;
+  var drawTimer = null;
+  var drawing = false;
+  var stopped = false;
+  function drawn(state) {
+    var box = el("section");
+    box.id = "drawn";
+    box.setAttribute("aria-label", "Drawn dashboard");
+    var notice = el("p");
+    notice.id = "drawn-notice";
+    notice.appendChild(el("strong", "Drawn on your data by this site:"));
+    notice.appendChild(document.createTextNode(" the dashboard's own code did not run in your browser. "));
+    var when = el("span", "");
+    when.className = "muted";
+    when.id = "drawn-at";
+    notice.appendChild(when);
+    box.appendChild(notice);
+    var by = el("p", "“");
+    by.className = "muted";
+    by.appendChild(el("bdi", state.title));
+    by.appendChild(document.createTextNode("” by "));
+    by.appendChild(el("bdi", state.owner.name));
+    by.appendChild(document.createTextNode(" (@" + state.owner.handle + ")"));
+    box.appendChild(by);
     var actions = el("p");
+    var refresh = el("button", "Refresh");
+    refresh.type = "button";
+    refresh.id = "drawn-refresh";
     var open = el("button", "Open on Dashboards");
-    open.id = "open-on-site";
     open.type = "button";
+    open.id = "open-on-site";
+    actions.appendChild(refresh);
+    actions.appendChild(document.createTextNode(" "));
     actions.appendChild(open);
-    gate.appendChild(actions);
-    var where = el("p", state.url);
-    where.className = "muted";
-    where.id = "gate-url";
-    gate.appendChild(where);
-    open.addEventListener("click", function () {
-      request("ui/open-link", { url: state.url }).then(
-        function (r) { if (r && r.isError) say("The host did not open it: open " + state.url + " in your browser."); },
-        function () { say("The host did not open it: open " + state.url + " in your browser."); }
+    box.appendChild(actions);
+    var shown = null;
+    stage.appendChild(box);
+    open.addEventListener("click", function () { openOnSite(state); });
+
+    function show(d) {
+      var next = document.createElement("iframe");
+      next.id = "drawn-frame";
+      next.setAttribute("sandbox", FRAME.sandbox);
+      next.setAttribute("referrerpolicy", FRAME.referrerPolicy);
+      next.title = "Dashboard: " + state.title + " (drawn on your data)";
+      next.style.height = Math.max(160, Math.min(HEIGHT_MAX, Math.round(Number(d.height) || 0))) + "px";
+      next.srcdoc = String(d.html);
+      if (shown) shown.remove();
+      shown = next;
+      box.appendChild(next);
+      when.textContent = "Drawn at " + new Date(d.drawnAt).toLocaleTimeString() + ".";
+      say("");
+    }
+    function busyOf(err) {
+      var lines = String(err && err.message || "").split("\n");
+      try {
+        var e = JSON.parse(lines[lines.length - 1]);
+        return e && e.error === "renderer_busy" ? Math.max(1, Math.min(60, Number(e.retryAfter) || 5)) : 0;
+      } catch (x) { return 0; }
+    }
+    function draw(tries) {
+      if (stopped) return;
+      drawing = true;
+      refresh.disabled = true;
+      clearTimeout(drawTimer);
+      say(shown ? "Drawing it again…" : "Drawing it on your data…");
+      var viewport = window.innerWidth <= 600 ? "phone" : "desktop";
+      callTool("draw_dashboard", { handle: target.handle, slug: target.slug, viewport: viewport }).then(
+        function (d) {
+          drawing = false;
+          refresh.disabled = false;
+          show(d);
+          drawTimer = setTimeout(function () { draw(BUSY_TRIES); }, REFRESH_MS);
+        },
+        function (err) {
+          var wait = busyOf(err);
+          if (wait && tries > 1) {
+            say("Waiting for a free drawing slot; trying again in " + wait + " s…");
+            drawTimer = setTimeout(function () { draw(tries - 1); }, wait * 1000);
+            return;
+          }
+          drawing = false;
+          refresh.disabled = false;
+          say(String(err.message).split("\n")[0]);
+        }
       );
-    });
-    stage.appendChild(gate);
-    say("");
+    }
+    refresh.addEventListener("click", function () { if (!drawing) draw(BUSY_TRIES); });
+    draw(BUSY_TRIES);
   }
 
   function onResult(result) {
@@ -335,13 +402,13 @@ ${bridge}
     target = { handle: parts[2], slug: parts[3] };
     started = true;
     if (state.live === "run") load();
-    else handOff(state);
+    else drawn(state);
   }
 
-  serve("dashboards-saved", onResult, function () {});
+  serve("dashboards-saved", onResult, function () { stopped = true; clearTimeout(drawTimer); });
 })();`;
 
 /** The saved dashboard view's document, as the host receives it from resources/read. */
 export function dashboardViewHtml(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Saved dashboard</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}#gate{padding:4px 14px 12px}#gate h2{font-size:16px;margin:8px 0}.muted{color:#57606a}button{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid #d0d7de;background:#f6f8fa;cursor:pointer}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><p id="status" role="status">Waiting for the dashboard…</p><div id="stage"></div><script>${dashboardScript}</script></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Saved dashboard</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}.muted{color:#57606a}button{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid #d0d7de;background:#f6f8fa;cursor:pointer}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}iframe{display:block;width:100%;height:480px;border:0}#drawn{padding:4px 14px 12px}#drawn iframe{border:1px solid #d0d7de;border-radius:6px}</style></head><body><p id="status" role="status">Waiting for the dashboard…</p><div id="stage"></div><script>${dashboardScript}</script></body></html>`;
 }

@@ -5,27 +5,38 @@ import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/session";
 import { decideLive, type CodeAuthor, type LiveDecision, type LiveGrant } from "@/lib/consent/live";
 import type { Db } from "@/lib/db";
+import { ApiError } from "@/lib/contract/errors";
 import { neutralised } from "@/lib/contract/display-text";
+import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
 import { checkBrokerRequest } from "@/lib/frame/protocol";
+import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
+import type { Drawings } from "@/lib/saved/drawings";
 import { loadDashboard } from "@/lib/saved/store";
 import { trusts, type SavedReads } from "@/lib/saved/trust";
 import { DASHBOARD_VIEW_TOOL_META } from "./mcp-app";
 
 // Saved dashboards over MCP, on the live data of the person an access token speaks for. The
 // browser's rules decide, by the same function (lib/consent/live.ts): the viewer's own dashboard
-// and a trusted author's run at once. Anyone else's is never run here: an access token is held by
-// an app, not by the person, so nothing it carries can stand for the person's yes. The view hands
-// the person to the dashboard's own page on this site instead (ui/open-link), where they decide
-// as a person does, signed in at this site's own pages; the trust they give there is the only one
-// honoured here, and nothing over MCP writes it. The tools the view calls are hidden from the model.
+// and a trusted author's run at once. Anyone else's code is never run in the host: an access token
+// is held by an app, not by the person, so nothing it carries can stand for the person's yes.
+// Instead the view shows it as the site's safe view does (lib/saved/drawings.ts): drawn by the
+// service in its own contained browser on the person's data, handed over as an inert document
+// (draw_dashboard), which needs no one's yes. For it interactive, the view hands the person to the
+// dashboard's own page on this site (ui/open-link), where they decide as a person does, signed in
+// at this site's own pages; the trust they give there is the only one honoured here, and nothing
+// over MCP writes it. The tools the view calls are hidden from the model.
 
 export interface DashboardSource {
   db: () => Promise<Db>;
   savedReads: SavedReads;
   /** One GET through /api as `user`: the same route, permissions and answers a browser gets. */
   readApi: (request: Request, path: string, user: SessionUser) => Promise<Response>;
+  /** The safe view's drawings: someone else's dashboard drawn on the viewer's data. */
+  drawings: Drawings;
+  /** Proxies whose X-Forwarded-For names the caller, for the renderer's per-address share. */
+  trustedProxy?: readonly string[];
 }
 
 /** The API base a saved dashboard reads from, in the browser and here. */
@@ -73,8 +84,9 @@ export function registerDashboardTools(server: McpServer, request: Request, view
     yours: s.author.kind === "viewer",
     revision: s.dashboard.shown.revision,
     savedAt: s.dashboard.shown.savedAt,
-    // "on_site": someone else's, which runs on the viewer's data only at its page on this site.
-    live: live ? ("run" as const) : ("on_site" as const),
+    // "drawn": someone else's, shown drawn by the service on the viewer's data (draw_dashboard);
+    // it runs interactively on their data only at its page on this site.
+    live: live ? ("run" as const) : ("drawn" as const),
     reads: s.reads.paths,
     readsComplete: s.reads.complete,
   });
@@ -86,7 +98,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
       description: [
         "Show the signed-in person one of their saved dashboards, or one someone else saved, inline in the conversation on their own live data (MCP Apps), given its address /~/<handle>/<slug>.",
         "Needs the person's authorization (OAuth); without it the server answers 401 and the host signs them in.",
-        "Their own dashboards, and those of authors they trust, run at once. Anyone else's does not run here: the view offers to open its page on this site, where the person decides; nothing you or this app do can decide for them.",
+        "Their own dashboards, and those of authors they trust, run at once. Anyone else's code does not run here: the view shows it drawn by this site on the person's own data (the service runs it in its own contained browser and the view gets an inert picture-like document: no script, nothing it read can leave), with no question asked; for it interactive, the view offers to open its page on this site, where the person decides. Nothing you or this app do can decide for them.",
         "Hosts without MCP Apps get the title, the author, what it reads and its URL: give the person the URL.",
       ].join(" "),
       inputSchema: z.object({ handle: handleField, slug: slugField }).strict(),
@@ -103,7 +115,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
         `${state.title} (${state.url}), by ${state.owner.name} (@${state.owner.handle}), revision ${state.revision}.`,
         live
           ? "It is shown on the person's live data."
-          : `It is someone else's and reads ${state.reads.length ? state.reads.join(", ") : "no API paths"}: it runs on the person's data only on this site, once they choose to there. Give them the URL.`,
+          : `It is someone else's and reads ${state.reads.length ? state.reads.join(", ") : "no API paths"}: the view shows it drawn by this site on the person's data, without running its code in the host. It runs interactively on their data only on this site, once they choose to there: give them the URL for that.`,
       ].join(" ");
       return { content: [{ type: "text", text: `${words}\n${JSON.stringify(state)}` }], structuredContent: state };
     },
@@ -125,6 +137,48 @@ export function registerDashboardTools(server: McpServer, request: Request, view
       if (!grantFor(s)) return toolError("live_not_granted", `Someone else's dashboard runs on the viewer's data only on this site: open ${s.dashboard.path} there.`);
       const state = { ...stateOf(s, true), html: s.dashboard.shown.html };
       return { content: [{ type: "text", text: `${state.title}, revision ${state.revision}` }], structuredContent: state };
+    },
+  );
+
+  const trusted = addressMatcher(source.trustedProxy ?? []);
+  server.registerTool(
+    "draw_dashboard",
+    {
+      title: "Draw a shown dashboard on the viewer's data",
+      description:
+        "For the inline view of someone else's saved dashboard (MCP Apps): the service draws it in its own contained browser on the viewer's data and answers the inert document {html, drawnAt, height, revision, viewport, remembered}, with no script and no address but data: images, for a frame that runs no script. Busy, the error's last line is JSON with retryAfter (seconds).",
+      inputSchema: z
+        .object({
+          handle: handleField,
+          slug: slugField,
+          viewport: z.enum(Object.keys(RENDER_VIEWPORTS) as [RenderViewport, ...RenderViewport[]]).optional().meta({ description: "desktop (the default) or phone: the width it is drawn at" }),
+        })
+        .strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      _meta: { ui: { visibility: ["app"] } },
+    },
+    async ({ handle, slug, viewport }) => {
+      if (!viewer) return signIn;
+      const s = await shown(viewer, handle, slug);
+      if (!s) return notFound(handle, slug);
+      const d = s.dashboard;
+      // What the code reads, even for the viewer's own: the drawing is held to the paths it names.
+      const reads = source.savedReads(d.owner.id, d.slug, d.shown.revision, d.shown.html);
+      try {
+        const drawing = await source.drawings.draw(
+          viewer,
+          { ownerId: d.owner.id, handle: d.handle, slug: d.slug, revision: d.shown.revision, title: d.title, html: d.shown.html },
+          reads,
+          viewport ?? "desktop",
+          clientAddress(request, trusted),
+        );
+        return { content: [{ type: "text", text: `${neutralised(d.title)}, revision ${drawing.revision}, drawn ${drawing.drawnAt}` }], structuredContent: { ...drawing } };
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        const retryAfter = Number(err.headers?.["retry-after"]);
+        const envelope = { error: err.code, hint: err.hint, ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
+        return { content: [{ type: "text", text: `${err.message}\n${JSON.stringify(envelope)}` }], isError: true };
+      }
     },
   );
 

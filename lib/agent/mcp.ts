@@ -61,7 +61,7 @@ interface BearerSource {
 }
 
 /** The tools that act as a person: called without a valid access token, the HTTP answer is the 401 challenge. */
-const PERSON_TOOLS = new Set(["show_dashboard", "read_dashboard", "read_live_data"]);
+const PERSON_TOOLS = new Set(["show_dashboard", "read_dashboard", "read_live_data", "draw_dashboard"]);
 
 /**
  * The headers the playground decides by: who is asking (the stamped peer address, and
@@ -82,7 +82,7 @@ const INSTRUCTIONS = [
   `The whole protocol and the writing rules: GET ${PLAYGROUND_BASE}/llms.txt on this server.`,
   "Saving a dashboard into a person's space is their own signed-in action; nothing here can do it.",
   "show_dashboard(handle, slug) shows a person's saved dashboard (/~/<handle>/<slug>) inline on their own data once they have connected this app to their account;",
-  "someone else's runs on their data only on this site, where they decide as themselves: give them its URL. Nothing here can trust, agree, save or change anything of theirs.",
+  "someone else's is shown drawn by this site on their data (its code runs only in the service's contained browser, never in the host), and runs interactively only on this site, where they decide as themselves: give them its URL for that. Nothing here can trust, agree, save or change anything of theirs.",
 ].join(" ");
 
 /** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
@@ -501,7 +501,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     server.registerResource(
       "dashboard-view",
       DASHBOARD_VIEW_URI,
-      { title: "Saved dashboard", description: "A saved dashboard drawn inline on the viewer's live data: their own, or a trusted author's (MCP Apps).", mimeType: MCP_APP_MIME_TYPE, _meta: DRAFT_VIEW_RESOURCE_META },
+      { title: "Saved dashboard", description: "A saved dashboard inline on the viewer's live data: their own, or a trusted author's, running; anyone else's drawn by this site as an inert document (MCP Apps).", mimeType: MCP_APP_MIME_TYPE, _meta: DRAFT_VIEW_RESOURCE_META },
       () => ({ contents: [{ uri: DASHBOARD_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text: dashboardViewHtml(), _meta: DRAFT_VIEW_RESOURCE_META }] }),
     );
   }

@@ -36,6 +36,7 @@ import { findChromium, Renderer } from "@/lib/renderer";
 import { createClientMetadataFetcher } from "@/lib/auth/client-metadata";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
+import { draftDrawingRoute } from "@/lib/playground/drawn";
 import { createDrawnPictures, drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
 import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 
@@ -98,7 +99,10 @@ export interface AppRoutes {
   agent: AgentRoutes;
   saved: SavedRoutes;
   /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
-  drawings: DrawingRoutes;
+  drawings: DrawingRoutes & {
+    /** The safe view of a live draft's watch link. */
+    draft: RouteModule;
+  };
   /** GET /~/<handle>/<slug>/drawn.png: the safe view's drawing as a picture, for "Download picture". */
   drawingPicture: RouteModule;
   /** Snapshots: freezing, sharing and revoking one's own (POST /account/snapshots), and opening one. */
@@ -276,6 +280,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         dashboards: {
           ...oauthDeps,
           savedReads,
+          drawings,
           readApi: (request, path, user) => {
             bearerUsers.set(request, user);
             return handleApi(request, path, agentApi);
@@ -283,7 +288,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         },
       }),
       saved: savedRoutes(humanDeps),
-      drawings: drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+      drawings: {
+        ...drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
+        draft: draftDrawingRoute({ db, playground: playgroundOf, drawings, trustedProxy: config.playground.trustedProxy }),
+      },
       drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy }),
       snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
       oauth: oauthRoutes(oauthDeps),

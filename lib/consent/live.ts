@@ -133,6 +133,14 @@ export function decideLive(input: { signedIn: boolean; author: CodeAuthor; reads
 }
 
 /**
+ * Whether this code, with nothing agreed yet, would be asked about before it runs on the viewer's
+ * live data: the pages that draw it instead (the safe view) ask this. An answer, never a grant.
+ */
+export function wouldAsk(input: { signedIn: boolean; author: CodeAuthor; reads: DraftReads }): boolean {
+  return decideLive({ ...input, agreement: null }).kind === "ask";
+}
+
+/**
  * The viewer said yes to `question`: the paths agreed so far and those it showed. Only the consent
  * gate calls this, from the viewer's own click.
  */

@@ -59,6 +59,10 @@ export const errorCatalogue = {
   revision_not_recent: { status: 409, description: "Render reports are taken only for the draft's latest 5 revisions; `hint` names them." },
   invalid_render: { status: 400, description: "A render's body is not JSON of the shape it takes; `hint` names the field." },
   no_such_revision: { status: 404, description: "The draft does not keep that revision (pruned from its history, or not made yet); `hint` names the ones it keeps." },
+  draw_live_only: {
+    status: 409,
+    description: "The safe view draws live-data drafts only, on the signed-in viewer's own data: a demo draft reads nothing of anyone's, and its watch page runs it on demo data.",
+  },
   render_demo_only: {
     status: 409,
     description: "The service renders demo-mode drafts only: a live draft reads each viewer's own data, and the server has no viewer.",
@@ -67,7 +71,7 @@ export const errorCatalogue = {
     status: 503,
     description: "This deployment has no browser to render with (RENDERER_CHROMIUM off, or no Chromium found).",
   },
-  renderer_busy: { status: 503, description: "Every render slot and the queue behind them are taken, or your address already holds its share of them; `Retry-After` says when to try again." },
+  renderer_busy: { status: 503, description: "Every render slot and the queue behind them are taken, or your address already holds its share of them, or (the safe view) a drawing of the same dashboard or draft for you is already under way; `Retry-After` says when to try again." },
   render_timed_out: {
     status: 504,
     description: "The dashboard did not finish drawing within the renderer's time limit (a script that never yields stops its page), or it waited on nothing — no request and no work — long enough to be ended early; the service's report of it says which.",

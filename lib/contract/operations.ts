@@ -24,6 +24,7 @@ export const siteOperations = [
   { id: "playground.checkDraft", method: "POST", path: `${base}/check`, summary: "Check a draft without publishing it", mcpTool: "check_html" },
   { id: "playground.updateDraft", method: "POST", path: `${base}/draft/:write_token`, summary: "Update a draft (POST to `postUrl`)", mcpTool: "update_draft" },
   { id: "playground.readDraft", method: "GET", path: `${base}/draft/:read_id`, summary: "The current draft, read-only, by its read id", mcpTool: "read_draft" },
+  { id: "playground.drawDraft", method: "GET", path: `${base}/draft/:read_id/drawn`, summary: "A live draft drawn on the signed-in viewer's data (safe view)" },
   { id: "playground.draftRevisions", method: "GET", path: `${base}/draft/:read_id/revisions`, summary: "The draft's kept revisions, newest first, a page at a time" },
   { id: "playground.demoApi", method: "GET", path: `${base}/api/:apiPath`, summary: "The demo API: every API path, answered with canned demo data", mcpTool: "read_demo_data" },
   { id: "playground.scenarios", method: "GET", path: `${base}/scenarios`, summary: "The scenarios, their default, and every path with its demo variants", mcpTool: "list_scenarios" },

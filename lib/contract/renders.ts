@@ -75,6 +75,22 @@ export const renderAnswer = z
   .strict()
   .meta({ id: "RenderAnswer" });
 
+/** The safe view's drawing: someone else's code drawn by the service on the viewer's own data (lib/saved/drawings.ts). */
+export const drawingAnswer = z
+  .object({
+    html: z.string().meta({ description: "The inert document, whole: no script, no event handler, no address but `data:` images, its own Content-Security-Policy in a `<meta>`. Show it in `<iframe sandbox=\"\" srcdoc>`." }),
+    drawnAt: z.string().meta({ description: "When it was drawn (ISO 8601)" }),
+    height: z.number().int().min(0).meta({ description: "The height it was drawn at, in CSS pixels" }),
+    revision: z.number().int().min(1),
+    viewport: z.enum(viewportNames),
+    remembered: z.boolean().meta({ description: "True when served from the drawing made before: every read it made answers as it did then" }),
+    answers: z
+      .array(z.object({ path: z.string().meta({ description: "Relative to the API base, with the query, as the code asked for it" }), status: z.number().int() }).strict())
+      .meta({ description: "The status the viewer's own API answered each of the drawing's reads with, in the order first read" }),
+  })
+  .strict()
+  .meta({ id: "DrawingAnswer" });
+
 /** What the render page hands the service's browser once the dashboard has settled. */
 export const renderPageResult = z.object({
   report: renderReport.omit({ at: true, source: true }),

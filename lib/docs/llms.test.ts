@@ -55,9 +55,13 @@ describe("llms.txt, the index", () => {
       const op = ops.find((o) => o.registryId === e.id)!;
       expect(line, e.path).toContain(`${origin}/docs/${op.anchor}.md`);
     }
-    for (const op of ops.filter((o) => o.base === "origin" && o.path.startsWith("/dashboards/playground") && o.operationId !== "playground.demoApi")) {
-      expect(index, op.path).toContain(`- \`${op.method} ${op.path}\``);
+    const playgroundRoutes = ops.filter((o) => o.base === "origin" && o.path.startsWith("/dashboards/playground") && o.operationId !== "playground.demoApi");
+    for (const op of playgroundRoutes) {
+      // A route for a signed-in person's page (the watch page's safe view) is not an agent's.
+      if (op.security === "session") expect(index, op.path).not.toContain(`- \`${op.method} ${op.path}\``);
+      else expect(index, op.path).toContain(`- \`${op.method} ${op.path}\``);
     }
+    expect(playgroundRoutes.filter((o) => o.security === "session").map((o) => o.path)).toEqual(["/dashboards/playground/draft/:read_id/drawn"]);
   });
 
   it("gives the limits in numbers, this deployment's own", () => {

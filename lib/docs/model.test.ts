@@ -136,6 +136,7 @@ describe("the docs model", () => {
       "POST /dashboards/playground/draft/:write_token",
       "GET /dashboards/playground/draft/:read_id",
       "GET /dashboards/playground/draft/:read_id/revisions",
+      "GET /dashboards/playground/draft/:read_id/drawn",
       "GET /dashboards/playground/draft/:read_id/reports",
       "POST /dashboards/playground/draft/:read_id/reports",
       "POST /dashboards/playground/draft/:read_id/render",

@@ -27,7 +27,7 @@ import {
   renderReports,
   renderReportsQuery,
 } from "@/lib/contract/reports";
-import { RENDER_VIEWPORTS, renderAnswer, renderInput } from "@/lib/contract/renders";
+import { RENDER_VIEWPORTS, drawingAnswer, renderAnswer, renderInput } from "@/lib/contract/renders";
 import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
 import {
   authorizationServerMetadata,
@@ -237,6 +237,20 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       responses: [jsonBody(200, "One page of the kept revisions", set.add(draftRevisions), set)],
       errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     }),
+    siteOperation({
+      op: "playground.drawDraft",
+      section: "playground",
+      description: [
+        p(
+          "The watch page's safe view of a live draft, for a signed-in watcher who did not write it: the service draws the revision in its own contained browser, its reads answered by `/api` as the viewer on the paths the code names (GET only), and answers what it drew as an inert document, which the page shows in a frame that runs no script. Nothing the draft's code does reaches anything but those answers, so nothing is asked. A drawing is remembered per viewer, draft, revision and viewport while every read it made answers the same (`remembered: true`); one viewer has one drawing of one draft under way at a time, and another asked for meanwhile is `503` `renderer_busy` with `Retry-After`. Demo drafts are refused (`409` `draw_live_only`): their watchers see demo data.",
+        ),
+      ],
+      security: "session",
+      params: [readId, ...queryParams(z.object({ viewport: renderInput.shape.viewport, revision: z.string().optional().meta({ description: "The revision to draw; the current one when left out" }) }), set)],
+      responses: [jsonBody(200, "The drawing", set.add(drawingAnswer), set)],
+      errors: ["unauthorized", "no_such_draft", "no_such_revision", "draw_live_only", "invalid_request", "renderer_not_configured", "renderer_busy", "render_timed_out", "drawing_failed"],
+      curl: false,
+    }),
     ...reportOperations(set, readId),
     ...renderOperations(set, readId),
     siteOperation({
@@ -295,10 +309,10 @@ function playgroundOperations(set: SchemaSet): OperationDoc[] {
       section: "demo-api",
       description: [
         p(
-          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`, `show_dashboard`, `read_dashboard`, `read_live_data`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
+          "An MCP server over Streamable HTTP, without sessions: each POST carries JSON-RPC 2.0 messages and is answered with JSON (`202` with no body for notifications alone); `GET` and `DELETE` answer 405, since there is no session stream. Tools: `check_html`, `create_draft`, `update_draft`, `read_draft`, `show_draft`, `list_scenarios`, `describe_endpoint`, `read_render_reports`, `render_draft`, `read_demo_data`, `show_dashboard`, `read_dashboard`, `read_live_data`, `draw_dashboard`; their input schemas are the draft bodies, the reports query and the render body above. `render_draft` answers the picture as image content beside the render's answer. The draft tools name a view as an MCP App (the resource `ui://dashboards-playground/draft.html`): hosts that render MCP Apps draw the dashboard inline on its demo data and follow its revisions, its reads relayed to `read_demo_data`, a tool only the view calls.",
         ),
         p(
-          "`show_dashboard` (handle, slug) draws a saved dashboard inline on the signed-in person's live data (the resource `ui://dashboards/saved-dashboard.html`); its view reads the code with `read_dashboard` and each of the dashboard's reads with `read_live_data`, answered by the API as that person. Only the person's own dashboards and those of authors they trust (the list on /account, written only by the person at this site's pages) run there; someone else's shows its author and the paths it reads and a link to its page on this site, where the person decides, and its reads answer `403` `live_not_granted`. Nothing over MCP trusts, agrees or saves. These three act as a person: without a valid access token the HTTP answer is `401` `unauthorized` with `WWW-Authenticate: Bearer resource_metadata=\"…/.well-known/oauth-protected-resource/dashboards/playground/mcp\"` (and `error=\"invalid_token\"` for a bad one), from which an MCP host runs OAuth 2.1 against this service's sign-in: `/.well-known/oauth-authorization-server`, `/oauth/register`, `/oauth/authorize`, `/oauth/token` (PKCE S256, `resource` the MCP endpoint). The draft tools stay public.",
+          "`show_dashboard` (handle, slug) draws a saved dashboard inline on the signed-in person's live data (the resource `ui://dashboards/saved-dashboard.html`); its view reads the code with `read_dashboard` and each of the dashboard's reads with `read_live_data`, answered by the API as that person. Only the person's own dashboards and those of authors they trust (the list on /account, written only by the person at this site's pages) run there; someone else's is shown drawn by this site on the person's data, with no question: the view gets it from `draw_dashboard`, the service's own drawing as an inert document (no script, no address but `data:` images), and shows it in a frame that runs no script, with a link to its page on this site for it interactive, where the person decides; its reads through `read_live_data` answer `403` `live_not_granted`. Nothing over MCP trusts, agrees or saves. These four act as a person: without a valid access token the HTTP answer is `401` `unauthorized` with `WWW-Authenticate: Bearer resource_metadata=\"…/.well-known/oauth-protected-resource/dashboards/playground/mcp\"` (and `error=\"invalid_token\"` for a bad one), from which an MCP host runs OAuth 2.1 against this service's sign-in: `/.well-known/oauth-authorization-server`, `/oauth/register`, `/oauth/authorize`, `/oauth/token` (PKCE S256, `resource` the MCP endpoint). The draft tools stay public.",
         ),
         p(
           "Each tool goes through the same operation as the route it names, as the same caller (address, Host, browser headers), so validation, rate limits and refusals are those of the routes. A refusal is a tool result with `isError` and the text `<code>: <hint>` (`invalid_draft: html: the document is empty…`), not a protocol error. The envelope below answers only requests that are not MCP.",

@@ -277,7 +277,7 @@ function mcpHostsHowTo(): Block[] {
     code("json", "VS Code: .vscode/mcp.json", JSON.stringify({ servers: { dashboards: { type: "http", url } } }, null, 2)),
     code("json", "Other clients configured by JSON", JSON.stringify({ mcpServers: { dashboards: { type: "http", url } } }, null, 2)),
     p(
-      "What an approved app may do: show your saved dashboards, and others' you allow in its view, on your live data, read only. It cannot save, change or delete anything. Its access token lasts 15 minutes and is bound to this MCP endpoint; its refresh token changes at every use, and a refresh token used twice ends the connection. Someone else's dashboard asks in the view first, as in the browser, and only the API paths it was shown are served.",
+      "What an approved app may do: show your saved dashboards, and others', on your live data, read only. It cannot save, change or delete anything. Its access token lasts 15 minutes and is bound to this MCP endpoint; its refresh token changes at every use, and a refresh token used twice ends the connection. Someone else's dashboard is shown drawn by this site on your data, as in the browser: its code runs only in the service's own contained browser, the view gets an inert copy with no script, and only the API paths its code names are read. To use it interactively, open it on this site, where you decide; authors you trust there run in the view too.",
     ),
   ];
 }

@@ -397,6 +397,29 @@ export async function revisionOfDraft(ctx: DraftContext, readId: string, revisio
   return { currentRevision: found.current, dataMode, revision: { revision: r.revision, html: r.html, scenario: r.scenario, examples: examplesOf(r.examples), dash: r.dash, createdAt: r.created_at } };
 }
 
+/** A kept revision of a live-data draft and what its code reads, for the safe view (lib/saved/drawings.ts). */
+interface DrawableRevision {
+  revision: number;
+  html: string;
+  dash: string | null;
+  reads: DraftReads;
+}
+
+/**
+ * A revision of a live-data draft to draw on a viewer's own data: 404 as `revisionOfDraft`
+ * answers, and a demo draft refused (409 `draw_live_only`): its watchers see demo data, which
+ * needs no safe view. The reads are the revision's stored check, else checked now.
+ */
+export async function drawableRevision(ctx: DraftContext, readId: string, revision: number | null): Promise<DrawableRevision> {
+  const found = await revisionOfDraft(ctx, readId, revision);
+  if (found.dataMode !== "live") {
+    throw new ApiError("draw_live_only", "This draft shows demo data to everyone who watches it: nothing of yours is read, so there is nothing to draw on your data. Open its watch link.");
+  }
+  const r = found.revision;
+  const analysis = decodeAnalysis(await store.findCheck(ctx.db, readId, r.revision)) ?? analysisFor(ctx, r.html);
+  return { revision: r.revision, html: r.html, dash: r.dash, reads: analysis.reads };
+}
+
 /** Whether a live draft answers to this read id (the html is not read). */
 export async function draftExists(ctx: DraftContext, readId: string): Promise<boolean> {
   return store.isLive(ctx.db, readId, cutoff(ctx));

@@ -36,7 +36,7 @@ const JSON_ROUTES = [
   /^\/account\/(?:favourites|home|trust|snapshots)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
   /^\/dashboards\/playground\/(?:check|endpoints|mcp|scenarios)$/,
-  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports|render))?)?$/,
+  /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports|render|drawn))?)?$/,
   /^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/,
 ];
 
@@ -60,7 +60,7 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/dashboards\/playground\/(?:check|draft|mcp)$/, "POST"],
   [/^\/dashboards\/playground\/(?:endpoints|scenarios|llms\.txt|llms-full\.txt)$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/draft\/[^/]+(?:\/reports)?$/, "GET, HEAD, POST"],
-  [/^\/dashboards\/playground\/draft\/[^/]+\/(?:events|revisions)$/, "GET, HEAD"],
+  [/^\/dashboards\/playground\/draft\/[^/]+\/(?:events|revisions|drawn)$/, "GET, HEAD"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/render$/, "POST"],
   [/^\/dashboards\/playground\/draft\/[^/]+\/render\/[^/]+$/, "GET, HEAD"],
   [/^\/dashboards\/save(?:\/.*)?$/, "GET, HEAD, POST"],

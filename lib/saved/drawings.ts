@@ -10,7 +10,8 @@ import { CAPTURE_SCRIPT, InertDocumentError, inertDocument } from "@/lib/inert";
 import { json } from "@/lib/http/respond";
 import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 
-// The safe view: someone else's saved dashboard drawn by the service, on the viewer's own data,
+// The safe view: someone else's code (a saved dashboard, or a live playground draft the viewer did
+// not write) drawn by the service, on the viewer's own data,
 // and handed to the viewer's browser as an inert document. The dashboard's code runs only in the
 // service's contained browser (lib/renderer: nothing it does reaches anything but this server),
 // where its frame's reads go to this drawing's reads: the viewer's own /api answers, on the paths
@@ -20,10 +21,13 @@ import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 // page shows in a frame without allow-scripts. So the code never runs in the viewer's browser,
 // and what it read has no way out: no one's trust is needed.
 //
-// A drawing is remembered per viewer, dashboard, revision and viewport with the reads it made and
-// a digest of their answers. Asked again, those reads are made again (cheap: the API answers them
-// from its caches) and the drawing is served as it is while their answers are the same; only a
-// new revision or new answers draw again. Drawings of one key in flight at once share one render.
+// A drawing is remembered per viewer, dashboard (or draft), revision and viewport with the reads it
+// made and a digest of their answers. Asked again, those reads are made again (cheap: the API
+// answers them from its caches) and the drawing is served as it is while their answers are the
+// same; only a new revision or new answers draw again. Drawings of one key in flight at once share
+// one render, and one viewer has at most one drawing of one dashboard or draft under way: a draft
+// whose revisions come faster than they are drawn is asked to come back (renderer_busy), rather
+// than each revision taking a slot of the pool.
 
 /** How long a drawing's reads answer: the render's own time limit, with room for the queue. */
 const GRANT_MS = 120_000;
@@ -34,14 +38,25 @@ const REMEMBERED_MAX = 200;
 /** Of the dashboard's read answers, only a digest is kept. */
 const digest = (status: number, body: string) => createHash("sha256").update(`${status}\n${body}`).digest("base64url");
 
-export interface DrawnDashboard {
-  ownerId: number;
-  handle: string;
-  slug: string;
+interface DrawnCode {
   revision: number;
   title: string;
   html: string;
 }
+
+/** A saved dashboard's revision. */
+interface DrawnDashboard extends DrawnCode {
+  ownerId: number;
+  handle: string;
+  slug: string;
+}
+
+/** A live playground draft's revision: its read id names it, for anyone who has the watch link. */
+interface DrawnDraft extends DrawnCode {
+  draftId: string;
+}
+
+type Drawn = DrawnDashboard | DrawnDraft;
 
 export interface Drawing {
   /** The inert document, whole. */
@@ -66,7 +81,7 @@ interface DrawingAnswer {
 
 interface Pending {
   viewer: SessionUser;
-  dashboard: DrawnDashboard;
+  dashboard: Drawn;
   grant: LiveGrant;
   until: number;
   /** path with query → its answer's status and digest, in the order first read. */
@@ -98,7 +113,7 @@ interface DrawingsDeps {
 
 export interface Drawings {
   /** Draws (or serves the remembered drawing of) `dashboard` for `viewer`. */
-  draw(viewer: SessionUser, dashboard: DrawnDashboard, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing>;
+  draw(viewer: SessionUser, dashboard: Drawn, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing>;
   /** The render page's dashboard, while its drawing is under way. */
   pageOf(token: string): { html: string; title: string } | null;
   /** GET /dashboards/drawn/<token>/api/<path>: one of the drawing's reads. */
@@ -107,13 +122,21 @@ export interface Drawings {
 
 const answersOf = (reads: Iterable<[string, Read]>): DrawingAnswer[] => [...reads].map(([path, { status }]) => ({ path, status }));
 
-const keyOf = (viewer: SessionUser, d: DrawnDashboard, viewport: RenderViewport) => `${viewer.id}|${d.ownerId}|${d.slug}|${d.revision}|${viewport}`;
+/** What is drawn, whatever its revision: a saved dashboard by its owner's id, a draft by its read id. */
+const subjectOf = (d: Drawn) => ("draftId" in d ? `draft:${d.draftId}` : `${d.ownerId}|${d.slug}`);
+/** One viewer's drawings of one dashboard or draft: at most one of them is under way at a time. */
+const laneOf = (viewer: SessionUser, d: Drawn) => `${viewer.id}|${subjectOf(d)}`;
+const keyOf = (viewer: SessionUser, d: Drawn, viewport: RenderViewport) => `${laneOf(viewer, d)}|${d.revision}|${viewport}`;
+/** How soon a viewer whose drawing of the same dashboard is under way is asked to come back. */
+const LANE_RETRY_SECONDS = 2;
 
 export function createDrawings(deps: DrawingsDeps): Drawings {
   const now = deps.now ?? (() => Date.now());
   const pending = new Map<string, Pending>();
   const remembered = new Map<string, Remembered>();
   const inFlight = new Map<string, Promise<Drawing>>();
+  /** lane → the key of the drawing under way in it. */
+  const lanes = new Map<string, string>();
 
   const apiRequest = (pathWithQuery: string) => new Request(new URL(`/api${pathWithQuery}`, deps.origin()), { method: "GET", headers: { accept: "application/json" } });
 
@@ -126,7 +149,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
     return true;
   }
 
-  async function render(viewer: SessionUser, dashboard: DrawnDashboard, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing> {
+  async function render(viewer: SessionUser, dashboard: Drawn, reads: DraftReads, viewport: RenderViewport, client: string): Promise<Drawing> {
     const renderer = deps.renderer();
     if (!renderer) {
       throw new ApiError("renderer_not_configured", "This deployment has no browser to draw dashboards with: its operator installs Chromium (Debian: chromium) or sets RENDERER_CHROMIUM. Make it interactive to run it in your own browser instead.");
@@ -175,8 +198,18 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       }
       const running = inFlight.get(key);
       if (running) return running;
-      const drawing = render(viewer, dashboard, reads, viewport, client).finally(() => inFlight.delete(key));
+      const lane = laneOf(viewer, dashboard);
+      if (lanes.has(lane)) {
+        throw new ApiError("renderer_busy", `A drawing of this for you is already under way (another revision or width); retry in ${LANE_RETRY_SECONDS} s.`, {
+          "retry-after": String(LANE_RETRY_SECONDS),
+        });
+      }
+      const drawing = render(viewer, dashboard, reads, viewport, client).finally(() => {
+        inFlight.delete(key);
+        lanes.delete(lane);
+      });
       inFlight.set(key, drawing);
+      lanes.set(lane, key);
       return drawing;
     },
 

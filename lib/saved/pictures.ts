@@ -137,8 +137,10 @@ export function drawnPictureRoute(deps: DrawnPictureRouteDeps): RouteModule {
               "content-type": "image/png",
               "content-length": String(png.byteLength),
               "content-disposition": `attachment; filename="${fileName(dashboard.handle, dashboard.slug, drawing.revision, viewport)}"`,
-              // The viewer's own data: kept by no cache but their browser's download.
+              // The viewer's own data: kept by no cache but their browser's download, and drawn
+              // into no other site's page (its cookie is not sent there either: SameSite=Lax).
               "cache-control": "private, no-store",
+              "cross-origin-resource-policy": "same-origin",
               "last-modified": new Date(drawing.drawnAt).toUTCString(),
             },
           });

@@ -260,7 +260,9 @@ export class SearchPacer {
     this.next.set(key, slot + intervalMs);
     if (this.next.size > 64) for (const [k, at] of this.next) if (at < now) this.next.delete(k);
     const held = slot - now;
-    if (held > 0) await this.sleep(held);
+    // A timer may fire early by as long as the task that set it ran on (Node counts from the
+    // event loop's time at the task's start): sleep the rest, so no search goes before its slot.
+    for (let left = held; left > 0; left = slot - this.clock()) await this.sleep(left);
     return held;
   }
 

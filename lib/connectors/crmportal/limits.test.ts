@@ -49,14 +49,18 @@ describe("readHubspotLimit", () => {
 });
 
 describe("SearchPacer", () => {
-  function fakeTime() {
+  /** A clock a test moves, as time passes between searches; a sleep wakes `early` ms before its time. */
+  function fakeTime(early = () => 0) {
     let now = 0;
     const slept: number[] = [];
-    // Sleeping does not move this clock: a test moves it, as time passes between searches.
     const pacer = new SearchPacer(
       () => now,
       async (ms) => {
         slept.push(ms);
+        const wake = now + ms - early();
+        // Searches asked for together all take their slots before any sleeper wakes.
+        await Promise.resolve();
+        now = Math.max(now, wake);
       },
     );
     return { pacer, slept, advance: (ms: number) => (now += ms), at: () => now };
@@ -83,12 +87,21 @@ describe("SearchPacer", () => {
     expect(await t.pacer.take("a", 250)).toBe(0);
   });
 
+  it("sends no search before its slot, though its timer fires early", async () => {
+    let first = true;
+    const t = fakeTime(() => (first ? ((first = false), 40) : 0));
+    await t.pacer.take("a", 250);
+    expect(await t.pacer.take("a", 250)).toBe(250);
+    expect(t.at()).toBe(250);
+    expect(t.slept).toEqual([250, 40]);
+  });
+
   it("moves the next slot past a wait HubSpot asked for", async () => {
     const t = fakeTime();
     await t.pacer.take("a", 250);
     t.pacer.holdFor("a", 1_250);
     expect(await t.pacer.take("a", 250)).toBe(1_250);
-    t.advance(1_250);
+    expect(t.at()).toBe(1_250);
     // A shorter hold never brings a slot forward.
     t.pacer.holdFor("a", 10);
     expect(await t.pacer.take("a", 250)).toBe(250);

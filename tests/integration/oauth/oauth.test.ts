@@ -10,6 +10,8 @@ import { agentRoutes } from "@/lib/agent/route-modules";
 import { saveDashboard } from "@/lib/saved/store";
 import { addTrust, newSavedReads } from "@/lib/saved/trust";
 import type { RouteModule } from "@/lib/http/edge";
+import { ApiError } from "@/lib/contract/errors";
+import type { Drawings } from "@/lib/saved/drawings";
 import { backends, testSealer } from "../support/backends";
 
 // The MCP endpoint's authorization server and its bearer check, on both engines: what a client
@@ -38,6 +40,22 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
   let mcp: RouteModule;
   let viewer: { id: number; token: string; csrf: string };
   let author: { id: number; token: string; csrf: string };
+  /** The safe view's drawings asked for over MCP: who for, what, the paths the code reads, at which width. */
+  const drawn: { viewer: number; slug: string; revision: number; reads: string[]; viewport: string }[] = [];
+  /** Set to make the next drawing answer that the renderer is busy. */
+  let busyNext = false;
+  const drawings: Drawings = {
+    async draw(who, dashboard, reads, viewport) {
+      if (busyNext) {
+        busyNext = false;
+        throw new ApiError("renderer_busy", "Every drawing slot is taken; retry in 7 s.", { "retry-after": "7" });
+      }
+      drawn.push({ viewer: who.id, slug: "slug" in dashboard ? dashboard.slug : "", revision: dashboard.revision, reads: [...reads.paths], viewport });
+      return { html: `<!doctype html><p>drawn for ${who.email}</p>`, drawnAt: new Date(0).toISOString(), height: 200, revision: dashboard.revision, viewport, remembered: false, answers: [{ path: "/me", status: 200 }] };
+    },
+    pageOf: () => null,
+    read: async () => Response.json({ error: "not_found" }, { status: 404 }),
+  };
   const apiReads: { path: string; user: SessionUser; url: string }[] = [];
 
   async function person(email: string) {
@@ -117,6 +135,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       dashboards: {
         ...deps,
         savedReads: newSavedReads(),
+        drawings,
         readApi: async (request, path, user) => {
           apiReads.push({ path, user, url: request.url });
           return Response.json({ email: user.email }, { headers: { "content-type": "application/json; charset=utf-8" } });
@@ -547,7 +566,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(r.status).toBe(401);
       expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/dashboards/playground/mcp", scope="dashboards"`);
       expect(await r.json()).toMatchObject({ error: "unauthorized", hint: expect.any(String) });
-      for (const name of ["read_dashboard", "read_live_data"]) {
+      for (const name of ["read_dashboard", "read_live_data", "draw_dashboard"]) {
         expect((await rpc("tools/call", { name, arguments: {} })).status, name).toBe(401);
       }
       const list = await rpc("tools/list", {});
@@ -582,9 +601,9 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(apiReads).toEqual([{ path: "/me", user: expect.objectContaining({ id: viewer.id }), url: `${ORIGIN}/api/me?x=1` }]);
     });
 
-    it("never runs someone else's dashboard on the viewer's data: it names the page on this site instead, and carries no question to answer", async () => {
+    it("never runs someone else's dashboard on the viewer's data: it is drawn by the service instead, names the page on this site, and carries no question to answer", async () => {
       const shown = await tool("show_dashboard", { handle: "csm", slug: "theirs" });
-      expect(shown.structuredContent).toMatchObject({ yours: false, live: "on_site", reads: ["/me"], owner: { handle: "csm" }, url: `${ORIGIN}/~/csm/theirs` });
+      expect(shown.structuredContent).toMatchObject({ yours: false, live: "drawn", reads: ["/me"], owner: { handle: "csm" }, url: `${ORIGIN}/~/csm/theirs` });
       expect(shown.content[0]!.text).not.toContain("<script");
       expect(shown.content[0]!.text).toContain(`${ORIGIN}/~/csm/theirs`);
       // Nothing a client receives could stand for the person's yes.
@@ -601,11 +620,29 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect((await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement: `${Date.now() + 60_000}.AAAA` })).isError).toBe(true);
       expect(apiReads).toEqual([]);
       expect(await h.db.selectFrom("trusted_authors").selectAll().where("user_id", "=", viewer.id).execute()).toEqual([]);
+
+      // The view's drawing: the service's, as the token's person, held to the paths the code names.
+      drawn.length = 0;
+      const drawing = await tool("draw_dashboard", { handle: "csm", slug: "theirs", viewport: "phone" });
+      expect(drawing.isError ?? false, drawing.content[0]!.text).toBe(false);
+      expect(drawing.structuredContent).toMatchObject({ html: "<!doctype html><p>drawn for member@demo.test</p>", height: 200, revision: 1, viewport: "phone" });
+      expect(drawn).toEqual([{ viewer: viewer.id, slug: "theirs", revision: 1, reads: ["/me"], viewport: "phone" }]);
+      expect((await tool("draw_dashboard", { handle: "csm", slug: "theirs", viewport: "watch" })).isError).toBe(true);
+      expect((await tool("draw_dashboard", { handle: "csm", slug: "nothing-here" })).content[0]!.text).toMatch(/^not_found: /);
+      // Busy, the view learns when to come back from the text's last line.
+      busyNext = true;
+      const busy = await tool("draw_dashboard", { handle: "csm", slug: "theirs" });
+      expect(busy.isError).toBe(true);
+      expect(JSON.parse(busy.content[0]!.text.split("\n").pop()!)).toEqual({ error: "renderer_busy", hint: expect.any(String), retryAfter: 7 });
+      expect(drawn).toHaveLength(1);
+      // Only the view calls it.
+      const listed = ((await (await rpc("tools/list", {}, auth())).json()) as { result: { tools: { name: string; _meta?: { ui?: { visibility?: string[] } } }[] } }).result.tools;
+      expect(listed.find((t) => t.name === "draw_dashboard")?._meta?.ui?.visibility).toEqual(["app"]);
     });
 
     it("runs a trusted author's dashboard at once, on the paths its code reads, once the person trusted them on this site", async () => {
       await saveDashboard(h.db, { ownerId: author.id, handle: "csm", slug: "trusted", html: '<!doctype html><title>T</title><script>fetch((window.DASHBOARD_API_BASE || "/api") + "/me")</script>' });
-      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "on_site" });
+      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "drawn" });
       // The person's own act on their account page (a human action, lib/saved/human.ts).
       await addTrust(h.db, viewer.id, "csm");
       expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "run" });
@@ -617,7 +654,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       const escape = await tool("read_live_data", { handle: "csm", slug: "trusted", path: "/api/../dashboards/playground/draft" });
       expect(escape.structuredContent).toMatchObject({ status: 400 });
       await h.db.deleteFrom("trusted_authors").where("user_id", "=", viewer.id).execute();
-      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "on_site" });
+      expect((await tool("show_dashboard", { handle: "csm", slug: "trusted" })).structuredContent).toMatchObject({ live: "drawn" });
     });
 
     it("hands the view titles and names stored before they were cleaned without their bidirectional and zero-width characters", async () => {

@@ -71,7 +71,7 @@ describe("the renderer's shares, on the production server", () => {
     }
     // Within it, its renders were taken (and each ended as the renderer ends such a render).
     expect(drawn.length).toBeGreaterThan(0);
-    for (const d of drawn) expect(d.body.error).toBe("render_timed_out");
+    for (const d of drawn) expect(d.body.error, JSON.stringify(d)).toBe("render_timed_out");
     // The other address was served before any of the flood's renders was done.
     expect(victimAt).toBeLessThan(Math.min(...drawn.map((d) => d.at)));
   }, 120_000);

@@ -33,7 +33,7 @@ const HTTP_REFUSALS = ["method_not_allowed", "unsupported_media_type", "invalid_
 /** The 401 challenge of the tools that act as a person, exercised in tests/integration/oauth/oauth.test.ts. */
 const AUTHORIZATION_REFUSALS = ["unauthorized"];
 /** The tools that act as a person, served where the authorization server is (tests/integration/oauth/oauth.test.ts). */
-const PERSON_TOOLS = ["read_dashboard", "read_live_data", "show_dashboard"];
+const PERSON_TOOLS = ["draw_dashboard", "read_dashboard", "read_live_data", "show_dashboard"];
 
 const sqlite = backends.find((b) => b.name === "sqlite")!;
 
