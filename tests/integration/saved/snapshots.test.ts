@@ -6,7 +6,7 @@ import type { DraftReads } from "@/lib/check/reads";
 import type { RenderViewport } from "@/lib/contract/renders";
 import type { HumanDeps } from "@/lib/saved/human";
 import { ApiError } from "@/lib/contract/errors";
-import type { DrawnDashboard, Drawings } from "@/lib/saved/drawings";
+import type { Drawings } from "@/lib/saved/drawings";
 import type { DrawnPictures } from "@/lib/saved/pictures";
 import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 import { SNAPSHOTS_MAX, snapshotsOf } from "@/lib/saved/snapshots";
@@ -37,7 +37,7 @@ describe.each(backends)("snapshots on $name", (backend) => {
   let csm: Person;
   let other: Person;
   let clock = Date.now();
-  const draws: { viewer: SessionUser; dashboard: DrawnDashboard; reads: DraftReads; viewport: RenderViewport }[] = [];
+  const draws: { viewer: SessionUser; dashboard: Parameters<Drawings["draw"]>[1]; reads: DraftReads; viewport: RenderViewport }[] = [];
 
   const drawings: Drawings = {
     async draw(viewer, dashboard, reads, viewport) {
