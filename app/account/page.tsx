@@ -1,15 +1,17 @@
 // GET /account — the signed-in person's own settings: where "/" goes, their favourites, the
-// authors they trust with their data and the MCP hosts they connected. Server-rendered forms that POST to the account actions
-// (/account/home, /account/favourites, /account/trust), which send a form back here (303); the
-// trusted authors' list also changes in place once its script runs.
+// authors they trust with their data, their snapshots and the MCP hosts they connected. Server-rendered forms that POST to the account actions
+// (/account/home, /account/favourites, /account/trust, /account/snapshots), which send a form back here (303); the
+// trusted authors' and snapshots' lists also change in place once their script runs.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { SnapshotsList } from "@/components/saved/SnapshotsList";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
 import { app } from "@/lib/app";
 import { currentSession } from "@/lib/app/current";
 import { connectedApps } from "@/lib/auth/oauth";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
+import { snapshotsOf } from "@/lib/saved/snapshots";
 import { trustedAuthors } from "@/lib/saved/trust";
 
 export const dynamic = "force-dynamic";
@@ -30,7 +32,13 @@ export default async function AccountPage() {
   if (!session) redirect(`/signin?next=${encodeURIComponent("/account")}`);
   const { user, csrf } = session;
   const db = await app().db();
-  const [home, favourites, trusted, apps] = await Promise.all([homeOf(db, user.id), favouritesOf(db, user.id), trustedAuthors(db, user.id), connectedApps(db, user.id)]);
+  const [home, favourites, trusted, apps, snapshots] = await Promise.all([
+    homeOf(db, user.id),
+    favouritesOf(db, user.id),
+    trustedAuthors(db, user.id),
+    connectedApps(db, user.id),
+    snapshotsOf(db, user.id),
+  ]);
   return (
     <div className="stack">
       <h1>Your account</h1>
@@ -96,6 +104,8 @@ export default async function AccountPage() {
       <div id="trusted-authors">
         <TrustedAuthors initial={trusted} csrf={csrf} returnTo="/account#trusted-authors" />
       </div>
+
+      <SnapshotsList initial={snapshots} csrf={csrf} />
 
       <section id="connected-apps" className="card stack" aria-labelledby="connected-apps-title" data-testid="connected-apps">
         <h2 id="connected-apps-title">Connected apps</h2>

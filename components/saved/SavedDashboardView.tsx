@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { SafeView, type DrawingAnswer } from "./SafeView";
+import { FreezeSnapshot } from "./FreezeSnapshot";
 import type { RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DraftReads } from "@/lib/check/reads";
@@ -214,6 +215,7 @@ export function SavedDashboardView(props: SavedViewProps) {
           Open in playground
         </button>
       </div>
+      {viewer.isOwner ? <FreezeSnapshot path={path} revision={shown.revision} csrf={viewer.csrf} /> : null}
       <p role="status" className={styles.message}>
         {message ? <span className={message.kind === "error" ? "error-text" : undefined}>{message.text}</span> : null}
       </p>

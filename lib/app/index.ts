@@ -38,6 +38,7 @@ import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
 import { draftDrawingRoute } from "@/lib/playground/drawn";
 import { createDrawnPictures, drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
+import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -104,6 +105,8 @@ export interface AppRoutes {
   };
   /** GET /~/<handle>/<slug>/drawn.png: the safe view's drawing as a picture, for "Download picture". */
   drawingPicture: RouteModule;
+  /** Snapshots: freezing, sharing and revoking one's own (POST /account/snapshots), and opening one. */
+  snapshots: SnapshotRoutes;
   /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
   oauth: OAuthRoutes;
   connections: RouteModule;
@@ -290,6 +293,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         draft: draftDrawingRoute({ db, playground: playgroundOf, drawings, trustedProxy: config.playground.trustedProxy }),
       },
       drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy }),
+      snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
       oauth: oauthRoutes(oauthDeps),
       connections: defineRoute({
         params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),

@@ -96,6 +96,10 @@ export const errorCatalogue = {
   },
   invalid_request: { status: 400, description: "The request body is not what this action takes; `hint` says what." },
   payload_too_large: { status: 413, description: "The body is over the size limit: 2 MiB for a dashboard, 16 KiB for a favourites or home action." },
+  snapshot_gone: {
+    status: 410,
+    description: "The snapshot was revoked by its owner or has expired; what it showed is deleted, and the address stays gone. Its owner can freeze a new one.",
+  },
 
   // Sign-in
   unknown_user: { status: 400, description: "No demo user has that email." },

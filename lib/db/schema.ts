@@ -322,6 +322,28 @@ export interface TrustedAuthorsTable {
   made_via: string;
 }
 
+/** A person's own saved dashboard frozen as an inert document at an unguessable address (lib/saved/snapshots.ts). */
+export interface SnapshotsTable {
+  /** The address's token. */
+  id: string;
+  owner_id: number;
+  slug: string;
+  revision: number;
+  title: string;
+  viewport: string;
+  /** "private", "signed_in" or "link". */
+  visibility: string;
+  /** The inert document; emptied once the snapshot is revoked or expired. */
+  html: string;
+  height: number;
+  /** The drawing as PNG, where the renderer made one; emptied with the document. */
+  png: Uint8Array | null;
+  drawn_at: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 /** A client of the service's authorization server, registered by itself (RFC 7591). */
 export interface OAuthClientsTable {
   client_id: string;
@@ -393,6 +415,7 @@ export interface Database {
   stream_slots: StreamSlotsTable;
   rate_limit_windows: RateLimitWindowsTable;
   trusted_authors: TrustedAuthorsTable;
+  snapshots: SnapshotsTable;
   saved_dashboards: SavedDashboardsTable;
   saved_dashboard_revisions: SavedDashboardRevisionsTable;
   playground_drafts: PlaygroundDraftsTable;

@@ -53,6 +53,7 @@ export const appTables: TableSpec[] = [
   { name: "saved_dashboards", key: ["owner_id", "slug"] },
   { name: "saved_dashboard_revisions", key: ["owner_id", "slug", "revision"] },
   { name: "trusted_authors", key: ["user_id", "author_id"] },
+  { name: "snapshots", key: ["id"] },
   { name: "stand_in_oauth_marks", key: ["slug", "kind", "key"] },
   { name: "oauth_clients", key: ["client_id"] },
   { name: "oauth_grants", key: ["id"] },

@@ -127,7 +127,7 @@ describe("the docs model", () => {
     );
     expect(save?.errors).toHaveLength(9);
     expect(save?.curl).toBe(false);
-    expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home", "POST /account/trust"]);
+    expect(saving.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /~/:handle/:slug", "GET /~/:handle/:slug", "GET /~/:handle", "POST /account/favourites", "POST /account/home", "POST /account/trust", "POST /account/snapshots", "GET /snapshots/:token", "GET /snapshots/:token/picture.png"]);
   });
 
   it("names a draft's path value by what it is: read_id where it reads, write_token where it writes", () => {

@@ -41,7 +41,7 @@ import {
   tokenRequest,
 } from "@/lib/contract/oauth";
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
-import { favouriteAction, homeAction, trustAction } from "@/lib/saved/actions";
+import { SNAPSHOT_DAYS_DEFAULT, SNAPSHOT_DAYS_MAX, SNAPSHOT_VISIBILITIES, favouriteAction, homeAction, snapshotAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
 import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
 import { endpointExample } from "./examples";
@@ -458,6 +458,33 @@ const trustedAnswer = z.object({
   ),
 });
 
+const snapshotSummary = z
+  .object({
+    id: z.string().meta({ description: "The snapshot's token: 32 characters nobody can guess" }),
+    path: z.string().meta({ description: "Its address, /snapshots/<token>" }),
+    dashboard: z.string().meta({ description: "The saved dashboard it was drawn from, /~/<handle>/<slug>" }),
+    title: z.string(),
+    revision: z.number().int(),
+    viewport: z.enum(["desktop", "phone"]),
+    visibility: z.enum(SNAPSHOT_VISIBILITIES),
+    drawnAt: z.string().meta({ description: "ISO 8601: when the service drew it" }),
+    createdAt: z.string().meta({ description: "ISO 8601: when it was frozen" }),
+    expiresAt: z.string().meta({ description: "ISO 8601: when it ends; its address answers 410 after" }),
+    picture: z.boolean().meta({ description: "Whether its picture is kept, at <path>/picture.png" }),
+  })
+  .meta({ id: "Snapshot" });
+const snapshotAnswer = z.union([
+  z.object({ snapshot: snapshotSummary }).meta({ description: "`create` (201) and `share`: the snapshot" }),
+  z.object({ snapshots: z.array(snapshotSummary) }).meta({ description: "`revoke`: your open snapshots after it" }),
+]);
+const snapshotOpened = z.object({
+  snapshot: snapshotSummary.extend({
+    owner: z.object({ handle: z.string(), name: z.string() }),
+    html: z.string().meta({ description: "The inert document as it was drawn: no script, no URL but data: images" }),
+    height: z.number().int().meta({ description: "The height it was drawn at, in CSS pixels" }),
+  }),
+});
+
 function savingOperations(set: SchemaSet): OperationDoc[] {
   const handle = pathParam("handle", "The signed-in person's handle: the local part of their email, lowercased.", { type: "string" }, set);
   const slugSchema = set.add(dashSlug);
@@ -534,6 +561,51 @@ function savingOperations(set: SchemaSet): OperationDoc[] {
       requestBodies: [{ contentType: "application/json", description: "One action.", schema: trustBody, fields: fieldRows(trustBody, set.components) }],
       responses: [jsonBody(200, "The authors you trust after the change", set.add(trustedAnswer), set)],
       errors: ["unauthorized", "forbidden", "invalid_request", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+    siteOperation({
+      op: "saving.snapshot",
+      section: "saving",
+      description: [
+        p(
+          `\`create\` draws one of your own saved dashboards on your data, as the safe view draws someone else's (in the service's browser, reading only the paths its code names), and keeps that drawing at an address nobody can guess. It is private to you until you \`share\` it with anyone signed in (\`signed_in\`) or anyone holding the address (\`link\`); it expires after \`expiresInDays\` (${SNAPSHOT_DAYS_DEFAULT} unless you say, ${SNAPSHOT_DAYS_MAX} at most), and \`revoke\` ends it sooner. An ended snapshot's drawing is deleted and its address answers 410 \`snapshot_gone\`.`,
+        ),
+        p(
+          "A human action, like saving: only your browser at this site's own pages can make, share or revoke one. A bearer token, an MCP call or another site's form is refused. Sent by \"Freeze a snapshot\" on your saved dashboard and the Share and Revoke buttons on the snapshot and on `/account`; a form post is answered with a redirect (to the new snapshot, or to `next`).",
+        ),
+      ],
+      security: "session-same-origin",
+      requestBodies: [{ contentType: "application/json", description: "One action.", schema: set.add(snapshotAction), fields: fieldRows(set.add(snapshotAction), set.components) }],
+      responses: [jsonBody(200, "The snapshot after `share`, or your open snapshots after `revoke`; `create` answers 201 with the snapshot", set.add(snapshotAnswer), set)],
+      errors: ["unauthorized", "forbidden", "not_found", "snapshot_gone", "invalid_request", "renderer_busy", "render_timed_out", "drawing_failed", "renderer_not_configured", "payload_too_large", "unsupported_media_type", "method_not_allowed"],
+      curl: false,
+    }),
+    siteOperation({
+      op: "saving.snapshotShow",
+      section: "saving",
+      description: [
+        p(
+          "A browser (`Accept: text/html`) gets a page showing the drawing in a frame that may run no script, under a policy that allows nothing but inline styles and `data:` images; the page itself has no script. It says whose data it was drawn on, when, and when it expires, and runs no code and reads nobody's data when opened. Anything else gets JSON. Whoever may not open it (signed out for a `signed_in` snapshot, anyone but its owner for a `private` one) gets 404, as for an address that never was.",
+        ),
+      ],
+      security: "none",
+      params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
+      responses: [jsonBody(200, "The snapshot and its drawing", set.add(snapshotOpened), set), { status: 200, contentType: "text/html", description: "The snapshot's page, for a browser", schema: { type: "string" }, fields: [] }],
+      errors: ["not_found", "snapshot_gone"],
+      curl: false,
+    }),
+    siteOperation({
+      op: "saving.snapshotPicture",
+      section: "saving",
+      description: [
+        p(
+          "The snapshot's drawing as a PNG at the width it was drawn at, made when it was frozen from the stored document itself (no script ran), as an attachment: the snapshot page's \"Download picture\". The same people may fetch it as may open the snapshot, on the same terms (404, 410); only this site's pages may show it (`Cross-Origin-Resource-Policy: same-origin`). A snapshot frozen while no picture could be made (`picture: false`) answers 404.",
+        ),
+      ],
+      security: "none",
+      params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
+      responses: [{ status: 200, contentType: "image/png", description: "The snapshot, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
+      errors: ["not_found", "snapshot_gone"],
       curl: false,
     }),
   ];

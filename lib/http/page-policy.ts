@@ -24,6 +24,8 @@ const OWN_POLICY = [
   // The MCP authorization server's consent page, whose form ends at the app's redirect URI
   // (lib/signin/oauth-routes.ts).
   /^\/oauth\/authorize$/,
+  // A snapshot's page: no script at all, and the inert document's policy (lib/saved/snapshot-page.ts).
+  /^\/snapshots\/[^/]+$/,
 ];
 
 export function setsOwnPolicy(pathname: string): boolean {

@@ -33,7 +33,7 @@ export function isJsonPath(pathname: string, method: string): boolean {
  */
 const CLOSED_AREAS = [/^\/account\/.+$/, /^\/dashboards\/playground\/.+$/];
 const JSON_ROUTES = [
-  /^\/account\/(?:favourites|home|trust)$/,
+  /^\/account\/(?:favourites|home|trust|snapshots)$/,
   /^\/dashboards\/playground\/api(?:\/.*)?$/,
   /^\/dashboards\/playground\/(?:check|endpoints|mcp|scenarios)$/,
   /^\/dashboards\/playground\/draft(?:\/[^/]+(?:\/(?:events|revisions|reports|render|drawn))?)?$/,
@@ -52,7 +52,7 @@ function unknownJsonRoute(pathname: string): boolean {
  */
 const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/api(?:\/.*)?$/, "GET, HEAD"],
-  [/^\/account\/(?:favourites|home|trust)$/, "POST"],
+  [/^\/account\/(?:favourites|home|trust|snapshots)$/, "POST"],
   [/^\/bench-baseline$/, "GET, HEAD"],
   [/^\/connections\/[^/]+\/.+$/, "GET, HEAD, POST"],
   [/^\/dashboards\/frame$/, "GET, HEAD"],
@@ -77,6 +77,8 @@ const ROUTE_METHODS: readonly (readonly [RegExp, string])[] = [
   [/^\/test-fault$/, "GET, HEAD"],
   [/^\/~\/[^/]+\/[^/]+\/(?:source|drawn|drawn\.png)$/, "GET, HEAD"],
   [/^\/dashboards\/drawn\/[^/]+\/api(?:\/.*)?$/, "GET, HEAD"],
+  // A snapshot: its page for a browser, JSON otherwise (lib/saved/snapshot-routes.ts).
+  [/^\/snapshots\/[^/]+(?:\/picture\.png)?$/, "GET, HEAD"],
   // The page answers GET; the save route, POST.
   [/^\/~\/[^/]+\/[^/]+$/, "GET, HEAD, POST"],
 ];
@@ -86,6 +88,7 @@ const ACCOUNT_ACTION_PAGES: Record<string, string> = {
   "/account/favourites": "/account#favourites",
   "/account/home": "/account#home",
   "/account/trust": "/account#trusted-authors",
+  "/account/snapshots": "/account#snapshots",
 };
 
 /**
@@ -151,7 +154,7 @@ export function atEdge(method: string, url: URL): { answer: Response } | { pathn
     pathname = bare;
   }
   if (unknownJsonRoute(pathname)) {
-    const hint = pathname.startsWith("/account") ? "/account takes POST at favourites, home and trust." : "See /dashboards/playground/llms.txt for the playground's routes.";
+    const hint = pathname.startsWith("/account") ? "/account takes POST at favourites, home, trust and snapshots." : "See /dashboards/playground/llms.txt for the playground's routes.";
     return { answer: errorResponse("not_found", hint) };
   }
   // A method no route takes (PROPFIND, TRACE…) gets the framework's empty 400 or a 500, and a page

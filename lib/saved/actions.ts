@@ -44,3 +44,41 @@ export const trustAction = z
       .meta({ description: "The author's handle, as in /~/<handle>" }),
   })
   .meta({ id: "TrustAction" });
+
+/** Who may open a snapshot: its owner alone, anyone signed in, or anyone holding its address. */
+export const SNAPSHOT_VISIBILITIES = ["private", "signed_in", "link"] as const;
+export const SNAPSHOT_DAYS_DEFAULT = 7;
+export const SNAPSHOT_DAYS_MAX = 90;
+
+const snapshotId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{32,128}$/, "must be a snapshot's token, as in /snapshots/<token>")
+  .meta({ description: "The snapshot's token, as in /snapshots/<token>" });
+const visibility = z
+  .enum(SNAPSHOT_VISIBILITIES)
+  .meta({ description: "`private`: you alone; `signed_in`: anyone signed in to this site; `link`: anyone holding the address, signed in or not" });
+
+export const snapshotAction = z
+  .discriminatedUnion("op", [
+    z
+      .object({
+        op: z.literal("create"),
+        path: href
+          .refine((p) => /^\/~\/[^/]+\/[^/]+$/.test(p), "must be a saved dashboard's address, /~/<handle>/<slug>")
+          .meta({ description: "Your saved dashboard, /~/<handle>/<slug>" }),
+        revision: z.number().int().min(1).optional().meta({ description: "A revision of it; the latest when left out" }),
+        viewport: z.enum(["desktop", "phone"]).default("desktop").meta({ description: "Drawn at a desktop's or a phone's width" }),
+        visibility: visibility.default("private"),
+        expiresInDays: z
+          .number()
+          .int()
+          .min(1)
+          .max(SNAPSHOT_DAYS_MAX)
+          .default(SNAPSHOT_DAYS_DEFAULT)
+          .meta({ description: `Days until it expires: 1 to ${SNAPSHOT_DAYS_MAX}, ${SNAPSHOT_DAYS_DEFAULT} when left out` }),
+      })
+      .meta({ description: "Freeze one of your saved dashboards, drawn on your data now" }),
+    z.object({ op: z.literal("share"), id: snapshotId, visibility }).meta({ description: "Change who may open it" }),
+    z.object({ op: z.literal("revoke"), id: snapshotId }).meta({ description: "Revoke it: what it showed is deleted and its address answers 410" }),
+  ])
+  .meta({ id: "SnapshotAction" });

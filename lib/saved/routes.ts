@@ -40,7 +40,7 @@ interface AccountBody<T> {
   returnTo: string | null;
 }
 
-function accountBody<T>(schema: z.ZodType<T>, fromForm: (form: URLSearchParams) => unknown, page: string): (request: Request) => Promise<AccountBody<T>> {
+export function accountBody<T>(schema: z.ZodType<T>, fromForm: (form: URLSearchParams) => unknown, page: string): (request: Request) => Promise<AccountBody<T>> {
   const rules = {
     max: JSON_BODY_MAX,
     tooLarge: { code: "payload_too_large" as const, hint: `The body may be at most ${JSON_BODY_MAX} bytes.` },
@@ -55,9 +55,9 @@ function accountBody<T>(schema: z.ZodType<T>, fromForm: (form: URLSearchParams) 
 }
 
 /** A form post goes back to its page (303, so the reload is a GET); JSON gets its answer. */
-function answer(body: AccountBody<unknown>, value: unknown): Response {
+export function answer(body: AccountBody<unknown>, value: unknown, status = 200): Response {
   if (body.returnTo !== null) return new Response(null, { status: 303, headers: { location: body.returnTo, "cache-control": "no-store" } });
-  return json(value);
+  return json(value, status);
 }
 
 // Built once here: a generic call written inside the route's spec would leave its type unknown there.

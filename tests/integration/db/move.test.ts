@@ -64,7 +64,7 @@ describe("db:move between SQLite and PostgreSQL", () => {
       expect((await tablesIn(open.db)).sort()).toEqual(appTables.map((t) => t.name).sort());
     });
     const counts = Object.fromEntries((await digests(sqliteA)).map((d) => [d.table, d.rows]));
-    for (const t of ["users", "sessions", "favourites", "connector_tokens", "donor_credentials", "crm_companies", "crm_engagements", "crm_sync_runs", "usage_weeks", "playground_drafts", "playground_draft_revisions", "playground_draft_reports", "draft_renders", "saved_dashboards", "saved_dashboard_revisions", "trusted_authors"]) {
+    for (const t of ["users", "sessions", "favourites", "connector_tokens", "donor_credentials", "crm_companies", "crm_engagements", "crm_sync_runs", "usage_weeks", "playground_drafts", "playground_draft_revisions", "playground_draft_reports", "draft_renders", "saved_dashboards", "saved_dashboard_revisions", "trusted_authors", "snapshots"]) {
       expect(counts[t], t).toBeGreaterThan(0);
     }
     // The comparison below is worth something only if the answers carry data.
@@ -73,6 +73,13 @@ describe("db:move between SQLite and PostgreSQL", () => {
       expect(ok.length, who).toBeGreaterThanOrEqual(who === "member" ? 8 : 10);
     }
     expect([...before.keys()].filter((k) => k.startsWith("draft ")).length).toBe(12);
+    // Snapshots: csm's two open ones listed, one shown to anyone by its link, the revoked one gone.
+    expect((before.get("snapshots csm") as unknown[]).length).toBe(2);
+    const [priv, linked, revoked] = world.snapshots!;
+    expect(before.get(`snapshot ${priv} csm`)).toMatchObject({ kind: "shown", snapshot: { html: expect.stringContaining("private “drawing”") } });
+    expect(before.get(`snapshot ${priv} admin`)).toEqual({ kind: "hidden" });
+    expect(before.get(`snapshot ${linked} signed out`)).toMatchObject({ kind: "shown", snapshot: { picture: true, height: 321 } });
+    expect(before.get(`snapshot ${revoked} member`)).toMatchObject({ kind: "gone", why: "revoked" });
   });
 
   it("refuses a source that shows a running app, and copies nothing", async () => {

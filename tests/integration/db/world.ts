@@ -10,6 +10,7 @@ import { storeRender } from "@/lib/drafts/render-store";
 import { addFavourite, setHome } from "@/lib/saved/account";
 import { listSpace, loadDashboard, revisionsOf, saveDashboard } from "@/lib/saved/store";
 import { addTrust, trustedAuthors } from "@/lib/saved/trust";
+import { openSnapshot, revokeSnapshot, snapshotsOf, storeSnapshot } from "@/lib/saved/snapshots";
 import { seedDemo } from "@/lib/seed";
 import { demoUsers } from "@/demo/users";
 import { testSealer, testSeed } from "../support/backends";
@@ -28,6 +29,8 @@ export type Who = "admin" | "csm" | "member";
 export const people: Who[] = ["admin", "csm", "member"];
 
 export interface World {
+  /** Snapshots' tokens: csm's open ones and one revoked. */
+  snapshots?: string[];
   /** Session cookies of the three demo people; sessions are rows, so they travel with the data. */
   tokens: Record<Who, string>;
   ids: Record<Who, number>;
@@ -55,7 +58,7 @@ const report = (revision: number, elapsedMs: number) => ({
 // A 1×1 PNG: blobs and bytea must cross engines byte for byte.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==", "base64");
 
-/** The demo tenant, a CRM sync, drafts with revisions, reports and a render, saved dashboards, favourites, homes, trust. */
+/** The demo tenant, a CRM sync, drafts with revisions, reports and a render, saved dashboards, favourites, homes, trust, snapshots. */
 export async function populate(open: OpenDb, now = Date.now()): Promise<World> {
   await seedDemo(open.db, testSeed());
   const portal = await startPortal();
@@ -107,7 +110,15 @@ export async function populate(open: OpenDb, now = Date.now()): Promise<World> {
   await setHome(open.db, ids.admin, "/~/admin/pipeline");
   await addTrust(open.db, ids.member, "csm", now - 1_000);
   await addTrust(open.db, ids.csm, "admin", now - 1_000);
-  return { tokens, ids, drafts, dashboards };
+  const snapshot = (visibility: "private" | "link", png: Buffer | null, days: number) =>
+    storeSnapshot(
+      open.db,
+      { ownerId: ids.csm, slug: "pipeline", revision: 2, title: "pipeline", viewport: "desktop", visibility, html: `<!doctype html><p>csm@demo.test’s ${visibility} “drawing”</p>`, height: 321, png, drawnAt: now - 3_000, expiresInDays: days },
+      now - 2_000,
+    );
+  const snapshots = [(await snapshot("private", null, 7)).id, (await snapshot("link", PNG, 90)).id, (await snapshot("link", null, 7)).id];
+  await revokeSnapshot(open.db, ids.csm, snapshots[2]!, now - 1_000);
+  return { tokens, ids, drafts, dashboards, snapshots };
 }
 
 // The stand-ins' address is a closed port: whatever else listens on this machine's usual port
@@ -132,7 +143,7 @@ const requiredQuery: Record<string, string> = { "cx.book": "?owner=o-1" };
  * own handler), each draft's read, revisions and reports (the playground's routes over HTTP),
  * and each person's space, dashboards, history, favourites, home and trusted authors.
  */
-export async function answersOf(open: OpenDb, world: Pick<World, "tokens" | "ids" | "drafts" | "dashboards">, draftIdleDays?: number): Promise<Map<string, unknown>> {
+export async function answersOf(open: OpenDb, world: Pick<World, "tokens" | "ids" | "drafts" | "dashboards" | "snapshots">, draftIdleDays?: number): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
   const handlerServices = services();
   for (const e of endpoints.filter(stored)) {
@@ -165,6 +176,13 @@ export async function answersOf(open: OpenDb, world: Pick<World, "tokens" | "ids
     // How each entry was made is newer than the fixture's release; upgrade.test.ts reads it apart.
     out.set(`trusted ${who}`, (await trustedAuthors(open.db, world.ids[who])).map(({ handle, name, since }) => ({ handle, name, since })));
   }
+  for (const id of world.snapshots ?? []) {
+    for (const who of [...people, null]) {
+      const viewer = who ? await userForRequest(open.db, new Request("http://app.test/", { headers: { cookie: `dd_session=${world.tokens[who]}` } })) : null;
+      out.set(`snapshot ${id} ${who ?? "signed out"}`, await openSnapshot(open.db, id, viewer));
+    }
+  }
+  if (world.snapshots) out.set("snapshots csm", await snapshotsOf(open.db, world.ids.csm));
   for (const { who, slug } of world.dashboards) {
     out.set(`dashboard ${who}/${slug}`, await loadDashboard(open.db, who, slug));
     out.set(`dashboard ${who}/${slug}@1`, await loadDashboard(open.db, who, slug, 1));

@@ -14,7 +14,7 @@ import { ensureBuilt, startProduction, type ProductionServer } from "../support/
 // called with arguments made to do harm — every value any earlier answer carried (a question, an
 // agreement, a URL), other people's handles, write methods, paths outside /api, extra fields
 // that name a yes. Afterwards nothing the admin owns has changed (trust list, favourites, home,
-// saved dashboards and their history, connections), no live answer of someone else's dashboard
+// saved dashboards and their history, snapshots, connections), no live answer of someone else's dashboard
 // came back, and disconnecting the app leaves nothing it might have done behind.
 
 beforeAll(() => ensureBuilt(), 900_000);
@@ -35,6 +35,7 @@ const OWNED: Record<string, string> = {
   connector_tokens: "select * from connector_tokens order by 1",
   donor_credentials: "select * from donor_credentials order by 1",
   calls_opt_ins: "select * from calls_opt_ins order by 1",
+  snapshots: "select * from snapshots order by 1",
 };
 
 describe("an MCP access token in an adversary's hands", () => {
@@ -141,8 +142,15 @@ describe("an MCP access token in an adversary's hands", () => {
     const own = await fetch(`${server.url}/~/admin/own-${stamp}`, { method: "POST", headers: ours(admin, { "content-type": "text/html" }), body: `<!doctype html><title>Own</title><script>fetch("/api/me")</script>` });
     expect(own.status).toBe(201);
 
+    // A snapshot of the admin's own, frozen by the admin at this site's page: the token may neither
+    // share nor revoke it, nor make another.
+    const frozen = await fetch(`${server.url}/account/snapshots`, { method: "POST", headers: ours(admin, { "content-type": "application/json" }), body: JSON.stringify({ op: "create", path: `/~/admin/own-${stamp}` }) });
+    expect(frozen.status, await frozen.clone().text()).toBe(201);
+    const frozenId = ((await frozen.json()) as { snapshot: { id: string } }).snapshot.id;
+
     const access = await grant(admin);
     const before = snapshot();
+    expect(before.snapshots).toHaveLength(1);
     const client = new Client({ name: "token-holder", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}${MCP}`), { requestInit: { headers: { authorization: `Bearer ${access}` } } }));
     const { tools } = await client.listTools();
@@ -150,7 +158,7 @@ describe("an MCP access token in an adversary's hands", () => {
 
     // Every string any answer carried is a candidate argument: a question or an agreement, if
     // one were ever handed out, would be found and replayed here.
-    const harvested = new Set<string>([`${Date.now() + 60_000}.AAAA`, "yes", "always", "true"]);
+    const harvested = new Set<string>([`${Date.now() + 60_000}.AAAA`, "yes", "always", "true", frozenId, `/snapshots/${frozenId}`]);
     const harvest = (value: unknown): void => {
       if (typeof value === "string" && value.length <= 300) harvested.add(value);
       else if (Array.isArray(value)) value.slice(0, 50).forEach(harvest);
@@ -204,6 +212,9 @@ describe("an MCP access token in an adversary's hands", () => {
       for (const name of ["allow_dashboard", "trust_author", "save_dashboard", "add_favourite", "set_home"]) {
         await call(name, { handle: "csm", slug: `hostile-${stamp}`, consent: [...harvested][round % harvested.size], always: true, href: "/~/csm", path: "/~/csm" });
       }
+      for (const name of ["freeze_snapshot", "create_snapshot", "share_snapshot", "revoke_snapshot", "snapshot"]) {
+        await call(name, { handle: "admin", slug: `own-${stamp}`, path: `/~/admin/own-${stamp}`, id: frozenId, op: ["create", "share", "revoke"][round % 3], visibility: "link" });
+      }
     }
     // Every value harvested so far in every free field of every tool that names a dashboard, and
     // in the fields a yes might travel in, against someone else's dashboard; then the live read
@@ -220,6 +231,18 @@ describe("an MCP access token in an adversary's hands", () => {
     for (const value of [...harvested].slice(0, 120)) {
       for (const field of ["agreement", "consent"]) await call("read_live_data", { handle: "csm", slug: `hostile-${stamp}`, path: "/api/me", [field]: value });
     }
+    // The token itself at the snapshots' action, bare and dressed as the admin's page: no session, no action.
+    for (const body of [{ op: "create", path: `/~/admin/own-${stamp}` }, { op: "share", id: frozenId, visibility: "link" }, { op: "revoke", id: frozenId }]) {
+      const dressed: Record<string, string>[] = [{ authorization: `Bearer ${access}` }, { authorization: `Bearer ${access}`, origin: server.url, "sec-fetch-site": "same-origin", "x-csrf-token": admin.csrf }];
+      for (const headers of dressed) {
+        const res = await fetch(`${server.url}/account/snapshots`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+        expect(res.status, JSON.stringify(body)).toBe(401);
+        expect(((await res.json()) as { error: string }).error).toBe("unauthorized");
+      }
+    }
+    // Nor does it open the private snapshot: a bearer token is nobody at that address.
+    const asToken = await fetch(`${server.url}/snapshots/${frozenId}`, { headers: { authorization: `Bearer ${access}`, accept: "application/json" } });
+    expect(asToken.status).toBe(404);
     expect(results.length).toBeGreaterThan(100);
     expect(snapshot()).toEqual(before);
 
