@@ -219,7 +219,8 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
     pageOf(token) {
       const entry = pending.get(token);
       if (!entry || entry.until <= now()) return null;
-      return { html: entry.dashboard.html, title: entry.dashboard.title, params: entry.dashboard.params ?? {} };
+      // A plain copy: the page hands it to a client component, which takes no null-prototype object.
+      return { html: entry.dashboard.html, title: entry.dashboard.title, params: { ...entry.dashboard.params } };
     },
 
     async read(request, token, path) {
