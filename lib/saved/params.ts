@@ -19,7 +19,7 @@ export function revisionParam(raw: string | string[] | undefined | null): number
 }
 
 /** A drawing's query, as /drawn, /drawn.png and a draft's /drawn read it. */
-export interface DrawingQuery {
+interface DrawingQuery {
   viewport: RenderViewport;
   revision: number | undefined;
   /** The page's `?p.*` values, bounded as the page bounds them: the drawing reads them as DASHBOARD_PARAMS. */
