@@ -48,6 +48,7 @@ test("an MCP client lists the tools and runs the draft loop on the production se
       "check_html",
       "create_draft",
       "describe_endpoint",
+      "draw_dashboard",
       "list_scenarios",
       "read_dashboard",
       "read_demo_data",
@@ -100,5 +101,5 @@ test("the MCP endpoint answers anything but an MCP POST with the error envelope"
   expect([notRpc.status(), (await notRpc.json()).error]).toEqual([400, "invalid_request"]);
   const trailing = await request.post(`${MCP}/`, { headers: { accept: "application/json, text/event-stream" }, data: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
   expect(trailing.status()).toBe(200);
-  expect((await trailing.json()).result.tools).toHaveLength(13);
+  expect((await trailing.json()).result.tools).toHaveLength(14);
 });

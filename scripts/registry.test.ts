@@ -44,10 +44,11 @@ function routesUnder(dir: string): { path: string; methods: string[] }[] {
 
 const registered = new Set(siteOperations.map((o) => `${o.method} ${shape(o.path)}`));
 
-/** Every route outside /api and the space's: the playground's, the account's, OAuth's and health's. */
+/** Every route outside /api and the space's: the playground's, the account's, snapshots', OAuth's and health's. */
 const siteRoutes = () => [
   ...routesUnder("dashboards/playground"),
   ...routesUnder("account"),
+  ...routesUnder("snapshots"),
   ...routesUnder("oauth"),
   ...routesUnder(".well-known"),
   ...["healthz", "readyz", "metrics"].flatMap((d) => routesUnder(d)),
