@@ -1,5 +1,5 @@
 import "server-only";
-import { userForRequest } from "@/lib/auth/session";
+import { userForRequest, type SessionUser } from "@/lib/auth/session";
 import type { DraftReads } from "@/lib/check/reads";
 import { ApiError } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
@@ -27,6 +27,29 @@ interface DrawingRoutesDeps {
   trustedProxy: readonly string[];
 }
 
+/** As /drawn asks: signed in, anyone who may open the dashboard, each on their own data. */
+export const signedInViewer = (db: () => Promise<Db>) => async (request: Request) => {
+  const user = await userForRequest(await db(), request);
+  if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
+  return user;
+};
+
+/** The viewer's drawing of a saved dashboard's revision, as /drawn and /drawn.png answer it. */
+export async function viewerDrawing(
+  deps: Pick<DrawingRoutesDeps, "db" | "drawings" | "savedReads">,
+  who: SessionUser,
+  at: { handle: string; slug: string },
+  { viewport, revision, params }: ReturnType<typeof drawingQuery>,
+  client: string,
+) {
+  const dashboard = await loadDashboard(await deps.db(), at.handle, at.slug, revision);
+  if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
+  // The viewer's own code has nothing to be kept from them: it runs in their browser.
+  const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
+  const drawn = { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html, params };
+  return { drawn, drawing: await deps.drawings.draw(who, drawn, reads, viewport, client) };
+}
+
 export function drawingRoutes(deps: DrawingRoutesDeps): DrawingRoutes {
   const trusted = addressMatcher(deps.trustedProxy);
   return {
@@ -35,24 +58,10 @@ export function drawingRoutes(deps: DrawingRoutesDeps): DrawingRoutes {
       refuse: "A drawing is read with GET.",
       methods: (on) => ({
         GET: on({
-          guard: async (request) => {
-            const user = await userForRequest(await deps.db(), request);
-            if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
-            return user;
-          },
+          guard: signedInViewer(deps.db),
           query: drawingQuery,
-          handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision, params: pageParams } }) => {
-            const dashboard = await loadDashboard(await deps.db(), handle, slug, revision);
-            if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
-            // The viewer's own code has nothing to be kept from them: it runs in their browser.
-            const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
-            const drawing = await deps.drawings.draw(
-              who,
-              { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html, params: pageParams },
-              reads,
-              viewport,
-              clientAddress(request, trusted),
-            );
+          handle: async ({ request, who, params, query }) => {
+            const { drawing } = await viewerDrawing(deps, who, params, query, clientAddress(request, trusted));
             return json(drawing, 200, { "cache-control": "private, no-store" });
           },
         }),

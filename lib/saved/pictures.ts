@@ -1,7 +1,5 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { userForRequest } from "@/lib/auth/session";
-import type { DraftReads } from "@/lib/check/reads";
 import { ApiError } from "@/lib/contract/errors";
 import type { RenderViewport } from "@/lib/contract/renders";
 import type { Db } from "@/lib/db";
@@ -9,8 +7,8 @@ import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 import type { Drawing, Drawings } from "./drawings";
+import { signedInViewer, viewerDrawing } from "./drawing-routes";
 import { drawingQuery } from "./params";
-import { loadDashboard } from "./store";
 import type { SavedReads } from "./trust";
 
 // The safe view's picture: GET /~/<handle>/<slug>/drawn.png?viewport=&revision= answers the
@@ -113,26 +111,17 @@ export function drawnPictureRoute(deps: DrawnPictureRouteDeps): RouteModule {
     refuse: "A drawing's picture is read with GET.",
     methods: (on) => ({
       GET: on({
-        // As /drawn: signed in, anyone who may open the dashboard, each on their own data.
-        guard: async (request) => {
-          const user = await userForRequest(await deps.db(), request);
-          if (!user) throw new ApiError("unauthorized", "Sign in to see saved dashboards.");
-          return user;
-        },
+        guard: signedInViewer(deps.db),
         query: drawingQuery,
-        handle: async ({ request, who, params: { handle, slug }, query: { viewport, revision, params: pageParams } }) => {
-          const dashboard = await loadDashboard(await deps.db(), handle, slug, revision);
-          if (!dashboard) throw new ApiError("not_found", "No such dashboard or revision.");
-          const reads: DraftReads = deps.savedReads(dashboard.owner.id, dashboard.slug, dashboard.shown.revision, dashboard.shown.html);
+        handle: async ({ request, who, params, query }) => {
           const client = clientAddress(request, trusted);
-          const drawn = { ownerId: dashboard.owner.id, handle: dashboard.handle, slug: dashboard.slug, revision: dashboard.shown.revision, title: dashboard.title, html: dashboard.shown.html, params: pageParams };
-          const drawing = await deps.drawings.draw(who, drawn, reads, viewport, client);
+          const { drawn, drawing } = await viewerDrawing(deps, who, params, query, client);
           const png = await deps.pictures.of(who.id, drawn, drawing, client);
           return new Response(new Uint8Array(png), {
             headers: {
               "content-type": "image/png",
               "content-length": String(png.byteLength),
-              "content-disposition": `attachment; filename="${fileName(dashboard.handle, dashboard.slug, drawing.revision, viewport)}"`,
+              "content-disposition": `attachment; filename="${fileName(drawn.handle, drawn.slug, drawing.revision, drawing.viewport)}"`,
               // The viewer's own data: kept by no cache but their browser's download, and drawn
               // into no other site's page (its cookie is not sent there either: SameSite=Lax).
               "cache-control": "private, no-store",
