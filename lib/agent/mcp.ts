@@ -26,6 +26,7 @@ import { readTextBody } from "@/lib/http/edge";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER, trustedOrigin } from "@/lib/http/origin";
 import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
+import { endpointDescriptionSchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, dashboardViewHtml, draftViewHtml } from "./mcp-app";
 import { registerDashboardTools, type DashboardSource } from "./mcp-dashboard";
@@ -406,6 +407,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
       title: "List the demo scenarios and variants",
       description:
         "The demo scenarios (choose one per draft with `scenario`), the default, and every API path with its demo variants (force one per path with `examples`), as GET /dashboards/playground/scenarios answers them.",
+      outputSchema: unnamed(scenariosBodySchema),
       annotations: reading,
     },
     () => run(() => json(scenariosBody())),
@@ -421,6 +423,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         `Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
       ].join(" "),
       inputSchema: endpointFields,
+      outputSchema: endpointDescriptionSchema,
       annotations: reading,
     },
     ({ path }) => run(() => json(describeEndpoint(path))),

@@ -6,7 +6,7 @@ import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints"
 import { errorCatalogue } from "@/lib/contract/errors";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
-import { endpointsBodySchema, scenariosBodySchema } from "./bodies";
+import { endpointsBodySchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { EXAMPLE_LIST_ITEMS } from "./examples";
 import { allOperations, docsModel, sectionOf } from "./model";
 import { docsSections, type SectionSlug } from "./sections";

@@ -43,7 +43,8 @@ import {
 import { cxWrapper, favourite, home } from "@/lib/contract/resources";
 import { SNAPSHOT_DAYS_DEFAULT, SNAPSHOT_DAYS_MAX, SNAPSHOT_VISIBILITIES, favouriteAction, homeAction, snapshotAction, trustAction } from "@/lib/saved/actions";
 import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
-import { endpointsBodySchema, savedDashboard, scenariosBodySchema } from "./bodies";
+import { endpointsBodySchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
+import { savedDashboard } from "./bodies";
 import { endpointExample } from "./examples";
 import { COMPONENTS_PREFIX, SchemaSet, fieldRows, limitsOf, queryParams, sentences, typeLabel } from "./json-schema";
 import { docsSections, operationAnchor, type SectionSlug } from "./sections";

@@ -6,7 +6,7 @@ import * as scenariosRoute from "@/app/dashboards/playground/scenarios/route";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { endpointById, endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { endpointsBodySchema } from "@/lib/docs/bodies";
+import { endpointsBodySchema } from "@/lib/contract/playground-bodies";
 import { demoApiResponse } from "@/lib/demo-api/answers";
 import { DEMO_VIEWER_EMAIL, isVariant, rich, variantsFor } from "@/lib/demo-api/data";
 

@@ -271,6 +271,10 @@ describe("the playground's MCP endpoint", () => {
   it("lists the scenarios as GET /scenarios answers them", async () => {
     const listed = answer(await call(client, "list_scenarios"));
     expect(listed).toEqual(JSON.parse(JSON.stringify(scenariosBody())));
+    // Declared, so a client can check it: the SDK's client held the answer above to this schema.
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === "list_scenarios")?.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "default", "scenarios", "paths", "variants", "usage"]) });
+    expect(tools.find((t) => t.name === "describe_endpoint")?.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "endpoint", "demoVariants", "errorEnvelope", "notes"]) });
     expect(listed).toMatchObject({ default: "default" });
   });
 
