@@ -2,16 +2,18 @@ import { expect, test } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { peoplesChromium } from "./support/chromium";
-import { HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
+import { APPS_LINES, HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
 
 // A draft as an MCP App on the production server: the agent's tools answer with the view's
 // address, a host made of the extension's own SDK (AppBridge) renders the view in a sandboxed
 // frame, and the dashboard draws its demo data there, its reads travelling only over the bridge.
 // An update the agent makes reaches the inline view. What the dashboard tries to send anywhere
-// else is counted at loopback listeners.
+// else is counted at loopback listeners. Hosts on both lines of the extension: 1.x with the v1 MCP
+// client (protocol 2025-11-25), 2.x with the v2 client on the 2026-07-28 revision.
 
 // The dashboard tries every way out it has, in the browser people have (e2e/support/chromium.ts).
 test.use({ launchOptions: peoplesChromium });
@@ -40,12 +42,33 @@ const dashboard = (revision: number, leak: ListenerTarget) =>
 
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
-test("a draft shown as an MCP App draws its demo data through the bridge, follows an update, and sends nothing anywhere else", async ({ page, baseURL, browser, request }) => {
+/** What a host's MCP client does here, on either SDK line. */
+interface HostClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  listTools(): Promise<{ tools: { name: string; _meta?: unknown }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  close(): Promise<void>;
+}
+
+/** The MCP client a host on the extension's `line` has: v1 speaking 2025-11-25, or v2 pinned to 2026-07-28. */
+async function hostClient(line: 1 | 2, url: URL): Promise<HostClient> {
+  if (line === 1) {
+    const client = new Client({ name: "e2e-mcp-apps", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return client as unknown as HostClient;
+  }
+  const client = new ModernClient({ name: "e2e-mcp-apps", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new ModernTransport(url));
+  expect(client.getProtocolEra()).toBe("modern");
+  return client as unknown as HostClient;
+}
+
+for (const line of APPS_LINES)
+test(`a draft shown as an MCP App in a host on ext-apps ${line}.x draws its demo data through the bridge, follows an update, and sends nothing anywhere else`, async ({ page, baseURL, browser, request }) => {
   const listeners = new LoopbackListeners();
   const canaries = new Canaries(browser, listeners);
   const leak = await listeners.target("mcp app");
-  const client = new Client({ name: "e2e-mcp-apps", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(MCP, baseURL)));
+  const client = await hostClient(line, new URL(MCP, baseURL!));
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     expect(result.isError ?? false, textOf(result)).toBe(false);
@@ -74,10 +97,14 @@ test("a draft shown as an MCP App draws its demo data through the bridge, follow
       if (r.frame() !== page.mainFrame()) answered.push(r.url());
     });
     const relayed: string[] = [];
-    await openHost(page, async (params) => {
-      relayed.push(params.name);
-      return client.callTool(params);
-    });
+    await openHost(
+      page,
+      async (params) => {
+        relayed.push(params.name);
+        return client.callTool(params);
+      },
+      line,
+    );
     await showApp(page, viewHtml, created);
 
     const inline = page.frameLocator("#app").frameLocator("iframe");

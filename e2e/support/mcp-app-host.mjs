@@ -8,15 +8,25 @@ import { build } from "esbuild";
 // `callTool` (an MCP client in Node), as a chat client hands it to the server. The page is served
 // under HOST_ORIGIN by Playwright's routing; it is not the service's, and the service never sees
 // it. Used by e2e/mcp-app.spec.ts and bench/pages.mjs.
+//
+// The host is built on either line of the extension: 1.x (on the v1 MCP SDK) or 2.x (on v2), the
+// same entry bundled against each, since hosts in use today run both.
 
 export const HOST_ORIGIN = "http://mcp-host.test";
 
-/** @type {Promise<string> | null} */
-let bundle = null;
+/** The extension's lines a host may be built on. */
+export const APPS_LINES = /** @type {const} */ ([1, 2]);
 
-function hostScript() {
-  bundle ??= build({
+/** @type {Map<number, Promise<string>>} */
+const bundles = new Map();
+
+/** @param {1 | 2} line */
+function hostScript(line) {
+  const cached = bundles.get(line);
+  if (cached) return cached;
+  const bundle = build({
     entryPoints: [path.join(path.dirname(fileURLToPath(import.meta.url)), "mcp-app-host-entry.ts")],
+    alias: line === 2 ? { "@modelcontextprotocol/ext-apps": "ext-apps-v2" } : {},
     bundle: true,
     format: "iife",
     platform: "browser",
@@ -24,6 +34,7 @@ function hostScript() {
     write: false,
     logLevel: "silent",
   }).then((r) => r.outputFiles[0].text);
+  bundles.set(line, bundle);
   return bundle;
 }
 
@@ -31,9 +42,10 @@ function hostScript() {
  * Opens the host page on `page`; tool calls from the app go to `callTool`.
  * @param {import("@playwright/test").Page} page
  * @param {(params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>} callTool
+ * @param {1 | 2} [line] the extension's line the host is built on
  */
-export async function openHost(page, callTool) {
-  const script = await hostScript();
+export async function openHost(page, callTool, line = 2) {
+  const script = await hostScript(line);
   await page.route(`${HOST_ORIGIN}/**`, (route) => {
     const { pathname } = new URL(route.request().url());
     if (pathname === "/host.js") return route.fulfill({ contentType: "text/javascript", body: script });

@@ -1,6 +1,5 @@
 import "server-only";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { SessionUser } from "@/lib/auth/session";
 import { decideLive, type CodeAuthor, type LiveDecision, type LiveGrant } from "@/lib/consent/live";

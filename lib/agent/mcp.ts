@@ -1,7 +1,17 @@
 import "server-only";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { JSONRPCMessageSchema, type CallToolResult, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type CallToolResult,
+  type McpHttpHandler,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { describeShape } from "@/lib/contract/describe";
 import { endpoints } from "@/lib/contract/endpoints";
@@ -38,7 +48,11 @@ import { JSON_BODY_MAX, type Playground } from "@/lib/playground/routes";
 import { serverLog } from "@/lib/http/server-log";
 
 // POST /dashboards/playground/mcp: the playground's agent loop as Model Context Protocol tools,
-// over Streamable HTTP without sessions (a server and a transport per request, JSON answers).
+// over Streamable HTTP without sessions (a server per request), in both eras of the protocol: a
+// request that names its revision in `_meta` is served by the SDK's 2026-07-28 handler (discover,
+// resultType, cache hints, the Mcp-Method and Mcp-Name headers checked against the body, -32022
+// for a revision it does not speak); an initialize-era request (2025-11-25 and before) by the
+// streamable transport as before, answered as JSON. One server factory serves both.
 //
 // A tool is not a second implementation of the playground: each one builds the Request the
 // matching HTTP route would have received, with the caller's own address, Host and browser
@@ -74,6 +88,20 @@ const CALLER_HEADERS = ["host", "origin", "sec-fetch-site", "x-forwarded-for", P
 
 const SERVER_INFO = { name: "dashboards-playground", version: "1.0.0" };
 
+/**
+ * How long a 2026-07-28 client may keep a list or a read, and whether a shared cache may. The
+ * tools, the views' HTML and the server's identity are the same for every caller, token or not,
+ * and change only with a new deployment: public, for five minutes. Nothing a draft or a person
+ * holds is a list or a resource here (drafts are read by tool call, never cached).
+ */
+const CACHE_HINTS = {
+  "server/discover": { ttlMs: 300_000, cacheScope: "public" },
+  "tools/list": { ttlMs: 300_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 300_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 300_000, cacheScope: "public" },
+  "resources/read": { ttlMs: 300_000, cacheScope: "public" },
+} as const;
+
 const INSTRUCTIONS = [
   "Draft a data dashboard as ONE self-contained HTML document and let a human watch it render live against demo data.",
   "The loop: check_html until its error and warning findings are gone; create_draft; give the human watchUrl (never postUrl, which carries your write token);",
@@ -96,13 +124,55 @@ export async function mcpAnswer(request: Request, source: McpSource): Promise<Re
     if (bearer.kind === "none" && callsPersonTool(parsedBody)) return challenge(request, source.dashboards, null);
     if (bearer.kind === "user") viewer = bearer.user;
   }
-  const server = mcpServer(request, source, viewer);
+  const build = () => mcpServer(request, source, viewer);
+  const asked = acceptingJson(request);
+  if (await isLegacyRequest(asked, parsedBody)) return legacyAnswer(build(), asked, parsedBody);
+  const handler: McpHttpHandler = createMcpHandler(build, { legacy: "reject", maxRequestBodySize: JSON_BODY_MAX, onerror: () => {} });
+  try {
+    return withLegacyVersions(await handler.fetch(asked, { parsedBody }));
+  } finally {
+    await handler.close();
+  }
+}
+
+/** The revisions served after an initialize handshake; 2026-07-28 is served per request (`_meta`). */
+const LEGACY_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+
+/**
+ * A version refusal (-32022) names every revision this endpoint speaks. The SDK's modern leg
+ * knows only its own; a client that cannot speak 2026-07-28 learns here that initialize with
+ * 2025-11-25 (or earlier) is served too.
+ */
+async function withLegacyVersions(response: Response): Promise<Response> {
+  if (response.status !== 400 || !response.headers.get("content-type")?.includes("application/json")) return response;
+  const text = await response.text();
+  let body: { error?: { code?: number; data?: { supported?: unknown } } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return new Response(text, { status: response.status, headers: response.headers });
+  }
+  const supported = body.error?.data?.supported;
+  if (body.error?.code === UNSUPPORTED_VERSION && Array.isArray(supported)) {
+    body.error.data!.supported = [...new Set([...supported, ...LEGACY_VERSIONS])];
+    return json(body, 400);
+  }
+  return new Response(text, { status: response.status, headers: response.headers });
+}
+
+const UNSUPPORTED_VERSION = -32022;
+
+/**
+ * A client of an initialize-era revision (2025-11-25 and before), served as before this revision:
+ * statelessly, a server per request, answered as JSON (the SDK's own fallback would stream every
+ * answer as events, which no client here needs).
+ */
+async function legacyAnswer(server: McpServer, request: Request, parsedBody: unknown): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(acceptingJson(request), { parsedBody });
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
-    // JSON answers are complete once handleRequest settles; nothing outlives the request.
     await server.close();
   }
 }
@@ -138,7 +208,7 @@ async function readJsonRpc(request: Request): Promise<unknown> {
     throw new ApiError("invalid_request", `The body is not JSON. ${NOT_JSON_RPC}`);
   }
   const messages = Array.isArray(value) ? value : [value];
-  if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+  if (messages.length === 0 || !messages.every((m) => isJSONRPCRequest(m) || isJSONRPCNotification(m) || isJSONRPCResponse(m))) {
     throw new ApiError("invalid_request", `The body is JSON but not a JSON-RPC 2.0 message. ${NOT_JSON_RPC}`);
   }
   return value;
@@ -272,7 +342,7 @@ function challenge(request: Request, source: BearerSource, invalid: string | nul
 }
 
 function mcpServer(request: Request, { playground, log, dashboards }: McpSource, viewer: SessionUser | null): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
   const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say);
   const caller = (path: string, body?: unknown) => callerRequest(request, path, body);

@@ -133,7 +133,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (Streamable HTTP, no sessions). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture as an image), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. MCP Apps hosts draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\`, \`read_live_data\`, \`draw_dashboard\`.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (revisions 2026-07-28 and 2025-11-25). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. MCP Apps hosts draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\`, \`read_live_data\`, \`draw_dashboard\`.`, "");
   return doc.lines.join("\n");
 }
 
@@ -323,7 +323,7 @@ function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string,
   doc.push(
     `## MCP`,
     "",
-    `The same loop is a Model Context Protocol server at \`${base}/mcp\` (Streamable HTTP, no sessions: POST JSON-RPC, JSON answers; GET and DELETE answer 405). Tools:`,
+    `The same loop is a Model Context Protocol server at \`${base}/mcp\` (Streamable HTTP, no sessions: POST JSON-RPC, JSON answers; GET and DELETE answer 405). It speaks revision 2026-07-28 to a request that names it in \`_meta\` (\`server/discover\` lists it; send \`Mcp-Method\` and \`Mcp-Name\` as the revision asks) and 2025-11-25 or earlier after \`initialize\`; a revision it does not speak is answered -32022 with the list it does. Tools:`,
     "",
     `- \`check_html\` (html, scenario?, examples?, dash?, dataMode?): the static check's \`warnings\` and the \`reads\` (API paths your code fetches); publishes nothing.`,
     `- \`create_draft\` (the same fields): creates the draft; answers id, postUrl, watchUrl, eventsUrl, revision, warnings. Keep postUrl; give the human watchUrl.`,

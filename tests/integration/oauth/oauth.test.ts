@@ -616,7 +616,11 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       const list = await rpc("tools/list", {}, auth());
       const names = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
       expect(names).not.toContain("allow_dashboard");
-      expect((await tool("allow_dashboard", { handle: "csm", slug: "theirs", consent: `${Date.now() + 60_000}.AAAA`, always: true })).isError).toBe(true);
+      // An unknown tool is a protocol error (-32602), never a result.
+      const unknown = await rpc("tools/call", { name: "allow_dashboard", arguments: { handle: "csm", slug: "theirs", consent: `${Date.now() + 60_000}.AAAA`, always: true } }, auth());
+      const unknownBody = (await unknown.json()) as { error?: { code: number }; result?: unknown };
+      expect(unknownBody, JSON.stringify(unknownBody)).toMatchObject({ error: { code: -32602 } });
+      expect(unknownBody.result).toBeUndefined();
       expect((await tool("read_live_data", { handle: "csm", slug: "theirs", path: "/api/me", agreement: `${Date.now() + 60_000}.AAAA` })).isError).toBe(true);
       expect(apiReads).toEqual([]);
       expect(await h.db.selectFrom("trusted_authors").selectAll().where("user_id", "=", viewer.id).execute()).toEqual([]);

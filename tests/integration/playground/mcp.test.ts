@@ -245,13 +245,13 @@ describe("the playground's MCP endpoint", () => {
 
   it("refuses a tool's own bad arguments naming the field and the form it takes", async () => {
     for (const [name, args, expected] of [
-      ["describe_endpoint", {}, /required: an API path such as "\/cx\/book".* at path$/],
-      ["describe_endpoint", { path: 5 }, /must be an API path, a string such as "\/cx\/book".* at path$/],
+      ["describe_endpoint", {}, /\bpath: required: an API path such as "\/cx\/book"/],
+      ["describe_endpoint", { path: 5 }, /\bpath: must be an API path, a string such as "\/cx\/book"/],
       ["read_draft", {}, /required: readId \(the `id` create_draft answered\) or watchUrl, one of the two/],
       ["read_draft", { readId: "A".repeat(22), watchUrl: "A".repeat(22) }, /required: readId \(the `id` create_draft answered\) or watchUrl, one of the two/],
-      ["read_render_reports", { watchUrl: "A".repeat(22), revision: "x" }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
-      ["read_render_reports", { watchUrl: "A".repeat(22), revision: 0 }, /must be a positive integer: the revision whose reports to read \(e\.g\. 2\).* at revision$/],
-      ["update_draft", { scenario: "outage" }, /required: the postUrl create_draft answered, or the write token.* at postUrl$/],
+      ["read_render_reports", { watchUrl: "A".repeat(22), revision: "x" }, /\brevision: must be a positive integer: the revision whose reports to read \(e\.g\. 2\)/],
+      ["read_render_reports", { watchUrl: "A".repeat(22), revision: 0 }, /\brevision: must be a positive integer: the revision whose reports to read \(e\.g\. 2\)/],
+      ["update_draft", { scenario: "outage" }, /\bpostUrl: required: the postUrl create_draft answered, or the write token/],
     ] as const) {
       const text = refusal(await call(client, name, args));
       expect(text, `${name} ${JSON.stringify(args)}`).toMatch(expected);
