@@ -6,7 +6,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
 import { peoplesChromium } from "./support/chromium";
-import { APPS_LINES, HOST_ORIGIN, openHost, showApp } from "./support/mcp-app-host.mjs";
+import { APPS_LINES, HOST_ORIGIN, hideApp, hostRecord, openHost, showApp } from "./support/mcp-app-host.mjs";
 
 // A draft as an MCP App on the production server: the agent's tools answer with the view's
 // address, a host made of the extension's own SDK (AppBridge) renders the view in a sandboxed
@@ -182,6 +182,50 @@ test("the inline view holds a dashboard's reads to the browser broker's pace: a 
     expect(reads).toBeLessThanOrEqual(40);
     expect(statuses["200"]).toBe(reads);
     expect(statuses["429"]).toBe(300 - reads);
+  } finally {
+    await client.close();
+  }
+});
+
+test("the inline view offers the draft's HTML and picture where the host saves files, the display modes it offers, and comes back as it was left", async ({ page, baseURL }) => {
+  const client = await hostClient(2, new URL(MCP, baseURL!));
+  try {
+    const html = '<!doctype html><html><head><meta charset="utf-8"><title>Saved</title></head><body><h1 id="h">Quarter</h1></body></html>';
+    const created = (await client.callTool({ name: "create_draft", arguments: { html } })) as CallToolResult;
+    const { contents } = await client.readResource({ uri: "ui://dashboards-playground/draft.html" });
+    const viewHtml = (contents[0] as { text: string }).text;
+    await openHost(page, (params) => client.callTool(params), 2);
+    const view = page.frameLocator("#app");
+
+    // A host that saves no files and has one display mode gets the dashboard and no buttons.
+    await showApp(page, viewHtml, created);
+    await expect(view.frameLocator("iframe").locator("#h")).toHaveText("Quarter");
+    await expect(view.getByRole("toolbar")).toBeHidden();
+    await hideApp(page);
+
+    const offer = { downloads: true, displayModes: ["inline", "fullscreen"] as ("inline" | "fullscreen")[], storage: true };
+    await showApp(page, viewHtml, created, offer);
+    await expect(view.frameLocator("iframe").locator("#h")).toHaveText("Quarter");
+    const toolbar = view.getByRole("toolbar", { name: "Draft" });
+    await toolbar.getByRole("button", { name: "Download HTML" }).click();
+    await expect.poll(async () => (await hostRecord(page)).downloads.length).toBe(1);
+    expect((await hostRecord(page)).downloads[0]).toEqual({ type: "resource", resource: { uri: "file:///dashboard-draft-r1.html", mimeType: "text/html", text: html } });
+
+    await toolbar.getByRole("button", { name: "Download picture" }).click();
+    await expect.poll(async () => (await hostRecord(page)).downloads.length, { timeout: 30_000 }).toBe(2);
+    const picture = (await hostRecord(page)).downloads[1] as { resource: { uri: string; mimeType: string; blob: string } };
+    expect(picture.resource).toMatchObject({ uri: "file:///dashboard-draft-r1.png", mimeType: "image/png" });
+    expect(Buffer.from(picture.resource.blob, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
+
+    await toolbar.getByRole("button", { name: "Full screen" }).click();
+    await expect(toolbar.getByRole("button", { name: "Full screen" })).toHaveAttribute("aria-pressed", "true");
+    expect((await hostRecord(page)).displayModeRequests).toEqual(["fullscreen"]);
+
+    // The conversation reloaded: the view is new, and asks for the mode it was left in.
+    await hideApp(page);
+    await showApp(page, viewHtml, created, offer);
+    await expect.poll(async () => (await hostRecord(page)).displayModeRequests).toEqual(["fullscreen", "fullscreen"]);
+    await expect(view.getByRole("toolbar", { name: "Draft" }).getByRole("button", { name: "Full screen" })).toHaveAttribute("aria-pressed", "true");
   } finally {
     await client.close();
   }

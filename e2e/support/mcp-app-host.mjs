@@ -61,9 +61,27 @@ export async function openHost(page, callTool, line = 2) {
  * @param {import("@playwright/test").Page} page
  * @param {string} html
  * @param {unknown} toolResult
+ * @param {{ downloads?: boolean; displayModes?: string[]; storage?: boolean }} [offer] what the host offers the view
  */
-export async function showApp(page, html, toolResult) {
-  await page.evaluate(({ html, toolResult }) => window.showApp(html, toolResult), { html, toolResult });
+export async function showApp(page, html, toolResult, offer = {}) {
+  await page.evaluate(({ html, toolResult, offer }) => window.showApp(html, toolResult, offer), { html, toolResult, offer });
+}
+
+/**
+ * Takes the app away, as a host does when the conversation is reloaded.
+ * @param {import("@playwright/test").Page} page
+ */
+export async function hideApp(page) {
+  await page.evaluate(() => window.hideApp());
+}
+
+/**
+ * What the app asked the host to save (ui/download-file) and the display modes it asked for.
+ * @param {import("@playwright/test").Page} page
+ * @returns {Promise<{ downloads: unknown[]; displayModeRequests: string[] }>}
+ */
+export function hostRecord(page) {
+  return page.evaluate(() => ({ downloads: window.downloads.slice(), displayModeRequests: window.displayModeRequests.slice() }));
 }
 
 /**

@@ -185,7 +185,8 @@ const bridge = String.raw`
         else waiting.resolve(m.result);
         return;
       }
-      if (m.method === "ui/notifications/tool-result") onToolResult(m.params);
+      if (m.method === "ui/notifications/host-context-changed") { hostContext = Object.assign({}, hostContext, m.params || {}); onHostContext(); }
+      else if (m.method === "ui/notifications/tool-result") onToolResult(m.params);
       else if (m.method === "ui/notifications/tool-cancelled") say("The tool call was cancelled.");
       else if (m.method === "ui/resource-teardown") { onTeardown(); post({ jsonrpc: "2.0", id: m.id, result: {} }); }
       else if (m.method === "ping") post({ jsonrpc: "2.0", id: m.id, result: {} });
@@ -193,9 +194,46 @@ const bridge = String.raw`
     });
     request("ui/initialize", {
       appInfo: { name: appName, version: "1.0.0" },
-      appCapabilities: { availableDisplayModes: ["inline"] },
+      appCapabilities: { availableDisplayModes: DISPLAY_MODES },
       protocolVersion: "${APPS_PROTOCOL_VERSION}"
-    }).then(function () { notify("ui/notifications/initialized", {}); }, function (err) { say("The host did not start the view: " + err.message); });
+    }).then(function (answer) {
+      hostCapabilities = (answer && answer.hostCapabilities) || {};
+      hostContext = (answer && answer.hostContext) || {};
+      onHostContext();
+      notify("ui/notifications/initialized", {});
+    }, function (err) { say("The host did not start the view: " + err.message); });
+  }
+
+  // What the host offers, from its answer to ui/initialize and its later context changes.
+  var DISPLAY_MODES = ["inline", "fullscreen", "pip"];
+  var hostCapabilities = {};
+  var hostContext = {};
+  var contextListeners = [];
+  function onHostContext() { contextListeners.forEach(function (f) { f(); }); }
+  function hostModes() {
+    var offered = Array.isArray(hostContext.availableDisplayModes) ? hostContext.availableDisplayModes : [];
+    return DISPLAY_MODES.filter(function (mode) { return offered.indexOf(mode) !== -1; });
+  }
+
+  // The view's own storage, keyed by what the server named it (the draft's read id, the saved
+  // dashboard's path), so a conversation reloaded shows it as it was left. A host whose frame has
+  // no storage (an opaque origin) gets the view as new each time.
+  var store = (function () {
+    try {
+      var ls = window.localStorage;
+      ls.getItem("probe");
+      return ls;
+    } catch (e) {
+      return null;
+    }
+  })();
+  function remembered(key) {
+    if (!store) return {};
+    try { return JSON.parse(store.getItem("dashboards-view:" + key) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function remember(key, value) {
+    if (!store) return;
+    try { store.setItem("dashboards-view:" + key, JSON.stringify(value)); } catch (e) {}
   }
 `;
 
@@ -209,8 +247,77 @@ ${bridge}
   var following = false;
   var stopped = false;
 
+  var html = "";
+  var viewKey = null;
+  var tools = document.getElementById("tools");
+  var MODE_NAMES = { inline: "Inline", fullscreen: "Full screen", pip: "Picture in picture" };
+
+  function button(label, onClick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.addEventListener("click", onClick);
+    tools.appendChild(b);
+    return b;
+  }
+  function download(contents, what) {
+    request("ui/download-file", { contents: contents }).then(
+      function (answer) { if (answer && answer.isError) say("The host did not save the " + what + "."); },
+      function (err) { say("The host did not save the " + what + ": " + err.message); }
+    );
+  }
+  function fileName(ext) { return "dashboard-draft-r" + shown + "." + ext; }
+  function downloadHtml() {
+    download([{ type: "resource", resource: { uri: "file:///" + fileName("html"), mimeType: "text/html", text: html } }], "HTML");
+  }
+  function downloadPicture(b) {
+    b.disabled = true;
+    say("Drawing the picture…");
+    request("tools/call", { name: "render_draft", arguments: { readId: readId } }).then(function (result) {
+      b.disabled = false;
+      var image = ((result && result.content) || []).filter(function (c) { return c && c.type === "image"; })[0];
+      if (!result || result.isError || !image) { say(textOf(result)); return; }
+      say("");
+      download([{ type: "resource", resource: { uri: "file:///" + fileName("png"), mimeType: image.mimeType || "image/png", blob: image.data } }], "picture");
+    }, function (err) { b.disabled = false; say(err.message); });
+  }
+  function setMode(mode) {
+    request("ui/request-display-mode", { mode: mode }).then(function (answer) {
+      var now = (answer && answer.mode) || hostContext.displayMode || "inline";
+      hostContext = Object.assign({}, hostContext, { displayMode: now });
+      if (viewKey) remember(viewKey, { displayMode: now });
+      drawTools();
+    }, function () {});
+  }
+  // The buttons the host makes possible: downloads where it saves files, the display modes it offers.
+  function drawTools() {
+    tools.textContent = "";
+    if (hostCapabilities.downloadFile) {
+      button("Download HTML", downloadHtml);
+      var pic = button("Download picture", function () { downloadPicture(pic); });
+    }
+    var modes = hostModes();
+    if (modes.length > 1) {
+      var current = hostContext.displayMode || "inline";
+      modes.forEach(function (mode) {
+        var b = button(MODE_NAMES[mode], function () { setMode(mode); });
+        b.setAttribute("aria-pressed", String(mode === current));
+      });
+    }
+    tools.hidden = tools.childNodes.length === 0 || !readId;
+    resize();
+  }
+  contextListeners.push(drawTools);
+
+  function restore() {
+    var saved = remembered(viewKey);
+    var current = hostContext.displayMode || "inline";
+    if (typeof saved.displayMode === "string" && saved.displayMode !== current && hostModes().indexOf(saved.displayMode) !== -1) setMode(saved.displayMode);
+  }
+
   function show(view) {
     shown = view.revision;
+    html = view.html;
     if (view.dataMode !== "demo") {
       say("This draft reads live data, which is shown only to a signed-in person who agreed to it: open its watchUrl in a browser.");
       return;
@@ -245,7 +352,9 @@ ${bridge}
     if (following) return;
     following = true;
     readId = content.id;
-    load().then(followNext, function (err) { say(err.message); following = false; });
+    viewKey = "draft:" + readId;
+    restore();
+    load().then(function () { drawTools(); followNext(); }, function (err) { say(err.message); following = false; });
   }
 
   serve("dashboards-playground-draft", follow, function () { stopped = true; });
@@ -253,7 +362,7 @@ ${bridge}
 
 /** The view's document, as the host receives it from resources/read. */
 export function draftViewHtml(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Dashboard draft</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><p id="status" role="status">Waiting for the draft…</p><div id="stage"></div><script>${script}</script></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${metaPolicy(VIEW_CSP)}<title>Dashboard draft</title><style>html,body{margin:0;background:transparent;color:#1f2328;font:14px/1.45 system-ui,sans-serif}#status{margin:0;padding:12px 14px}#tools{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px 0}#tools[hidden]{display:none}#tools button{font:inherit;padding:4px 10px;border:1px solid #d0d7de;border-radius:6px;background:#f6f8fa;color:inherit;cursor:pointer}#tools button[aria-pressed=true]{background:#ddf4ff;border-color:#54aeff}#tools button:focus-visible{outline:3px solid #0969da;outline-offset:2px}iframe{display:block;width:100%;height:480px;border:0}</style></head><body><div id="tools" role="toolbar" aria-label="Draft" hidden></div><p id="status" role="status">Waiting for the draft…</p><div id="stage"></div><script>${script}</script></body></html>`;
 }
 
 // ---------------------------------------------------------------------------------------------

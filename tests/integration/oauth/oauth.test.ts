@@ -601,6 +601,32 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       expect(apiReads).toEqual([{ path: "/me", user: expect.objectContaining({ id: viewer.id }), url: `${ORIGIN}/api/me?x=1` }]);
     });
 
+    it("serves the person's tools on the 2026-07-28 revision as on 2025-11-25: the same challenge without a token, the same answers with one", async () => {
+      const modern = (name: string, args: Json, headers: Record<string, string> = {}) =>
+        mcp.POST(
+          req("/dashboards/playground/mcp", {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name, ...headers },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: rpcId++,
+              method: "tools/call",
+              params: { name, arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+            }),
+          }),
+        );
+      const challenged = await modern("show_dashboard", { handle: "member", slug: "mine" });
+      expect(challenged.status).toBe(401);
+      expect(challenged.headers.get("www-authenticate")).toContain('resource_metadata="');
+      const shown = await modern("show_dashboard", { handle: "member", slug: "mine" }, auth());
+      expect(shown.status).toBe(200);
+      const { result } = (await shown.json()) as { result: { resultType: string; structuredContent: Json } };
+      expect(result.resultType).toBe("complete");
+      expect(result.structuredContent).toMatchObject({ path: "/~/member/mine", yours: true, live: "run" });
+      const drawnTheirs = (await (await modern("show_dashboard", { handle: "csm", slug: "theirs" }, auth())).json()) as { result: { structuredContent: Json } };
+      expect(drawnTheirs.result.structuredContent).toMatchObject({ yours: false, live: "drawn" });
+    });
+
     it("never runs someone else's dashboard on the viewer's data: it is drawn by the service instead, names the page on this site, and carries no question to answer", async () => {
       const shown = await tool("show_dashboard", { handle: "csm", slug: "theirs" });
       expect(shown.structuredContent).toMatchObject({ yours: false, live: "drawn", reads: ["/me"], owner: { handle: "csm" }, url: `${ORIGIN}/~/csm/theirs` });
