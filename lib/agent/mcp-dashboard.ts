@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db";
 import { ApiError } from "@/lib/contract/errors";
 import { neutralised } from "@/lib/contract/display-text";
 import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
+import { drawnDashboard, orRefusal, readDashboard, relayedRead, shownDashboard } from "@/lib/contract/mcp-outputs";
 import { checkBrokerRequest } from "@/lib/frame/protocol";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
@@ -53,7 +54,7 @@ interface Shown {
   decision: LiveDecision;
 }
 
-const toolError = (error: string, hint: string): CallToolResult => ({ content: [{ type: "text", text: `${error}: ${hint}` }], isError: true });
+const toolError = (error: string, hint: string): CallToolResult => ({ content: [{ type: "text", text: `${error}: ${hint}` }], structuredContent: { error, hint }, isError: true });
 
 export function registerDashboardTools(server: McpServer, request: Request, viewer: SessionUser | null, source: DashboardSource, origin: () => string): void {
   const signIn = toolError("unauthorized", "Connect this app to your Dashboards account (OAuth) to show saved dashboards.");
@@ -101,6 +102,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
         "Hosts without MCP Apps get the title, the author, what it reads and its URL: give the person the URL.",
       ].join(" "),
       inputSchema: z.object({ handle: handleField, slug: slugField }).strict(),
+      outputSchema: orRefusal(shownDashboard),
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: DASHBOARD_VIEW_TOOL_META,
     },
@@ -126,6 +128,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
       title: "Read a shown dashboard's code",
       description: "For the inline view of a saved dashboard (MCP Apps): its HTML, when it runs on the viewer's data (their own, or a trusted author's).",
       inputSchema: z.object({ handle: handleField, slug: slugField }).strict(),
+      outputSchema: orRefusal(readDashboard),
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: { ui: { visibility: ["app"] } },
     },
@@ -153,6 +156,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
           viewport: z.enum(Object.keys(RENDER_VIEWPORTS) as [RenderViewport, ...RenderViewport[]]).optional().meta({ description: "desktop (the default) or phone: the width it is drawn at" }),
         })
         .strict(),
+      outputSchema: orRefusal(drawnDashboard),
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: { ui: { visibility: ["app"] } },
     },
@@ -176,7 +180,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
         if (!(err instanceof ApiError)) throw err;
         const retryAfter = Number(err.headers?.["retry-after"]);
         const envelope = { error: err.code, hint: err.hint, ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
-        return { content: [{ type: "text", text: `${err.message}\n${JSON.stringify(envelope)}` }], isError: true };
+        return { content: [{ type: "text", text: `${err.message}\n${JSON.stringify(envelope)}` }], structuredContent: envelope, isError: true };
       }
     },
   );
@@ -195,6 +199,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
           path: z.string({ error: "required: the path the dashboard read, under /api" }).max(4096),
         })
         .strict(),
+      outputSchema: orRefusal(relayedRead),
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: { ui: { visibility: ["app"] } },
     },

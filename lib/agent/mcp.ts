@@ -38,6 +38,7 @@ import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointDescriptionSchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
+import { orRefusal, relayedRead } from "@/lib/contract/mcp-outputs";
 import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, dashboardViewHtml, draftViewHtml } from "./mcp-app";
 import { registerDashboardTools, type DashboardSource } from "./mcp-dashboard";
 import { OAUTH_SCOPE, bearerIdentity } from "@/lib/auth/oauth";
@@ -301,6 +302,9 @@ const endpointFields = z
   })
   .strict();
 
+/** show_draft: the draft as watchers see it, without its document. */
+const shownDraft = draftView.omit({ html: true }).extend({ htmlBytes: z.number().int().min(0).meta({ description: "The document's size in bytes" }) });
+
 const reading: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const writing: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -358,7 +362,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         answers(draftCheck),
       ].join(" "),
       inputSchema: draftFields,
-      outputSchema: unnamed(draftCheck),
+      outputSchema: orRefusal(unnamed(draftCheck)),
       annotations: reading,
     },
     (input) => run(async () => (await playground()).check(caller(`${PLAYGROUND_BASE}/check`, input))),
@@ -376,7 +380,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         answers(draftCreated),
       ].join(" "),
       inputSchema: draftFields,
-      outputSchema: unnamed(draftCreated),
+      outputSchema: orRefusal(unnamed(draftCreated)),
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
     },
@@ -391,11 +395,11 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         "Change a draft through its postUrl; every watcher sees the new revision at once (POST to postUrl).",
         "Partial: a field sent replaces its value, null clears it (scenario back to `default`, no forced examples, no dash), a field left out keeps its value; send at least one of html, scenario, examples and dash.",
         "Each accepted update is the next revision. A blank document is refused and publishes nothing.",
-        "baseRevision refuses the update when someone else updated first (revision_conflict: the hint names the current revision, and a line of JSON carries it as currentRevision).",
+        "baseRevision refuses the update when someone else updated first (revision_conflict: the hint names the current revision, and the refusal's structured content carries it as currentRevision).",
         answers(draftUpdated),
       ].join(" "),
       inputSchema: updateFields,
-      outputSchema: unnamed(draftUpdated),
+      outputSchema: orRefusal(unnamed(draftUpdated)),
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
     },
@@ -412,7 +416,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
       title: "Read a draft as its watchers see it",
       description: ["The current revision of a draft by its watchUrl or read id, with its stored findings and reads (GET /dashboards/playground/draft/<read_id>).", answers(draftView)].join(" "),
       inputSchema: readFields,
-      outputSchema: unnamed(draftView),
+      outputSchema: orRefusal(unnamed(draftView)),
       annotations: reading,
       _meta: DRAFT_VIEW_TOOL_META,
     },
@@ -433,7 +437,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         answers(renderReports),
       ].join(" "),
       inputSchema: reportFields,
-      outputSchema: unnamed(renderReports),
+      outputSchema: orRefusal(unnamed(renderReports)),
       annotations: reading,
     },
     ({ revision, ...by }) =>
@@ -455,7 +459,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         answers(renderAnswer),
       ].join(" "),
       inputSchema: renderFields,
-      outputSchema: unnamed(renderAnswer),
+      outputSchema: orRefusal(unnamed(renderAnswer)),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ readId, watchUrl, ...input }) =>
@@ -477,7 +481,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
       title: "List the demo scenarios and variants",
       description:
         "The demo scenarios (choose one per draft with `scenario`), the default, and every API path with its demo variants (force one per path with `examples`), as GET /dashboards/playground/scenarios answers them.",
-      outputSchema: unnamed(scenariosBodySchema),
+      outputSchema: orRefusal(unnamed(scenariosBodySchema)),
       annotations: reading,
     },
     () => run(() => json(scenariosBody())),
@@ -493,7 +497,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         `Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
       ].join(" "),
       inputSchema: endpointFields,
-      outputSchema: endpointDescriptionSchema,
+      outputSchema: orRefusal(endpointDescriptionSchema),
       annotations: reading,
     },
     ({ path }) => run(() => json(describeEndpoint(path))),
@@ -509,6 +513,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         `With afterRevision (the inline view passes it), the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
       ].join(" "),
       inputSchema: showFields,
+      outputSchema: orRefusal(shownDraft),
       annotations: reading,
       _meta: DRAFT_VIEW_TOOL_META,
     },
@@ -550,6 +555,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
       description:
         "For the inline view of a draft (MCP Apps): one read the dashboard makes, checked as the browser's broker checks it and answered from the demo API with the draft's own scenario and variants, as {status, contentType, body}.",
       inputSchema: demoReadFields,
+      outputSchema: orRefusal(relayedRead),
       annotations: reading,
       // Called by the view, never by the model.
       _meta: { ui: { visibility: ["app"] } },
@@ -616,11 +622,17 @@ async function toolResult(answer: () => Response | Promise<Response>, log: (line
   if (!response.ok) {
     const envelope = JSON.parse(text) as { error: string; hint?: string };
     const words = envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error;
-    // What a refusal names as a number is a field too, so an agent need not read it out of words.
-    // (Not as structured content: a client holds that to the tool's output schema, errors included.)
-    const current = response.headers.get("x-current-revision");
-    const said = current === null ? words : `${words}\n${JSON.stringify({ ...envelope, currentRevision: Number(current) })}`;
-    return { content: [{ type: "text", text: said }], isError: true };
+    // What a refusal names as a number in its headers is a field too, so an agent need not read
+    // it out of words; every tool's output schema admits the refusal (orRefusal).
+    const current = Number(response.headers.get("x-current-revision") ?? NaN);
+    const retryAfter = Number(response.headers.get("retry-after") ?? NaN);
+    const refusal = {
+      ...envelope,
+      ...(Number.isInteger(current) && current >= 1 ? { currentRevision: current } : {}),
+      ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retryAfter } : {}),
+    };
+    const said = Object.keys(refusal).length === Object.keys(envelope).length ? words : `${words}\n${JSON.stringify(refusal)}`;
+    return { content: [{ type: "text", text: said }], structuredContent: refusal, isError: true };
   }
   return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }

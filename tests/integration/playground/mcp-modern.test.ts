@@ -159,7 +159,15 @@ describe("MCP on the 2026-07-28 revision", () => {
     expect(scenarios.body.result).toMatchObject({ resultType: "complete" });
     const refused = await post(app, modern("tools/call", { name: "read_draft", arguments: { readId: "A".repeat(22) } }));
     expect(schemaErrors("CallToolResult", refused.body.result)).toEqual([]);
-    expect(refused.body.result).toMatchObject({ isError: true });
+    expect(refused.body.result, JSON.stringify(refused.body.result)).toMatchObject({ isError: true, structuredContent: { error: expect.any(String) } });
+    // Every answer and refusal is what its tool declares.
+    const tools = list.body.result?.tools as { name: string; outputSchema?: object }[];
+    const declared = (name: string) => ajv.compile(tools.find((t) => t.name === name)!.outputSchema!);
+    for (const [name, result] of [["list_scenarios", scenarios], ["read_draft", refused]] as const) {
+      const valid = declared(name);
+      expect(valid(result.body.result?.structuredContent), `${name}: ${JSON.stringify(valid.errors)}`).toBe(true);
+    }
+    expect(tools.every((t) => t.outputSchema !== undefined)).toBe(true);
   });
 
   it("refuses a version it does not speak with -32022 and the list it does", async () => {

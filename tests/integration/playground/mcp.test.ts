@@ -47,13 +47,26 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/** The answer half of a tool's declared output (the other is the refusal). */
+const answerSchema = (tool: { outputSchema?: unknown }) => (tool.outputSchema as { anyOf: unknown[] }).anyOf[0];
+
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
-/** A refusal: isError, the envelope as `code: hint`, and no structured content to mistake for an answer. */
+/**
+ * A refusal: isError, the envelope as `code: hint` in text and as fields in structured content
+ * (which the tool's output schema declares beside the answer), or the SDK's own refusal of bad
+ * arguments, in text alone.
+ */
 function refusal(result: CallToolResult): string {
   expect(result.isError, textOf(result)).toBe(true);
-  expect(result.structuredContent).toBeUndefined();
-  return textOf(result);
+  const text = textOf(result);
+  if (result.structuredContent !== undefined) {
+    const envelope = result.structuredContent as { error: string; hint?: string };
+    expect(text.split("\n")[0]).toBe(envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error);
+  } else {
+    expect(text).toMatch(/^(Input validation error|MCP error)/);
+  }
+  return text;
 }
 
 /** An answer: structured content, and the same JSON as text for clients that read text. */
@@ -91,7 +104,10 @@ describe("the playground's MCP endpoint", () => {
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
     expect(Object.keys(create.inputSchema.properties ?? {}).sort()).toEqual(["dash", "dataMode", "examples", "html", "scenario"]);
     expect(create.inputSchema.properties?.dash).toMatchObject({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" });
-    expect(create.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["id", "postUrl", "watchUrl", "eventsUrl", "revision", "warnings"]) });
+    // The answer, or a refusal with its fields: an object at the root either way.
+    expect(create.outputSchema).toMatchObject({ type: "object", anyOf: [expect.any(Object), { required: ["error"], properties: { currentRevision: expect.any(Object), retryAfter: expect.any(Object) } }] });
+    expect(answerSchema(create)).toMatchObject({ type: "object", required: expect.arrayContaining(["id", "postUrl", "watchUrl", "eventsUrl", "revision", "warnings"]) });
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", anyOf: [expect.any(Object), { required: ["error"] }] });
     expect(create.description).toContain("postUrl: string");
     expect(byName.check_html!.inputSchema).toEqual(create.inputSchema);
 
@@ -206,6 +222,8 @@ describe("the playground's MCP endpoint", () => {
     expect(refusal(conflict)).toMatch(/^revision_conflict: .*\b1\b/);
     // The current revision is a field of the refusal, not only words.
     expect(JSON.parse(refusal(conflict).split("\n")[1] ?? "{}")).toMatchObject({ error: "revision_conflict", currentRevision: 1 });
+    // As structured content too, which the v1 client above held to the tool's declared output.
+    expect(conflict.structuredContent).toMatchObject({ error: "revision_conflict", currentRevision: 1 });
     expect(refusal(await call(client, "update_draft", { postUrl: created.postUrl, scenario: "no-such-scenario" }))).toMatch(/^unknown_scenario: /);
     expect(refusal(await call(client, "create_draft", { html: "<p>x</p>", examples: { "/cx/book": "no-such-variant" } }))).toMatch(/^unknown_example: /);
     // A read id never writes, whether sent as a bare token or as the watch URL.
@@ -273,8 +291,8 @@ describe("the playground's MCP endpoint", () => {
     expect(listed).toEqual(JSON.parse(JSON.stringify(scenariosBody())));
     // Declared, so a client can check it: the SDK's client held the answer above to this schema.
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === "list_scenarios")?.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "default", "scenarios", "paths", "variants", "usage"]) });
-    expect(tools.find((t) => t.name === "describe_endpoint")?.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "endpoint", "demoVariants", "errorEnvelope", "notes"]) });
+    expect(answerSchema(tools.find((t) => t.name === "list_scenarios")!)).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "default", "scenarios", "paths", "variants", "usage"]) });
+    expect(answerSchema(tools.find((t) => t.name === "describe_endpoint")!)).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "endpoint", "demoVariants", "errorEnvelope", "notes"]) });
     expect(listed).toMatchObject({ default: "default" });
   });
 
@@ -338,7 +356,9 @@ describe("an MCP caller is the same caller to the playground", () => {
       // The refusal above spent nothing: three creations remain, two over HTTP and one over MCP.
       for (let i = 0; i < 2; i++) expect((await postJson(`${app.url}${DRAFT}`, { html: "<p>http</p>" })).status).toBe(201);
       draftCreated.parse(answer(await call(client, "create_draft", { html: "<p>mcp</p>" })));
-      expect(refusal(await call(client, "create_draft", { html: "<p>one too many</p>" }))).toMatch(/^rate_limited: Too many draft creations from your address; retry in \d+ s\.$/);
+      const limited = await call(client, "create_draft", { html: "<p>one too many</p>" });
+      expect(refusal(limited)).toMatch(/^rate_limited: Too many draft creations from your address; retry in \d+ s\.\n\{.*"retryAfter":\d+\}$/);
+      expect(limited.structuredContent).toMatchObject({ error: "rate_limited", retryAfter: expect.any(Number) });
       const overHttp = await postJson(`${app.url}${DRAFT}`, { html: "<p>http</p>" });
       expect([overHttp.status, ((await overHttp.json()) as { error: string }).error]).toEqual([429, "rate_limited"]);
       // Checks have an allowance of their own, as over HTTP.
