@@ -4,6 +4,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, type OAuthClientProvider as ModernAuthProvider } from "@modelcontextprotocol/client";
 import { expectNoSeriousViolations } from "./support/axe";
 import { Canaries } from "./support/canary";
 import { describeCounts, LoopbackListeners, reached, type ListenerTarget } from "./support/listeners";
@@ -220,6 +221,21 @@ test("the SDK's OAuth client connects through the consent page; the viewer's das
     expect(back.searchParams.get("iss")).toBe(baseURL);
     await transport.finishAuth(back.searchParams.get("code")!);
     expect(provider.saved?.access_token).toMatch(/^dd_at_/);
+
+    // The same grant in a host on the v2 SDK, pinned to the 2026-07-28 revision: it discovers
+    // the server and reads the person's dashboard and data per request, with no handshake.
+    const modern = new ModernClient({ name: "e2e-oauth-host-v2", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await modern.connect(new ModernTransport(new URL(MCP, baseURL), { authProvider: provider as unknown as ModernAuthProvider }));
+    try {
+      expect(modern.getProtocolEra()).toBe("modern");
+      expect((await modern.discover()).supportedVersions).toEqual(["2026-07-28"]);
+      const modernShown = (await modern.callTool({ name: "show_dashboard", arguments: mine })) as CallToolResult;
+      expect(modernShown.structuredContent).toMatchObject({ yours: true, live: "run", title: "My inline board" });
+      const modernRead = (await modern.callTool({ name: "read_live_data", arguments: { ...mine, path: "/api/me" } })) as CallToolResult;
+      expect(modernRead.structuredContent).toMatchObject({ status: 200, body: expect.stringContaining("admin@demo.test") });
+    } finally {
+      await modern.close();
+    }
 
     // The viewer's own dashboard: at once, on their live data, through the App path.
     const shown = (await client.callTool({ name: "show_dashboard", arguments: mine })) as CallToolResult;
