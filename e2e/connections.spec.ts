@@ -55,6 +55,10 @@ test("a member connects the issue tracker through the consent page, reads it, th
   for (const slug of ["tracker", "coderepo", "support"] as const) {
     await expect(connections.connectionState(slug)).toHaveText("Not connected");
     await expect(connections.liveStatus(slug)).toHaveAttribute("data-state", "not-connected");
+    await expect(connections.liveStatus(slug).getByTestId("live-badge")).toHaveText("Not connected");
+    // Nothing was called: no timing, and no "Check again" beside Connect.
+    await expect(connections.liveStatus(slug).getByTestId("live-duration")).toHaveCount(0);
+    await expect(connections.card(slug).getByRole("button", { name: /^Check again/ })).toHaveCount(0);
   }
   await expect(connections.callsOptInSwitch()).toHaveAttribute("aria-checked", "false");
   expect((await page.request.get("/api/vendors/tracker/issues")).status()).toBe(401);
@@ -180,6 +184,12 @@ test("the call-recordings switch opts a member in and out", { tag: "@member-stat
   await expect(connections.card("calls").getByRole("status")).toHaveText("You opted out of call recordings.");
   await expect(optIn).toHaveAttribute("aria-checked", "false");
   await expect(connections.card("calls").getByTestId("optin-state")).toHaveText("Not opted in");
+  // The live pill says the same, after the check runs again, and offers no check of nothing.
+  await page.reload();
+  await expect(connections.liveStatus("calls")).toHaveAttribute("data-state", "not-connected");
+  await expect(connections.liveStatus("calls").getByTestId("live-badge")).toHaveText("Not opted in");
+  await expect(connections.card("calls").getByRole("button", { name: /^Check again/ })).toHaveCount(0);
+  await expect(connections.liveStatus("calls").getByTestId("live-duration")).toHaveCount(0);
   const after = await page.request.get("/api/vendors/calls/calls");
   expect(after.status()).toBe(403);
   expect(await after.json()).toMatchObject({ error: "calls_not_opted_in" });

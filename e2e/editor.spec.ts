@@ -60,6 +60,14 @@ test("a known bad pattern shows up as a finding with its position and hint", asy
   await expect(finding).toContainText("4:");
   await expect(finding).toContainText("Hint:");
   await expect(page.locator(".cm-lintRange").first()).toBeVisible();
+  // The heading counts what the list shows, one noun per count: "1 warning", never "1 warnings".
+  const severities = await editor.warnings().locator("strong").allTextContents();
+  const count = (severity: string, noun: string) => {
+    const n = severities.filter((s) => s === severity).length;
+    return `${n} ${n === 1 ? noun : `${noun}s`}`;
+  };
+  await expect(page.getByRole("heading", { name: /^Check/ })).toHaveText(`Check (${count("error", "error")}, ${count("warning", "warning")}, ${count("info", "note")})`);
+  expect(severities.length).toBeGreaterThan(0);
 });
 
 test("sharing gives a watch link, and a watcher follows each edit", async ({ page, browser }) => {

@@ -7,6 +7,10 @@ test("a demo user signs in in the browser, sees their email and their /api/me, a
 
   await signIn.open();
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  // The list of people is a card like every other: its rows do not touch its border.
+  const list = page.getByRole("list", { name: "Demo users" });
+  const padding = await list.evaluate((el) => ["paddingTop", "paddingLeft"].map((k) => parseFloat(getComputedStyle(el)[k as "paddingTop"])));
+  for (const px of padding) expect(px).toBeGreaterThanOrEqual(12);
   await signIn.signInAs("csm@demo.test");
 
   await expect(page).toHaveURL("/");

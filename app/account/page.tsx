@@ -62,7 +62,7 @@ export default async function AccountPage() {
           </>
         ) : (
           <p data-testid="account-home-none">
-            <Link href="/">/</Link> opens the start page. Make a favourite in a space your home below, or with “Set as home” on a saved dashboard.
+            <Link href="/">/</Link> opens the start page. To open a dashboard there instead, choose “Make home” on one of your favourites below, or “Set as home” on any saved dashboard.
           </p>
         )}
       </section>

@@ -58,6 +58,9 @@ const badgeClass: Record<State, string | undefined> = {
 // The API's hints end by sending people to "/connections" ("Connect Linear at /connections.").
 // A page shows that last step as a link, or on /connections itself, where the button is right
 // there, as the step alone.
+/** The API's hint when the person has not opted in (calls_not_opted_in and the check's summary). */
+const OPT_IN_STEP = /\bOpt in\b/;
+
 const CONNECTIONS_STEP = /^([\s\S]*?)((?:Connect|Reconnect|reconnect|Opt in|An admin)\b[^.;]*?) at \/connections\.$/;
 
 function Summary({ text, onConnectionsPage }: { text: string; onConnectionsPage: boolean }) {
@@ -86,13 +89,19 @@ export function StatusBadge({ slug, title, compact = false, onConnectionsPage = 
 
   const state: State = error ? "error" : data ? (data.ok ? "ok" : data.status) : "loading";
   const errorMessage = error instanceof CheckRequestError ? error.message : error ? "The check failed unexpectedly." : "";
+  // Nothing was called when there is nothing to call with: no timing to show, nothing to check again.
+  const probed = state !== "not-connected" && state !== "not-configured";
+  // A credential the person has not opted into is not a missing connection; the pill says which.
+  const badge = state === "not-connected" && data && OPT_IN_STEP.test(data.summary) ? "Not opted in" : badgeText[state];
 
   return (
     <div className={styles.status}>
       <div aria-live="polite" data-testid="live-status" data-state={state}>
         <p className={styles.badgeLine}>
           <span className={styles.srOnly}>Live status of {title}: </span>
-          <span className={`${styles.badge} ${badgeClass[state] ?? ""}`}>{badgeText[state]}</span>
+          <span className={`${styles.badge} ${badgeClass[state] ?? ""}`} data-testid="live-badge">
+            {badge}
+          </span>
           {state === "error" ? (
             <span data-testid="live-summary">{errorMessage}</span>
           ) : data ? (
@@ -111,13 +120,13 @@ export function StatusBadge({ slug, title, compact = false, onConnectionsPage = 
             ))}
           </dl>
         ) : null}
-        {!compact && data && !error ? (
+        {!compact && data && !error && probed ? (
           <p className={`${styles.meta} muted`}>
             Checked in <span data-testid="live-duration">{Math.round(data.durationMs)}</span> ms · {data.probe}
           </p>
         ) : null}
       </div>
-      {data || error ? (
+      {(data && probed) || error ? (
         <p className={styles.meta}>
           <button type="button" onClick={() => void mutate()} disabled={isValidating}>
             {isValidating ? "Checking…" : "Check again"}

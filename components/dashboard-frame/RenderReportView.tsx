@@ -1,9 +1,9 @@
 "use client";
 
+import { plural } from "@/components/ui/plural";
 import type { RenderReportBody } from "./render-report";
 import styles from "./RenderReportView.module.css";
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const times = (count: number) => (count > 1 ? ` (×${count})` : "");
 
 /** One line saying how the render went, for the summary. */

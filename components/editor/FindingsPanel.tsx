@@ -1,5 +1,6 @@
 "use client";
 
+import { plural } from "@/components/ui/plural";
 import type { Findings } from "./useFindings";
 import styles from "./editor.module.css";
 
@@ -18,7 +19,7 @@ export function FindingsPanel({ check, warnings, onJump }: FindingsPanelProps) {
       <h2 id="warnings-title">
         Check{" "}
         <span className="muted">
-          ({counts.error} errors, {counts.warning} warnings, {counts.info} notes)
+          ({plural(counts.error, "error")}, {plural(counts.warning, "warning")}, {plural(counts.info, "note")})
         </span>
       </h2>
       {check.kind === "loading" ? (
