@@ -270,3 +270,35 @@ test("in the matrix, the snapshot example falls back to its snapshot in an outag
   await expect(signedOut.locator("#rows tr")).toHaveCount(0);
   await expect(editor.cell("signed-out").getByTestId("snapshot-notice")).toHaveText("");
 });
+
+test("the demo state is in sight beside the preview, and the drawer lists the draft's own reads first", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  await editor.replaceWith(
+    `<!doctype html>\n<title>Book</title>\n<p id="out">…</p>\n<script>\n  const API = window.DASHBOARD_API_BASE || "/api";\n  fetch(API + "/me").then((r) => { document.getElementById("out").textContent = "read " + r.status; });\n</script>`,
+  );
+  await expect(editor.preview().locator("#out")).toHaveText("read 200");
+  const state = page.getByRole("list", { name: "Demo state" });
+  await expect(state.getByTestId("active-scenario")).toHaveText(/Scenario\s*default/);
+  await expect(state.getByTestId("active-variant")).toHaveCount(0);
+
+  await editor.openDrawer();
+  const paths = editor.drawer().getByTestId("variant-path");
+  // The one path this draft reads heads the list, under its own heading.
+  await expect(paths.first()).toContainText("/me");
+  await expect(paths.first()).toHaveAttribute("data-read", "");
+  await expect(paths.nth(1)).not.toHaveAttribute("data-read", "");
+  await expect(editor.drawer().getByRole("heading", { name: "Read by this draft" })).toBeVisible();
+  await paths.first().getByRole("combobox").selectOption("server_error");
+  await page.keyboard.press("Escape");
+  await expect(editor.drawer()).toBeHidden();
+
+  // Closed, the drawer's choice still shows, and the chip takes it back.
+  const chip = state.getByTestId("active-variant");
+  await expect(chip).toHaveText(/\/me\s*server_error/);
+  await expect(editor.preview().locator("#out")).toHaveText("read 500");
+  await chip.getByRole("button", { name: "Back to the scenario for /me" }).click();
+  await expect(state.getByTestId("active-variant")).toHaveCount(0);
+  await expect(editor.preview().locator("#out")).toHaveText("read 200");
+  await expectNoSeriousViolations(page);
+});

@@ -17,7 +17,7 @@ import { DrawerToggle, EditorDrawer } from "./EditorDrawer";
 import { ExampleGallery, ExampleNotice } from "./ExampleGallery";
 import { FindingsPanel } from "./FindingsPanel";
 import { PaneSplitter } from "./PaneSplitter";
-import { PreviewControls, VariantsPanel, ViewSwitch, type View } from "./PreviewControls";
+import { ActiveState, PreviewControls, VariantsPanel, ViewSwitch, type View } from "./PreviewControls";
 import { SharePanel } from "./SharePanel";
 import { isTyping, ShortcutsDialog } from "./ShortcutsDialog";
 import { PaneSwitch, type Pane } from "./PaneSwitch";
@@ -121,6 +121,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const [split, setSplit] = usePaneSplit(SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
   const [resizing, setResizing] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer lists the paths the draft reads first: the check's manifest, once it is open.
+  const drawerReads = useDraftReads(previewHtml, drawerOpen);
 
   // The preview starts once the page has hydrated and has a moment to spare: the dashboard's own
   // work (its reads, its drawing) never stands between the page and the author's first keystroke.
@@ -373,6 +375,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         <div id="preview-pane" className={styles.previewPane} role="group" aria-label="Preview">
           <div className={styles.paneBar}>
             <ViewSwitch view={view} onView={setView} />
+            <ActiveState data={data} />
           </div>
           {view === "single" ? (
             <>
@@ -415,7 +418,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         </div>
         <EditorDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
           {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={source.chooseExample} /> : null}
-          <VariantsPanel data={data} />
+          <VariantsPanel data={data} reads={drawerReads?.paths ?? null} />
         </EditorDrawer>
       </div>
       <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />

@@ -64,9 +64,40 @@ export function PreviewControls({ data, shared }: PreviewControlsProps) {
   );
 }
 
-/** The demo's answer per endpoint, each from the scenario or a named variant; in the drawer. */
-export function VariantsPanel({ data }: { data: PreviewData }) {
+/**
+ * Beside the preview: the demo state it runs under, always in sight, so a red preview is never a
+ * mystery while the drawer is closed. Each variant chip takes its variant off.
+ */
+export function ActiveState({ data }: { data: PreviewData }) {
+  const { live, scenario, examples, setVariant } = data;
+  if (live) return null;
+  const set = Object.entries(examples);
+  return (
+    <ul className={styles.chips} aria-label="Demo state" data-testid="active-state">
+      <li className={styles.chip} data-testid="active-scenario">
+        Scenario <strong>{scenario || "default"}</strong>
+      </li>
+      {set.map(([path, variant]) => (
+        <li key={path} className={`${styles.chip} ${styles.chipSet}`} data-testid="active-variant">
+          <code>{path}</code> <strong>{variant}</strong>
+          <button type="button" className={styles.chipClear} onClick={() => setVariant(path, "")} aria-label={`Back to the scenario for ${path}`}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The demo's answer per endpoint, each from the scenario or a named variant; in the drawer. The
+ * paths this draft reads come first, the rest after them.
+ */
+export function VariantsPanel({ data, reads }: { data: PreviewData; reads: readonly string[] | null }) {
   const { live, scenarios, scenariosFailed, variants, setVariant, examples } = data;
+  const read = new Set(reads ?? []);
+  const paths = scenarios ? [...scenarios.paths.filter((p) => read.has(p.path)), ...scenarios.paths.filter((p) => !read.has(p.path))] : [];
+  const firstOther = paths.findIndex((p) => !read.has(p.path));
   return (
     <section aria-labelledby="variants-title" className={styles.variants}>
       <h2 id="variants-title">
@@ -80,8 +111,10 @@ export function VariantsPanel({ data }: { data: PreviewData }) {
         <p className="muted">Loading…</p>
       ) : (
         <ul>
-          {scenarios.paths.map((p) => (
-            <li key={p.path}>
+          {paths.map((p, i) => (
+            <li key={p.path} data-testid="variant-path" data-read={read.has(p.path) ? "" : undefined}>
+              {i === 0 && read.size > 0 ? <h3 className={styles.variantsGroup}>Read by this draft</h3> : null}
+              {i === firstOther && read.size > 0 ? <h3 className={styles.variantsGroup}>Other endpoints</h3> : null}
               <label>
                 <code>{p.path}</code>
                 <select value={variants[p.path] ?? ""} onChange={(e) => setVariant(p.path, e.target.value)}>
