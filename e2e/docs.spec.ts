@@ -343,6 +343,14 @@ for (const path of pagePaths) {
           .map((el) => el.outerHTML.slice(0, 120));
       });
       expect(outside, `at ${viewport.width}px`).toEqual([]);
+      // Names in the reference's tables (error codes, fields, parameters) are never broken
+      // inside a word: on a phone the rows stack, and a name wraps only at its dots.
+      const broken = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("table tbody th code")]
+          .filter((el) => !el.textContent!.includes(".") && el.getClientRects().length > 1)
+          .map((el) => el.textContent),
+      );
+      expect(broken, `names broken at ${viewport.width}px`).toEqual([]);
     }
   });
 }

@@ -69,7 +69,7 @@ function Blocks({ blocks, ctx, idPrefix }: { blocks: Block[]; ctx: Ctx; idPrefix
               {b.rows.map((row, j) => (
                 <tr key={j}>
                   {row.map((c, k) => (
-                    <td key={k}>
+                    <td key={k} data-label={b.head[k]}>
                       <Inline text={linkAnchors(c, ctx.anchors)} />
                     </td>
                   ))}
@@ -133,15 +133,17 @@ function ParamsTable({ caption, params, ids }: { caption: string; params: ParamD
             <th scope="row">
               <code>{p.name}</code>
             </th>
-            <td className={styles.colIn}>{p.in}</td>
-            <td>
+            <td className={styles.colIn} data-label="In">
+              {p.in}
+            </td>
+            <td data-label="Type">
               <code>{p.type}</code>
             </td>
-            <td>{yesNo(p.required)}</td>
-            <td>
+            <td data-label="Required">{yesNo(p.required)}</td>
+            <td data-label="Limits">
               <Inline text={p.limits} />
             </td>
-            <td>
+            <td data-label="Notes">
               <Inline text={p.notes} />
             </td>
           </tr>
@@ -172,12 +174,12 @@ function FieldTable({ caption, fields, ids }: { caption: string; fields: FieldRo
                 <BreakAtDots text={f.name} />
               </code>
             </th>
-            <td>
+            <td data-label="Type">
               <code>{f.type}</code>
             </td>
-            <td>{yesNo(f.nullable)}</td>
-            <td>{yesNo(f.required)}</td>
-            <td>
+            <td data-label="Nullable">{yesNo(f.nullable)}</td>
+            <td data-label="Required">{yesNo(f.required)}</td>
+            <td data-label="Notes">
               <Inline text={f.notes} />
             </td>
           </tr>
@@ -203,11 +205,11 @@ function ErrorTable({ caption, errors, ids }: { caption: string; errors: ErrorDo
       <tbody>
         {errors.map((e, i) => (
           <tr key={e.code} id={ids[i]} data-error-code={e.code}>
-            <td>{e.status}</td>
+            <td data-label="Status">{e.status}</td>
             <th scope="row">
               <code>{e.code}</code>
             </th>
-            <td>
+            <td data-label="Meaning">
               <Inline text={e.description} />
             </td>
           </tr>
