@@ -8,7 +8,7 @@ export const crmPipelineExample = `<!doctype html>
 <meta charset="utf-8">
 <title>CRM pipeline</title>
 <style>
-  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; }
+  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; overflow-wrap: break-word; }
   h1 { font-size: 1.3rem; margin: 0 0 4px; }
   h2 { font-size: 1.05rem; margin: 16px 0 4px; }
   .notice { padding: 8px 12px; border-radius: 6px; background: #fff8c5; }
@@ -16,10 +16,21 @@ export const crmPipelineExample = `<!doctype html>
   .muted { color: #57606a; }
   .totals { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 8px 0; padding: 0; list-style: none; }
   .totals strong { display: block; font-size: 1.4rem; }
+  /* A table wider than a phone scrolls inside its own box, never the whole dashboard sideways. */
+  .scroll { overflow-x: auto; }
+  .scroll:focus-visible { outline: 2px solid #0b5cad; outline-offset: 2px; }
   table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+  caption { text-align: left; }
   th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d0d7de; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-  .bar { display: inline-block; height: 10px; background: #0b5cad; border-radius: 2px; vertical-align: middle; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  .share { white-space: nowrap; }
+  /* The bar is a share of a track that narrows with the screen. */
+  .track { display: inline-block; width: 8em; max-width: 15vw; vertical-align: middle; }
+  .bar { display: block; height: 10px; background: #0b5cad; border-radius: 2px; }
+  @media (max-width: 600px) {
+    body { margin: 12px; }
+    th, td { padding: 4px 6px; }
+  }
 </style>
 </head>
 <body>
@@ -28,16 +39,20 @@ export const crmPipelineExample = `<!doctype html>
 <div id="status" role="status"></div>
 <ul id="totals" class="totals"></ul>
 <h2>Open pipeline by stage</h2>
+<div class="scroll" role="region" aria-label="Open pipeline by stage" tabindex="0">
 <table>
   <thead><tr><th scope="col">Stage</th><th scope="col" class="num">Deals</th><th scope="col" class="num">Amount</th><th scope="col"><span class="muted">Share</span></th></tr></thead>
   <tbody id="stages"><tr><td colspan="4" class="muted">Loading…</td></tr></tbody>
 </table>
+</div>
 <h2>Largest open deals</h2>
+<div class="scroll" role="region" aria-label="Largest open deals" tabindex="0">
 <table>
   <caption id="deals-caption" class="muted"></caption>
   <thead><tr><th scope="col">Deal</th><th scope="col">Stage</th><th scope="col">Close date</th><th scope="col" class="num">Amount</th></tr></thead>
   <tbody id="deals"><tr><td colspan="4" class="muted">Loading…</td></tr></tbody>
 </table>
+</div>
 <script>
   const API = window.DASHBOARD_API_BASE || "/api";
   const statusEl = document.getElementById("status");
@@ -143,10 +158,14 @@ export const crmPipelineExample = `<!doctype html>
       const share = total ? p.amount / total : 0;
       const bar = document.createElement("span");
       bar.className = "bar";
-      bar.style.width = Math.round(share * 120) + "px";
-      bar.setAttribute("aria-hidden", "true");
+      bar.style.width = Math.round(share * 100) + "%";
+      const track = document.createElement("span");
+      track.className = "track";
+      track.setAttribute("aria-hidden", "true");
+      track.append(bar);
       const cell = document.createElement("span");
-      cell.append(bar, " " + Math.round(share * 100) + "%");
+      cell.className = "share";
+      cell.append(track, " " + Math.round(share * 100) + "%");
       return tableRow([stageName(p.stage), String(p.count), money.format(p.amount), cell], [1, 2]);
     }));
   }

@@ -7,22 +7,35 @@ export const cxBookExample = `<!doctype html>
 <meta charset="utf-8">
 <title>CX book</title>
 <style>
-  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; }
+  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; overflow-wrap: break-word; }
   h1 { font-size: 1.3rem; margin: 0 0 8px; }
+  .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; }
+  .toolbar select { max-width: 100%; font: inherit; }
+  /* A table wider than a phone scrolls inside its own box, never the whole dashboard sideways. */
+  .scroll { overflow-x: auto; margin-top: 12px; }
+  .scroll:focus-visible { outline: 2px solid #0b5cad; outline-offset: 2px; }
   .notice { padding: 8px 12px; border-radius: 6px; background: #fff8c5; }
   .error { padding: 8px 12px; border-radius: 6px; background: #ffebe9; color: #b42318; }
   .muted { color: #57606a; }
-  table { border-collapse: collapse; width: 100%; margin-top: 12px; font-size: 0.9rem; }
+  table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
   th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d0d7de; vertical-align: top; }
-  td.num, th.num { text-align: right; }
+  td.num, th.num { text-align: right; white-space: nowrap; }
+  td.why { min-width: 14em; }
+  @media (max-width: 600px) {
+    body { margin: 12px; }
+    th, td { padding: 4px 6px; }
+    /* Room for names to read as names; the box scrolls for the rest. */
+    table { min-width: 36rem; }
+  }
 </style>
 </head>
 <body>
 <h1 id="title">CX book</h1>
-<label>Owner <select id="owner"></select></label>
+<div class="toolbar"><label for="owner">Owner</label><select id="owner"></select></div>
 <div id="status" role="status"></div>
 <p id="summary"></p>
 <p id="support" class="muted"></p>
+<div class="scroll" role="region" aria-label="Schools in the book" tabindex="0">
 <table>
   <thead>
     <tr>
@@ -35,6 +48,7 @@ export const cxBookExample = `<!doctype html>
   </thead>
   <tbody id="rows"></tbody>
 </table>
+</div>
 <script>
   const API = window.DASHBOARD_API_BASE || "/api";
   const statusEl = document.getElementById("status");
@@ -113,6 +127,7 @@ export const cxBookExample = `<!doctype html>
         const td = document.createElement("td");
         td.textContent = text;
         if (i === 2) td.className = "num";
+        if (i === 4) td.className = "why";
         tr.append(td);
       });
       return tr;

@@ -13,7 +13,7 @@ export const districtHealthExample = `<!doctype html>
 <meta charset="utf-8">
 <title>District health</title>
 <style>
-  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; }
+  body { font-family: system-ui, sans-serif; margin: 16px; color: #1b1f24; overflow-wrap: break-word; }
   h1 { font-size: 1.3rem; margin: 0 0 4px; }
   .notice { padding: 8px 12px; border-radius: 6px; background: #fff8c5; }
   .error { padding: 8px 12px; border-radius: 6px; background: #ffebe9; color: #b42318; }
@@ -25,17 +25,30 @@ export const districtHealthExample = `<!doctype html>
   .MODERATE { background: #fff8c5; color: #4d2d00; }
   .POOR { background: #ffebe9; color: #82071e; }
   .NO_BASELINE, .NONE { background: #eaeef2; color: #424a53; }
-  table { border-collapse: collapse; width: 100%; margin-top: 8px; font-size: 0.9rem; }
+  /* A table wider than a phone scrolls inside its own box, never the whole dashboard sideways. */
+  .scroll { overflow-x: auto; margin-top: 8px; }
+  .scroll:focus-visible { outline: 2px solid #0b5cad; outline-offset: 2px; }
+  table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
   th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d0d7de; vertical-align: middle; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-  svg { vertical-align: middle; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  td.touch { white-space: nowrap; }
+  /* The sparkline is drawn in its own 80×20 units and scales with its column. */
+  svg.trend { display: block; width: 100%; max-width: 80px; min-width: 48px; height: auto; }
+  @media (max-width: 600px) {
+    body { margin: 12px; }
+    th, td { padding: 4px 6px; }
+    .band { min-width: 0; }
+    th[scope="row"] { min-width: 9em; }
+  }
 </style>
 </head>
 <body>
 <h1>District health</h1>
 <div id="status" role="status"></div>
 <p id="source" class="muted">Loading…</p>
+<p id="window" class="muted"></p>
 <ul id="bands" class="bands" aria-label="Districts by health band"></ul>
+<div class="scroll" role="region" aria-label="Districts" tabindex="0">
 <table>
   <thead>
     <tr>
@@ -48,6 +61,7 @@ export const districtHealthExample = `<!doctype html>
   </thead>
   <tbody id="rows"></tbody>
 </table>
+</div>
 
 <script type="application/json" id="dashboard-snapshot" data-taken-at="${SNAPSHOT_TAKEN_AT}">
 {"rows":[
@@ -68,6 +82,20 @@ export const districtHealthExample = `<!doctype html>
   const API = window.DASHBOARD_API_BASE || "/api";
   const statusEl = document.getElementById("status");
   const BANDS = ["STRONG", "GOOD", "MODERATE", "POOR", "NO_BASELINE"];
+
+  // The window comes from the page address (?p.days=90 gives DASHBOARD_PARAMS.days "90"), so one
+  // dashboard serves several periods. Anyone can write an address: only a whole number of days
+  // the API takes is used, anything else falls back to the default, and the page says which.
+  const DEFAULT_DAYS = 30;
+  const params = window.DASHBOARD_PARAMS || {};
+  const asked = typeof params.days === "string" ? params.days : null;
+  const askedOk = asked !== null && /^[0-9]{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= 365;
+  const DAYS = askedOk ? Number(asked) : DEFAULT_DAYS;
+  document.getElementById("window").textContent = askedOk
+    ? "Window: last " + DAYS + " days, from the address (p.days=" + asked + ")."
+    : asked !== null
+      ? "Window: last " + DAYS + " days, the default: p.days=" + asked + " is not a whole number of days from 1 to 365."
+      : "Window: last " + DAYS + " days, the default; add ?p.days=7 (1 to 365) to the page address for another.";
 
   function say(kind, text) {
     statusEl.className = kind;
@@ -108,14 +136,15 @@ export const districtHealthExample = `<!doctype html>
     }
     const when = snapshot.takenAt ? new Date(snapshot.takenAt).toLocaleString() : "at an unknown time";
     say("notice", reason + " Showing the snapshot taken " + when + " instead.");
-    render(snapshot.data.rows, "Snapshot of " + when + ", 30-day window.");
+    // The snapshot was taken over 30 days, whatever window the address asks for.
+    render(snapshot.data.rows, "Snapshot of " + when + ", 30-day window" + (DAYS === 30 ? "." : ", not the " + DAYS + " days asked for."));
   }
 
   function sparkline(series) {
     const points = series.filter((p) => p.score != null);
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("width", "80");
-    svg.setAttribute("height", "20");
+    svg.setAttribute("viewBox", "0 0 80 20");
+    svg.setAttribute("class", "trend");
     svg.setAttribute("aria-hidden", "true");
     if (points.length > 1) {
       const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
@@ -156,6 +185,7 @@ export const districtHealthExample = `<!doctype html>
       const trend = document.createElement("td");
       trend.append(sparkline(r.health ? r.health.series : []));
       const touch = document.createElement("td");
+      touch.className = "touch";
       const c = r.cadence;
       // null daysSinceContact means no touch inside the window, not "never touched".
       touch.textContent = !c ? "not wired" : c.daysSinceContact == null ? "none in the window" : c.lastTouchDate + " (" + c.daysSinceContact + " d)";
@@ -171,7 +201,7 @@ export const districtHealthExample = `<!doctype html>
   async function load() {
     let res;
     try {
-      res = await fetch(API + "/cx/districts?days=30");
+      res = await fetch(API + "/cx/districts?days=" + DAYS);
     } catch (e) {
       fallBack("The dashboard API could not be reached.");
       return;
@@ -190,7 +220,7 @@ export const districtHealthExample = `<!doctype html>
       return;
     }
     say("", "");
-    render(body.data.rows, "Live data, last 30 days.");
+    render(body.data.rows, "Live data, last " + DAYS + " days.");
   }
 
   load();

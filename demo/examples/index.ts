@@ -27,7 +27,7 @@ export const dashboardExamples: readonly DashboardExample[] = [
   {
     id: "district-health",
     label: "District health with a snapshot",
-    description: "Health and contact cadence per district, falling back to an embedded snapshot, labelled with its time, when the API fails.",
+    description: "Health and contact cadence per district over the address's ?p.days (30 by default, named on the page), falling back to a dated embedded snapshot when the API fails.",
     html: districtHealthExample,
   },
 ];

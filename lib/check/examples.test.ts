@@ -69,4 +69,11 @@ describe("demo dashboard examples", () => {
     expect(html).toContain("/cx/districts");
     expect(html).toContain("waitingOn");
   });
+
+  it("the district health example takes its window from the address and says so in its description", () => {
+    const example = exampleNamed("district-health");
+    expect(example?.html).toContain("window.DASHBOARD_PARAMS");
+    expect(example?.html).toContain('"/cx/districts?days=" + DAYS');
+    expect(example?.description).toContain("?p.days");
+  });
 });
