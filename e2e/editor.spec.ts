@@ -269,6 +269,24 @@ test("in the matrix, the snapshot example falls back to its snapshot in an outag
   await expect(signedOut.locator("#status")).toContainText("Sign in to see live figures.");
   await expect(signedOut.locator("#rows tr")).toHaveCount(0);
   await expect(editor.cell("signed-out").getByTestId("snapshot-notice")).toHaveText("");
+  // The cells say so in their labels: only the outage fell back.
+  await expect(editor.cell("outage").getByTestId("cell-mark")).toHaveText(["snapshot"]);
+  await expect(editor.cell("rich").getByTestId("cell-mark")).toHaveCount(0);
+});
+
+test("the state matrix marks the states where the dashboard threw", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  await editor.replaceWith(
+    `<!doctype html>\n<title>Me</title>\n<p id="out">…</p>\n<script>\n  const API = window.DASHBOARD_API_BASE || "/api";\n  fetch(API + "/me").then((r) => { document.getElementById("out").textContent = String(r.status); if (!r.ok) throw new Error("no me: " + r.status); });\n</script>`,
+  );
+  await editor.showMatrix();
+  const signedOut = await editor.seenCellFrame("signed-out");
+  await expect(signedOut.locator("#out")).toHaveText("401");
+  await expect(editor.cell("signed-out").getByTestId("cell-mark")).toHaveText(["threw"]);
+  const rich = await editor.seenCellFrame("rich");
+  await expect(rich.locator("#out")).toHaveText("200");
+  await expect(editor.cell("rich").getByTestId("cell-mark")).toHaveCount(0);
 });
 
 test("the demo state is in sight beside the preview, and the drawer lists the draft's own reads first", async ({ page }) => {

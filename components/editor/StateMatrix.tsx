@@ -34,11 +34,23 @@ export function StateMatrix({ html }: { html: string }) {
   );
 }
 
+/** What a cell's dashboard met under its state, marked on the cell so the states to look at stand out. */
+interface Marks {
+  threw: boolean;
+  refused: boolean;
+  snapshot: boolean;
+}
+const NO_MARKS: Marks = { threw: false, refused: false, snapshot: false };
+
 function MatrixCell({ state, html }: { state: MatrixState; html: string }) {
   const ref = useRef<HTMLLIElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const [seen, setSeen] = useState(false);
   const [scale, setScale] = useState(0.25);
+  // Marks belong to the document that earned them: an edit starts the cell's count again.
+  const [marked, setMarked] = useState<{ html: string; marks: Marks }>({ html, marks: NO_MARKS });
+  const marks = marked.html === html ? marked.marks : NO_MARKS;
+  const mark = (k: keyof Marks) => setMarked((cur) => (cur.html === html && cur.marks[k] ? cur : { html, marks: { ...(cur.html === html ? cur.marks : NO_MARKS), [k]: true } }));
 
   useEffect(() => {
     const el = ref.current;
@@ -66,11 +78,41 @@ function MatrixCell({ state, html }: { state: MatrixState; html: string }) {
     <li ref={ref} className={styles.cell} data-testid="matrix-cell" data-state={state.id}>
       <p className={styles.cellLabel}>
         <strong>{state.label}</strong> <span className="muted">scenario {state.scenario}</span>
+        {marks.threw ? (
+          <span className={`${styles.cellMark} ${styles.cellMarkBad}`} data-testid="cell-mark" data-mark="threw">
+            threw
+          </span>
+        ) : null}
+        {marks.refused ? (
+          <span className={`${styles.cellMark} ${styles.cellMarkBad}`} data-testid="cell-mark" data-mark="refused">
+            refused a read
+          </span>
+        ) : null}
+        {marks.snapshot ? (
+          <span className={styles.cellMark} data-testid="cell-mark" data-mark="snapshot">
+            snapshot
+          </span>
+        ) : null}
       </p>
       <div ref={stage} className={styles.cellStage} style={{ height: CELL_HEIGHT * scale }}>
         {seen ? (
           <div className={styles.cellScaled} style={{ width: CELL_WIDTH, transform: `scale(${scale})` }}>
-            <DashboardFrame html={html} data={{ mode: "demo", scenario: state.scenario }} title={`Preview: ${state.label}`} compact standby={false} />
+            <DashboardFrame
+              html={html}
+              data={{ mode: "demo", scenario: state.scenario }}
+              title={`Preview: ${state.label}`}
+              compact
+              standby={false}
+              onRuntime={(n) => {
+                if (n.type === "error") mark("threw");
+              }}
+              onRequest={(entry) => {
+                if (entry.refused) mark("refused");
+              }}
+              onNotice={(n) => {
+                if (n.type === "snapshot") mark("snapshot");
+              }}
+            />
           </div>
         ) : (
           <div className={styles.cellPlaceholder}>Loads when scrolled into view.</div>
