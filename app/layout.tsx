@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { IntentLink } from "@/components/ui/IntentLink";
+import { NarrowMenu } from "@/components/ui/NarrowMenu";
 import type { ReactNode } from "react";
 import { currentUser } from "@/lib/app/current";
 import { app } from "@/lib/app";
@@ -26,26 +27,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <IntentLink className="brand" href="/">
             Dashboards
           </IntentLink>
-          <nav aria-label="Main">
-            <ul>
-              {home ? (
-                <li>
-                  <IntentLink href="/?start">Start page</IntentLink>
-                </li>
-              ) : null}
-              <li>
-                <IntentLink href="/dashboards/playground">Playground</IntentLink>
-              </li>
-              <li>
-                <IntentLink href="/docs">API reference</IntentLink>
-              </li>
-              {user ? (
-                <li>
-                  <IntentLink href="/connections">Connections</IntentLink>
-                </li>
-              ) : null}
-            </ul>
+          <nav aria-label="Main" className="nav-wide">
+            <NavLinks home={home} signedIn={user != null} />
           </nav>
+          <NarrowMenu>
+            <nav aria-label="Main">
+              <NavLinks home={home} signedIn={user != null} />
+            </nav>
+          </NarrowMenu>
           <div className="account">
             {user ? (
               <>
@@ -66,5 +55,29 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <main id="main">{children}</main>
       </body>
     </html>
+  );
+}
+
+/** The site's sections: shown in the header's row on a wide screen, in its menu on a phone. */
+function NavLinks({ home, signedIn }: { home: string | null; signedIn: boolean }) {
+  return (
+    <ul>
+      {home ? (
+        <li>
+          <IntentLink href="/?start">Start page</IntentLink>
+        </li>
+      ) : null}
+      <li>
+        <IntentLink href="/dashboards/playground">Playground</IntentLink>
+      </li>
+      <li>
+        <IntentLink href="/docs">API reference</IntentLink>
+      </li>
+      {signedIn ? (
+        <li>
+          <IntentLink href="/connections">Connections</IntentLink>
+        </li>
+      ) : null}
+    </ul>
   );
 }

@@ -361,3 +361,30 @@ test("the site header fetches its pages ahead only when someone reaches for a li
   await playground;
   expect([...new Set(prefetched)].sort()).toEqual(["/dashboards/playground", "/docs"]);
 });
+
+test("on a phone the site header is one row, and its sections open under Menu", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "admin@demo.test", "/connections");
+  const header = page.getByRole("banner");
+  for (const path of ["/connections", "/docs", "/account", "/dashboards/playground"]) {
+    await page.goto(path);
+    const box = (await header.boundingBox())!;
+    // One row: the brand, the menu and the account, no taller than a button and its padding.
+    expect(box.height, path).toBeLessThanOrEqual(56);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), path).toBe(true);
+  }
+  const menu = header.getByText("Menu", { exact: true });
+  await expect(header.getByRole("link", { name: "API reference" })).toBeHidden();
+  await menu.click();
+  const sections = header.getByRole("navigation", { name: "Main" });
+  await expect(sections.getByRole("link", { name: "API reference" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(sections).toBeHidden();
+  await expect(menu).toBeFocused();
+  await menu.click();
+  await sections.getByRole("link", { name: "Connections" }).click();
+  await expect(page).toHaveURL(/\/connections$/);
+  // The header stays across the navigation; the menu does not stay open over the new page.
+  await expect(header.getByRole("navigation", { name: "Main" })).toBeHidden();
+});
