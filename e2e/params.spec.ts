@@ -119,6 +119,11 @@ test.describe("the watch page's parameter bar", () => {
     await bar.input("region").press("Enter");
     await expect(bar.status()).toHaveText("Applied: the dashboard is given no parameters.");
     await expect(page).toHaveURL(new RegExp(`${new URL(draft.watchUrl).pathname}$`));
+    // The input stays, with the focus, until the page is left: the value can be put back.
+    await expect(bar.input("region")).toBeFocused();
+    await page.reload();
+    await expect(watch.connectionState()).toHaveText("live", { timeout: 15_000 });
+    await expect(page.getByTestId("param-bar")).toHaveCount(0);
   });
 });
 

@@ -29,7 +29,10 @@ interface ParamBarProps {
 export function ParamBar({ reads, params, onApply }: ParamBarProps) {
   const interactive = useInteractive();
   const id = useId();
-  const names = [...new Set([...reads, ...Object.keys(params)])];
+  // The address's names at the start stay for the page's life: emptying one leaves its input (and
+  // focus) where it was, to fill again.
+  const [given] = useState(() => Object.keys(params));
+  const names = [...new Set([...reads, ...given, ...Object.keys(params)])];
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...params }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -47,8 +50,8 @@ export function ParamBar({ reads, params, onApply }: ParamBarProps) {
       const problem = value === "" ? null : paramValueProblem(value);
       if (problem) problems[name] = problem;
     }
-    const given = typed.filter(([, value]) => value !== "");
-    const tooMany = given.length > DASHBOARD_PARAMS_MAX ? `At most ${DASHBOARD_PARAMS_MAX} parameters can be given; empty ${given.length - DASHBOARD_PARAMS_MAX} of them.` : null;
+    const set = typed.filter(([, value]) => value !== "");
+    const tooMany = set.length > DASHBOARD_PARAMS_MAX ? `At most ${DASHBOARD_PARAMS_MAX} parameters can be given; empty ${set.length - DASHBOARD_PARAMS_MAX} of them.` : null;
     setErrors(problems);
     setFormError(tooMany);
     const firstBad = names.find((name) => problems[name]);
@@ -59,12 +62,12 @@ export function ParamBar({ reads, params, onApply }: ParamBarProps) {
     }
     // Through the same parser as the page's first request: the dashboard gets exactly what a
     // reload of the new address would give it.
-    const href = withDashboardParams(window.location.href, Object.fromEntries(given));
+    const href = withDashboardParams(window.location.href, Object.fromEntries(set));
     const next = { ...parseDashboardParams(new URL(href, window.location.origin).searchParams).params };
     window.history.replaceState(window.history.state, "", href);
     setValues({ ...next });
     onApply(next);
-    setStatus(given.length === 0 ? "Applied: the dashboard is given no parameters." : `Applied: ${given.map(([name, value]) => `${name} = ${value}`).join(", ")}.`);
+    setStatus(set.length === 0 ? "Applied: the dashboard is given no parameters." : `Applied: ${set.map(([name, value]) => `${name} = ${value}`).join(", ")}.`);
   };
 
   return (
