@@ -12,6 +12,7 @@ import type { DraftReads } from "@/lib/check/reads";
 import { useInteractive } from "@/components/interactive";
 import { UpdatedState } from "@/components/viewer/UpdatedState";
 import { ViewerShell } from "@/components/viewer/ViewerShell";
+import { ParamBar } from "@/components/viewer/ParamBar";
 import { useKiosk } from "@/components/viewer/useKiosk";
 import type { DashboardParams } from "@/lib/frame/params";
 import { humanPost, postJson } from "./human-fetch";
@@ -34,6 +35,8 @@ interface SavedViewProps {
   /** The address's `p.*` parameters, bounded, and the sentence naming those dropped. */
   params?: DashboardParams;
   paramsNotice?: string | null;
+  /** The parameter names the shown revision's code reads, offered as inputs. */
+  paramReads?: readonly string[];
 }
 
 /**
@@ -41,6 +44,8 @@ interface SavedViewProps {
  * shown: a wall screen stays current, a tab in the background costs nothing.
  */
 const SAVED_REFRESH_MINUTES = 5;
+
+const NO_READS: readonly string[] = [];
 
 const When = ({ iso }: { iso: string }) => <RelativeTime ms={Date.parse(iso)} />;
 
@@ -67,7 +72,10 @@ function ProblemText({ problem }: { problem: AccessProblem }) {
 
 /** A saved dashboard: its header and actions, the frame on the viewer's own live data, its history. */
 export function SavedDashboardView(props: SavedViewProps) {
-  const { path, title, owner, latest, shown, history, viewer, reads, params, paramsNotice = null } = props;
+  const { path, title, owner, latest, shown, history, viewer, reads, paramsNotice = null, paramReads = NO_READS } = props;
+  // The address's parameters at first, then what the parameter bar applies.
+  const [params, setParams] = useState<DashboardParams>(() => props.params ?? {});
+  const [noticeShown, setNoticeShown] = useState(true);
   const kiosk = useKiosk(props.kiosk ?? false);
   // Each draw of the dashboard has its own key; a new one starts it again from its bootstrap.
   const [draw, setDraw] = useState(0);
@@ -272,7 +280,19 @@ export function SavedDashboardView(props: SavedViewProps) {
       labelledBy="saved-title"
       header={header}
       status={<UpdatedState updatedAt={updatedAt} refreshing={drawing} data={data} onRefresh={refresh} everyMinutes={SAVED_REFRESH_MINUTES} />}
-      paramsNotice={paramsNotice}
+      paramsNotice={noticeShown ? paramsNotice : null}
+      paramBar={
+        <ParamBar
+          reads={paramReads}
+          params={params}
+          onApply={(next) => {
+            // The address now holds only what was passed: the notice about it no longer applies.
+            setNoticeShown(false);
+            setProblems([]);
+            setParams(next);
+          }}
+        />
+      }
       footer={footer}
     >
       {safe ? (

@@ -13,6 +13,8 @@ interface ViewerShellProps {
   status: ReactNode;
   /** The sentence naming address parameters the dashboard was not given, if any. */
   paramsNotice?: string | null;
+  /** The inputs for the dashboard's page parameters (ParamBar). Hidden in kiosk mode. */
+  paramBar?: ReactNode;
   /** Below the dashboard (history, reports, request log). Hidden in kiosk mode. */
   footer?: ReactNode;
   /** The frame. */
@@ -24,7 +26,7 @@ interface ViewerShellProps {
  * The layout every page that shows a dashboard to read (not to edit) shares: the window's whole
  * width with a slim header, or in kiosk mode the dashboard alone with a small bar to leave.
  */
-export function ViewerShell({ kiosk, header, status, paramsNotice, footer, children, labelledBy }: ViewerShellProps) {
+export function ViewerShell({ kiosk, header, status, paramsNotice, paramBar, footer, children, labelledBy }: ViewerShellProps) {
   const interactive = useInteractive();
   const exitRef = useRef<HTMLButtonElement>(null);
   const enterRef = useRef<HTMLButtonElement>(null);
@@ -55,7 +57,10 @@ export function ViewerShell({ kiosk, header, status, paramsNotice, footer, child
           </button>
         </div>
       </div>
-      {kiosk.kiosk ? null : notice}
+      <div className={styles.paramsArea} hidden={kiosk.kiosk}>
+        {paramBar}
+        {notice}
+      </div>
       {children}
       {kiosk.kiosk ? (
         <div className={styles.kioskBar} role="group" aria-label="Full screen">

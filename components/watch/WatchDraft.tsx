@@ -17,6 +17,8 @@ import { htmlTitle } from "@/lib/saved/slug";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { ViewerShell } from "@/components/viewer/ViewerShell";
 import { useKiosk } from "@/components/viewer/useKiosk";
+import { ParamBar } from "@/components/viewer/ParamBar";
+import { useParamReads } from "@/components/viewer/useParamReads";
 import type { DashboardParams } from "@/lib/frame/params";
 import { releaseRenderLatch } from "./render-latch";
 import styles from "./watch.module.css";
@@ -108,9 +110,18 @@ interface WatchDraftProps {
   name?: string | null;
 }
 
-export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, staticRender = false, kiosk: kioskAtStart = false, params, paramsNotice = null }: WatchDraftProps) {
+export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, staticRender = false, kiosk: kioskAtStart = false, params: paramsAtStart, paramsNotice = null }: WatchDraftProps) {
   const kiosk = useKiosk(kioskAtStart);
   const [load, setLoad] = useState<Load>({ kind: "loading" });
+  // The address's parameters at first, then what the parameter bar applies.
+  const [params, setParams] = useState<DashboardParams>(() => paramsAtStart ?? {});
+  const [noticeShown, setNoticeShown] = useState(true);
+  const paramReads = useParamReads(load.kind === "ready" ? load.view.html : null);
+  const applyParams = useCallback((next: DashboardParams) => {
+    // The address now holds only what was passed: the notice about it no longer applies.
+    setNoticeShown(false);
+    setParams(next);
+  }, []);
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
   const [connection, setConnection] = useState<Connection>(staticRender ? { kind: "static" } : { kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
@@ -257,6 +268,8 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
         }
         status={<ConnectionState connection={connection} />}
         paramsNotice={paramsNotice}
+        // The address's parameters from the first paint; the names the draft reads join them once it arrives.
+        paramBar={staticRender ? null : <ParamBar reads={paramReads} params={params} onApply={applyParams} />}
       >
         <FramePlaceholder fit bare={kiosk.kiosk} />
       </ViewerShell>
@@ -336,7 +349,9 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
       labelledBy="watch-title"
       header={header}
       status={<ConnectionState connection={connection} />}
-      paramsNotice={paramsNotice}
+      paramsNotice={noticeShown ? paramsNotice : null}
+      // A static render is a picture of the address as given: nothing there to change.
+      paramBar={staticRender ? null : <ParamBar reads={paramReads} params={params} onApply={applyParams} />}
       footer={footer}
     >
       {safe ? (

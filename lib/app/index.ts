@@ -21,7 +21,7 @@ import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
 import { playgroundSettingsOf } from "@/lib/playground/settings";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
-import { newSavedReads, type SavedReads } from "@/lib/saved/trust";
+import { newSavedAnalysis, type SavedParamReads, type SavedReads } from "@/lib/saved/trust";
 import { seedDemo } from "@/lib/seed";
 import { newOidcDiscovery, type OidcDiscovery } from "@/lib/signin/oidc";
 import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
@@ -61,6 +61,8 @@ export interface App {
   readonly caches: { answers: ReadCache; vendorReads: ReadCache };
   /** What a saved revision reads, worked out once per revision (lib/saved/trust.ts). */
   readonly savedReads: SavedReads;
+  /** The page parameters a saved revision reads, from the same memo (lib/saved/trust.ts). */
+  readonly savedParamReads: SavedParamReads;
   /** Someone else's dashboards drawn on the viewer's data, as inert documents (lib/saved/drawings.ts). */
   readonly drawings: Drawings;
   /** Those drawings as PNG, remembered beside them (lib/saved/pictures.ts; the renderer's picture()). */
@@ -137,7 +139,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const db = async () => (await storageOf()).db;
 
   const caches = { answers: newAnswerCache(), vendorReads: newVendorReadCache(config.connectorCache) };
-  const savedReads = newSavedReads();
+  const { reads: savedReads, params: savedParamReads } = newSavedAnalysis();
   const oidcDiscovery = newOidcDiscovery();
   const standIns = createStandIns({ config, sealer: sealerOf, db });
   const crmUpstream = crmUpstreamFor(config, standIns);
@@ -234,6 +236,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     caches,
     savedReads,
+    savedParamReads,
     drawings,
     drawnPictures,
     oidcDiscovery,

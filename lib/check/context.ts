@@ -55,6 +55,8 @@ export class Context {
   };
   /** The API paths the document's code names: its manifest of reads. */
   readonly reads = new ReadsCollector();
+  /** The `DASHBOARD_PARAMS` names the document's code reads, in the order first met. */
+  readonly params = new Set<string>();
   private readonly findings: Finding[] = [];
   private readonly perRule = new Map<RuleId, number>();
   private readonly seen = new Set<string>();

@@ -26,9 +26,9 @@ export function isBlankDocument(html: string): boolean {
   return html.replace(/<!--[\s\S]*?(?:-->|$)/g, "").trim() === "";
 }
 
-export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads } {
+export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads; params: string[] } {
   const ctx = new Context(html);
-  const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests) });
+  const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests), params: [...ctx.params] });
   if (isBlankDocument(html)) {
     ctx.report(
       "empty-document",
@@ -185,5 +185,18 @@ function settleDocumentRules(ctx: Context): void {
       "This dashboard embeds its own data and never fetches from the API base: it is valid, but it shows a frozen snapshot.",
       'To keep it current, fetch from the API base (`const API = window.DASHBOARD_API_BASE || "/api"; fetch(API + "/cx/owners")`) and keep the embedded data as a fallback.',
     );
+  }
+}
+
+/**
+ * The `DASHBOARD_PARAMS` names a document reads, for the page's parameter bar. A document that
+ * never names the global is not checked at all: the bar costs nothing on most dashboards.
+ */
+export function paramReadsOf(html: string): string[] {
+  if (!html.includes("DASHBOARD_PARAMS")) return [];
+  try {
+    return analyseDraft(html).params;
+  } catch {
+    return [];
   }
 }

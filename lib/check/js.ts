@@ -3,6 +3,7 @@ import { clip, TRACKED_NAMES, type Context } from "./context";
 import { checkCss, reportBlockedResource, reportScenario, scanHtml, type ScriptKind } from "./html";
 import { checkText } from "./text";
 import { checkWebRtc } from "./webrtc";
+import { collectParamReads } from "./params";
 import { SNAPSHOT_HELPER } from "@/lib/frame/snapshot";
 import { leadingDataDeclaration, type DataDeclaration } from "./data";
 import { endOf, startOf, walk, type AnyNode } from "./walk";
@@ -439,6 +440,7 @@ function runPass(ctx: Context, code: string, parsed: Parsed, kind: ScriptKind, a
   try {
     new ScriptPass(ctx, code, at, declared).run(program);
     checkWebRtc(ctx, program, at);
+    collectParamReads(ctx, code, program);
   } catch (e) {
     // The same depth limit, met by the walk instead of the parser.
     if (!(e instanceof RangeError)) throw e;

@@ -3,11 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The check runs in the editor page as well as on the server: its modules may import only
-// each other, the shared contract, the snapshot convention and the two parsers, never Node built-ins or server code.
+// each other, the shared contract, the snapshot convention, the address parameters' bounds and the two parsers, never Node built-ins or server code.
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
 const sources = fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
-const allowed = [/^\.\/[a-z]+$/, /^@\/lib\/contract\/(resources|endpoints|routes)$/, /^@\/lib\/frame\/snapshot$/, /^meriyah$/, /^htmlparser2$/];
+const allowed = [/^\.\/[a-z]+$/, /^@\/lib\/contract\/(resources|endpoints|routes)$/, /^@\/lib\/frame\/(snapshot|params)$/, /^meriyah$/, /^htmlparser2$/];
 
 describe("the check's imports", () => {
   it("are browser-safe", () => {

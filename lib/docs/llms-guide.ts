@@ -224,6 +224,10 @@ export function recipesSection(doc: Doc, origin: string): void {
     "js",
     `const params = window.DASHBOARD_PARAMS || {};\nconst days = /^[0-9]{1,3}$/.test(params.days || "") ? Number(params.days) : 30;\nconst from = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(params.from || "") ? params.from : null;`,
   );
+  doc.push(
+    `The page shows a labelled input above the frame for each parameter the code reads and each the address gives; applying writes them into the address and starts the dashboard again with them, and an empty value takes one out. Read each by a literal name (\`params.days\`, \`params["from"]\`, \`const { days } = params\` on \`const params = window.DASHBOARD_PARAMS || {}\`) so the page can offer it: a name computed at run time (\`params[key]\`) is read but not offered.`,
+    "",
+  );
   doc.push(`Pass the window on in the query the API takes (the CX views with a window take \`days\`, or \`from\` and \`to\`: \`API + "/cx/districts?days=" + days\`), and say it on the page ("Last 90 days").`, "");
 }
 

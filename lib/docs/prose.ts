@@ -112,6 +112,10 @@ function conventionsIntro(): Block[] {
       'const API = window.DASHBOARD_API_BASE || "/api";\nconst params = window.DASHBOARD_PARAMS || {};\nconst days = /^[0-9]{1,3}$/.test(params.days || "") ? Number(params.days) : 30;\n\nasync function loadDistricts() {\n  const res = await fetch(`${API}/cx/districts?days=${days}`);\n  if (!res.ok) throw new Error((await res.json()).hint || `HTTP ${res.status}`);\n  return res.json();\n}',
     ),
 
+    p(
+      "Above the dashboard, the page shows a labelled input for each parameter the dashboard's code reads and each the address gives, so a person can change the window without writing the address: Apply (or Enter) writes the values into the address as `p.<name>=<value>`, keeps its other parameters and starts the dashboard again with the new `DASHBOARD_PARAMS`; an empty value takes that parameter out. A value the page would not pass is refused beside its input and changes nothing. The static check finds the names read by a literal name: `DASHBOARD_PARAMS.days`, `DASHBOARD_PARAMS[\"from\"]`, `(window.DASHBOARD_PARAMS || {}).team`, and on `const params = window.DASHBOARD_PARAMS || {}` `params.days` or `const { days } = params`. A name computed at run time (`params[key]`) still reads its value but is not offered.",
+    ),
+
     h("District-grain ARR", "district-arr"),
     p(
       `\`arr\` on a \`/cx/book\` row is the district's figure, carried on each school of the district. Never sum it across the schools of one district: take one value per \`districtName\`. Per-district figures are a group-by on \`districtName\` over the rows; the endpoint does not pre-aggregate them. The static check flags a summed \`arr\` (${rule("arr-summed")}).`,

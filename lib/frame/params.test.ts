@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_PARAMS_MAX, DASHBOARD_PARAM_VALUE_MAX, droppedText, paramsKey, parseDashboardParams } from "./params";
+import { DASHBOARD_PARAMS_MAX, DASHBOARD_PARAM_VALUE_MAX, droppedText, paramValueProblem, paramsKey, parseDashboardParams, withDashboardParams } from "./params";
 
 const parse = (query: string) => parseDashboardParams(new URLSearchParams(query));
 
@@ -79,5 +79,39 @@ describe("parseDashboardParams", () => {
     expect(paramsKey(parse("p.a=1&p.b=2").params)).toBe(paramsKey(parse("p.b=2&p.a=1").params));
     expect(paramsKey(parse("p.a=1").params)).not.toBe(paramsKey(parse("p.a=2").params));
     expect(paramsKey(undefined)).toBe("");
+  });
+});
+
+describe("paramValueProblem", () => {
+  it("accepts what the page would pass and names what it would not", () => {
+    expect(paramValueProblem("90")).toBeNull();
+    expect(paramValueProblem("x".repeat(DASHBOARD_PARAM_VALUE_MAX))).toBeNull();
+    expect(paramValueProblem("x".repeat(DASHBOARD_PARAM_VALUE_MAX + 1))).toMatch(`At most ${DASHBOARD_PARAM_VALUE_MAX} characters`);
+    for (const bad of ["a\u0000b", "line\nbreak", "rtl\u202eoverride", "zero\u200bwidth"]) expect(paramValueProblem(bad)).toMatch(/control or invisible/);
+  });
+
+  it("agrees with the parser: a value it accepts is passed on unchanged", () => {
+    for (const value of ["90", "2026-01-01..2026-03-31", "a b & c = d", "é 日本"]) {
+      expect(paramValueProblem(value)).toBeNull();
+      expect(parse(new URLSearchParams({ "p.v": value }).toString()).params.v).toBe(value);
+    }
+  });
+});
+
+describe("withDashboardParams", () => {
+  it("replaces the dashboard's parameters and keeps the page's own, and the fragment", () => {
+    const next = withDashboardParams("https://x.test/~/ana/sales?kiosk=1&p.days=30&revision=2&p.team=north#top", { days: "90", from: "2026-01-01" });
+    expect(next).toBe("/~/ana/sales?kiosk=1&revision=2&p.days=90&p.from=2026-01-01#top");
+  });
+
+  it("leaves out an empty value, and the query altogether when nothing is left", () => {
+    expect(withDashboardParams("https://x.test/d?p.days=30", { days: "" })).toBe("/d");
+    expect(withDashboardParams("https://x.test/d?static=1&p.days=30", { days: "", team: "a b&c" })).toBe("/d?static=1&p.team=a+b%26c");
+  });
+
+  it("writes an address the page reads back as the same parameters", () => {
+    const values = { days: "90", q: "a=b&c", emoji: "😀" };
+    const back = parseDashboardParams(new URL(withDashboardParams("https://x.test/d?p.old=1", values), "https://x.test").searchParams);
+    expect({ ...back.params }).toEqual(values);
   });
 });

@@ -107,3 +107,23 @@ export function paramsKey(params: DashboardParams | undefined): string {
   if (!params) return "";
   return JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]));
 }
+
+/** Why a value typed for a parameter would not be passed on, as a sentence; null when it would. */
+export function paramValueProblem(value: string): string | null {
+  if (value.length > DASHBOARD_PARAM_VALUE_MAX) return `At most ${DASHBOARD_PARAM_VALUE_MAX} characters (this is ${value.length}).`;
+  if (UNSHOWN.test(value)) return "No control or invisible characters.";
+  return null;
+}
+
+/**
+ * The address `href` (path, query and fragment) with its dashboard parameters replaced by
+ * `params`: every other query parameter stays where it was, an empty value is left out.
+ */
+export function withDashboardParams(href: string, params: Readonly<Record<string, string>>): string {
+  const url = new URL(href);
+  const kept = [...url.searchParams].filter(([k]) => !k.startsWith(DASHBOARD_PARAM_PREFIX));
+  const query = new URLSearchParams(kept);
+  for (const [name, value] of Object.entries(params)) if (value !== "") query.append(`${DASHBOARD_PARAM_PREFIX}${name}`, value);
+  const search = query.toString();
+  return `${url.pathname}${search ? `?${search}` : ""}${url.hash}`;
+}

@@ -91,15 +91,23 @@ export async function forgetTrustFromApp(db: Db, userId: number, grantId: string
 
 // A saved revision never changes, so what it reads is worked out once and kept, by the app that
 // serves it (lib/app builds one memo per app, so two apps in a process keep theirs apart).
-// Bounded: each entry is a short list of paths, and a miss costs one run of the check.
+// Bounded: each entry is a short list of paths and names, and a miss costs one run of the check.
 const READS_MEMO_MAX = 500;
 
 /** The manifest of a saved revision's reads. */
 export type SavedReads = (ownerId: number, slug: string, revision: number, html: string) => DraftReads;
+/** The `DASHBOARD_PARAMS` names a saved revision reads: the page's parameter bar offers them. */
+export type SavedParamReads = (ownerId: number, slug: string, revision: number, html: string) => string[];
 
-export function newSavedReads(): SavedReads {
-  const memo = new Map<string, DraftReads>();
-  return (ownerId, slug, revision, html) => {
+interface SavedAnalysis {
+  reads: DraftReads;
+  params: string[];
+}
+
+/** One memo for both: a revision's reads and its parameters come from the same run of the check. */
+export function newSavedAnalysis(): { reads: SavedReads; params: SavedParamReads } {
+  const memo = new Map<string, SavedAnalysis>();
+  const analysis = (ownerId: number, slug: string, revision: number, html: string): SavedAnalysis => {
     const key = `${ownerId}/${slug}/${revision}`;
     const hit = memo.get(key);
     if (hit) {
@@ -107,14 +115,24 @@ export function newSavedReads(): SavedReads {
       memo.set(key, hit);
       return hit;
     }
-    let reads: DraftReads;
+    let found: SavedAnalysis;
     try {
-      reads = analyseDraft(html).reads;
+      const { reads, params } = analyseDraft(html);
+      found = { reads, params };
     } catch {
-      reads = { paths: [], complete: false };
+      found = { reads: { paths: [], complete: false }, params: [] };
     }
-    memo.set(key, reads);
+    memo.set(key, found);
     if (memo.size > READS_MEMO_MAX) memo.delete(memo.keys().next().value as string);
-    return reads;
+    return found;
   };
+  return {
+    reads: (ownerId, slug, revision, html) => analysis(ownerId, slug, revision, html).reads,
+    // A document that never names the global reads none: no run of the check for it.
+    params: (ownerId, slug, revision, html) => (html.includes("DASHBOARD_PARAMS") ? analysis(ownerId, slug, revision, html).params : []),
+  };
+}
+
+export function newSavedReads(): SavedReads {
+  return newSavedAnalysis().reads;
 }

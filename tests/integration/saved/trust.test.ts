@@ -4,7 +4,7 @@ import { startSession } from "@/lib/auth/session";
 import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import type { HumanDeps } from "@/lib/saved/human";
 import { savedRoutes } from "@/lib/saved/routes";
-import { newSavedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
+import { newSavedAnalysis, newSavedReads, trustedAuthors, trusts } from "@/lib/saved/trust";
 import { backends, testSealer } from "../support/backends";
 
 // Trusting an author lets their dashboards run on one's live data without the consent screen.
@@ -94,5 +94,23 @@ describe("the manifest of a saved revision", () => {
     const html = `<script>fetch(window.DASHBOARD_API_BASE + "/me");</script>`;
     newSavedReads()(1, "x", 1, html);
     expect(newSavedReads()(1, "x", 1, "<p>other</p>")).toEqual({ paths: [], complete: true });
+  });
+});
+
+describe("the parameters a saved revision reads", () => {
+  it("come from the same run of the check as its manifest, kept per revision", () => {
+    const html = `<script>const params = window.DASHBOARD_PARAMS || {}; fetch(window.DASHBOARD_API_BASE + "/cx/districts?days=" + (params.days || 30));</script>`;
+    const saved = newSavedAnalysis();
+    expect(saved.params(1, "x", 1, html)).toEqual(["days"]);
+    // The manifest was worked out in the same run: it is kept, not read off the other text.
+    expect(saved.reads(1, "x", 1, "<p>other</p>")).toEqual({ paths: ["/cx/districts"], complete: true });
+    expect(saved.params(1, "x", 1, "<p>DASHBOARD_PARAMS</p>")).toEqual(["days"]);
+  });
+
+  it("are none, without a run of the check, for a document that never names the global", () => {
+    const saved = newSavedAnalysis();
+    expect(saved.params(1, "y", 1, `<script>fetch(window.DASHBOARD_API_BASE + "/me");</script>`)).toEqual([]);
+    // Nothing was kept for that revision: its manifest is worked out when first asked for.
+    expect(saved.reads(1, "y", 1, "<p>other</p>")).toEqual({ paths: [], complete: true });
   });
 });

@@ -74,6 +74,7 @@ export default async function SavedDashboardPage({ params, searchParams }: Props
         // A plain object: a server component's props cross to the browser as JSON.
         params={{ ...dashboardParams.params }}
         paramsNotice={droppedText(dashboardParams.dropped)}
+        paramReads={app().savedParamReads(owner.id, slug, dashboard.shown.revision, dashboard.shown.html)}
       />
     </>
   );
