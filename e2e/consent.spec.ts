@@ -276,7 +276,7 @@ async function savedByCsm(browser: Browser, baseURL: string, html: string, slug:
     await page.getByRole("button", { name: "Save to my space" }).click();
     const form = page.getByRole("form", { name: "Save to my space" });
     await form.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
+    await expect(form.getByRole("status")).toHaveText(`Saved revision 1 to /~/csm/${slug}`);
     return `/~/csm/${slug}`;
   } finally {
     await context.close();

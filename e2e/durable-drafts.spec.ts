@@ -234,11 +234,12 @@ test("Open in playground keeps the dashboard's name and data; Save adds a revisi
   await expect(editor.source()).toBeVisible();
   await editor.replaceWith(doc(title));
   await expect(editor.preview().locator("#label")).toHaveText(title);
-  // A fresh dashboard's suggested name comes from its title.
+  // A fresh dashboard's suggested title and address come from its <title>.
   let form = await editor.openSaveForm();
-  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(slug);
+  await expect(form.getByRole("textbox", { name: "Title" })).toHaveValue(title);
+  await expect(form.getByRole("textbox", { name: "Address" })).toHaveValue(slug);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
+  await expect(form.getByRole("status")).toHaveText(`Saved revision 1 to /~/csm/${slug}`);
 
   const requests = recordRequests(page);
   const saved = new SavedDashboardPage(page);
@@ -252,9 +253,10 @@ test("Open in playground keeps the dashboard's name and data; Save adds a revisi
 
   await editor.append("\n<!-- second revision -->");
   form = await editor.openSaveForm();
-  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(slug);
+  await expect(form.getByRole("textbox", { name: "Address" })).toHaveValue(slug);
+  await expect(form.getByRole("status")).toHaveText(`Unsaved changes since revision 1 of /~/csm/${slug}`);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText(`Saved as revision 2: /~/csm/${slug}`);
+  await expect(form.getByRole("status")).toHaveText(`Saved revision 2 to /~/csm/${slug}`);
   await expect(editor.revision()).toHaveText("not shared");
 
   expect(await (await page.request.get(`/~/csm/${slug}/source`)).text()).toContain("<!-- second revision -->");

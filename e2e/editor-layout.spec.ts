@@ -198,7 +198,7 @@ test.describe("at 1440×900", () => {
     expect(await page.evaluate(() => (window as unknown as { __savePrevented?: boolean }).__savePrevented)).toBe(true);
   });
 
-  test("Ctrl/Cmd+S opens the save form when signed in, its name ready to confirm, and Escape closes it", async ({ page }) => {
+  test("Ctrl/Cmd+S opens the save form when signed in, its title and address ready to confirm, and Escape closes it", async ({ page }) => {
     const signIn = new SignInPage(page);
     await signIn.open("/dashboards/playground");
     await signIn.signInAs("csm@demo.test");
@@ -208,8 +208,9 @@ test.describe("at 1440×900", () => {
     await expect(editor.preview().locator("h1")).toHaveText("CX book");
     await editor.source().click();
     await page.keyboard.press("ControlOrMeta+s");
-    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toBeFocused();
-    await expect(editor.saveForm().getByRole("textbox", { name: "Name" })).toHaveValue("cx-book");
+    await expect(editor.saveTitle()).toBeFocused();
+    await expect(editor.saveTitle()).toHaveValue("CX book");
+    await expect(editor.saveAddress()).toHaveValue("cx-book");
     // Saving is the signed-in person's way to keep the work: nothing was shared.
     await expect(editor.revision()).toHaveText("not shared");
 

@@ -301,12 +301,12 @@ test("a connector that is not connected links to /connections, and its check rea
   await expectNoSeriousViolations(page);
 });
 
-test("opening the save panel puts focus in its name, and Escape hands it back to the button", async ({ page, request }) => {
+test("opening the save panel puts focus in its title, and Escape hands it back to the button", async ({ page, request }) => {
   const draft = await new DraftAuthor(request).create("<!doctype html><title>Focus</title><h1>Focus</h1>");
   await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
   const open = page.getByRole("button", { name: "Save to my space" });
   await open.click();
-  await expect(page.getByRole("form", { name: "Save to my space" }).getByLabel("Name")).toBeFocused();
+  await expect(page.getByRole("form", { name: "Save to my space" }).getByLabel("Title")).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("form", { name: "Save to my space" })).toHaveCount(0);
   await expect(open).toBeFocused();

@@ -6,6 +6,7 @@ import { SignInPage } from "./support/pages";
 import { ConsentGatePage } from "./support/consent";
 import { SavedDashboardPage, SpacePage } from "./support/saved-page";
 import { DraftAuthor, WatchPage } from "./support/watch-page";
+import { PlaygroundEditorPage } from "./support/editor-page";
 
 // Saved dashboards in people's spaces: viewing on one's own live data, starring, home, source;
 // and every way something other than the person at their own page might try to save.
@@ -133,14 +134,17 @@ test("saving from the watch page keeps every revision, and a restore adds one", 
   await signIn(page, "csm@demo.test", new URL(draft.watchUrl).pathname);
   await page.getByRole("button", { name: "Save to my space" }).click();
   const form = page.getByRole("form", { name: "Save to my space" });
-  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue(slug);
+  await expect(form.getByRole("textbox", { name: "Title" })).toHaveValue("Team health");
+  await expect(form.getByRole("textbox", { name: "Address" })).toHaveValue(slug);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
+  await expect(form.getByRole("status")).toHaveText(`Saved revision 1 to /~/csm/${slug}`);
 
+  // A newer revision of the draft is not what was saved, and the form says so.
   await author.update(draft, html("Second"));
   await expect(watch.dashboard().locator("#label")).toHaveText("Second");
+  await expect(form.getByRole("status")).toHaveText(`Unsaved changes since revision 1 of /~/csm/${slug}`);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText(`Saved as revision 2: /~/csm/${slug}`);
+  await expect(form.getByRole("status")).toHaveText(`Saved revision 2 to /~/csm/${slug}`);
   await form.getByRole("link", { name: `/~/csm/${slug}` }).click();
 
   const saved = new SavedDashboardPage(page);
@@ -179,13 +183,13 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   });
   await page.getByRole("button", { name: "Save to my space" }).click();
   const form = page.getByRole("form", { name: "Save to my space" });
-  await expect(form.getByRole("textbox", { name: "Name" })).toHaveValue("crm-pipeline");
-  await form.getByRole("textbox", { name: "Name" }).fill("Bad Name");
+  await expect(form.getByRole("textbox", { name: "Address" })).toHaveValue("crm-pipeline");
+  await form.getByRole("textbox", { name: "Address" }).fill("Bad Name");
   await expect(form.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
   const slug = runSlug("pipeline-from-editor");
-  await form.getByRole("textbox", { name: "Name" }).fill(slug);
+  await form.getByRole("textbox", { name: "Address" }).fill(slug);
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByRole("status")).toHaveText(`Saved: /~/csm/${slug}`);
+  await expect(form.getByRole("status")).toHaveText(`Saved revision 1 to /~/csm/${slug}`);
 
   const source = await (await page.request.get(`/~/csm/${slug}/source`)).text();
   expect(source).toContain("<title>CRM pipeline</title>");
@@ -205,6 +209,86 @@ test("the editor saves its source into the space, and a saved dashboard opens in
   await expect(page.getByTestId("consent-gate")).toHaveCount(0);
   // The handed-over HTML is gone from the tab once read.
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+});
+
+test("Ctrl+S in the editor: the first asks for a title, the saved page is headed with it, and later ones add revisions at once", { tag: "@csm-state" }, async ({ page }) => {
+  await signIn(page, "csm@demo.test", "/dashboards/playground?example=crm-pipeline");
+  const editor = new PlaygroundEditorPage(page);
+  await editor.codeMirrorTookOver();
+  await expect(editor.preview().locator("h1")).toContainText("CRM pipeline");
+  const run = Date.now().toString(36);
+  const title = `Renewals board ${run}`;
+  const slug = `renewals-board-${run}`;
+  const path = `/~/csm/${slug}`;
+
+  // Nothing is in the space yet: Ctrl+S opens the form, at its title.
+  await editor.source().click();
+  await editor.pressSave();
+  await expect(editor.saveTitle()).toBeFocused();
+  await expect(editor.saveTitle()).toHaveValue("CRM pipeline");
+  await expect(editor.saveAddress()).toHaveValue("crm-pipeline");
+  await expect(editor.saveState()).toHaveCount(0);
+
+  // The address follows the title, under the save route's rules, until it is edited.
+  await editor.saveTitle().fill(title);
+  await expect(editor.saveAddress()).toHaveValue(slug);
+  const save = editor.saveForm().getByRole("button", { name: "Save", exact: true });
+  await editor.saveTitle().fill("   ");
+  await expect(editor.saveForm()).toContainText("Give the dashboard a title.");
+  await expect(save).toBeDisabled();
+  await editor.saveTitle().fill(`Q3\u202e ${title}`);
+  await expect(editor.saveForm()).toContainText("invisible or direction-changing characters");
+  await expect(save).toBeDisabled();
+  await editor.saveTitle().fill(title);
+  await editor.saveAddress().fill("-nope");
+  await expect(editor.saveForm()).toContainText("Use 1–64 lowercase letters, digits and hyphens for the address");
+  await expect(save).toBeDisabled();
+  await editor.saveTitle().fill(`${title} edited`);
+  await expect(editor.saveAddress()).toHaveValue("-nope");
+  await editor.saveAddress().fill(slug);
+  await editor.saveTitle().fill(title);
+  await expectNoSeriousViolations(page);
+  // Nothing was saved while the input was refused.
+  expect((await page.request.get(`${path}/source`)).status()).toBe(404);
+
+  await save.click();
+  await expect(editor.saveForm().getByRole("status")).toHaveText(`Saved revision 1 to ${path}`);
+  // The title went into the source's <title>, which the saved page reads.
+  await expect(editor.source()).toContainText(`<title>${title}</title>`);
+  expect(await (await page.request.get(`${path}/source`)).text()).toContain(`<title>${title}</title>`);
+  await editor.saveForm().getByRole("button", { name: "Close" }).click();
+  await expect(editor.saveState()).toHaveText(`Saved revision 1 to ${path}`);
+
+  // An edit after the save is not in the space, and the page says so.
+  await editor.append("\n<!-- second revision -->");
+  await expect(editor.saveState()).toHaveText(`Unsaved changes since revision 1 of ${path}`);
+  await editor.pressSave();
+  await expect(editor.status()).toHaveText(`Saved revision 2 to ${path}`);
+  await expect(editor.saveForm()).toHaveCount(0);
+  await expect(editor.saveState()).toHaveText(`Saved revision 2 to ${path}`);
+  expect(await (await page.request.get(`${path}/source?revision=2`)).text()).toContain("<!-- second revision -->");
+  await expectNoSeriousViolations(page);
+
+  const saved = new SavedDashboardPage(page);
+  await saved.open(path);
+  await expect(saved.heading()).toHaveText(title);
+  await expect(saved.revision()).toHaveText("2");
+  await saved.openHistory();
+  await expect(saved.historyEntries()).toHaveCount(2);
+
+  // Opened again from the space, the dashboard is already there: Ctrl+S adds revision 3 at once.
+  await page.getByRole("button", { name: "Open in playground" }).click();
+  await expect(page).toHaveURL(/\/dashboards\/playground$/);
+  await editor.codeMirrorTookOver();
+  await expect(editor.saveState()).toHaveText(`Saved revision 2 to ${path}`);
+  await editor.append("\n<!-- third revision -->");
+  await expect(editor.saveState()).toHaveText(`Unsaved changes since revision 2 of ${path}`);
+  await editor.pressSave();
+  await expect(editor.status()).toHaveText(`Saved revision 3 to ${path}`);
+  await expect(editor.saveForm()).toHaveCount(0);
+  await saved.open(path);
+  await expect(saved.revision()).toHaveText("3");
+  await expect(saved.heading()).toHaveText(title);
 });
 
 // ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { DashboardFrame, type ConsoleNotice, type ErrorNotice, type RenderReport
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { sendRenderReport } from "@/components/dashboard-frame/send-report";
 import type { CodeAuthor } from "@/lib/consent/live";
-import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
+import { SaveToSpace, saveRevision, type SavedRef, type Saver } from "@/components/saved/SaveToSpace";
 import { htmlTitle } from "@/lib/saved/slug";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CodeEditor, type CodeEditorHandle } from "./CodeEditor";
@@ -70,7 +70,10 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const { starter, html } = source;
   const [view, setView] = useState<View>("single");
   const data = usePreviewData();
-  const [savedHtml, setSavedHtml] = useState<string | null>(null);
+  // The revision of the person's space this document last went to (saved here, or handed over
+  // from their space), for the document it was: another example or draft starts unsaved again.
+  const [saved, setSaved] = useState<{ ref: SavedRef; starter: EditorExample | undefined } | null>(null);
+  const savedRef = saved && saved.starter === starter ? saved.ref : null;
   const interactive = useInteractive();
 
   // The document's key travels with its text, so the preview never pairs one document's consent
@@ -88,7 +91,13 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
   const shared = sharing.share.kind === "shared";
   const editor = useRef<CodeEditorHandle>(null);
   const historyOf = useCallback(() => editor.current?.history(), []);
-  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf });
+  const onOwnHandoff = useCallback(
+    (from: { starter: EditorExample; slug: string; revision: number; html: string }) => {
+      if (saver) setSaved({ starter: from.starter, ref: { path: `/~/${saver.handle}/${from.slug}`, slug: from.slug, revision: from.revision, html: from.html } });
+    },
+    [saver],
+  );
+  const durable = useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf, onOwnHandoff });
 
   // The preview's render report is shown here; when the preview is exactly a revision watchers
   // have (a demo draft: same html, scenario and examples), it is also the agent's to read, once
@@ -114,7 +123,7 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   // Edits are lost on leaving only when this browser would not keep them, and they are neither
   // shared (then every edit is pushed) nor saved.
-  const leaving = useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedHtml ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
+  const leaving = useLeaveGuard(source.edited && !durable.kept && !shared && html !== savedRef?.html ? "Leave the playground? Your edits are not shared or saved, and will be lost." : null);
 
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
   const workspace = useRef<HTMLDivElement>(null);
@@ -183,6 +192,28 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
     }
   };
 
+  const saveNote = revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor";
+  const savingNow = useRef(false);
+  // A dashboard already in the person's space takes the source as its next revision at once.
+  const saveAgain = async (to: SavedRef, by: Saver) => {
+    if (savingNow.current) return;
+    const now = html;
+    if (now === to.html) {
+      announce(`Nothing to save: revision ${to.revision} at ${to.path} is what the editor has.`);
+      return;
+    }
+    savingNow.current = true;
+    announce(`Saving to ${to.path}…`);
+    const res = await saveRevision(by, to.slug, now, saveNote);
+    savingNow.current = false;
+    if (!res.ok) {
+      announce(`Not saved. ${res.message} Your edits are still in the editor.`);
+      return;
+    }
+    setSaved({ ref: res.saved, starter });
+    announce(`Saved revision ${res.saved.revision} to ${res.saved.path}`);
+  };
+
   // Ctrl/Cmd+S keeps the work the way this person can: saved to their space when signed in,
   // shared as a draft otherwise; never the browser's "save page as".
   const saveBox = useRef<HTMLSpanElement>(null);
@@ -192,7 +223,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
       const box = saveBox.current;
       const form = box?.querySelector("form");
       if (form) form.requestSubmit();
-      // Opening the panel puts focus in its name field (SaveToSpace).
+      else if (savedRef) void saveAgain(savedRef, saver);
+      // The first save asks for a title and an address; opening the form puts focus in its title.
       else box?.querySelector("button")?.click();
       return;
     }
@@ -306,10 +338,13 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
               <SaveToSpace
                 handle={saver.handle}
                 csrf={saver.csrf}
-                suggested={sharing.dash ?? htmlTitle(html)}
-                html={() => html}
-                note={revision ? `From the playground editor, draft revision ${revision}` : "From the playground editor"}
-                onSaved={setSavedHtml}
+                suggested={savedRef?.slug ?? sharing.dash}
+                html={html}
+                note={saveNote}
+                saved={savedRef}
+                onSaved={(ref) => setSaved({ ref, starter })}
+                retitle={durable.access === "write" ? (titled) => editor.current?.replaceAll(titled) : undefined}
+                keyShortcuts="Control+S Meta+S"
               />
             </span>
           ) : null}

@@ -11,7 +11,7 @@ const mod = "Ctrl/⌘";
 
 const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: "Esc, then Tab", what: "Leave the editor (Tab alone indents)" },
-  { keys: `${mod}+S`, what: "Save to your space when signed in; share the draft otherwise" },
+  { keys: `${mod}+S`, what: "Save a new revision to your space when signed in (the first save asks for a title and an address); share the draft otherwise" },
   { keys: `${mod}+Z`, what: "Undo (the history survives a reload)" },
   { keys: `${mod}+Shift+Z or ${mod}+Y`, what: "Redo" },
   { keys: `${mod}+F`, what: "Find in the source" },

@@ -69,6 +69,8 @@ interface DurableDraftInput {
   announce: (status: string) => void;
   /** The editor's state JSON with its undo history, kept beside the edits. */
   historyOf?: () => unknown;
+  /** The viewer's own saved dashboard was handed over: saving goes on adding revisions to it. */
+  onOwnHandoff?: (from: { starter: EditorExample; slug: string; revision: number; html: string }) => void;
 }
 
 /** Whether this browser may write the draft at this address. */
@@ -129,7 +131,7 @@ function keepProbe(store: KeyValueStore, key: string): boolean {
  * stays in this browser's storage, and edits not yet shared or saved are kept there too and
  * brought back on the next visit.
  */
-export function useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf }: DurableDraftInput): DurableDraft {
+export function useDurableDraft({ draftId, openHandoff, source, data, sharing, announce, historyOf, onOwnHandoff }: DurableDraftInput): DurableDraft {
   // The edits brought back, on what, and at which revision: the notice holds while they are still
   // unsaved edits on that document (not once pushed as a revision, shared, or replaced).
   const [restored, setRestored] = useState<{ keptAt: number; starter: EditorExample; revision: number | null } | null>(null);
@@ -242,9 +244,11 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
       say("Nothing was handed over to open; the editor starts from the example.");
       return;
     }
-    s.load({ id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html, source: handoff.source });
+    const starter: EditorExample = { id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html, source: handoff.source };
+    s.load(starter);
     d.restore({ mode: handoff.dataMode });
     sh.setDash(handoff.dash ?? null);
+    if (handoff.source.own && handoff.dash && handoff.revision) onOwnHandoff?.({ starter, slug: handoff.dash, revision: handoff.revision, html: handoff.html });
     // What was handed over is kept in this browser from now on, so a reload must not look for it again.
     window.history.replaceState(null, "", PLAYGROUND_BASE);
     say(

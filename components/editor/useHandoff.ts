@@ -4,12 +4,13 @@ import { useEffect, useRef } from "react";
 import { PLAYGROUND_HANDOFF_KEY } from "@/components/saved/handoff";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import { htmlTitle } from "@/lib/saved/slug";
-import { boolean, nonEmptyString, object, oneOf, optional, parseOrNull, string, type Parsed } from "@/lib/contract/json-shape";
+import { boolean, nonEmptyString, object, oneOf, optional, parseOrNull, positiveInteger, string, type Parsed } from "@/lib/contract/json-shape";
 
 /** What a saved dashboard's page hands over through this tab's session storage. */
 const handoffFields = {
   html: nonEmptyString,
   dash: optional(string),
+  revision: optional(positiveInteger),
   owner: optional(object({ handle: string, name: string })),
   own: optional(boolean),
   dataMode: optional(oneOf("demo", "live")),
@@ -20,6 +21,8 @@ interface Handoff {
   html: string;
   /** The saved dashboard it came from, when the page named it: saving goes back to it. */
   dash?: string;
+  /** Which of its revisions, when the page said. */
+  revision?: number;
   /**
    * The data the editor starts on: the viewer's own dashboard goes on as it was shown; someone
    * else's starts on demo data, and live data needs the viewer's yes in the editor.
@@ -66,6 +69,7 @@ function handoffOf(parsed: Parsed<typeof handoffFields>): Handoff {
   return {
     html: parsed.html,
     dash: parsed.dash,
+    revision: parsed.revision,
     dataMode: own && parsed.dataMode === "live" ? "live" : "demo",
     label: parsed.dash ?? htmlTitle(parsed.html) ?? "saved dashboard",
     source: { from, own },

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { SLUG_PATTERN, toSlug } from "@/lib/saved/slug";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { SLUG_PATTERN, htmlTitle, proposedAddress, titleProblem, withTitle } from "@/lib/saved/slug";
 import { useInteractive } from "@/components/interactive";
 import { humanPost } from "./human-fetch";
 import styles from "./saved.module.css";
@@ -12,69 +12,144 @@ export interface Saver {
   csrf: string;
 }
 
+/** A revision in the person's space, and the HTML it holds: what the page has is saved when it is the same. */
+export interface SavedRef {
+  path: string;
+  slug: string;
+  revision: number;
+  html: string;
+}
+
+type SaveOutcome = { ok: true; saved: SavedRef } | { ok: false; message: string };
+
+/** Adds a revision of `html` to the person's dashboard `slug`. */
+export async function saveRevision(saver: Saver, slug: string, html: string, note?: string): Promise<SaveOutcome> {
+  const res = await humanPost<{ path: string; revision: number; savedAt: number }>(
+    `/~/${encodeURIComponent(saver.handle)}/${slug}`,
+    saver.csrf,
+    html,
+    "text/html; charset=utf-8",
+    note ? { "x-save-note": note } : {},
+  );
+  return res.ok ? { ok: true, saved: { path: res.body.path, slug, revision: res.body.revision, html } } : { ok: false, message: res.message };
+}
+
+/** Whether what the page has now is the revision last saved, in words (a link goes beside a path). */
+function savedState(saved: SavedRef, html: string): { text: string; path: string } {
+  return html === saved.html ? { text: `Saved revision ${saved.revision} to `, path: saved.path } : { text: `Unsaved changes since revision ${saved.revision} of `, path: saved.path };
+}
+
 interface SaveToSpaceProps {
   handle: string;
   csrf: string;
+  /** A name to propose for the address until a title is typed (a draft's `dash`, the dashboard's slug). */
   suggested: string | null | undefined;
-  /** The HTML to save at the moment the person presses Save. */
-  html: () => string;
+  /** The HTML the page has now. */
+  html: string;
   /** Shown in the dashboard's history beside this revision. */
   note?: string;
-  /** Called with the HTML that was saved, once the save succeeded. */
-  onSaved?: (html: string) => void;
+  /** The revision last saved from this page, if any. */
+  saved: SavedRef | null;
+  /** Called once a save succeeded. */
+  onSaved: (saved: SavedRef) => void;
+  /**
+   * Where the page's source is editable: a title typed here is written into the source's `<title>`
+   * first, so the source goes on matching what was saved. Elsewhere only the saved copy carries it.
+   */
+  retitle?: (html: string) => void;
+  /** The keys that save from this page, for assistive technology and the button's tooltip. */
+  keyShortcuts?: string;
 }
 
-type State = { kind: "idle" } | { kind: "saving" } | { kind: "saved"; path: string; revision: number; created: boolean } | { kind: "error"; message: string };
+type State = { kind: "idle" } | { kind: "saving" } | { kind: "error"; message: string };
 
-/** "Save to my space": a slug field (the draft's suggestion, editable) and the saved link. */
-export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: SaveToSpaceProps) {
+/** "Save to my space": a Title and the Address it proposes (editable), and whether the newest is saved. */
+export function SaveToSpace({ handle, csrf, suggested, html, note, saved, onSaved, retitle, keyShortcuts }: SaveToSpaceProps) {
   const [open, setOpen] = useState(false);
-  // The suggestion is followed until the person types a name: it may arrive after the first
-  // render (a dashboard handed over from a space) or change with the document's title.
-  const [typed, setTyped] = useState<string | null>(null);
-  const slug = typed ?? toSlug(suggested);
+  // Both fields follow the document until the person types in them: the suggestion may arrive
+  // after the first render (a dashboard handed over from a space) or change with its <title>.
+  const [titleTyped, setTitleTyped] = useState<string | null>(null);
+  const [addressTyped, setAddressTyped] = useState<string | null>(null);
+  const title = titleTyped ?? htmlTitle(html) ?? "";
+  const slug = proposedAddress({ title, titleTyped: titleTyped !== null, addressTyped, suggested });
   const [state, setState] = useState<State>({ kind: "idle" });
   const interactive = useInteractive();
   const id = useId();
-  const valid = SLUG_PATTERN.test(slug);
+  const badTitle = titleProblem(title);
+  const badAddress = SLUG_PATTERN.test(slug) ? null : "Use 1–64 lowercase letters, digits and hyphens for the address, starting with a letter or digit.";
+  const problem = badTitle ?? badAddress;
 
-  // Focus follows the panel: into the name when it opens, back to its button when it closes, so
+  // Focus follows the panel: into the title when it opens, back to its button when it closes, so
   // a keyboard user is never dropped at the top of the page.
-  const nameField = useRef<HTMLInputElement>(null);
+  const titleField = useRef<HTMLInputElement>(null);
   const openButton = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
+  // A panel that opens leftwards from its button (the editor's toolbar) would pass the window's
+  // left edge when the button has wrapped to the start of a row: it opens rightwards instead.
+  const formRef = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (open && form && form.getBoundingClientRect().left < 0) form.dataset.align = "start";
+  }, [open]);
   useEffect(() => {
-    if (open) nameField.current?.focus();
+    if (open) titleField.current?.focus();
     else if (wasOpen.current) openButton.current?.focus();
     wasOpen.current = open;
   }, [open]);
 
+  const where = saved ? savedState(saved, html) : null;
+  const stateLine = where ? (
+    <>
+      {where.text}
+      <a href={where.path}>{where.path}</a>
+    </>
+  ) : null;
+
   if (!open) {
     return (
-      <button ref={openButton} type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}>
-        Save<span className={styles.saveRest}> to my space</span>
-      </button>
+      <>
+        <button ref={openButton} type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}
+          aria-describedby={where ? `${id}-state` : undefined}
+          aria-keyshortcuts={keyShortcuts}
+          title={keyShortcuts ? "Save to my space (Ctrl+S or ⌘S)" : undefined}
+        >
+          Save<span className={styles.saveRest}> to my space</span>
+        </button>
+        {where ? (
+          <span id={`${id}-state`} className={styles.saveState} data-testid="save-state">
+            {stateLine}
+          </span>
+        ) : null}
+      </>
     );
   }
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (!valid || state.kind === "saving") return;
+    if (problem || state.kind === "saving") return;
+    const titled = withTitle(html, title);
+    if (titled === null) {
+      setState({ kind: "error", message: "This document's <title> could not be set to that; write it in the source's <title> and save again." });
+      return;
+    }
     setState({ kind: "saving" });
-    const saving = html();
-    const res = await humanPost<{ path: string; revision: number; savedAt: number }>(
-      `/~/${encodeURIComponent(handle)}/${slug}`,
-      csrf,
-      saving,
-      "text/html; charset=utf-8",
-      note ? { "x-save-note": note } : {},
-    );
-    setState(res.ok ? { kind: "saved", path: res.body.path, revision: res.body.revision, created: res.status === 201 } : { kind: "error", message: res.message });
-    if (res.ok) onSaved?.(saving);
+    if (titled !== html) retitle?.(titled);
+    const res = await saveRevision({ handle, csrf }, slug, titled, note);
+    if (!res.ok) {
+      setState({ kind: "error", message: res.message });
+      return;
+    }
+    setState({ kind: "idle" });
+    // Saving again goes to the same address; a title written into the source is followed there again.
+    setAddressTyped(res.saved.slug);
+    if (retitle) setTitleTyped(null);
+    // Where the source is not rewritten, what the page has is what it had when saving began.
+    onSaved(retitle ? res.saved : { ...res.saved, html });
   };
 
   return (
     <form
+      ref={formRef}
       className={styles.saveForm}
       onSubmit={submit}
       aria-label="Save to my space"
@@ -84,43 +159,54 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, onSaved }: Sa
         setOpen(false);
       }}
     >
-      <label htmlFor={`${id}-slug`}>Name</label>
-      <span className={styles.slugField}>
-        <span className="muted" aria-hidden="true">
-          /~/{handle}/
-        </span>
+      <span className={styles.saveField}>
+        <label htmlFor={`${id}-title`}>Title</label>
         <input
-          ref={nameField}
-          id={`${id}-slug`}
-          value={slug}
+          ref={titleField}
+          id={`${id}-title`}
+          value={title}
           onChange={(e) => {
-            setTyped(e.target.value.toLowerCase());
+            setTitleTyped(e.target.value);
             setState({ kind: "idle" });
           }}
-          aria-invalid={!valid}
+          aria-invalid={badTitle !== null}
           aria-describedby={`${id}-help`}
-          maxLength={64}
-          spellCheck={false}
+          maxLength={400}
           autoComplete="off"
         />
       </span>
-      <button type="submit" className="primary" disabled={!valid || state.kind === "saving"}>
+      <span className={styles.saveField}>
+        <label htmlFor={`${id}-slug`}>Address</label>
+        <span className={styles.slugField}>
+          <span className="muted" aria-hidden="true">
+            /~/{handle}/
+          </span>
+          <input
+            id={`${id}-slug`}
+            value={slug}
+            onChange={(e) => {
+              setAddressTyped(e.target.value.toLowerCase());
+              setState({ kind: "idle" });
+            }}
+            aria-invalid={badAddress !== null}
+            aria-describedby={`${id}-help`}
+            maxLength={64}
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </span>
+      </span>
+      <button type="submit" className="primary" disabled={problem !== null || state.kind === "saving"}>
         {state.kind === "saving" ? "Saving…" : "Save"}
       </button>
       <button type="button" onClick={() => setOpen(false)}>
         Close
       </button>
-      <p id={`${id}-help`} className={valid ? "muted" : "error-text"}>
-        {valid ? "Saving again under the same name adds a revision; earlier ones are kept." : "Use lowercase letters, digits and hyphens, starting with a letter or digit."}
+      <p id={`${id}-help`} className={problem ? "error-text" : "muted"}>
+        {problem ?? "The saved page is headed with the title. Saving again at the same address adds a revision; earlier ones are kept."}
       </p>
       <p role="status" className={styles.saveStatus}>
-        {state.kind === "saved" ? (
-          <>
-            {state.created ? "Saved" : `Saved as revision ${state.revision}`}: <a href={state.path}>{state.path}</a>
-          </>
-        ) : state.kind === "error" ? (
-          <span className="error-text">Not saved. {state.message}</span>
-        ) : null}
+        {state.kind === "error" ? <span className="error-text">Not saved. {state.message}</span> : stateLine}
       </p>
     </form>
   );

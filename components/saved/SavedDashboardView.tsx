@@ -186,6 +186,7 @@ export function SavedDashboardView(props: SavedViewProps) {
     handOver(sessionStorage, {
       html: shown.html,
       slug: path.split("/").pop() ?? "",
+      revision: shown.revision,
       owner,
       own: viewer.isOwner,
       dataMode: data === "live" ? "live" : "demo",

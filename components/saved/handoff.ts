@@ -11,6 +11,8 @@ interface HandedOver {
   slug: string;
   /** Whose space it is in, for the consent question. */
   owner: { handle: string; name: string };
+  /** The revision handed over: the editor says whether its source is still that one. */
+  revision: number;
   /** The viewer's own dashboard: it may go on on their live data without asking. */
   own: boolean;
   /** The data it was shown on. Someone else's dashboard opens on demo data whatever this says. */
@@ -24,6 +26,6 @@ interface HandedOver {
 export function handOver(storage: Pick<Storage, "setItem">, dashboard: HandedOver): void {
   storage.setItem(
     PLAYGROUND_HANDOFF_KEY,
-    JSON.stringify({ html: dashboard.html, dash: dashboard.slug, owner: dashboard.owner, own: dashboard.own, dataMode: dashboard.dataMode }),
+    JSON.stringify({ html: dashboard.html, dash: dashboard.slug, revision: dashboard.revision, owner: dashboard.owner, own: dashboard.own, dataMode: dashboard.dataMode }),
   );
 }

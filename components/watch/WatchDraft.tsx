@@ -9,7 +9,7 @@ import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import type { DraftView } from "@/lib/contract/playground";
 import { draftEventShape, draftViewShape } from "@/lib/contract/draft-shapes";
 import { parseOrNull } from "@/lib/contract/json-shape";
-import { SaveToSpace, type Saver } from "@/components/saved/SaveToSpace";
+import { SaveToSpace, type SavedRef, type Saver } from "@/components/saved/SaveToSpace";
 import { SafeView } from "@/components/saved/SafeView";
 import { readWriteCapability } from "@/components/editor/local-drafts";
 import { wouldAsk } from "@/lib/consent/live";
@@ -123,6 +123,7 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
     setParams(next);
   }, []);
   const [data, setData] = useState<"live" | "demo" | "waiting">("live");
+  const [savedRef, setSavedRef] = useState<SavedRef | null>(null);
   const [connection, setConnection] = useState<Connection>(staticRender ? { kind: "static" } : { kind: "connecting" });
   const [log, setLog] = useState<RequestLogEntry[]>([]);
   const [report, setReport] = useState<{ revision: number; body: RenderReportBody } | null>(null);
@@ -325,8 +326,10 @@ export function WatchDraft({ id, name: nameAtStart = null, saver, signedIn, stat
             handle={saver.handle}
             csrf={saver.csrf}
             suggested={view.dash ?? htmlTitle(view.html)}
-            html={() => view.html}
+            html={view.html}
             note={`From playground draft revision ${view.revision}`}
+            saved={savedRef}
+            onSaved={setSavedRef}
           />
         </div>
       ) : null}

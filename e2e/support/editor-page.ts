@@ -168,6 +168,24 @@ export class PlaygroundEditorPage {
     return this.page.getByRole("button", { name: "Save to my space" });
   }
 
+  saveTitle() {
+    return this.saveForm().getByRole("textbox", { name: "Title" });
+  }
+
+  saveAddress() {
+    return this.saveForm().getByRole("textbox", { name: "Address" });
+  }
+
+  /** Beside Save once something is in the person's space: whether the source is still that revision. */
+  saveState() {
+    return this.page.getByTestId("save-state");
+  }
+
+  /** Ctrl/Cmd+S, from wherever focus is. */
+  async pressSave(): Promise<void> {
+    await this.page.keyboard.press("ControlOrMeta+s");
+  }
+
   watchLink() {
     return this.page.getByRole("textbox", { name: "Watch link" });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UNSAFE_DISPLAY_LIST, codePoint } from "@/tests/fixtures/display-text";
 import { revisionParam, segment } from "./params";
-import { SLUG_PATTERN, htmlTitle, toSlug } from "./slug";
+import { SLUG_PATTERN, htmlTitle, proposedAddress, titleProblem, toSlug, withTitle } from "./slug";
 import { titleOf } from "./store";
 
 describe("toSlug", () => {
@@ -16,6 +16,64 @@ describe("toSlug", () => {
   ])("%s → %s", (input, slug) => {
     expect(toSlug(input)).toBe(slug);
     expect(SLUG_PATTERN.test(toSlug(input))).toBe(true);
+  });
+});
+
+describe("the save form's address", () => {
+  const form = (title: string, more: Partial<Parameters<typeof proposedAddress>[0]> = {}) => proposedAddress({ title, titleTyped: true, addressTyped: null, ...more });
+  it("follows the typed title under the save route's rules", () => {
+    for (const [title, address] of [
+      ["Renewals board", "renewals-board"],
+      ["  Q3 — Pipeline & Renewals!  ", "q3-pipeline-renewals"],
+      ["Crème brûlée", "creme-brulee"],
+      ["!!!", "dashboard"],
+      ["x".repeat(120), "x".repeat(64)],
+    ]) {
+      expect(form(title!)).toBe(address);
+      expect(SLUG_PATTERN.test(form(title!))).toBe(true);
+    }
+  });
+  it("keeps the suggested name until a title is typed", () => {
+    expect(form("CRM pipeline", { titleTyped: false, suggested: "crm-pipeline-copy" })).toBe("crm-pipeline-copy");
+    expect(form("CRM pipeline", { titleTyped: false, suggested: null })).toBe("crm-pipeline");
+    expect(form("Board two", { titleTyped: true, suggested: "crm-pipeline-copy" })).toBe("board-two");
+  });
+  it("stops following the title once the address is edited", () => {
+    expect(form("Board two", { addressTyped: "my-board" })).toBe("my-board");
+    expect(form("Board two", { addressTyped: "" })).toBe("");
+  });
+});
+
+describe("titles typed in the save form", () => {
+  it("refuses blank, overlong and invisibly altered titles", () => {
+    expect(titleProblem("   ")).toMatch(/Give the dashboard a title/);
+    expect(titleProblem("x".repeat(201))).toMatch(/at most 200 characters/);
+    expect(titleProblem("Q3\u202e report")).toMatch(/invisible or direction-changing/);
+    expect(titleProblem("Pipe\u200bline")).toMatch(/invisible or direction-changing/);
+    expect(titleProblem("  Renewals &  <Q3>  ")).toBeNull();
+    expect(titleProblem("\u05d3\u05d5\u05f4\u05d7 Q3")).toBeNull();
+  });
+  it("becomes the <title> the save route reads, replacing the first one", () => {
+    const html = '<!doctype html><html><head><title data-x="1">CRM pipeline</title></head><body><title>not this</title></body></html>';
+    const next = withTitle(html, "Renewals & <Q3>");
+    expect(next).toBe('<!doctype html><html><head><title data-x="1">Renewals &amp; &lt;Q3></title></head><body><title>not this</title></body></html>');
+    expect(titleOf(next!, "slug")).toBe("Renewals & <Q3>");
+  });
+  it("is put at the start of the head when the document has none", () => {
+    expect(withTitle('<!doctype html><html lang="en"><head><meta charset="utf-8"></head><h1>x</h1>', "Board")).toBe(
+      '<!doctype html><html lang="en"><head><title>Board</title><meta charset="utf-8"></head><h1>x</h1>',
+    );
+    expect(withTitle("<!doctype html><header>h</header>", "Board")).toBe("<!doctype html><title>Board</title><header>h</header>");
+    expect(withTitle("<h1>bare</h1>", "Board")).toBe("<title>Board</title><h1>bare</h1>");
+  });
+  it("leaves a document whose title already reads so untouched, folding spaces as pages do", () => {
+    const html = "<title>CRM  pipeline</title><p>x</p>";
+    expect(withTitle(html, " CRM pipeline ")).toBe(html);
+  });
+  it("skips a title the route could not read and puts its own before it", () => {
+    const next = withTitle("<html><head><title>a<b</title></head></html>", "Board");
+    expect(next).not.toBeNull();
+    expect(htmlTitle(next!)).toBe("Board");
   });
 });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "kysely";
 import type { Db } from "@/lib/db";
-import { htmlTitle, SLUG_PATTERN } from "./slug";
+import { htmlTitle, SLUG_PATTERN, TITLE_MAX } from "./slug";
 
 // Saved dashboards: one row per (owner, slug) naming the latest revision, and every revision's
 // HTML kept beside it. A save never replaces an earlier revision; a restore is a new one.
@@ -9,8 +9,6 @@ import { htmlTitle, SLUG_PATTERN } from "./slug";
 
 /** The same ceiling as a playground draft: anything a draft can hold can be saved. */
 export const SAVED_HTML_MAX_BYTES = 2 * 1024 * 1024;
-
-const TITLE_MAX = 200;
 
 interface SavedSummary {
   path: string;
