@@ -17,7 +17,9 @@ export interface DraftAnalysis {
 
 /** The one call into the check: its findings and the manifest of reads, from one pass. */
 export function analyse(html: string): DraftAnalysis {
-  return analyseDraft(html);
+  // The check also names the page parameters it saw; a draft's answer is the contract's two fields.
+  const { warnings, reads } = analyseDraft(html);
+  return { warnings, reads };
 }
 
 /** What is stored when the check itself fails: no findings, and reads unknown. */
