@@ -136,7 +136,7 @@ test.describe("a saved dashboard's parameter bar", () => {
     await page.getByRole("button", { name: "Save to my space" }).click();
     const form = page.getByRole("form", { name: "Save to my space" });
     await form.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(form.getByRole("status")).toHaveText(`Saved: /~/admin/${slug}`);
+    await expect(form.getByRole("status")).toHaveText(`Saved revision 1 to /~/admin/${slug}`);
 
     const saved = new SavedDashboardPage(page);
     await saved.open(`/~/admin/${slug}?revision=1`);

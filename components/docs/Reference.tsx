@@ -113,7 +113,7 @@ function BreakAtDots({ text }: { text: string }) {
 
 function ParamsTable({ caption, params, ids }: { caption: string; params: ParamDoc[]; ids: string[] }) {
   return (
-    <table className={styles.table}>
+    <table className={`${styles.table} ${styles.paramsTable}`}>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -133,17 +133,17 @@ function ParamsTable({ caption, params, ids }: { caption: string; params: ParamD
             <th scope="row">
               <code>{p.name}</code>
             </th>
-            <td className={styles.colIn} data-label="In">
+            <td className={styles.colIn}>
               {p.in}
             </td>
-            <td data-label="Type">
+            <td>
               <code>{p.type}</code>
             </td>
-            <td data-label="Required">{yesNo(p.required)}</td>
-            <td data-label="Limits">
+            <td>{yesNo(p.required)}</td>
+            <td>
               <Inline text={p.limits} />
             </td>
-            <td data-label="Notes">
+            <td>
               <Inline text={p.notes} />
             </td>
           </tr>
@@ -155,7 +155,7 @@ function ParamsTable({ caption, params, ids }: { caption: string; params: ParamD
 
 function FieldTable({ caption, fields, ids }: { caption: string; fields: FieldRow[]; ids: string[] | undefined }) {
   return (
-    <table className={styles.table}>
+    <table className={`${styles.table} ${styles.fieldsTable}`}>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -174,12 +174,12 @@ function FieldTable({ caption, fields, ids }: { caption: string; fields: FieldRo
                 <BreakAtDots text={f.name} />
               </code>
             </th>
-            <td data-label="Type">
+            <td>
               <code>{f.type}</code>
             </td>
-            <td data-label="Nullable">{yesNo(f.nullable)}</td>
-            <td data-label="Required">{yesNo(f.required)}</td>
-            <td data-label="Notes">
+            <td>{yesNo(f.nullable)}</td>
+            <td>{yesNo(f.required)}</td>
+            <td>
               <Inline text={f.notes} />
             </td>
           </tr>
@@ -191,7 +191,7 @@ function FieldTable({ caption, fields, ids }: { caption: string; fields: FieldRo
 
 function ErrorTable({ caption, errors, ids }: { caption: string; errors: ErrorDoc[]; ids: string[] }) {
   return (
-    <table className={styles.table}>
+    <table className={`${styles.table} ${styles.errorsTable}`}>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -205,11 +205,11 @@ function ErrorTable({ caption, errors, ids }: { caption: string; errors: ErrorDo
       <tbody>
         {errors.map((e, i) => (
           <tr key={e.code} id={ids[i]} data-error-code={e.code}>
-            <td data-label="Status">{e.status}</td>
+            <td>{e.status}</td>
             <th scope="row">
               <code>{e.code}</code>
             </th>
-            <td data-label="Meaning">
+            <td>
               <Inline text={e.description} />
             </td>
           </tr>
