@@ -17,6 +17,11 @@ import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 // revision replaces the dashboard about as soon as a watcher's browser gets it.
 
 export const DRAFT_VIEW_URI = "ui://dashboards-playground/draft.html";
+
+/** The writing rules as an MCP resource (text/markdown): what llms.txt says, for a client that reads only MCP. */
+export const RULES_URI = "dashboards://playground/rules.md";
+/** What a dashboard shows in each demo state, the table llms.txt prints. */
+export const STATES_URI = "dashboards://playground/states.md";
 /** MCP Apps' media type of an app's HTML. */
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The tool metadata that names the view: the current key and the one older hosts read. */
@@ -91,7 +96,7 @@ const bridge = String.raw`
   }
   function callTool(name, args) {
     return request("tools/call", { name: name, arguments: args }).then(function (result) {
-      if (!result || result.isError) throw new Error(textOf(result));
+      if (!result || result.isError) { var failed = new Error(textOf(result)); failed.refusal = result && result.structuredContent; throw failed; }
       return result.structuredContent || {};
     });
   }
@@ -140,7 +145,15 @@ const bridge = String.raw`
     limited(function () {
       return callTool(tool, args).then(
         function (read) { answerRead(to, data.id, Number(read.status) || 502, String(read.contentType || "application/json"), String(read.body || "")); },
-        function () { answerRead(to, data.id, 502, "application/json", JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." })); }
+        function (failed) {
+          // A read the server refused before the API (read_demo_data's own error) keeps its status and envelope.
+          var refusal = failed && failed.refusal;
+          if (refusal && typeof refusal.error === "string" && typeof refusal.status === "number") {
+            answerRead(to, data.id, refusal.status, "application/json", JSON.stringify(refusal.hint ? { error: refusal.error, hint: refusal.hint } : { error: refusal.error }));
+          } else {
+            answerRead(to, data.id, 502, "application/json", JSON.stringify({ error: "upstream_unreachable", hint: "The host did not relay the read; try again." }));
+          }
+        }
       );
     });
   }
@@ -323,7 +336,7 @@ ${bridge}
       return;
     }
     frameFor("Dashboard draft, revision " + view.revision, view.html, API_BASE, view.revision, function (to, data) {
-      relay(to, data, "read_demo_data", { readId: readId });
+      relay(to, data, "read_demo_data", { readId: readId, asFetched: true });
     });
   }
 

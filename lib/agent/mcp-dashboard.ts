@@ -96,10 +96,8 @@ export function registerDashboardTools(server: McpServer, request: Request, view
     {
       title: "Show a saved dashboard inline",
       description: [
-        "Show the signed-in person one of their saved dashboards, or one someone else saved, inline in the conversation on their own live data (MCP Apps), given its address /~/<handle>/<slug>.",
-        "Needs the person's authorization (OAuth); without it the server answers 401 and the host signs them in.",
-        "Their own dashboards, and those of authors they trust, run at once. Anyone else's code does not run here: the view shows it drawn by this site on the person's own data (the service runs it in its own contained browser and the view gets an inert picture-like document: no script, nothing it read can leave), with no question asked; for it interactive, the view offers to open its page on this site, where the person decides. Nothing you or this app do can decide for them.",
-        "Hosts without MCP Apps get the title, the author, what it reads and its URL: give the person the URL.",
+        "Show the signed-in person a saved dashboard, /~/<handle>/<slug>, inline on their own live data (MCP Apps; needs their OAuth authorization).",
+        "Theirs and trusted authors' run; anyone else's is shown drawn by this site, inert, with a link to its page here, where the person decides. Other hosts get its URL: give it to the person.",
       ].join(" "),
       inputSchema: z.object({ handle: handleField, slug: slugField }).strict(),
       outputSchema: orRefusal(shownDashboard),

@@ -20,6 +20,7 @@ import { renderReports } from "@/lib/contract/reports";
 import { renderAnswer, renderInput, type RenderAnswer } from "@/lib/contract/renders";
 import { ApiError } from "@/lib/contract/errors";
 import { matchPath } from "@/lib/contract/match";
+import { queryFacts } from "@/lib/contract/query-facts";
 import {
   DRAFT_HTML_MAX_BYTES,
   PLAYGROUND_API_BASE,
@@ -36,10 +37,11 @@ import { readTextBody } from "@/lib/http/edge";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER, trustedOrigin } from "@/lib/http/origin";
 import { fromThrown, json } from "@/lib/http/respond";
 import { scenariosBody } from "@/lib/demo-api/answers";
+import { defaultScenario } from "@/lib/demo-api/data";
 import { endpointDescriptionSchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { orRefusal, relayedRead } from "@/lib/contract/mcp-outputs";
-import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, dashboardViewHtml, draftViewHtml } from "./mcp-app";
+import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, RULES_URI, STATES_URI, dashboardViewHtml, draftViewHtml } from "./mcp-app";
 import { registerDashboardTools, type DashboardSource } from "./mcp-dashboard";
 import { OAUTH_SCOPE, bearerIdentity } from "@/lib/auth/oauth";
 import { loadUser, type SessionUser } from "@/lib/auth/session";
@@ -65,6 +67,8 @@ import { serverLog } from "@/lib/http/server-log";
 export interface McpSource {
   playground: () => Promise<Playground>;
   log?: (line: string) => void;
+  /** The writing rules and the states table (Markdown), served as resources (the rules also as the write_dashboard prompt): the text llms.txt prints. */
+  rules: { rules: () => string; states: () => string };
   /** Saved dashboards on the token's user's data; without it the server has the draft tools alone. */
   dashboards?: DashboardSource & BearerSource;
 }
@@ -105,14 +109,9 @@ const CACHE_HINTS = {
 
 const INSTRUCTIONS = [
   "Draft a data dashboard as ONE self-contained HTML document and let a human watch it render live against demo data.",
-  "The loop: check_html until its error and warning findings are gone; create_draft; give the human watchUrl (never postUrl, which carries your write token);",
-  "update_draft with only what changes; read_draft to see what the watchers see. list_scenarios and describe_endpoint say what data there is.",
-  'In the dashboard, read the API base from the page (const API = window.DASHBOARD_API_BASE || "/api"), make GET requests only, check res.ok and show {error, hint},',
-  "and render {ok: false, waitingOn} from /cx/* as text, never zeroes.",
-  `The whole protocol and the writing rules: GET ${PLAYGROUND_BASE}/llms.txt on this server.`,
-  "Saving a dashboard into a person's space is their own signed-in action; nothing here can do it.",
-  "show_dashboard(handle, slug) shows a person's saved dashboard (/~/<handle>/<slug>) inline on their own data once they have connected this app to their account;",
-  "someone else's is shown drawn by this site on their data (its code runs only in the service's contained browser, never in the host), and runs interactively only on this site, where they decide as themselves: give them its URL for that. Nothing here can trust, agree, save or change anything of theirs.",
+  `Read the writing rules first: the resource ${RULES_URI} (or the prompt write_dashboard).`,
+  "The loop: check_html until no error or warning finding is left; create_draft; give the human watchUrl (never postUrl, your write token); render_draft at desktop and phone; update_draft with only what changes.",
+  "Saving into a person's space is their own action. show_dashboard shows their saved dashboards once they connect this app (OAuth).",
 ].join(" ");
 
 /** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
@@ -125,9 +124,10 @@ export async function mcpAnswer(request: Request, source: McpSource): Promise<Re
     if (bearer.kind === "none" && callsPersonTool(parsedBody)) return challenge(request, source.dashboards, null);
     if (bearer.kind === "user") viewer = bearer.user;
   }
-  const build = () => mcpServer(request, source, viewer);
   const asked = acceptingJson(request);
-  if (await isLegacyRequest(asked, parsedBody)) return legacyAnswer(build(), asked, parsedBody);
+  const legacy = await isLegacyRequest(asked, parsedBody);
+  const build = () => mcpServer(request, source, viewer, legacy);
+  if (legacy) return legacyAnswer(build(), asked, parsedBody);
   const handler: McpHttpHandler = createMcpHandler(build, { legacy: "reject", maxRequestBodySize: JSON_BODY_MAX, onerror: () => {} });
   try {
     return withLegacyVersions(await handler.fetch(asked, { parsedBody }));
@@ -288,17 +288,21 @@ const showFields = z
 
 const demoReadFields = z
   .object({
-    readId: z.string({ error: required("the shown draft's read id") }).meta({ description: "The shown draft's read id" }),
-    method: z.string().optional().meta({ description: "The dashboard's method: GET, the only one answered" }),
-    path: z.string({ error: required("the path the dashboard read, under its API base") }).meta({ description: "The path and query the dashboard read, under its API base (/dashboards/playground/api/...)" }),
+    readId: z.string({ error: "must be a string: the draft's read id" }).optional().meta({ description: "A draft's read id: its scenario and variants answer" }),
+    scenario: z.string({ error: "must be a string: a scenario list_scenarios names" }).optional().meta({ description: "Or a scenario, before any draft exists" }),
+    method: z.string().optional().meta({ description: "GET, the only one answered" }),
+    path: z.string({ error: required("the API path and query, as the dashboard writes it") }).meta({ description: "As the dashboard writes it: `/cx/book?owner=…` (the API base before it may be left out)" }),
+    asFetched: z.boolean().optional().meta({ description: "The inline view's: `path` is exactly what the dashboard fetched, checked as a browser's broker checks it" }),
   })
-  .strict();
+  .strict()
+  .refine((v) => !(v.readId !== undefined && v.scenario !== undefined), { message: "readId or scenario, not both: a draft's read answers with its own scenario" });
 
 const endpointFields = z
   .object({
     path: z.string({ error: (issue) => (issue.input === undefined ? 'required: an API path such as "/cx/book"' : 'must be an API path, a string such as "/cx/book"') }).meta({
       description: "An API path relative to the API base, as listed (`/cx/book`, `/crm/:instance/companies`) or concrete (`/crm/customers/companies`); a query string is ignored",
     }),
+    schemas: z.boolean({ error: "must be true or false" }).optional().meta({ description: "Add the query's and the answer's JSON Schemas" }),
   })
   .strict();
 
@@ -307,8 +311,6 @@ const shownDraft = draftView.omit({ html: true }).extend({ htmlBytes: z.number()
 
 const reading: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const writing: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-
-const answers = (schema: z.ZodType) => `Answers:\n${describeShape(schema)}`;
 
 type Bearer = { kind: "none" } | { kind: "invalid"; why: string } | { kind: "user"; user: SessionUser };
 
@@ -345,22 +347,20 @@ function challenge(request: Request, source: BearerSource, invalid: string | nul
   return json({ error: "unauthorized", hint }, 401, { "www-authenticate": `Bearer ${params.join(", ")}` });
 }
 
-function mcpServer(request: Request, { playground, log, dashboards }: McpSource, viewer: SessionUser | null): McpServer {
+function mcpServer(request: Request, { playground, log, dashboards, rules }: McpSource, viewer: SessionUser | null, legacy: boolean): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
-  const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say);
+  // A 2026-07-28 client reads structuredContent, so the text beside it is a summary rather than
+  // a second copy of the answer; an initialize-era client may read the text alone and gets it whole.
+  const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say, legacy);
   const caller = (path: string, body?: unknown) => callerRequest(request, path, body);
 
   server.registerTool(
     mcpToolOf("playground.checkDraft"),
     {
       title: "Check a dashboard without publishing it",
-      description: [
-        "The static check of a draft, creating and publishing nothing: the same fields, validation and findings as create_draft (POST /dashboards/playground/check).",
-        "Fix `error` and `warning` findings; `info` is advice. `reads` are the API paths the code fetches: on a viewer's live data only these are answered, so write every path literally.",
-        "A blank document is a finding here rather than a refusal.",
-        answers(draftCheck),
-      ].join(" "),
+      description:
+        "The static check of a dashboard, publishing nothing: `warnings` (fix `error` and `warning`; `info` is advice) and `reads`, the API paths it fetches (on a viewer's own data only these are answered).",
       inputSchema: draftFields,
       outputSchema: orRefusal(unnamed(draftCheck)),
       annotations: reading,
@@ -372,13 +372,8 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.createDraft"),
     {
       title: "Create a draft dashboard",
-      description: [
-        "Publish a new draft: `html` is ONE self-contained HTML document (inline scripts and styles; data from the API base the page gives it).",
-        "It renders live, on demo data unless dataMode is `live`, for whoever opens watchUrl (POST /dashboards/playground/draft).",
-        "Keep postUrl to yourself: it carries the write token. Give the human watchUrl: it can only read.",
-        "`warnings` are check_html's findings; revision is 1.",
-        answers(draftCreated),
-      ].join(" "),
+      description:
+        "Publish a new draft (revision 1) of ONE self-contained HTML document, on demo data unless dataMode is `live`. Answers postUrl (your write token: keep it) and watchUrl (give it to the human), with the check's `warnings`.",
       inputSchema: draftFields,
       outputSchema: orRefusal(unnamed(draftCreated)),
       annotations: writing,
@@ -391,13 +386,8 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.updateDraft"),
     {
       title: "Update a draft",
-      description: [
-        "Change a draft through its postUrl; every watcher sees the new revision at once (POST to postUrl).",
-        "Partial: a field sent replaces its value, null clears it (scenario back to `default`, no forced examples, no dash), a field left out keeps its value; send at least one of html, scenario, examples and dash.",
-        "Each accepted update is the next revision. A blank document is refused and publishes nothing.",
-        "baseRevision refuses the update when someone else updated first (revision_conflict: the hint names the current revision, and the refusal's structured content carries it as currentRevision).",
-        answers(draftUpdated),
-      ].join(" "),
+      description:
+        "The next revision of a draft, through its postUrl; watchers see it at once. A field sent replaces its value, null clears it, one left out is kept. baseRevision refuses a stale update (revision_conflict, with currentRevision).",
       inputSchema: updateFields,
       outputSchema: orRefusal(unnamed(draftUpdated)),
       annotations: writing,
@@ -414,7 +404,8 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.readDraft"),
     {
       title: "Read a draft as its watchers see it",
-      description: ["The current revision of a draft by its watchUrl or read id, with its stored findings and reads (GET /dashboards/playground/draft/<read_id>).", answers(draftView)].join(" "),
+      description:
+        "The current revision of a draft by its watchUrl or read id, with its findings and reads.",
       inputSchema: readFields,
       outputSchema: orRefusal(unnamed(draftView)),
       annotations: reading,
@@ -431,11 +422,8 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.renderReports"),
     {
       title: "Read what browsers saw rendering a draft",
-      description: [
-        "The render reports of one revision of a demo-mode draft, newest first (GET /dashboards/playground/draft/<read_id>/reports): uncaught errors and rejections with their line and column in your HTML, console.error lines, requests the broker or the frame refused, and the requests made with status and time.",
-        "A report arrives when someone opens watchUrl (or watchUrl?static=1, which renders once, e.g. for a screenshot); none yet is an empty list. Live drafts never report (409 reports_demo_only).",
-        answers(renderReports),
-      ].join(" "),
+      description:
+        "What browsers saw rendering one revision of a demo draft, newest first: errors with their line in your HTML, console.error lines, refused requests, requests with status and time. None yet is an empty list.",
       inputSchema: reportFields,
       outputSchema: orRefusal(unnamed(renderReports)),
       annotations: reading,
@@ -452,12 +440,8 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.render"),
     {
       title: "Render a draft in the service's own browser, and see it",
-      description: [
-        "The service draws one revision of a demo-mode draft in its own headless Chromium, through the same frame and broker a watcher gets, and answers a PNG of the whole dashboard (as image content) with the render report (POST /dashboards/playground/draft/<read_id>/render).",
-        "Choose the viewport (`desktop` 1280 wide, `phone` 390 wide) and the demo state (`scenario`, `examples`) to see every state; each revision, viewport and state is drawn once and kept.",
-        "The report is the service's own (`source.kind` `service`): no report posted from outside displaces it. Live drafts are never rendered (409 render_demo_only); a deployment without a browser answers 503 renderer_not_configured.",
-        answers(renderAnswer),
-      ].join(" "),
+      description:
+        "The service draws one revision of a demo draft in its own browser and answers a PNG of the whole dashboard (image content) with the render report. Choose `viewport` (`desktop`, `phone`), the state (`scenario`, `examples`) and page `params`; each combination is drawn once and kept.",
       inputSchema: renderFields,
       outputSchema: orRefusal(unnamed(renderAnswer)),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -472,7 +456,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
         const file = new URL(answer.picture.url).pathname.split("/").pop() ?? "";
         const picture = await p.renders.picture(caller(new URL(answer.picture.url).pathname), id, file);
         return { answer, png: picture.ok ? new Uint8Array(await picture.arrayBuffer()) : null };
-      }, say),
+      }, say, legacy),
   );
 
   server.registerTool(
@@ -480,7 +464,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     {
       title: "List the demo scenarios and variants",
       description:
-        "The demo scenarios (choose one per draft with `scenario`), the default, and every API path with its demo variants (force one per path with `examples`), as GET /dashboards/playground/scenarios answers them.",
+        "The demo scenarios (a draft's `scenario`), the default, and every API path with its variants (a draft's `examples`).",
       outputSchema: orRefusal(unnamed(scenariosBodySchema)),
       annotations: reading,
     },
@@ -491,27 +475,21 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     mcpToolOf("playground.endpoints"),
     {
       title: "Describe one API endpoint",
-      description: [
-        "One API endpoint as GET /dashboards/playground/endpoints describes it: path values, query parameters (JSON Schema; values are sent as strings), the 200 body's JSON Schema, its errors and permission,",
-        "with its demo variants, the error envelope and the conventions that apply to it (the CX wrapper, cursor paging).",
-        `Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
-      ].join(" "),
+      description:
+        `One API endpoint: its query parameters with their limits, the answer's shape, errors and demo variants (schemas: true adds the JSON Schemas). Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
       inputSchema: endpointFields,
       outputSchema: orRefusal(endpointDescriptionSchema),
       annotations: reading,
     },
-    ({ path }) => run(() => json(describeEndpoint(path))),
+    ({ path, schemas }) => run(() => json(describeEndpoint(path, schemas === true))),
   );
 
   server.registerTool(
     mcpToolOf("playground.draftEvents"),
     {
       title: "Show a draft inline",
-      description: [
-        "Show the human a draft in the conversation, following its revisions: a host that renders MCP Apps draws the dashboard on its demo data under this result, and each later update_draft reaches it within a second.",
-        "Hosts without MCP Apps get the draft's revision and state in text; give the human its watchUrl instead. create_draft, update_draft and read_draft show it the same way.",
-        `With afterRevision (the inline view passes it), the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
-      ].join(" "),
+      description:
+        `Show the human a draft in the conversation, following its revisions (MCP Apps); other hosts get its revision in text: give the human watchUrl. With afterRevision the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
       inputSchema: showFields,
       outputSchema: orRefusal(shownDraft),
       annotations: reading,
@@ -551,27 +529,35 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
   server.registerTool(
     mcpToolOf("playground.demoApi"),
     {
-      title: "Read demo data for a shown draft",
+      title: "Read demo data",
       description:
-        "For the inline view of a draft (MCP Apps): one read the dashboard makes, checked as the browser's broker checks it and answered from the demo API with the draft's own scenario and variants, as {status, contentType, body}.",
+        "One demo-API read, answered as a dashboard's read is: `path` as written in the dashboard (`/cx/book?owner=…`, relative to the API base), with a shown draft's scenario and variants (readId) or a `scenario` before any draft exists. Answers {status, contentType, body}.",
       inputSchema: demoReadFields,
       outputSchema: orRefusal(relayedRead),
       annotations: reading,
-      // Called by the view, never by the model.
-      _meta: { ui: { visibility: ["app"] } },
+      // The inline view relays its dashboard's reads here; an agent may look at the data too.
+      _meta: { ui: { visibility: ["model", "app"] } },
     },
-    ({ readId, method, path }) => demoDataResult(async () => {
-      const check = checkBrokerRequest(method ?? "GET", path, PLAYGROUND_API_BASE);
+    ({ readId, scenario, method, path, asFetched }) => demoDataResult(async () => {
+      // The view relays a dashboard's read as the watch page's broker would answer it, so the
+      // inline view shows what a watcher sees; an agent may leave out the API base.
+      const check = checkBrokerRequest(method ?? "GET", asFetched ? path : underApiBase(path), PLAYGROUND_API_BASE);
       if (!check.ok) return envelopeOf(check.status, check.error, check.hint);
-      const id = capabilityOf(readId, READ_URL, "readId: pass the draft's read id.");
       const p = await playground();
-      const read = await p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
-      if (!read.ok) return read;
-      const view = draftView.parse(await read.json());
-      if (view.dataMode !== "demo") return envelopeOf(403, "live_not_granted", "A live draft's data is shown only in a browser whose signed-in viewer agreed to it.");
-      const upstream = demoReadPath(check.pathname, check.search, check.endpoint, view);
+      let state: { scenario?: string; examples?: Readonly<Record<string, string>> };
+      if (readId !== undefined) {
+        const id = capabilityOf(readId, READ_URL, "readId: pass the draft's read id.");
+        const read = await p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+        if (!read.ok) return read;
+        const view = draftView.parse(await read.json());
+        if (view.dataMode !== "demo") return envelopeOf(403, "live_not_granted", "A live draft's data is shown only in a browser whose signed-in viewer agreed to it.");
+        state = view;
+      } else {
+        state = { scenario: scenario ?? defaultScenario };
+      }
+      const upstream = demoReadPath(check.pathname, check.search, check.endpoint, state);
       const q = upstream.indexOf("?");
-      return p.demoApi(caller(`${PLAYGROUND_API_BASE}${upstream}`), q === -1 ? upstream : upstream.slice(0, q));
+      return { relayed: await p.demoApi(caller(`${PLAYGROUND_API_BASE}${upstream}`), q === -1 ? upstream : upstream.slice(0, q)) };
     }, say),
   );
 
@@ -592,6 +578,30 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
     () => ({ contents: [{ uri: DRAFT_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text: draftViewHtml(), _meta: DRAFT_VIEW_RESOURCE_META }] }),
   );
 
+  server.registerResource(
+    "rules",
+    RULES_URI,
+    { title: "Writing a dashboard", description: "The rules a dashboard follows: read before the first check_html.", mimeType: "text/markdown" },
+    () => ({ contents: [{ uri: RULES_URI, mimeType: "text/markdown", text: rules.rules() }] }),
+  );
+  server.registerResource(
+    "states",
+    STATES_URI,
+    { title: "States to render", description: "What a dashboard shows in each demo state: empty, waiting, signed out, no access, not connected, outage.", mimeType: "text/markdown" },
+    () => ({ contents: [{ uri: STATES_URI, mimeType: "text/markdown", text: rules.states() }] }),
+  );
+  server.registerPrompt(
+    "write_dashboard",
+    {
+      title: "Write a dashboard",
+      description: "The writing rules, then the task: start a dashboard with them in hand.",
+      argsSchema: z.object({ task: z.string().optional().meta({ description: "What the dashboard is for" }) }),
+    },
+    ({ task }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `${rules.rules()}${task ? `\n## The task\n\n${task}\n` : ""}` } }],
+    }),
+  );
+
   return server;
 }
 
@@ -606,16 +616,35 @@ async function responseOf(answer: () => Response | Promise<Response>, log: (line
   }
 }
 
-/** A demo read for the inline view: the demo API's answer, whatever its status, as fields the view hands to the dashboard. */
-async function demoDataResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
-  const response = await responseOf(answer, log);
+/**
+ * A demo read: the demo API's answer, whatever its status, as fields the view hands to the
+ * dashboard. A read refused before it reached the API (a write, a path outside it, an unknown
+ * draft) is the tool's own error, with the status a browser's broker would have answered.
+ */
+async function demoDataResult(answer: () => Promise<{ relayed: Response } | Response>, log: (line: string) => void): Promise<CallToolResult> {
+  let done: { relayed: Response } | Response;
+  try {
+    done = await answer();
+  } catch (err) {
+    done = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  }
+  if (done instanceof Response) {
+    const status = done.status;
+    const result = await toolResult(() => done, log, true);
+    return { ...result, structuredContent: { ...(result.structuredContent as Record<string, unknown>), status } };
+  }
+  const response = done.relayed;
   const body = await response.text();
   const read = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body };
   return { content: [{ type: "text", text: `${read.status} ${body.slice(0, 200)}` }], structuredContent: read };
 }
 
-/** A route's answer as a tool result: the body as JSON text and structured content, or the envelope as `code: hint`. */
-async function toolResult(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<CallToolResult> {
+/**
+ * A route's answer as a tool result: structured content, beside the body as JSON text for an
+ * initialize-era client (`whole`) or a short summary for one that reads structured content; a
+ * refusal as `code: hint` with the envelope as structured content.
+ */
+async function toolResult(answer: () => Response | Promise<Response>, log: (line: string) => void, whole: boolean): Promise<CallToolResult> {
   const response = await responseOf(answer, log);
   // Read to the end: a large read holds one of the caller's read slots until its last byte.
   const text = await response.text();
@@ -634,13 +663,42 @@ async function toolResult(answer: () => Response | Promise<Response>, log: (line
     const said = Object.keys(refusal).length === Object.keys(envelope).length ? words : `${words}\n${JSON.stringify(refusal)}`;
     return { content: [{ type: "text", text: said }], structuredContent: refusal, isError: true };
   }
-  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+  const structured = JSON.parse(text) as Record<string, unknown>;
+  return { content: [{ type: "text", text: whole ? text : summaryOf(structured) }], structuredContent: structured };
 }
+
+/**
+ * An answer in a few lines, for a client that reads the answer itself from structured content:
+ * each scalar field, the size of each list (and a finding's words, which an agent acts on), and
+ * the names of the fields an object holds.
+ */
+function summaryOf(answer: Record<string, unknown>): string {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(answer)) {
+    if (value === null || typeof value !== "object") {
+      const shown = typeof value === "string" && value.length > SUMMARY_STRING_MAX ? `${value.slice(0, SUMMARY_STRING_MAX)}… (${value.length} characters)` : JSON.stringify(value);
+      lines.push(`${key}: ${shown}`);
+    } else if (Array.isArray(value)) {
+      lines.push(`${key}: ${value.length} item${value.length === 1 ? "" : "s"}`);
+      for (const item of value.slice(0, SUMMARY_FINDINGS_MAX)) {
+        const f = item as { severity?: unknown; message?: unknown; line?: unknown };
+        if (typeof f?.message === "string") lines.push(`  - ${typeof f.severity === "string" ? `${f.severity} ` : ""}${typeof f.line === "number" ? `line ${f.line}: ` : ""}${f.message}`);
+      }
+    } else {
+      lines.push(`${key}: {${Object.keys(value).join(", ")}}`);
+    }
+  }
+  return `${lines.join("\n")}\n(The whole answer is the structured content.)`;
+}
+
+const SUMMARY_STRING_MAX = 200;
+const SUMMARY_FINDINGS_MAX = 20;
 
 /** A render as a tool result: the picture as image content beside the answer, or the envelope as text. */
 async function renderResult(
   render: () => Promise<{ response: Response } | { answer: RenderAnswer; png: Uint8Array | null }>,
   log: (line: string) => void,
+  whole: boolean,
 ): Promise<CallToolResult> {
   let done: Awaited<ReturnType<typeof render>>;
   try {
@@ -648,13 +706,13 @@ async function renderResult(
   } catch (err) {
     done = { response: fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)) };
   }
-  if ("response" in done) return toolResult(() => done.response, log);
+  if ("response" in done) return toolResult(() => done.response, log, true);
   const { answer, png } = done;
   const summary = `Revision ${answer.revision} at ${answer.viewport} (${answer.picture.width}×${answer.picture.height}), scenario ${answer.scenario}: ${answer.report.errors.length} error(s), ${answer.report.refusals.length} refusal(s), ${answer.report.settled ? "settled" : "not settled"}. Picture: ${answer.picture.url}`;
   return {
     content: [
       ...(png ? [{ type: "image" as const, data: Buffer.from(png).toString("base64"), mimeType: "image/png" }] : []),
-      { type: "text", text: `${summary}\n${JSON.stringify(answer)}` },
+      { type: "text", text: whole ? `${summary}\n${JSON.stringify(answer)}` : summary },
     ],
     structuredContent: answer as unknown as Record<string, unknown>,
   };
@@ -670,6 +728,18 @@ function callerRequest(request: Request, path: string, body?: unknown): Request 
   if (body === undefined) return new Request(new URL(path, request.url), { method: "GET", headers });
   headers.set("content-type", "application/json");
   return new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+/**
+ * A read as an agent writes it, under the demo API's base: `/cx/book?owner=…` is relative to
+ * the API base, as an endpoint's path is listed.
+ */
+function underApiBase(raw: string): string {
+  const trimmed = raw.trim();
+  // A whole URL, the demo base's own spelling and the live base's (refused, as a dashboard's
+  // read of /api is refused on demo data) are read as written.
+  if (!trimmed.startsWith("/") || trimmed.startsWith(`${PLAYGROUND_API_BASE}/`) || trimmed === PLAYGROUND_API_BASE || trimmed.startsWith("/api/") || trimmed.startsWith("//")) return trimmed;
+  return `${PLAYGROUND_API_BASE}${trimmed}`;
 }
 
 const WRITE_URL = new RegExp(`^${PLAYGROUND_BASE}/draft/([^/]+)$`);
@@ -696,7 +766,7 @@ function capabilityOf(value: string, shape: RegExp, hint: string): string {
 // ---------------------------------------------------------------------------------------------
 // describe_endpoint
 
-function describeEndpoint(raw: string) {
+function describeEndpoint(raw: string, schemas: boolean) {
   let path = new URL(raw.trim(), "http://localhost/").pathname;
   for (const base of [PLAYGROUND_API_BASE, "/api"]) {
     if (path.startsWith(`${base}/`)) {
@@ -705,22 +775,25 @@ function describeEndpoint(raw: string) {
     }
   }
   const body = endpointsBody();
-  const id = endpoints.find((e) => e.path === path)?.id ?? matchPath(path)?.endpoint.id;
-  const endpoint = body.endpoints.find((e) => e.id === id);
-  if (!endpoint) {
+  const def = endpoints.find((e) => e.path === path) ?? matchPath(path)?.endpoint;
+  const endpoint = body.endpoints.find((e) => e.id === def?.id);
+  if (!def || !endpoint) {
     throw new ApiError("not_found", `No API endpoint at ${JSON.stringify(raw.slice(0, 200))}. The endpoints: ${endpoints.map((e) => e.path).join(", ")}.`);
   }
-  const notes = [
-    ...(endpoint.tag === "cx" ? [body.cxWrapper] : []),
-    ...(endpoint.pagedList !== undefined ? [body.paging] : []),
-    body.snapshot,
-  ];
   return {
     apiBase: body.apiBase,
     liveApiBase: body.liveApiBase,
-    endpoint,
+    path: endpoint.path,
+    summary: endpoint.summary,
+    ...(endpoint.description !== undefined ? { description: endpoint.description } : {}),
+    ...(endpoint.permission !== undefined ? { permission: endpoint.permission } : {}),
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    query: queryFacts(def.query),
+    answer: describeShape(def.response),
+    errors: endpoint.errors.map((e) => `${e.status} ${e.error}`),
+    ...(endpoint.pagedList !== undefined ? { pagedList: endpoint.pagedList } : {}),
     demoVariants: scenariosBody().paths.find((p) => p.path === endpoint.path)?.variants ?? [],
-    errorEnvelope: body.errorEnvelope,
-    notes,
+    notes: [...(endpoint.tag === "cx" ? [body.cxWrapper] : []), ...(endpoint.pagedList !== undefined ? [body.paging] : [])],
+    ...(schemas ? { schemas: { query: endpoint.query, response: endpoint.response, errorEnvelope: body.errorEnvelope } } : {}),
   };
 }

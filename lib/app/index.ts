@@ -18,6 +18,7 @@ import { installPeerStamp } from "@/lib/http/origin";
 import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
+import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
 import { playgroundSettingsOf } from "@/lib/playground/settings";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
@@ -280,6 +281,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
       agent: agentRoutes({
         playground: playgroundOf,
+        rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
         dashboards: {
           ...oauthDeps,
           savedReads,

@@ -21,7 +21,39 @@ const toolRefusal = z
  * The declared output of a tool answering `answer`: the answer, or a refusal. Typed as an object
  * at its root as well, since initialize-era clients take only an object schema there.
  */
-export const orRefusal = <S extends z.ZodType>(answer: S) => z.union([answer, toolRefusal]).meta({ type: "object" });
+export const orRefusal = <S extends z.ZodType>(answer: S) => terse(z.union([answer, toolRefusal]).meta({ type: "object" }));
+
+/** The keys of a JSON Schema whose values are maps of name → schema, not schemas themselves. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** A JSON Schema without its prose: what a client validates by, with the words left to describe_endpoint and the reference. */
+function withoutProse(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutProse);
+  if (typeof schema !== "object" || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k, v]) => !(k === "description" && typeof v === "string"))
+      .map(([k, v]) => [k, SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([n, s]) => [n, withoutProse(s)])) : withoutProse(v)]),
+  );
+}
+
+/**
+ * A tool's output schema as tools/list sends it: the same validation, its JSON Schema without
+ * descriptions. The list is read whole before a first call, and an answer's fields are
+ * described where an agent looks them up (describe_endpoint, the reference), not in every list.
+ */
+function terse<S extends z.ZodType>(schema: S): S {
+  const std = schema["~standard"] as z.ZodType["~standard"] & { jsonSchema?: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
+  const jsonSchema = std.jsonSchema;
+  if (!jsonSchema) return schema;
+  return {
+    "~standard": {
+      ...std,
+      validate: std.validate,
+      jsonSchema: { input: (o: unknown) => withoutProse(jsonSchema.input(o)), output: (o: unknown) => withoutProse(jsonSchema.output(o)) },
+    },
+  } as unknown as S;
+}
 
 /** One read a dashboard made in an inline view, answered whatever its status. */
 export const relayedRead = z

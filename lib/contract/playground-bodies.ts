@@ -55,12 +55,34 @@ export const endpointsBodySchema = z
   })
   .meta({ id: "PlaygroundEndpoints" });
 
-/** describe_endpoint's answer: one endpoint of the list above, with what applies to it. */
+const endpointDoc = endpointsBodySchema.shape.endpoints.element;
+
+/** describe_endpoint's answer: one endpoint in a few lines, the JSON Schemas only when asked for. */
 export const endpointDescriptionSchema = z.object({
-  apiBase: z.string(),
-  liveApiBase: z.string(),
-  endpoint: endpointsBodySchema.shape.endpoints.element,
+  apiBase: z.string().meta({ description: "The demo API's base" }),
+  liveApiBase: z.string().meta({ description: "The base on a viewer's own data" }),
+  path: z.string(),
+  summary: z.string(),
+  description: z.string().optional(),
+  permission: z.string().optional(),
+  params: endpointDoc.shape.params,
+  query: z
+    .array(
+      z.object({
+        name: z.string(),
+        required: z.boolean(),
+        type: z.string(),
+        min: z.number().optional().meta({ description: "Numbers: the least value; strings: the least length" }),
+        max: z.number().optional().meta({ description: "Numbers: the greatest value; strings: the greatest length" }),
+        values: z.array(z.string()).optional(),
+        description: z.string().optional(),
+      }),
+    )
+    .meta({ description: "The query parameters, sent as strings" }),
+  answer: z.string().meta({ description: "The 200 body's shape, TypeScript-like" }),
+  errors: z.array(z.string()).meta({ description: "The errors it may answer, as `<status> <code>`" }),
+  pagedList: z.string().optional().meta({ description: "Paged: the key holding the list; follow nextCursor as cursor" }),
   demoVariants: z.array(z.string()).meta({ description: "The endpoint's demo variants (force one with `examples`)" }),
-  errorEnvelope: jsonSchema,
-  notes: z.array(z.string()).meta({ description: "The conventions that apply to it: the CX wrapper, cursor paging, snapshot fallback" }),
+  notes: z.array(z.string()).meta({ description: "The conventions that apply to it: the CX wrapper, cursor paging" }),
+  schemas: z.object({ query: jsonSchema, response: jsonSchema, errorEnvelope: jsonSchema }).optional().meta({ description: "With schemas: true" }),
 });

@@ -2,7 +2,6 @@ import "server-only";
 import { z } from "zod";
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
-import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
@@ -106,7 +105,7 @@ function build(): EndpointsBody {
     endpoints: endpoints.map(endpointDoc),
     cxWrapper:
       "Every /cx/* answer is 200 with either {ok: true, data} or {ok: false, waitingOn}. The second means the deployment cannot answer yet: render the waitingOn text, never zeroes.",
-    paging: `Paged lists answer {<list>, nextCursor}. Pass nextCursor back as cursor for the next page; it is null on the last page. A cursor this server did not issue answers 400 invalid_cursor. limit: 1 to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}.`,
+    paging: `Paged lists answer {<list>, nextCursor}. Pass nextCursor back as cursor for the next page; it is null on the last page. A cursor this server did not issue answers 400 invalid_cursor. Where an endpoint takes limit, its query names the page size's bounds.`,
     snapshot: snapshotConvention,
     addressParams: dashboardParamsConvention,
     demo: {

@@ -41,7 +41,7 @@ function exampleRequest(e: Endpoint): string {
 }
 
 /** Cuts every list of records to its first items (lists of values stay whole); says whether anything was cut. */
-function shorten(value: unknown, max = EXAMPLE_LIST_ITEMS): { value: unknown; shortened: boolean } {
+export function shorten(value: unknown, max = EXAMPLE_LIST_ITEMS): { value: unknown; shortened: boolean } {
   let shortened = false;
   const visit = (v: unknown): unknown => {
     if (Array.isArray(v)) {

@@ -37,29 +37,31 @@ describe("llms.txt, the index", () => {
     const lines = index.split("\n");
     expect(lines[0]).toBe("# Dashboards playground");
     expect(lines.find((l) => l.trim() !== "" && !l.startsWith("# "))).toMatch(/^> /);
-    expect(lines.filter((l) => l.startsWith("## "))).toEqual(["## The loop", "## Writing rules", "## Endpoints", "## Playground routes", "## Limits", "## States to render", "## MCP"]);
+    expect(lines.filter((l) => l.startsWith("## "))).toEqual(["## The loop", "## Writing rules", "## Endpoints", "## Limits", "## States to render", "## MCP"]);
     expect(index).toContain(`${origin}${LLMS_FULL_PATH}`);
   });
 
-  it("gives the loop in ten steps", () => {
+  it("gives the loop in five steps", () => {
     const loop = index.split("## The loop")[1]!.split("\n## ")[0]!;
-    expect(loop.split("\n").filter((l) => /^\d+\. /.test(l)).map((l) => Number(l.split(".")[0]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(loop.split("\n").filter((l) => /^\d+\. /.test(l)).map((l) => Number(l.split(".")[0]))).toEqual([1, 2, 3, 4, 5]);
     for (const route of ["/check", "/draft", "/render", "/reports", "/scenarios"]) expect(loop).toContain(route);
   });
 
   it("names every endpoint and playground route in one line, with its reference page", () => {
     const ops = docsModel().sections.flatMap((s) => s.operations);
     for (const e of endpoints) {
-      const line = index.split("\n").find((l) => l.startsWith(`- \`${e.path}`));
+      const line = index.split("\n").find((l) => l.startsWith(`- [\`${e.path}`));
       expect(line, e.path).toBeTruthy();
       const op = ops.find((o) => o.registryId === e.id)!;
-      expect(line, e.path).toContain(`${origin}/docs/${op.anchor}.md`);
+      expect(line, e.path).toContain(`](/docs/${op.anchor}.md)`);
     }
+    const routes = index.split("\n").find((l) => l.startsWith("Playground routes"))!;
     const playgroundRoutes = ops.filter((o) => o.base === "origin" && o.path.startsWith("/dashboards/playground") && o.operationId !== "playground.demoApi");
     for (const op of playgroundRoutes) {
       // A route for a signed-in person's page (the watch page's safe view) is not an agent's.
-      if (op.security === "session") expect(index, op.path).not.toContain(`- \`${op.method} ${op.path}\``);
-      else expect(index, op.path).toContain(`- \`${op.method} ${op.path}\``);
+      const named = `\`${op.method} ${op.path.slice("/dashboards/playground".length) || "/"}\``;
+      if (op.security === "session") expect(routes, op.path).not.toContain(named);
+      else expect(routes, op.path).toContain(named);
     }
     expect(playgroundRoutes.filter((o) => o.security === "session").map((o) => o.path)).toEqual(["/dashboards/playground/draft/:read_id/drawn"]);
   });
@@ -67,9 +69,9 @@ describe("llms.txt, the index", () => {
   it("gives the limits in numbers, this deployment's own", () => {
     const limits = index.split("## Limits")[1]!.split("\n## ")[0]!;
     expect(limits).toContain(`${defaultPlaygroundSettings.createsPerMinute} creations`);
-    const custom = llmsText(origin, { ...defaultPlaygroundSettings, rendersPerMinute: 7, readsPerMinute: 1234 });
+    const custom = llmsText(origin, { ...defaultPlaygroundSettings, rendersPerMinute: 7, demoReadsPerMinute: 1234 });
     expect(custom).toContain("7 renders");
-    expect(custom).toContain("1234 reads of drafts");
+    expect(custom).toContain("1234 demo API reads");
   });
 
   it("tabulates every state to render", () => {

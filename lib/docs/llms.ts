@@ -5,16 +5,17 @@ import { describeShape } from "@/lib/contract/describe";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
-import { REPORTS_PER_REVISION, REPORT_REVISIONS, renderReports } from "@/lib/contract/reports";
-import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
+import { renderReports } from "@/lib/contract/reports";
 import { defaultPlaygroundSettings, type PlaygroundSettings } from "@/lib/playground/settings";
 import { RENDER_VIEWPORTS, renderAnswer } from "@/lib/contract/renders";
 import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, draftCheck, draftCreated, draftEvent, draftInput, draftUpdated } from "@/lib/contract/playground";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { SCENARIO_PARAM, VARIANT_PARAM, scenariosBody } from "@/lib/demo-api/answers";
 import { defaultScenario, scenarios, variantsFor } from "@/lib/demo-api/data";
+import { RULES_URI } from "@/lib/agent/mcp-app";
+import { statesTable, writingRules } from "./agent-rules";
 import { Doc, recipesSection, screenshotSection, updateSemanticsSection, workedExampleSection } from "./llms-guide";
-import { renderAdvice, statesSection } from "./llms-states";
+import { statesSection } from "./llms-states";
 import { snapshotChecks, snapshotElement, snapshotHelper, snapshotLiveViewer, snapshotWhen } from "@/lib/frame/snapshot-policy";
 import { docsModel } from "./model";
 import { DOCS_PATH, OPENAPI_PATH, docsSections, sectionMarkdownPath } from "./sections";
@@ -69,7 +70,6 @@ export const LLMS_FULL_PATH = `${PLAYGROUND_BASE}/llms-full.txt`;
 export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlaygroundSettings): string {
   const base = `${origin}${PLAYGROUND_BASE}`;
   const doc = new Doc();
-  const ref = (anchor: string) => `${origin}${DOCS_PATH}/${anchor}.md`;
 
   doc.push(`# Dashboards playground`, "", SUMMARY, "");
   doc.push(
@@ -79,61 +79,38 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
 
   doc.push(`## The loop`, "");
   doc.push(
-    `1. \`GET ${base}/scenarios\`: the demo states (scenarios, and per API path its variants).`,
-    `2. Write ONE self-contained HTML document (inline scripts and styles). Data: \`const API = window.DASHBOARD_API_BASE || "/api"; fetch(API + "/cx/owners")\`, GET only; check \`res.ok\`; every non-2xx is \`{error, hint?}\`: show the hint.`,
-    `3. \`POST ${base}/check\` with \`{"html": …}\` (or the HTML as \`text/html\`): \`warnings\` (fix \`error\` and \`warning\`) and \`reads\`, the API paths it fetches. Publishes nothing.`,
-    `4. \`POST ${base}/draft\` with \`{html, scenario?, examples?, dash?, dataMode?}\` → 201 \`{id, postUrl, watchUrl, eventsUrl, revision, warnings}\`. Keep \`postUrl\` (it carries the write token); give the human \`watchUrl\`.`,
-    `5. \`POST ${base}/draft/<read_id>/render\` with \`{"viewport": "phone", "scenario": …}\` (all optional): the service draws it in its own browser → \`report\` and \`picture.url\`, a PNG of the whole dashboard. Look at desktop and phone, in every state you handle.`,
-    `6. \`GET ${base}/draft/<read_id>/reports\`: what browsers and the service saw (errors with their line in your HTML, refused requests, requests); \`sources\` counts who agrees.`,
-    `7. \`POST <postUrl>\` with only what changes (\`html\`, \`scenario\`, \`examples\`, \`dash\`; null clears; \`baseRevision\` refuses a stale update with 409 and \`X-Current-Revision\`) → the next revision; watchers follow live.`,
-    `8. Repeat 3, 5, 6 and 7 until every state renders cleanly.`,
-    `9. \`GET ${base}/draft/<read_id>\` (the draft), \`…/events\` (server-sent events), \`…/revisions\` (history, \`?cursor=\`): what watchers see.`,
-    `10. Hand the human \`watchUrl\`: saving is theirs alone.`,
+    `1. Write ONE self-contained HTML document that reads its data from the API base (the rules below). \`GET ${base}/scenarios\` lists the demo states.`,
+    `2. \`POST ${base}/check\` with \`{"html": …}\` (or the HTML as \`text/html\`) → \`warnings\` (fix \`error\` and \`warning\`) and \`reads\` (the API paths it fetches). Publishes nothing.`,
+    `3. \`POST ${base}/draft\` with \`{html, scenario?, examples?, dash?, dataMode?}\` → 201 \`{id, postUrl, watchUrl, revision, warnings}\`. Keep \`postUrl\` (your write token); give the human \`watchUrl\`.`,
+    `4. \`POST ${base}/draft/<id>/render\` with \`{viewport?: "desktop" | "phone", scenario?, examples?, params?}\` → \`report\` (errors with their line, refused requests) and \`picture.url\` (PNG). Look at both viewports, in every state you handle; \`GET …/draft/<id>/reports\` has what browsers saw.`,
+    `5. \`POST <postUrl>\` with only what changes (\`html\`, \`scenario\`, \`examples\`, \`dash\`; null clears; \`baseRevision\` refuses a stale update, 409) → the next revision, live for watchers. Repeat 2, 4 and 5; saving is the human's alone.`,
     "",
   );
 
-  doc.push(`## Writing rules`, "");
-  doc.push(
-    `- Build every URL on the API base; write every API path literally (\`API + "/crm/customers/companies"\`): on a viewer's own data only these are answered (403 \`read_not_agreed\` otherwise). Someone else's dashboard opens drawn by this site (your code runs in its browser, the viewer sees an inert copy: draw everything into the page); interactive only for trusted authors or once they agree.`,
-    `- \`window.DASHBOARD_DATA_MODE\` is \`"demo"\` or \`"live"\`: label demo data as such; never compare URLs.`,
-    `- \`window.DASHBOARD_PARAMS\` holds the page address's \`?p.<name>=<value>\` as strings (\`{}\` when none): one dashboard, several windows (\`?p.days=90\`). Check each value before use and fall back to a default. The rules: "Windows from the address" in llms-full.txt.`,
-    `- Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation. A POST is refused.`,
-    `- Paged lists answer \`nextCursor\`: pass it back as \`cursor\` until null. CX answers are \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: show the \`waitingOn\` text, never zeroes.`,
-    `- 401, 403, \`*_not_configured\` and \`waitingOn\` are states to render, not failures (see the table below). A snapshot embedded as \`<script type="application/json" id="${SNAPSHOT_ELEMENT_ID}" ${SNAPSHOT_TAKEN_AT_ATTRIBUTE}="…">\` stands in only where a read failed on the network or with another 5xx; call \`window.${SNAPSHOT_HELPER}("<panel name>")\` for it, and the page names that panel above the frame. The rules: "Snapshot fallback" in llms-full.txt.`,
-    `- Never put \`${SCENARIO_PARAM}\` or \`${VARIANT_PARAM}\` in dashboard code: they are playground controls.`,
-    "",
-  );
+  doc.push(`## Writing rules`, "", ...writingRules(), "");
 
-  doc.push(`## Endpoints`, "", `GET, relative to the API base (\`${PLAYGROUND_API_BASE}\` on demo data, \`/api\` live). \`?\` marks an optional query parameter.`, "");
+  doc.push(`## Endpoints`, "", `GET, relative to the API base. \`?\` marks an optional query parameter; each line links its Markdown page (query limits, answer, errors, example).`, "");
   const model = docsModel();
   const operations = model.sections.flatMap((section) => section.operations);
+  const ref = (anchor: string) => `${DOCS_PATH}/${anchor}.md`;
   for (const e of endpoints as readonly EndpointDef[]) {
     const op = operations.find((o) => o.registryId === e.id);
     const query = queryNames(e);
-    doc.push(`- \`${e.path}${query}\` → ${shapeName(e.response)}: ${e.summary}.${e.permission ? ` Needs \`${e.permission}\`.` : ""}${op ? ` ${ref(op.anchor)}` : ""}`);
+    doc.push(`- [\`${e.path}${query}\`](${op ? ref(op.anchor) : DOCS_PATH}) → ${shapeName(e.response)}: ${e.summary}.${e.permission ? ` Needs \`${e.permission}\`.` : ""}`);
   }
-  doc.push("", `## Playground routes`, "");
   // A route that needs a person's session (the watch page's safe view) is no agent's to call.
-  for (const op of operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi" && o.security !== "session")) {
-    doc.push(`- \`${op.method} ${op.path}\`: ${op.summary}. ${ref(op.anchor)}`);
-  }
+  const routes = operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi" && o.security !== "session");
+  doc.push("", `Playground routes (each in ${origin}${LLMS_FULL_PATH}): ${routes.map((op) => `\`${op.method} ${op.path.slice(PLAYGROUND_BASE.length) || "/"}\``).join(", ")}.`, "");
 
-  doc.push("", `## Limits`, "");
+  doc.push(`## Limits`, "");
   doc.push(
-    `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413). Per client address per minute: ${limits.createsPerMinute} creations, ${limits.createsPerMinute} checks, ${limits.readsPerMinute} reads of drafts, ${limits.demoReadsPerMinute} demo API reads, ${limits.reportsPerMinute} render reports, ${limits.rendersPerMinute} renders; ${limits.updatesPerMinute} updates per draft per minute; ${limits.rendersPerDraftPerMinute} renders per draft per minute; ${limits.streamsPerAddress} open event streams per address. Past one: 429 \`rate_limited\` with \`Retry-After\` (seconds).`,
-    `- A draft keeps its latest ${limits.historyKeep} revisions and is deleted after ${limits.draftIdleDays} days without an update (404 \`no_such_draft\`). Reports are kept for the latest ${REPORT_REVISIONS} revisions, ${REPORTS_PER_REVISION} each.`,
-    `- A stored render (same revision, viewport and state) is answered again for nothing. The renderer draws a few at a time; past its queue, 503 \`renderer_busy\` with \`Retry-After\`.`,
-    `- Paged API lists: \`limit\` 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT}).`,
+    `\`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB. Per address per minute: ${limits.createsPerMinute} creations, ${limits.createsPerMinute} checks, ${limits.rendersPerMinute} renders, ${limits.demoReadsPerMinute} demo API reads; ${limits.updatesPerMinute} updates per draft. Past one: 429 with \`Retry-After\`. A draft keeps ${limits.historyKeep} revisions and expires after ${limits.draftIdleDays} idle days.`,
     "",
   );
 
-  doc.push(`## States to render`, "");
-  doc.push(`Force one with \`examples: {"<path>": "<variant>"}\` or a \`scenario\`; the table in full, with where each is offered: ${origin}${LLMS_FULL_PATH}.`, "");
-  doc.push(`| variant | state | render |`, `|---|---|---|`);
-  for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
-  doc.push("");
+  doc.push(`## States to render`, "", `Force one with \`examples: {"<path>": "<variant>"}\` or a \`scenario\`.`, "", ...statesTable(), "");
 
-  doc.push(`## MCP`, "", `\`${base}/mcp\` (revisions 2026-07-28 and 2025-11-25). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. MCP Apps hosts draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\`, \`read_live_data\`, \`draw_dashboard\`.`, "");
+  doc.push(`## MCP`, "", `\`${base}/mcp\` (2026-07-28 and 2025-11-25): the same loop as tools, these rules as the resource \`${RULES_URI}\`; with OAuth, saved dashboards on a person's data.`, "");
   return doc.lines.join("\n");
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { endpoints, errorsOf } from "@/lib/contract/endpoints";
 import { blocksMarkdown, referenceMarkdown, sectionMarkdown } from "./markdown";
 import { allOperations, docsModel } from "./model";
+import { describeShape } from "@/lib/contract/describe";
+import { shorten } from "./examples";
 
 const origin = "https://dash.example.test";
 const model = docsModel();
@@ -50,9 +52,11 @@ describe("the Markdown sections", () => {
     for (const e of endpoints) {
       const op = allOperations(model).find((o) => o.registryId === e.id)!;
       const md = sectionMarkdown(model.sections.find((s) => s.slug === op.section)!, origin);
-      for (const f of op.responses[0]!.fields) expect(md).toContain(`| \`${f.name}\` |`);
+      // The answer as its shape: every field named, with the meaning the HTML's table gives it.
+      expect(md).toContain(describeShape(e.response));
+      for (const f of op.responses[0]!.fields) expect(md).toMatch(new RegExp(`\\b${f.name.split(".").pop()!.replace(/\[\]$/, "")}\\??:`));
       for (const code of errorsOf(e)) expect(md).toContain(`| \`${code}\` |`);
-      expect(md).toContain(JSON.stringify(op.example!.body, null, 2));
+      expect(md).toContain(JSON.stringify(shorten(op.example!.body, 1).value, null, 2));
     }
   });
 
@@ -62,7 +66,7 @@ describe("the Markdown sections", () => {
     expect(all.length).toBeGreaterThan(50);
     for (const t of all) for (const row of t) expect(row.length, row.join(" | ")).toBe(t[0]!.length);
     // A union type keeps its pipes inside one cell.
-    expect(md).toContain('| `sources[].status` | "never_run" \\| "running" \\| "ok" \\| "failed" |');
+    expect(md).toContain('| `viewport` | query | "desktop" \\| "phone" |');
   });
 
   it("fill in the address and make in-page links absolute", () => {

@@ -6,6 +6,7 @@ import { csrfTokenFor } from "@/lib/auth/csrf";
 import { ACCESS_TTL_MS, CODE_TTL_MS, bearerIdentity, connectedApps, redeemCode, revokeGrant } from "@/lib/auth/oauth";
 import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
 import { authorizationServerMetadata, oauthErrorAnswer, protectedResourceMetadata, registeredClient, tokenAnswer } from "@/lib/contract/oauth";
+import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
 import { agentRoutes } from "@/lib/agent/route-modules";
 import { saveDashboard } from "@/lib/saved/store";
 import { addTrust, newSavedReads } from "@/lib/saved/trust";
@@ -131,6 +132,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
     viewer = await person("member@demo.test");
     author = await person("csm@demo.test");
     mcp = agentRoutes({
+      rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
       playground: () => Promise.reject(new Error("no playground in this test")),
       dashboards: {
         ...deps,

@@ -108,7 +108,9 @@ describe("the playground's MCP endpoint", () => {
     expect(create.outputSchema).toMatchObject({ type: "object", anyOf: [expect.any(Object), { required: ["error"], properties: { currentRevision: expect.any(Object), retryAfter: expect.any(Object) } }] });
     expect(answerSchema(create)).toMatchObject({ type: "object", required: expect.arrayContaining(["id", "postUrl", "watchUrl", "eventsUrl", "revision", "warnings"]) });
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", anyOf: [expect.any(Object), { required: ["error"] }] });
-    expect(create.description).toContain("postUrl: string");
+    // Short: what a tool does and the one rule an agent must not miss; the answer is its output schema.
+    for (const tool of tools) expect(tool.description!.length, tool.name).toBeLessThan(700);
+    expect(create.description).toContain("postUrl");
     expect(byName.check_html!.inputSchema).toEqual(create.inputSchema);
 
     const update = byName.update_draft!;
@@ -130,12 +132,38 @@ describe("the playground's MCP endpoint", () => {
     const mcpPart = llmsFullText("https://dash.example.test").split("## MCP")[1]?.split("\n## ")[0] ?? "";
     expect(mcpPart).toContain("https://dash.example.test/dashboards/playground/mcp");
     expect([...mcpPart.matchAll(/^- `([a-z_]+)`/gm)].map((m) => m[1]).sort()).toEqual(every);
+    // The index only points there, and at the rules resource this server serves.
     const indexPart = llmsText("https://dash.example.test").split("## MCP")[1] ?? "";
-    expect([...indexPart.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(every);
+    expect(indexPart).toContain("https://dash.example.test/dashboards/playground/mcp");
+    expect(indexPart).toContain("dashboards://playground/rules.md");
     // So does the reference's description of the endpoint.
     const op = allOperations(docsModel()).find((o) => o.path === MCP);
     const toolsSentence = /Tools: ([^;.]*)[;.]/.exec(JSON.stringify(op?.description))?.[1] ?? "";
     expect([...toolsSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(every);
+  });
+
+  it("serves the writing rules and the states as resources and a prompt, in the words llms.txt prints", async () => {
+    expect(client.getInstructions()).toContain("dashboards://playground/rules.md");
+    const { resources } = await client.listResources();
+    expect(resources.filter((r) => r.uri.startsWith("dashboards://")).map((r) => [r.uri, r.mimeType])).toEqual([
+      ["dashboards://playground/rules.md", "text/markdown"],
+      ["dashboards://playground/states.md", "text/markdown"],
+    ]);
+    const text = async (uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+    const rules = await text("dashboards://playground/rules.md");
+    const states = await text("dashboards://playground/states.md");
+    const index = llmsText(app.url);
+    const section = (name: string) => index.split(`## ${name}\n\n`)[1]!.split("\n## ")[0]!;
+    for (const line of section("Writing rules").split("\n").filter((l) => l.startsWith("- "))) expect(rules).toContain(line);
+    for (const line of section("States to render").split("\n").filter((l) => l.startsWith("| `"))) expect(states).toContain(line);
+    // The rules an agent must not miss, there for an agent that reads MCP alone.
+    for (const rule of ["DASHBOARD_DATA_MODE", "DASHBOARD_PARAMS", "label demo data", "res.ok", "waitingOn", "nextCursor", "dashboard-snapshot"]) expect(rules, rule).toContain(rule);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(["write_dashboard"]);
+    const prompt = await client.getPrompt({ name: "write_dashboard", arguments: { task: "Open tickets by owner" } });
+    const said = (prompt.messages[0]!.content as { text: string }).text;
+    expect(said.startsWith(rules)).toBe(true);
+    expect(said).toContain("Open tickets by owner");
   });
 
   it("runs the loop: check, create, a partial update, a refused blank update, read", async () => {
@@ -176,9 +204,14 @@ describe("the playground's MCP endpoint", () => {
     expect(html).toContain("require-trusted-types-for 'script'");
 
     const created = draftCreated.parse(answer(await call(client, "create_draft", { html: BOOK, scenario: "outage", examples: { "/me": "member" } })));
+    // As the view relays a dashboard's reads: exactly as fetched. A read the broker refuses is
+    // the tool's error, carrying the status the browser's broker answers.
     const read = async (path: string, method?: string) => {
-      const result = await call(client, "read_demo_data", { readId: created.id, path, ...(method ? { method } : {}) });
-      expect(result.isError ?? false, textOf(result)).toBe(false);
+      const result = await call(client, "read_demo_data", { readId: created.id, path, asFetched: true, ...(method ? { method } : {}) });
+      if (result.isError) {
+        const { status, ...envelope } = result.structuredContent as { status: number; error: string; hint?: string };
+        return { status, body: envelope as Record<string, unknown> };
+      }
       const { status, body } = result.structuredContent as { status: number; body: string };
       return { status, body: JSON.parse(body) as Record<string, unknown> };
     };
@@ -201,8 +234,13 @@ describe("the playground's MCP endpoint", () => {
     // A live draft's reads are never answered here.
     const live = draftCreated.parse(answer(await call(client, "create_draft", { html: BOOK, dataMode: "live" })));
     const refusedLive = await call(client, "read_demo_data", { readId: live.id, path: "/dashboards/playground/api/me" });
-    expect(refusedLive.structuredContent).toMatchObject({ status: 403 });
-    expect(JSON.parse((refusedLive.structuredContent as { body: string }).body)).toMatchObject({ error: "live_not_granted" });
+    expect(refusedLive).toMatchObject({ isError: true, structuredContent: { status: 403, error: "live_not_granted" } });
+    // An agent's read: the path as a dashboard writes it after the API base, before any draft exists.
+    const agentRead = await call(client, "read_demo_data", { path: "/cx/book?owner=1", scenario: "outage" });
+    expect(agentRead.isError ?? false, textOf(agentRead)).toBe(false);
+    expect(JSON.parse((agentRead.structuredContent as { body: string }).body)).toEqual(outage.body);
+    expect(await call(client, "read_demo_data", { path: "/cx/book?owner=1", scenario: "no-such" })).toMatchObject({ structuredContent: { status: 400 } });
+    expect(await call(client, "read_demo_data", { path: "/api/me" })).toMatchObject({ isError: true, structuredContent: { status: 400, error: "invalid_path" } });
     // show_draft: the fields a host without apps can say, and never the document.
     const shown = answer(await call(client, "show_draft", { watchUrl: created.watchUrl }));
     expect(shown).toMatchObject({ id: created.id, revision: 1, scenario: "outage", htmlBytes: Buffer.byteLength(BOOK) });
@@ -239,24 +277,42 @@ describe("the playground's MCP endpoint", () => {
   });
 
   it("describes an API endpoint from the endpoints document, by template or concrete path", async () => {
-    const book = answer(await call(client, "describe_endpoint", { path: "/cx/book" })) as {
+    type Described = {
       apiBase: string;
-      endpoint: { path: string; query: { properties: Record<string, unknown>; required?: string[] }; response: unknown; errors: { error: string; status: number }[] };
+      path: string;
+      query: { name: string; required: boolean; min?: number; max?: number }[];
+      answer: string;
+      errors: string[];
+      pagedList?: string;
       demoVariants: string[];
-      errorEnvelope: unknown;
       notes: string[];
+      schemas?: { query: { properties: Record<string, unknown> }; response: unknown; errorEnvelope: unknown };
     };
+    const book = answer(await call(client, "describe_endpoint", { path: "/cx/book" })) as Described;
     expect(book.apiBase).toBe("/dashboards/playground/api");
-    expect(book.endpoint.path).toBe("/cx/book");
-    expect(Object.keys(book.endpoint.query.properties)).toEqual(expect.arrayContaining(["owner", "days", "from", "to", "basis"]));
-    expect(book.endpoint.errors).toEqual(expect.arrayContaining([{ status: 400, error: "owner_required", description: expect.any(String) }]));
-    expect(book.endpoint.response).toMatchObject({ anyOf: expect.any(Array) });
+    expect(book.path).toBe("/cx/book");
+    expect(book.query.map((q) => q.name)).toEqual(expect.arrayContaining(["owner", "days", "from", "to", "basis"]));
+    expect(book.query.find((q) => q.name === "days")).toMatchObject({ required: false, min: 1, max: 365 });
+    expect(book.query.find((q) => q.name === "owner")).toMatchObject({ required: true });
+    expect(book.errors).toEqual(expect.arrayContaining(["400 owner_required"]));
+    expect(book.answer).toContain("waitingOn: string");
     expect(book.demoVariants).toEqual(expect.arrayContaining(["rich", "empty"]));
     expect(book.notes.join(" ")).toContain("waitingOn");
+    // Nothing said once for every endpoint is repeated in each answer: the snapshot rules are the rules resource's.
+    expect(book.notes.join(" ")).not.toContain("snapshot");
+    expect(book).not.toHaveProperty("schemas");
+    const withSchemas = answer(await call(client, "describe_endpoint", { path: "/cx/book", schemas: true })) as Described;
+    expect(Object.keys(withSchemas.schemas!.query.properties)).toEqual(book.query.map((q) => q.name));
+    expect(withSchemas.schemas!.response).toMatchObject({ anyOf: expect.any(Array) });
 
-    const companies = answer(await call(client, "describe_endpoint", { path: "/dashboards/playground/api/crm/customers/companies?limit=3" })) as { endpoint: { path: string; pagedList?: string }; notes: string[] };
-    expect(companies.endpoint).toMatchObject({ path: "/crm/:instance/companies", pagedList: "companies" });
+    const companies = answer(await call(client, "describe_endpoint", { path: "/dashboards/playground/api/crm/customers/companies?limit=3" })) as Described;
+    expect(companies).toMatchObject({ path: "/crm/:instance/companies", pagedList: "companies" });
+    expect(companies.query.find((q) => q.name === "limit")).toMatchObject({ min: 1, max: 200 });
     expect(companies.notes.join(" ")).toContain("nextCursor");
+    // Paged without a page size: nothing here says it takes a limit.
+    const conversations = answer(await call(client, "describe_endpoint", { path: "/vendors/support/conversations" })) as Described;
+    expect(conversations.query.map((q) => q.name)).toEqual(["cursor"]);
+    expect(JSON.stringify(conversations)).not.toMatch(/limit: 1 to|default 50/);
 
     expect(refusal(await call(client, "describe_endpoint", { path: "/no/such/thing" }))).toMatch(/^not_found: .*\/cx\/book/);
   });
@@ -292,7 +348,7 @@ describe("the playground's MCP endpoint", () => {
     // Declared, so a client can check it: the SDK's client held the answer above to this schema.
     const { tools } = await client.listTools();
     expect(answerSchema(tools.find((t) => t.name === "list_scenarios")!)).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "default", "scenarios", "paths", "variants", "usage"]) });
-    expect(answerSchema(tools.find((t) => t.name === "describe_endpoint")!)).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "endpoint", "demoVariants", "errorEnvelope", "notes"]) });
+    expect(answerSchema(tools.find((t) => t.name === "describe_endpoint")!)).toMatchObject({ type: "object", required: expect.arrayContaining(["apiBase", "path", "query", "answer", "errors", "demoVariants", "notes"]) });
     expect(listed).toMatchObject({ default: "default" });
   });
 
