@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db";
 import { ApiError } from "@/lib/contract/errors";
 import { neutralised } from "@/lib/contract/display-text";
 import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
-import { drawnDashboard, orRefusal, readDashboard, relayedRead, shownDashboard } from "@/lib/contract/mcp-outputs";
+import { drawnDashboard, orRefusal, plainInput, readDashboard, relayedRead, shownDashboard } from "@/lib/contract/mcp-outputs";
 import { checkBrokerRequest } from "@/lib/frame/protocol";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
 import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
@@ -99,7 +99,7 @@ export function registerDashboardTools(server: McpServer, request: Request, view
         "Show the signed-in person a saved dashboard, /~/<handle>/<slug>, inline on their own live data (MCP Apps; needs their OAuth authorization).",
         "Theirs and trusted authors' run; anyone else's is shown drawn by this site, inert, with a link to its page here, where the person decides. Other hosts get its URL: give it to the person.",
       ].join(" "),
-      inputSchema: z.object({ handle: handleField, slug: slugField }).strict(),
+      inputSchema: plainInput(z.object({ handle: handleField, slug: slugField }).strict()),
       outputSchema: orRefusal(shownDashboard),
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: DASHBOARD_VIEW_TOOL_META,

@@ -40,7 +40,7 @@ import { scenariosBody } from "@/lib/demo-api/answers";
 import { defaultScenario } from "@/lib/demo-api/data";
 import { endpointDescriptionSchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
-import { orRefusal, relayedRead } from "@/lib/contract/mcp-outputs";
+import { orRefusal, plainInput, relayedRead } from "@/lib/contract/mcp-outputs";
 import { DASHBOARD_VIEW_URI, DRAFT_VIEW_RESOURCE_META, DRAFT_VIEW_TOOL_META, DRAFT_VIEW_URI, MCP_APP_MIME_TYPE, RULES_URI, STATES_URI, dashboardViewHtml, draftViewHtml } from "./mcp-app";
 import { registerDashboardTools, type DashboardSource } from "./mcp-dashboard";
 import { OAUTH_SCOPE, bearerIdentity } from "@/lib/auth/oauth";
@@ -236,13 +236,13 @@ const updateFields = draftUpdate
   .extend({
     postUrl: z
       .string({ error: required("the postUrl create_draft answered, or the write token (its last segment)") })
-      .meta({ description: "The postUrl create_draft answered (or the write token, its last segment). Never the watchUrl: a read id never writes." }),
+      .meta({ description: "The postUrl create_draft answered (or its last segment, the write token)" }),
   });
 
 /** A draft to read: its read id or its watchUrl, named for what each is; either one. */
 const readBy = {
-  readId: z.string({ error: 'must be a string: the draft\'s read id, the `id` create_draft answered' }).optional().meta({ description: "The draft's read id: the `id` create_draft answered" }),
-  watchUrl: z.string({ error: "must be a string: the watchUrl create_draft answered" }).optional().meta({ description: "Or the watchUrl create_draft answered" }),
+  readId: z.string({ error: 'must be a string: the draft\'s read id, the `id` create_draft answered' }).optional().meta({ description: "The `id` create_draft answered" }),
+  watchUrl: z.string({ error: "must be a string: the watchUrl create_draft answered" }).optional().meta({ description: "Or its watchUrl" }),
 };
 const oneDraft = (v: { readId?: string; watchUrl?: string }) => (v.readId === undefined) !== (v.watchUrl === undefined);
 const oneDraftMessage = { message: "required: readId (the `id` create_draft answered) or watchUrl, one of the two" };
@@ -288,11 +288,11 @@ const showFields = z
 
 const demoReadFields = z
   .object({
-    readId: z.string({ error: "must be a string: the draft's read id" }).optional().meta({ description: "A draft's read id: its scenario and variants answer" }),
-    scenario: z.string({ error: "must be a string: a scenario list_scenarios names" }).optional().meta({ description: "Or a scenario, before any draft exists" }),
-    method: z.string().optional().meta({ description: "GET, the only one answered" }),
-    path: z.string({ error: required("the API path and query, as the dashboard writes it") }).meta({ description: "As the dashboard writes it: `/cx/book?owner=…` (the API base before it may be left out)" }),
-    asFetched: z.boolean().optional().meta({ description: "The inline view's: `path` is exactly what the dashboard fetched, checked as a browser's broker checks it" }),
+    readId: z.string({ error: "must be a string: the draft's read id" }).optional().meta({ description: "A draft's id: its demo state answers" }),
+    scenario: z.string({ error: "must be a string: a scenario list_scenarios names" }).optional().meta({ description: "Or a scenario" }),
+    method: z.string().optional().meta({ description: "GET" }),
+    path: z.string({ error: required("the API path and query, as the dashboard writes it") }).meta({ description: "As after the API base: `/cx/book?owner=…`" }),
+    asFetched: z.boolean().optional().meta({ description: "The inline view's: path as fetched" }),
   })
   .strict()
   .refine((v) => !(v.readId !== undefined && v.scenario !== undefined), { message: "readId or scenario, not both: a draft's read answers with its own scenario" });
@@ -300,9 +300,9 @@ const demoReadFields = z
 const endpointFields = z
   .object({
     path: z.string({ error: (issue) => (issue.input === undefined ? 'required: an API path such as "/cx/book"' : 'must be an API path, a string such as "/cx/book"') }).meta({
-      description: "An API path relative to the API base, as listed (`/cx/book`, `/crm/:instance/companies`) or concrete (`/crm/customers/companies`); a query string is ignored",
+      description: "As listed (`/crm/:instance/companies`) or concrete (`/crm/customers/companies`)",
     }),
-    schemas: z.boolean({ error: "must be true or false" }).optional().meta({ description: "Add the query's and the answer's JSON Schemas" }),
+    schemas: z.boolean({ error: "must be true or false" }).optional().meta({ description: "Add the JSON Schemas" }),
   })
   .strict();
 
@@ -361,7 +361,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Check a dashboard without publishing it",
       description:
         "The static check of a dashboard, publishing nothing: `warnings` (fix `error` and `warning`; `info` is advice) and `reads`, the API paths it fetches (on a viewer's own data only these are answered).",
-      inputSchema: draftFields,
+      inputSchema: plainInput(draftFields),
       outputSchema: orRefusal(unnamed(draftCheck)),
       annotations: reading,
     },
@@ -374,7 +374,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Create a draft dashboard",
       description:
         "Publish a new draft (revision 1) of ONE self-contained HTML document, on demo data unless dataMode is `live`. Answers postUrl (your write token: keep it) and watchUrl (give it to the human), with the check's `warnings`.",
-      inputSchema: draftFields,
+      inputSchema: plainInput(draftFields),
       outputSchema: orRefusal(unnamed(draftCreated)),
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
@@ -388,7 +388,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Update a draft",
       description:
         "The next revision of a draft, through its postUrl; watchers see it at once. A field sent replaces its value, null clears it, one left out is kept. baseRevision refuses a stale update (revision_conflict, with currentRevision).",
-      inputSchema: updateFields,
+      inputSchema: plainInput(updateFields),
       outputSchema: orRefusal(unnamed(draftUpdated)),
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
@@ -406,7 +406,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Read a draft as its watchers see it",
       description:
         "The current revision of a draft by its watchUrl or read id, with its findings and reads.",
-      inputSchema: readFields,
+      inputSchema: plainInput(readFields),
       outputSchema: orRefusal(unnamed(draftView)),
       annotations: reading,
       _meta: DRAFT_VIEW_TOOL_META,
@@ -424,7 +424,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Read what browsers saw rendering a draft",
       description:
         "What browsers saw rendering one revision of a demo draft, newest first: errors with their line in your HTML, console.error lines, refused requests, requests with status and time. None yet is an empty list.",
-      inputSchema: reportFields,
+      inputSchema: plainInput(reportFields),
       outputSchema: orRefusal(unnamed(renderReports)),
       annotations: reading,
     },
@@ -442,7 +442,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Render a draft in the service's own browser, and see it",
       description:
         "The service draws one revision of a demo draft in its own browser and answers a PNG of the whole dashboard (image content) with the render report. Choose `viewport` (`desktop`, `phone`), the state (`scenario`, `examples`) and page `params`; each combination is drawn once and kept.",
-      inputSchema: renderFields,
+      inputSchema: plainInput(renderFields),
       outputSchema: orRefusal(unnamed(renderAnswer)),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -476,8 +476,8 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Describe one API endpoint",
       description:
-        `One API endpoint: its query parameters with their limits, the answer's shape, errors and demo variants (schemas: true adds the JSON Schemas). Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
-      inputSchema: endpointFields,
+        `An API endpoint's query parameters with their limits, its answer's shape, errors and demo variants. Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
+      inputSchema: plainInput(endpointFields),
       outputSchema: orRefusal(endpointDescriptionSchema),
       annotations: reading,
     },
@@ -490,7 +490,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       title: "Show a draft inline",
       description:
         `Show the human a draft in the conversation, following its revisions (MCP Apps); other hosts get its revision in text: give the human watchUrl. With afterRevision the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
-      inputSchema: showFields,
+      inputSchema: plainInput(showFields),
       outputSchema: orRefusal(shownDraft),
       annotations: reading,
       _meta: DRAFT_VIEW_TOOL_META,
@@ -531,8 +531,8 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Read demo data",
       description:
-        "One demo-API read, answered as a dashboard's read is: `path` as written in the dashboard (`/cx/book?owner=…`, relative to the API base), with a shown draft's scenario and variants (readId) or a `scenario` before any draft exists. Answers {status, contentType, body}.",
-      inputSchema: demoReadFields,
+        "One demo-API read as a dashboard makes it, in a draft's demo state (readId) or a scenario's: {status, contentType, body}.",
+      inputSchema: plainInput(demoReadFields),
       outputSchema: orRefusal(relayedRead),
       annotations: reading,
       // The inline view relays its dashboard's reads here; an agent may look at the data too.
@@ -676,7 +676,7 @@ function summaryOf(answer: Record<string, unknown>): string {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(answer)) {
     if (value === null || typeof value !== "object") {
-      const shown = typeof value === "string" && value.length > SUMMARY_STRING_MAX ? `${value.slice(0, SUMMARY_STRING_MAX)}… (${value.length} characters)` : JSON.stringify(value);
+      const shown = typeof value === "string" && value.length > SUMMARY_STRING_MAX ? `(${value.length} characters)` : JSON.stringify(value);
       lines.push(`${key}: ${shown}`);
     } else if (Array.isArray(value)) {
       lines.push(`${key}: ${value.length} item${value.length === 1 ? "" : "s"}`);
@@ -691,7 +691,7 @@ function summaryOf(answer: Record<string, unknown>): string {
   return `${lines.join("\n")}\n(The whole answer is the structured content.)`;
 }
 
-const SUMMARY_STRING_MAX = 200;
+const SUMMARY_STRING_MAX = 120;
 const SUMMARY_FINDINGS_MAX = 20;
 
 /** A render as a tool result: the picture as image content beside the answer, or the envelope as text. */

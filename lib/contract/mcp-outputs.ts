@@ -32,9 +32,21 @@ function withoutProse(schema: unknown): unknown {
   if (typeof schema !== "object" || schema === null) return schema;
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([k, v]) => !(k === "description" && typeof v === "string"))
+      .filter(([k, v]) => !((k === "description" || k === "$schema") && typeof v === "string"))
       .map(([k, v]) => [k, SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([n, s]) => [n, withoutProse(s)])) : withoutProse(v)]),
   );
+}
+
+/**
+ * A tool's input schema as tools/list sends it: every word kept (a model writes its arguments
+ * from them), without the dialect's URI, which MCP's default (2020-12) already is.
+ */
+export function plainInput<S extends z.ZodType>(schema: S): S {
+  return rewritten(schema, (json) => {
+    if (typeof json !== "object" || json === null) return json;
+    const { $schema: _dialect, ...rest } = json as Record<string, unknown>;
+    return rest;
+  });
 }
 
 /**
@@ -43,6 +55,11 @@ function withoutProse(schema: unknown): unknown {
  * described where an agent looks them up (describe_endpoint, the reference), not in every list.
  */
 function terse<S extends z.ZodType>(schema: S): S {
+  return rewritten(schema, withoutProse);
+}
+
+/** The same schema (zod validates), its JSON Schema passed through `rewrite` wherever the SDK asks for it. */
+function rewritten<S extends z.ZodType>(schema: S, rewrite: (json: unknown) => unknown): S {
   const std = schema["~standard"] as z.ZodType["~standard"] & { jsonSchema?: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
   const jsonSchema = std.jsonSchema;
   if (!jsonSchema) return schema;
@@ -50,7 +67,7 @@ function terse<S extends z.ZodType>(schema: S): S {
     "~standard": {
       ...std,
       validate: std.validate,
-      jsonSchema: { input: (o: unknown) => withoutProse(jsonSchema.input(o)), output: (o: unknown) => withoutProse(jsonSchema.output(o)) },
+      jsonSchema: { input: (o: unknown) => rewrite(jsonSchema.input(o)), output: (o: unknown) => rewrite(jsonSchema.output(o)) },
     },
   } as unknown as S;
 }

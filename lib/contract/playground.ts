@@ -43,7 +43,7 @@ const draftDataMode = z.enum(dataMode.options, { error: 'must be "demo" or "live
 const examplesOf = (form: string) =>
   z
     .record(z.string(), z.string({ error: 'must be a variant name, a string such as "empty"' }), { error: form })
-    .meta({ description: "API path → demo variant name, e.g. {\"/vendors/tracker/issues\": \"empty\"}; forces that variant over the scenario's" });
+    .meta({ description: "API path → demo variant forced over the scenario's, e.g. {\"/cx/book\": \"empty\"}" });
 const examplesField = examplesOf(examplesForm);
 
 /** The body of POST /draft (as JSON): a new draft. */
@@ -54,7 +54,7 @@ export const draftInput = z
       .meta({ description: "The dashboard: one self-contained HTML document" }),
     dataMode: draftDataMode.optional().meta({ description: "`demo` (default) or `live`; fixed at creation" }),
     examples: examplesField.optional(),
-    scenario: z.string({ error: `${scenarioName}; ${scenariosListed}` }).optional().meta({ description: "Demo scenario name (default `default`); see /scenarios" }),
+    scenario: z.string({ error: `${scenarioName}; ${scenariosListed}` }).optional().meta({ description: "Demo scenario (default `default`)" }),
     dash: dashSlug.optional(),
     baseRevision: baseRevision.optional(),
   }, { error: bodyError('The body must be a JSON object: a draft such as {"html": "<!doctype html>…"}.') })
@@ -71,7 +71,7 @@ export const draftUpdate = z
     html: z
       .string({ error: `must be a string: ${htmlForm}; leave html out to keep the current HTML` })
       .optional()
-      .meta({ description: "The dashboard's new HTML; left out, the current HTML stays" }),
+      .meta({ description: "The new HTML; left out, it stays" }),
     dataMode: draftDataMode.optional().meta({ description: "Fixed at creation: only the draft's own mode is accepted" }),
     examples: examplesOf(`${examplesForm}, or null to force none`).nullable().optional(),
     scenario: z

@@ -34,11 +34,11 @@ export const renderInput = z
       scenario: z
         .string({ error: 'must be a scenario name, a string such as "outage"; GET /dashboards/playground/scenarios lists them' })
         .optional()
-        .meta({ description: "The demo scenario to draw it under; default the revision's own" }),
+        .meta({ description: "Default the revision's own" }),
       examples: z
         .record(z.string(), z.string({ error: 'must be a variant name, a string such as "empty"' }), { error: 'must be an object of API path → variant name, e.g. {"/cx/book": "empty"}' })
         .optional()
-        .meta({ description: "API path → demo variant forced over the scenario's; default the revision's own" }),
+        .meta({ description: "API path → variant; default the revision's own" }),
     },
     {
       error: (issue) =>

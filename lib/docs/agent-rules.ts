@@ -29,7 +29,16 @@ export function writingRules(): string[] {
 /** What to show in each demo state: variant, state and what to render, one table row each. */
 export function statesTable(): string[] {
   const cell = (s: string) => s.replace(/\|/g, "\\|");
-  return [`| variant | state | render |`, `|---|---|---|`, ...Object.entries(renderAdvice).map(([variant, a]) => `| \`${variant}\` | ${a.state} | ${cell(a.render)} |`)];
+  const entries = Object.entries(renderAdvice);
+  // The variants that answer the dashboard's data need no advice beyond "draw it".
+  const data = entries.filter(([, a]) => a.state === "Data").map(([variant]) => `\`${variant}\``);
+  return [
+    `Data (draw the dashboard): ${data.join(", ")}. The other states:`,
+    "",
+    `| variant | state | render |`,
+    `|---|---|---|`,
+    ...entries.filter(([, a]) => a.state !== "Data").map(([variant, a]) => `| \`${variant}\` | ${a.state} | ${cell(a.render)} |`),
+  ];
 }
 
 /** The rules as one Markdown document: the MCP server's rules resource and prompt. */
@@ -37,7 +46,7 @@ export function agentRulesMarkdown(): string {
   return [
     `# Writing a dashboard`,
     "",
-    `The loop: check_html until no \`error\` or \`warning\` finding is left; create_draft; give the human \`watchUrl\` (never \`postUrl\`, your write token); render_draft at \`desktop\` and \`phone\`, in each state you handle; update_draft with only what changes. describe_endpoint gives an endpoint's query and answer; list_scenarios the demo states.`,
+    `describe_endpoint gives an endpoint's query and answer; list_scenarios the demo states.`,
     "",
     ...writingRules(),
     "",

@@ -56,7 +56,7 @@ function parameterLines(e: EndpointDef): string[] {
   return lines;
 }
 
-const SUMMARY = `> Draft a data dashboard as ONE self-contained HTML document, let a human watch it render live against realistic demo data (or their own data), and keep improving it. No credentials are needed. You hold a secret write URL; the human gets a read-only watch URL. Saving a dashboard into someone's space is their own signed-in action: you cannot do it for them.`;
+const SUMMARY = `> Draft a data dashboard as ONE self-contained HTML document and let a human watch it render live on realistic demo data (or their own). No credentials needed: you hold a secret write URL, the human a read-only watch URL, and saving it into their space is theirs alone.`;
 
 /** Where the whole protocol is, beside the index. */
 export const LLMS_FULL_PATH = `${PLAYGROUND_BASE}/llms-full.txt`;
@@ -73,13 +73,13 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
 
   doc.push(`# Dashboards playground`, "", SUMMARY, "");
   doc.push(
-    `In full, every shape and example: ${origin}${LLMS_FULL_PATH}. JSON Schemas of the API: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}; the same loop as MCP tools: ${base}/mcp.`,
+    `In full (every shape, recipe and limit): ${origin}${LLMS_FULL_PATH}. JSON Schemas: ${base}/endpoints; OpenAPI: ${origin}${OPENAPI_PATH}.`,
     "",
   );
 
   doc.push(`## The loop`, "");
   doc.push(
-    `1. Write ONE self-contained HTML document that reads its data from the API base (the rules below). \`GET ${base}/scenarios\` lists the demo states.`,
+    `1. Write ONE self-contained HTML document that reads its data from the API base. \`GET ${base}/scenarios\` lists the demo states.`,
     `2. \`POST ${base}/check\` with \`{"html": …}\` (or the HTML as \`text/html\`) → \`warnings\` (fix \`error\` and \`warning\`) and \`reads\` (the API paths it fetches). Publishes nothing.`,
     `3. \`POST ${base}/draft\` with \`{html, scenario?, examples?, dash?, dataMode?}\` → 201 \`{id, postUrl, watchUrl, revision, warnings}\`. Keep \`postUrl\` (your write token); give the human \`watchUrl\`.`,
     `4. \`POST ${base}/draft/<id>/render\` with \`{viewport?: "desktop" | "phone", scenario?, examples?, params?}\` → \`report\` (errors with their line, refused requests) and \`picture.url\` (PNG). Look at both viewports, in every state you handle; \`GET …/draft/<id>/reports\` has what browsers saw.`,
@@ -98,9 +98,7 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
     const query = queryNames(e);
     doc.push(`- [\`${e.path}${query}\`](${op ? ref(op.anchor) : DOCS_PATH}) → ${shapeName(e.response)}: ${e.summary}.${e.permission ? ` Needs \`${e.permission}\`.` : ""}`);
   }
-  // A route that needs a person's session (the watch page's safe view) is no agent's to call.
-  const routes = operations.filter((o) => o.base === "origin" && o.path.startsWith(PLAYGROUND_BASE) && o.operationId !== "playground.demoApi" && o.security !== "session");
-  doc.push("", `Playground routes (each in ${origin}${LLMS_FULL_PATH}): ${routes.map((op) => `\`${op.method} ${op.path.slice(PLAYGROUND_BASE.length) || "/"}\``).join(", ")}.`, "");
+  doc.push("");
 
   doc.push(`## Limits`, "");
   doc.push(
