@@ -128,9 +128,12 @@ export function llmsText(origin: string, limits: PlaygroundLimits = defaultPlayg
   );
 
   doc.push(`## States to render`, "");
-  doc.push(`Force one with \`examples: {"<path>": "<variant>"}\` or a \`scenario\`; the table in full, with where each is offered: ${origin}${LLMS_FULL_PATH}.`, "");
+  // The data variants are drawn as the dashboard itself: named once, not a row each.
+  const advice = Object.entries(renderAdvice);
+  const data = advice.filter(([, a]) => a.state === "Data").map(([v]) => `\`${v}\``);
+  doc.push(`${data.join(", ")}: the dashboard itself. Force one with \`examples: {"<path>": "<variant>"}\` or a \`scenario\`; the full table, and where each is offered: ${origin}${LLMS_FULL_PATH}.`, "");
   doc.push(`| variant | state | render |`, `|---|---|---|`);
-  for (const [variant, advice] of Object.entries(renderAdvice)) doc.push(`| \`${variant}\` | ${advice.state} | ${advice.render.replace(/\|/g, "\\|")} |`);
+  for (const [variant, a] of advice) if (a.state !== "Data") doc.push(`| \`${variant}\` | ${a.state} | ${a.render.replace(/\|/g, "\\|")} |`);
   doc.push("");
 
   doc.push(`## MCP`, "", `\`${base}/mcp\` (revisions 2026-07-28 and 2025-11-25). Tools: \`check_html\`, \`create_draft\`, \`update_draft\`, \`read_draft\`, \`show_draft\`, \`render_draft\` (the picture), \`read_render_reports\`, \`list_scenarios\`, \`describe_endpoint\`, \`read_demo_data\` (the inline view's); each is the route it names, called as you. MCP Apps hosts draw the draft inline under the draft tools' results. With OAuth (from the 401): \`show_dashboard\` (saved dashboards on the person's data), its view's \`read_dashboard\`, \`read_live_data\`, \`draw_dashboard\`.`, "");
