@@ -56,6 +56,28 @@ test("the demo API, scenarios, endpoints and llms.txt answer", async ({ request 
   expect(await llms.text()).toMatch(/^# Dashboards playground\n/);
 });
 
+test("the shared-districts scenario is listed, and its books and districts tell one story of who owns most", async ({ request }) => {
+  const listed = (await (await request.get("/dashboards/playground/scenarios")).json()) as { scenarios: { name: string; description: string }[] };
+  expect(listed.scenarios.find((s) => s.name === "shared-districts")?.description).toContain("Lakefield Public Schools is a tie");
+  const api = async (path: string) => {
+    const res = await request.get(`/dashboards/playground/api${path}${path.includes("?") ? "&" : "?"}scenario=shared-districts`);
+    expect(res.status(), path).toBe(200);
+    return ((await res.json()) as { data: unknown }).data;
+  };
+  const { owners } = (await api("/cx/owners")) as { owners: { ownerId: string; name: string }[] };
+  const districts = new Set(((await api("/cx/districts")) as { rows: { name: string }[] }).rows.map((d) => d.name));
+  const counts = new Map<string, Map<string, number>>();
+  for (const o of owners) {
+    for (const r of ((await api(`/cx/book?owner=${o.ownerId}`)) as { rows: { districtName: string }[] }).rows) {
+      expect(districts.has(r.districtName), r.districtName).toBe(true);
+      const c = counts.get(r.districtName) ?? new Map<string, number>();
+      counts.set(r.districtName, c.set(o.name, (c.get(o.name) ?? 0) + 1));
+    }
+  }
+  expect(Object.fromEntries(counts.get("Clear Crossing Independent School District") ?? [])).toEqual({ "Marcus Bell": 4, "Priya Raman": 2, "Casey Morgan": 2 });
+  expect(Object.fromEntries(counts.get("Lakefield Public Schools") ?? [])).toEqual({ "Casey Morgan": 1, "Elena Voss": 1 });
+});
+
 test("an agent checks without publishing, then changes only the scenario, and a blank document publishes nothing", async ({ request }) => {
   const html = '<!doctype html><html><head><title>Book</title></head><body><script>fetch(window.DASHBOARD_API_BASE + "/cx/owners").then((r) => r.json())</script></body></html>';
   const checked = await request.post("/dashboards/playground/check", { data: { html } });

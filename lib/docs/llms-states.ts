@@ -26,6 +26,7 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
     state: "Partial data",
     render: "Districts with no touch in the window: the silence flag, and \"no contact in this window\" for a null `daysSinceContact` (not \"never\"); a null health as \"no health data\".",
   },
+  shared_districts: { state: "Data", render: "Districts with several CSMs: count each district's schools per owner across the books; say so when two tie." },
   waiting: { state: "Waiting", render: "The `waitingOn` text, not zeroes and not an empty table." },
   not_synced: {
     state: "Waiting",

@@ -30,6 +30,7 @@ import {
   rich,
   sourceOf,
   summaryOf,
+  withSharedDistricts,
   type OwnerEntry,
   type PerInstance,
   type PortalCompany,
@@ -119,6 +120,8 @@ export const variantGlossary: Readonly<Record<string, string>> = {
   waiting: "CX views: {ok: false, waitingOn} while the first CRM portal sync runs; render the text, not zeroes.",
   crm_only: "CX views: the CRM is synced but the product's health and usage are not loaded (health and reach null).",
   quiet: "CX districts: some with no touch in the window (silent30d true, daysSinceContact null) and some with no health data (health null).",
+  shared_districts:
+    "CX views: districts shared by two or three CSMs with unequal counts, so one owns most (one district a 1–1 tie); books span several districts and overlap (the `shared-districts` scenario says how).",
 };
 
 // ── shared pieces ─────────────────────────────────────────────────────────────────────────
@@ -302,16 +305,16 @@ const crmOnlyWiring: Wiring = { engagements: true, health: false, usage: false }
 
 const windowKey = (w: CxWindow) => `${w.sinceDate}..${w.untilDate}`;
 
-function bookSource(wiring: Wiring): () => CxSource<BookSource> {
+function bookSource(wiring: Wiring, data: () => Rich = rich): () => CxSource<BookSource> {
   return once(() => {
-    const r = rich();
+    const r = data();
     return { ready: memo((o: string, b: BookBasis, w: CxWindow) => `${o}|${b}|${windowKey(w)}`, (o, b, w) => bookFor(r, o, b, w, wiring)) };
   });
 }
 
-function districtSource(wiring: Wiring): () => CxSource<DistrictSource> {
+function districtSource(wiring: Wiring, data: () => Rich = rich): () => CxSource<DistrictSource> {
   return once(() => {
-    const r = rich();
+    const r = data();
     return { ready: memo(windowKey, (w: CxWindow) => districtsFor(r, w, wiring)) };
   });
 }
@@ -336,6 +339,9 @@ function quietDistricts(): () => CxSource<DistrictSource> {
     };
   });
 }
+
+/** Today's rich set with its districts shared among CSMs: the `shared_districts` variants answer from it. */
+const sharedRich = once(() => withSharedDistricts(rich()));
 
 const waiting = <T>(): { data: () => CxSource<T> } => ({ data: () => ({ waitingOn: edge.firstSync.waitingOn }) });
 
@@ -466,6 +472,7 @@ export const catalogue: Catalogue = {
   "cx.owners": {
     rich: { data: () => ({ ready: rich().owners }) },
     empty: { data: () => ({ ready: [] }) },
+    shared_districts: { data: () => ({ ready: sharedRich().owners }) },
     waiting: waiting(),
     forbidden: cxForbidden,
     ...common,
@@ -474,6 +481,7 @@ export const catalogue: Catalogue = {
     rich: { data: bookSource(fullWiring) },
     empty: { data: () => ({ ready: () => [] }) },
     crm_only: { data: bookSource(crmOnlyWiring) },
+    shared_districts: { data: bookSource(fullWiring, sharedRich) },
     waiting: waiting(),
     forbidden: cxForbidden,
     ...common,
@@ -483,6 +491,7 @@ export const catalogue: Catalogue = {
     empty: { data: () => ({ ready: () => [] }) },
     crm_only: { data: districtSource(crmOnlyWiring) },
     quiet: { data: quietDistricts() },
+    shared_districts: { data: districtSource(fullWiring, sharedRich) },
     waiting: waiting(),
     forbidden: cxForbidden,
     ...common,

@@ -33,6 +33,7 @@ import { DAY_MS, DEMO_CSM_EMAIL, conversationThread, generateTenant, hashString,
 import { demoUsers } from "@/demo/users";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { byKnownOrder, LIFECYCLE_ORDER, PIPELINE_ORDER } from "@/lib/crm/stages";
+import { shareDistricts } from "./shared-districts";
 
 // The rich demo answers, generated from the deterministic demo tenant with a fixed reference
 // date, so every request, machine and build sees the same data. The shapes follow the real
@@ -497,6 +498,15 @@ export function bookFor(r: Rich, owner: string, basis: BookBasis, w: CxWindow, w
 /** Every district for a window, as lib/cx's cxDistricts computes it from the store. */
 export function districtsFor(r: Rich, w: CxWindow, wiring: Wiring): CxDistrictRow[] {
   return districtRows({ companies: r.cx.companies, touches: r.cx.touches, health: r.cx.health }, w, wiring);
+}
+
+/**
+ * The rich set with its districts shared among CSMs (shared-districts.ts): only who owns which
+ * school changes, so the CX inputs are rebuilt from the dealt tenant and everything else stays.
+ */
+export function withSharedDistricts(r: Rich): Rich {
+  const { tenant } = shareDistricts(r.tenant);
+  return { ...r, tenant, cx: cxInputs(tenant) };
 }
 
 // ── The whole set, generated once ─────────────────────────────────────────────────────────

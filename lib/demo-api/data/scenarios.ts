@@ -107,4 +107,11 @@ export const scenarioList: readonly Scenario[] = [
       ...all([...vendorReads, ...callPaths, ...portalPaths], "not_configured"),
     },
   },
+  {
+    // Districts dealt out among several CSMs (shared-districts.ts); a test holds the description to the data.
+    name: "shared-districts",
+    description:
+      "Districts shared among CSMs, for ownership tasks (everything else as default). Each district of three or more schools is split between two or three CSMs with unequal counts, its own CSM keeping half (rounded up), so one owns most: Clear Crossing Independent School District is Marcus Bell 4, Priya Raman 2, Casey Morgan 2. Lakefield Public Schools is a tie, one school each for Casey Morgan and Elena Voss; Oak Falls Public Schools and Pine Park Community Schools keep one CSM. Dana Whitfield, who has left (gone from /cx/owners?activeOnly=true), still owns most of Lake Valley Unified School District and Silver Grove Public Schools. Every book spans several districts and overlaps others. Who owns a school: the /cx/book?owner= whose rows name it (by districtName); /cx/districts lists the same districts.",
+    examples: all(cxPaths, "shared_districts"),
+  },
 ];
