@@ -530,7 +530,8 @@ function writeSvg(out: Output, node: El, depth: number): void {
 
 /**
  * The inert document for a capture (see ./capture.ts): a complete `<!doctype html>` document
- * with no script, no event handler, no address but `data:` images and `#fragment` references,
+ * with no script, no event handler, no address but `data:` images, `#fragment` references and
+ * the links `link` keeps,
  * and its own policy (INERT_CSP). Throws InertDocumentError when the capture is malformed or
  * either side is larger than its bound.
  */

@@ -20,8 +20,9 @@ import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 // where its frame's reads go to this drawing's reads: the viewer's own /api answers, on the paths
 // the code names (drawingGrant), GET only, for as long as the render lasts. What it drew is read
 // out of the frame (CAPTURE_SCRIPT, untrusted: the dashboard ran there) and rewritten from
-// allow-lists into a document with no script and no URL but data: images (lib/inert), which the
-// page shows in a frame without allow-scripts. So the code never runs in the viewer's browser,
+// allow-lists into a document with no script and no URL but data: images and links to URLs its
+// reads answered (lib/inert, lib/frame/links.ts), which the page shows in a frame without
+// allow-scripts. So the code never runs in the viewer's browser,
 // and what it read has no way out: no one's trust is needed.
 //
 // A drawing is remembered per viewer, dashboard (or draft), revision and viewport with the reads it
