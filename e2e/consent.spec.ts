@@ -300,7 +300,8 @@ test("someone else's saved dashboard is drawn on the viewer's data with no quest
   await expect(saved.drawn().locator("#got")).toHaveText("admin@demo.test", { timeout: 30_000 });
   // The drawing holds the code to the paths it names, as the live view does.
   await expect(saved.drawn().locator("#extra")).toHaveText("403");
-  await expect(page.getByTestId("safe-view-frame")).toHaveAttribute("sandbox", "");
+  // No script, forms or same origin; a link the drawing kept may open a tab of its own (links.spec.ts).
+  await expect(page.getByTestId("safe-view-frame")).toHaveAttribute("sandbox", "allow-popups allow-popups-to-escape-sandbox");
   const drawnHtml = await page.getByTestId("safe-view-frame").getAttribute("srcdoc");
   expect(drawnHtml).not.toMatch(/<script|\son[a-z]+=|javascript:|https?:\/\//i);
   await expect(consent.gate()).toHaveCount(0);
@@ -383,7 +384,7 @@ test("a stranger's live draft's watch link is drawn on the signed-in viewer's da
   await expect(watch.drawn().locator("#extra")).toHaveText("403");
   await expect(watch.provenance()).toContainText("your live data, drawn by this site");
   const frame = page.getByTestId("safe-view-frame");
-  await expect(frame).toHaveAttribute("sandbox", "");
+  await expect(frame).toHaveAttribute("sandbox", "allow-popups allow-popups-to-escape-sandbox");
   expect(await frame.getAttribute("srcdoc")).not.toMatch(/<script|\son[a-z]+=|javascript:|https?:\/\//i);
   await expect(consent.gate()).toHaveCount(0);
   await expect(watch.frameElement()).toHaveCount(0);

@@ -1,7 +1,8 @@
 import Link from "next/link";
 
 // What the page around a live dashboard says when the viewer's own setup stops a read: a
-// dashboard in its sandbox cannot link anywhere, so the link to /connections is the page's.
+// dashboard links only to what its data names and to pages that only show something, so the
+// link to /connections is the page's.
 
 /** What each refusal asks of the viewer, by the API's error code. */
 const NEEDS: Readonly<Record<string, { system: string; ask: "connect" | "opt-in" | "admin" }>> = {

@@ -3,7 +3,8 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
-import { FRAME_HEIGHT_MAX, SNAPSHOT_PANELS_SHOWN, type ConsoleNotice, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
+import { LINK_RULE, type LinkDecision } from "@/lib/frame/links";
+import { FRAME_HEIGHT_MAX, SNAPSHOT_PANELS_SHOWN, type ConsoleNotice, type LinkRequest, type ErrorNotice, type InitMessage, type PaintRequest, type ScrollNotice, type SnapshotNotice } from "@/lib/frame/protocol";
 import { paramsKey as keyOfParams, type DashboardParams } from "@/lib/frame/params";
 import { ConnectNotice, isConnectionNeed } from "./ConnectNotice";
 import { apiBaseOf, openBroker, RequestLimiter, type FrameData, type RequestLogEntry } from "./broker";
@@ -148,9 +149,39 @@ interface Slot {
   awaitingWrite: boolean;
   /** A standby whose bootstrap has loaded and waits for its init. */
   ready: boolean;
+  /** Refused links said in the console for the current document. */
+  linkLines: number;
 }
 
-const freshSlot = (): Slot => ({ close: null, recorder: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false });
+const freshSlot = (): Slot => ({ close: null, recorder: null, selfLoads: 0, ownReload: true, awaitingWrite: false, ready: false, linkLines: 0 });
+
+/** Refused links one document's console is told of; a dashboard clicking in a loop is not heard further. */
+const LINK_LINES_MAX = 50;
+
+/**
+ * Opens a link the frame asked for, or says why not. The frame's word is nothing: the address must
+ * be one its answers named or a page of this site (`decision`, from lib/frame/links.ts), this page
+ * must hold transient user activation, which only a real click or key press grants (one in the
+ * frame reaches its ancestors; a script's click() or dispatched event grants none), and the frame
+ * must hold the page's focus, so a click elsewhere on the page (its own buttons) opens nothing.
+ * Opening consumes the activation: one gesture, one tab. The tab has no opener and no referrer.
+ */
+function openLink(request: LinkRequest, decision: LinkDecision, frame: HTMLIFrameElement | null, slot: Slot): ConsoleNotice | null {
+  let refused: string | null = null;
+  if (request.via === "open") refused = `window.open() never opens anything from a dashboard. Write a link instead: <a href="…" target="_blank"> with a URL from the data. ${LINK_RULE}`;
+  else if (!decision.ok) refused = decision.reason;
+  else if (!navigator.userActivation?.isActive) refused = `The link to ${decision.url} was not opened: no one clicked it (a script's click() opens nothing). ${LINK_RULE}`;
+  else if (!frame || document.activeElement !== frame) refused = `The link to ${decision.url} was not opened: the click was not in the dashboard.`;
+  if (refused === null && decision.ok) {
+    window.open(decision.url, "_blank", "noopener,noreferrer");
+    return { type: "console", level: "info", message: `Opened ${decision.url} in a new tab.` };
+  }
+  if (slot.linkLines >= LINK_LINES_MAX) return null;
+  slot.linkLines++;
+  const message = `Link refused: ${refused ?? ""}`;
+  console.warn(message);
+  return { type: "console", level: "warn", message };
+}
 
 /** How long the first standby waits for the browser to be idle, and its wait where idle callbacks are missing. */
 const STANDBY_IDLE_WAIT_MS = 3_000;
@@ -246,6 +277,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
     if (!target) return false;
     const slot = slotOf(key);
     slot.close?.();
+    slot.linkLines = 0;
     // A new document has said nothing yet about showing a snapshot, or met any refusal.
     setSnapshot(null);
     setNeeds([]);
@@ -275,6 +307,11 @@ export function DashboardFrame(props: DashboardFrameProps) {
           setNeeds((cur) => (cur.includes(code) ? cur : [...cur, code]));
         }
         latest.current.onRequest?.(entry);
+      },
+      onLink: (request, decision) => {
+        const frame = elements.current.get(key) ?? null;
+        const said = openLink(request, decision, frame, slot);
+        if (said) latest.current.onRuntime?.(said);
       },
       onNotice: (notice) => {
         if (notice.type === "height") {

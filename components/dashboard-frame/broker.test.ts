@@ -443,3 +443,55 @@ describe("the agreed reads on live data", () => {
     expect(f.calls.map((c) => c.url)).toEqual(["/api/me"]);
   });
 });
+
+describe("links", () => {
+  it("decides a link against the addresses answered on this port, and nothing the frame says", async () => {
+    const channel = new MessageChannel();
+    const decided: { href: string; ok: boolean }[] = [];
+    const got = new Promise<void>((resolve) => {
+      const close = openBroker(channel.port1, {
+        config: () => ({ mode: "demo" }),
+        limiter: new RequestLimiter(),
+        origin: "https://dash.example",
+        fetchImpl: fakeFetch((url) =>
+          url.includes("/vendors/tracker/issues") ? Response.json({ issues: [{ url: "https://tracker.demo.test/issue/ENG-1" }] }) : Response.json({ error: "not_found", hint: "https://leak.example/x" }, { status: 404 }),
+        ).impl,
+        onLink: (request, decision) => {
+          decided.push({ href: request.href, ok: decision.ok });
+          if (decided.length === 4) resolve();
+        },
+      });
+      open.push(() => {
+        close();
+        channel.port2.close();
+      });
+    });
+    const answered = (id: number) =>
+      new Promise<void>((resolve) => {
+        const prev = channel.port2.onmessage;
+        channel.port2.onmessage = (e: MessageEvent<ResponseMessage>) => {
+          if (e.data.id === id) resolve();
+          else prev?.call(channel.port2, e);
+        };
+      });
+    // Asked for before any answer named it: refused.
+    channel.port2.postMessage({ type: "link", href: "https://tracker.demo.test/issue/ENG-1", via: "click" });
+    const first = answered(1);
+    channel.port2.postMessage({ type: "fetch", id: 1, method: "GET", path: `${P}/vendors/tracker/issues` });
+    await first;
+    const second = answered(2);
+    channel.port2.postMessage({ type: "fetch", id: 2, method: "GET", path: `${P}/me` });
+    await second;
+    channel.port2.postMessage({ type: "link", href: "https://tracker.demo.test/issue/ENG-1", via: "click" });
+    // A refusal's text names an address, but a refusal is not an answer.
+    channel.port2.postMessage({ type: "link", href: "https://leak.example/x", via: "click" });
+    channel.port2.postMessage({ type: "link", href: "/docs", via: "click" });
+    await got;
+    expect(decided).toEqual([
+      { href: "https://tracker.demo.test/issue/ENG-1", ok: false },
+      { href: "https://tracker.demo.test/issue/ENG-1", ok: true },
+      { href: "https://leak.example/x", ok: false },
+      { href: "/docs", ok: true },
+    ]);
+  });
+});

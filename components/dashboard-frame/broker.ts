@@ -9,11 +9,14 @@ import {
   refusalResponse,
   type FetchMessage,
   type HeightNotice,
+  type LinkRequest,
   type RenderNotice,
   type ResponseMessage,
   type ScrollNotice,
   type SnapshotNotice,
 } from "@/lib/frame/protocol";
+import { FRAME_PATH } from "@/lib/frame/bootstrap";
+import { decideLink, LinkLedger, type LinkDecision } from "@/lib/frame/links";
 
 // The host side of the frame's only data path: answers reads arriving on its own MessagePort.
 // The port is the sender's credential; window "message" events are never listened to, so no
@@ -89,6 +92,13 @@ interface BrokerOptions {
   /** A read arrived from the frame; `onRequest` follows once it is answered or refused. */
   onRequestStart?: () => void;
   onNotice?: (notice: ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice) => void;
+  /**
+   * The frame asked to open a link, with what lib/frame/links.ts says of it against the URLs the
+   * answers relayed on this port named. The host still checks its own user activation.
+   */
+  onLink?: (request: LinkRequest, decision: LinkDecision) => void;
+  /** This site's origin, which relative links resolve against (the page's own, by default). */
+  origin?: string;
   fetchImpl?: typeof fetch;
   now?: () => number;
 }
@@ -187,6 +197,8 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
   const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const now = options.now ?? (() => Date.now());
   let closed = false;
+  // Per port, so per document: a dashboard links only to what was answered to it.
+  const ledger = new LinkLedger();
 
   const answer = (msg: ResponseMessage, logged: string, started: number, mode: DataMode, method: string, refused?: { error: string; hint: string }) => {
     if (closed) return;
@@ -231,7 +243,10 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     }
     void options.limiter
       .run(() => relay(cfg, msg, check.pathname, check.search, check.endpoint, fetchImpl))
-      .then((res) => answer(res, check.path, started, logMode(cfg), msg.method));
+      .then((res) => {
+        if (res.status >= 200 && res.status < 300) ledger.addAnswer(res.body);
+        answer(res, check.path, started, logMode(cfg), msg.method);
+      });
   };
 
   port.onmessage = (event: MessageEvent) => {
@@ -241,8 +256,10 @@ export function openBroker(port: MessagePort, options: BrokerOptions): () => voi
     if (msg.type === "fetch") {
       options.onRequestStart?.();
       handle(msg);
-    }
-    else options.onNotice?.(msg);
+    } else if (msg.type === "link") {
+      const origin = options.origin ?? location.origin;
+      options.onLink?.(msg, decideLink(msg.href, ledger, origin, FRAME_PATH));
+    } else options.onNotice?.(msg);
   };
   port.start();
 

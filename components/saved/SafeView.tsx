@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useInteractive } from "@/components/interactive";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { DashboardParams } from "@/lib/frame/params";
-import { INERT_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
+import { INERT_LINKED_FRAME_ATTRIBUTES } from "@/lib/inert/policy";
 import styles from "./saved.module.css";
 
 // The safe view of someone else's code, a saved dashboard or a live draft's watch link: what the
@@ -157,8 +157,8 @@ export function SafeView({ path, revision, title, onInteractive, onAnswers, para
           className={styles.safeFrame}
           data-testid="safe-view-frame"
           title={`Dashboard: ${title} (drawn on your data)`}
-          sandbox={INERT_FRAME_ATTRIBUTES.sandbox}
-          referrerPolicy={INERT_FRAME_ATTRIBUTES.referrerPolicy}
+          sandbox={INERT_LINKED_FRAME_ATTRIBUTES.sandbox}
+          referrerPolicy={INERT_LINKED_FRAME_ATTRIBUTES.referrerPolicy}
           srcDoc={state.drawing.html}
           style={{ height: `${Math.max(FRAME_MIN_HEIGHT, state.drawing.height)}px` }}
         />

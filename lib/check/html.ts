@@ -3,7 +3,7 @@ import { clip, type Context } from "./context";
 import { scanCss } from "./css";
 import { checkText } from "./text";
 import { SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/snapshot";
-import { ACTIVITY_BASIS, SCENARIO_PARAM, isBlockedResource, pagedEndpoint, readsCx } from "./urls";
+import { ACTIVITY_BASIS, SCENARIO_PARAM, isBlockedResource, isForeignLink, pagedEndpoint, readsCx } from "./urls";
 
 // The HTML pass: htmlparser2's tokenizer, which knows HTML's raw-text elements (a `</p>` inside
 // a script is not a tag) and hands back source offsets. Scripts and styles are cut out of the
@@ -140,6 +140,25 @@ function linkSpec(attrs: Attr[]): readonly (readonly [string, ResourceKind])[] |
   return undefined;
 }
 
+/** What works instead of a hard-coded address, for the `dead-link` finding. */
+const DEAD_LINK_HINT =
+  'Link to what the data names: `a.href = issue.url` (or `call.url`, `repo.url`) with the URL exactly as the API answered it, and `target="_blank"`; a link to a page of this site (/docs, /~/<person>/<dashboard>) works too. The page opens it in a new tab, with no referrer, when the viewer clicks it.';
+
+export function reportDeadLink(ctx: Context, offset: number, what: string, url: string): void {
+  ctx.report(
+    "dead-link",
+    offset,
+    `${what} "${clip(url)}" never opens: a dashboard's link opens only when its address is exactly a URL from an API answer this dashboard read, or a page of this site.`,
+    DEAD_LINK_HINT,
+  );
+}
+
+function checkLink(ctx: Context, tag: string, attrs: Attr[]): void {
+  if (tag !== "a" && tag !== "area") return;
+  const href = attrOf(attrs, "href") ?? attrOf(attrs, "xlink:href");
+  if (href && isForeignLink(href.value)) reportDeadLink(ctx, href.offset, `<${tag} ${href.name}>`, href.value);
+}
+
 /** URL-valued attributes say what a dashboard reads as much as code does. */
 function checkUrlAttr(ctx: Context, a: Attr): void {
   const v = a.value;
@@ -185,6 +204,7 @@ function onOpenTag(ctx: Context, hooks: HtmlHooks, tag: string, attrs: Attr[]): 
     }
   }
   checkResources(ctx, tag, attrs);
+  checkLink(ctx, tag, attrs);
   if (tag === "form" || tag === "button" || tag === "input") checkForm(ctx, tag, attrs);
 }
 
@@ -242,6 +262,7 @@ export function scanHtml(ctx: Context, html: string, hooks: HtmlHooks | null, ba
   const openTag = () => {
     if (hooks) return onOpenTag(ctx, hooks, tag, attrs);
     checkResources(ctx, tag, attrs);
+    checkLink(ctx, tag, attrs);
     const style = attrOf(attrs, "style");
     if (style) checkCss(ctx, style.value, style.offset, style.exact && exact);
   };

@@ -60,7 +60,7 @@ async function main() {
 main().catch((e) => { document.getElementById("notice").textContent = e.message; });`,
   `<header><h1>Book</h1><p id="notice"></p><p class="note">Derived from activity: owners inferred from logged touches.</p></header>
 <table><thead><tr><th>School</th><th title="Triage rank within this book">Priority rank</th><th>Why</th></tr></thead><tbody id="rows"></tbody></table>
-<p>Total ARR <b id="arr"></b></p><a href="https://example.com/help">Help</a>
+<p>Total ARR <b id="arr"></b></p><a href="/docs" target="_blank">Help</a>
 <img alt="logo" src="data:image/png;base64,iVBORw0KGgo=">`,
 );
 
@@ -616,6 +616,41 @@ describe("the snapshot rules", () => {
   });
 });
 
+describe("dead-link", () => {
+  it("fires for hard-coded addresses of other sites in links, as markup or code writes them", () => {
+    const [w] = expectRule('<a href="https://tracker.example.com/issue/ENG-1" target="_blank">ENG-1</a>', "dead-link", 1);
+    expect(w?.severity).toBe("warning");
+    expect(w?.message).toContain("https://tracker.example.com/issue/ENG-1");
+    expect(w?.message).toContain("URL from an API answer");
+    expect(w?.hint).toContain("issue.url");
+    expectRule('<a href="//cdn.example.com/x">x</a><area href="http://example.com/map">', "dead-link", 2);
+    expectRule('<svg><a xlink:href="https://example.com/x"><text>x</text></a></svg>', "dead-link", 1);
+    expectRule(page('const a = document.createElement("a"); a.href = "https://example.com/docs";'), "dead-link", 1);
+    expectRule(page('link.setAttribute("href", "https://example.com/docs");'), "dead-link", 1);
+    expectRule(page(`el.innerHTML = '<a href="https://example.com/help">help</a>' + name;`), "dead-link", 1);
+  });
+
+  it("places the finding at the address", () => {
+    const html = '<p>x</p><a href="https://example.com/a">a</a>';
+    const [w] = expectRule(html, "dead-link", 1);
+    expect(at(html, w).startsWith("https://example.com/a")).toBe(true);
+  });
+
+  it("stays quiet for links built from data, pages of this site and fragments", () => {
+    expectNot(page('a.href = issue.url; b.setAttribute("href", call.url); c.href = "https://tracker.example.com/" + key;'), "dead-link");
+    expectNot(page("el.innerHTML = `<a href=\"${repo.url}\" target=\"_blank\">${repo.nameWithOwner}</a>`;"), "dead-link");
+    expectNot('<a href="/docs">docs</a><a href="/~/csm/book?p.district=North">book</a><a href="#top">top</a><a href="?x=1">x</a>', "dead-link");
+    // Not links: a resource has its own rule, and location has forbidden-api.
+    expectNot('<link rel="canonical" href="https://example.com/x"><img src="data:image/png;base64,AA">', "dead-link");
+    expectNot(page('location.href = "https://example.com";'), "dead-link");
+  });
+
+  it("says what works when a dashboard opens a window", () => {
+    const [w] = expectRule(page("window.open(issue.url);"), "forbidden-api", 1);
+    expect(w?.hint).toContain("URL from the data");
+  });
+});
+
 describe("coverage of the rule list", () => {
   it("has a document above that triggers every rule", () => {
     const docs = [
@@ -627,6 +662,7 @@ describe("coverage of the rule list", () => {
       page("new RTCPeerConnection();"),
       '<script type="application/json" id="dashboard-snapshot">{}</script>' + page(`${API}fetch(API + "/me");`),
       page("dashboardSnapshot();"),
+      '<a href="https://example.com/help">Help</a>',
     ];
     const seen = new Set(docs.flatMap((d) => checkDraft(d).map((w) => w.rule)));
     expect([...seen].sort()).toEqual(checkRules.map((r) => r.id).sort());

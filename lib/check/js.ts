@@ -1,6 +1,6 @@
 import { isParseError, parseModule, parseScript, type ESTree, type Options, type ParseError } from "meriyah";
 import { clip, TRACKED_NAMES, type Context } from "./context";
-import { checkCss, reportBlockedResource, reportScenario, scanHtml, type ScriptKind } from "./html";
+import { checkCss, reportBlockedResource, reportDeadLink, reportScenario, scanHtml, type ScriptKind } from "./html";
 import { checkText } from "./text";
 import { checkWebRtc } from "./webrtc";
 import { collectParamReads } from "./params";
@@ -14,6 +14,7 @@ import {
   classifyApiUrl,
   isAbsoluteUrl,
   isBlockedResource,
+  isForeignLink,
   pagedEndpoint,
   readsCx,
   type ApiUrlKind,
@@ -587,8 +588,8 @@ class ScriptPass {
     this.forbid(
       dep,
       pos,
-      `\`${what}\` opens a window; the sandboxed dashboard frame blocks popups.`,
-      "Use a plain <a href> link for the viewer to follow, or show the content inside the dashboard.",
+      `\`${what}\` opens a window; the sandboxed dashboard frame blocks popups, and the page around it opens nothing a script asks for.`,
+      "Write a link instead: <a href=\"…\" target=\"_blank\"> whose href is a URL from the data (`a.href = issue.url`) or a page of this site; the page opens it in a new tab when the viewer clicks it.",
     );
   }
 
@@ -746,6 +747,8 @@ class ScriptPass {
       if (lit0 === "scenario" && params) reportScenario(this.ctx, this.at(startOf(node)), `${this.src(obj)}.${name}("scenario", …)`);
       const arg1 = args[1];
       if (lit0 === "basis" && arg1?.type === "Literal" && arg1.value === "activity") facts.activityUses.push(this.at(startOf(node)));
+    } else if (name === "setAttribute" && (lit0 === "href" || lit0 === "xlink:href") && args[1]) {
+      this.linkAssignment(args[1], `setAttribute("${lit0}", …)`);
     } else if (name === "setAttribute" && (lit0 === "src" || lit0 === "srcset") && args[1]) {
       this.srcAssignment(args[1], `setAttribute("${lit0}", …)`);
     } else if (name === "reduce" || name === "reduceRight") {
@@ -808,6 +811,12 @@ class ScriptPass {
     }
   }
 
+  private linkAssignment(value: AnyNode, what: string): void {
+    if (value.type === "SpreadElement") return;
+    const shape = shapeOf(value);
+    if (shape !== null && isForeignLink(shape)) reportDeadLink(this.ctx, this.at(startOf(value)), what, shape);
+  }
+
   // ── Assignments and objects ───────────────────────────────────────────────────────────
   private assignment(node: Extract<AnyNode, { type: "AssignmentExpression" }>, anc: AnyNode[]): void {
     const left = node.left;
@@ -831,6 +840,8 @@ class ScriptPass {
       this.forbidNavigation(rootName(obj), `${this.src(left)} = …`, startOf(node));
     } else if (p === "src" || p === "srcset") {
       this.srcAssignment(node.right, `.${p} = `);
+    } else if (p === "href") {
+      this.linkAssignment(node.right, ".href =");
     } else if (p === "DASHBOARD_API_BASE") {
       this.apiBaseAssignment(node);
     }

@@ -51,13 +51,19 @@ export const checkRules = [
     id: "forbidden-api",
     severity: "error",
     description:
-      "document.cookie, localStorage, sessionStorage, indexedDB, top/parent/opener, window.open or location navigation: unavailable in the sandboxed frame.",
+      "document.cookie, localStorage, sessionStorage, indexedDB, top/parent/opener, window.open or location navigation: unavailable in the sandboxed frame (links open only as <a href> to a URL from the data).",
   },
   {
     id: "webrtc",
     severity: "error",
     description:
       "The code uses WebRTC (RTCPeerConnection, RTCDataChannel, RTCIceCandidate, …): the frame removes it before the dashboard runs, since a peer connection could carry data out.",
+  },
+  {
+    id: "dead-link",
+    severity: "warning",
+    description:
+      "A link's address is a hard-coded URL of another site (`<a href=\"https://…\">`, `a.href = \"https://…\"`): a dashboard's link opens, in a new tab on a real click, only when its href is exactly a URL from an API answer (such as an issue's or a call's `url`) or a page of this site, so this one never opens.",
   },
   {
     id: "scenario-in-code",

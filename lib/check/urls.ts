@@ -52,6 +52,15 @@ export function isAbsoluteUrl(shape: string): boolean {
   return ABSOLUTE.test(shape);
 }
 
+// A whole address of another site, written out: `https://host/…` or `//host/…`, with no piece
+// computed. A link built from data may come out as a URL an answer named; a literal one never does.
+const FOREIGN_LINK = /^(?:https?:)?\/\/[^/?#\s\u0000]+(?:[/?#][^\u0000]*)?$/i;
+
+/** Whether a link's address (an href as written) is a hard-coded address of another site. */
+export function isForeignLink(shape: string): boolean {
+  return FOREIGN_LINK.test(shape.trim());
+}
+
 /**
  * Whether a resource URL cannot load in the frame. The frame's policy is `default-src 'none'`
  * with `img-src data: blob:` and `font-src data:`, so for images and fonts only data: and

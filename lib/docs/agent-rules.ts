@@ -14,7 +14,7 @@ import { renderAdvice } from "./llms-states";
 /** The writing rules, one Markdown bullet each. */
 export function writingRules(): string[] {
   return [
-    `- ONE self-contained HTML document: inline scripts and styles. Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation; only GET requests to the API.`,
+    `- ONE self-contained HTML document: inline scripts and styles. Nothing else leaves the frame: no external scripts, styles, fonts or images, no storage or cookies, no navigation; only GET requests to the API. A link opens (in a new tab, on a click) only when its \`href\` is exactly a URL an answer gave, e.g. \`a.href = issue.url\`.`,
     `- \`const API = window.DASHBOARD_API_BASE || "/api"\` (\`${PLAYGROUND_API_BASE}\` on demo data, \`/api\` on a viewer's own), and write every API path literally (\`fetch(API + "/cx/book?owner=" + id)\`): on a viewer's own data only the paths the check lists in \`reads\` are answered (403 \`read_not_agreed\` otherwise). Someone else's dashboard is first shown drawn by this site as an inert copy, so draw everything into the page.`,
     `- Check \`res.ok\`: every non-2xx answer is \`{error, hint?}\`; show the hint. 401, 403, \`*_not_connected\`, \`*_not_configured\` and \`waitingOn\` are states to render (the table below), not failures.`,
     `- \`/cx/*\` answers \`{ok: true, data}\` or \`{ok: false, waitingOn}\`: show the \`waitingOn\` text, never zeroes. Paged lists answer \`nextCursor\`: pass it back as \`cursor\` until null; \`limit\` (1 to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}) only where the endpoint lists it.`,

@@ -43,7 +43,7 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   not_connected: {
     state: "Not connected",
     render:
-      "\"Connect <system>\" with the hint, as text (a dashboard cannot link; on a viewer's own data the page above the frame links to /connections for them). A connection check answers 200 with `ok: false`: branch on `ok`.",
+      "\"Connect <system>\" with the hint, as text (a dashboard cannot link to /connections; the page above the frame does, on a viewer's own data). A connection check answers 200 with `ok: false`: branch on `ok`.",
   },
   not_opted_in: { state: "Not opted in", render: "\"Opt in to call recordings at /connections\" with the hint." },
   donor_missing: { state: "Not connected", render: "\"An admin must connect the shared call-recording credential\" with the hint." },

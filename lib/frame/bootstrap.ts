@@ -1,5 +1,6 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground-limits";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/report-limits";
+import { LINK_URL_MAX } from "./links";
 import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./params";
 import { BROKER_PATH_MAX, FRAME_HEIGHT_MAX, HEIGHT_NOTICE_MS, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_PANEL_SENT_MAX, SNAPSHOT_TAKEN_AT_ATTRIBUTE, SNAPSHOT_TIME } from "./protocol";
 
@@ -119,7 +120,9 @@ const SCROLL_RESTORE_MS = 3_000;
 //   sees); createElement/createElementNS and customized built-ins refuse those names; the
 //   dashboard's own markup gets the same renaming before it is written.
 // - Navigations the dashboard starts by markup or events (links, SVG links, window.open with
-//   _self, document.open with three arguments, meta refresh): refused before they start.
+//   _self, document.open with three arguments, meta refresh): refused before they start. A link
+//   clicked, or an address given to window.open, goes to the host as a `link` request instead;
+//   the host opens it in a new tab only if lib/frame/links.ts and its own user activation allow.
 //   location.* assignments cannot be intercepted (Location is unforgeable and the Navigation
 //   API's events are disabled in an opaque origin): they remain, see docs/architecture.md.
 const containment = String.raw`
@@ -273,9 +276,13 @@ const containment = String.raw`
       if (href === null) continue;
       if (strCharAt(href, 0) === "#") return;
       preventDefault(event);
+      // The frame opens nothing itself: the host decides, on its own user activation.
+      if (linkSink) linkSink(href, "click");
       return;
     }
   }
+  // Set by start(): where a link the dashboard asks to open is sent (the host's port).
+  var linkSink = null;
   // Set by start(): what else must go back on the window after each document.open.
   var afterOpen = null;
   function guardNavigation() {
@@ -296,7 +303,16 @@ const containment = String.raw`
       };
     });
   }
-  defineProp(window, "open", { value: function () { return null; }, writable: true, configurable: true });
+  defineProp(window, "open", {
+    value: function (url) {
+      try {
+        if (linkSink) linkSink(url === undefined ? "" : Str(url), "open");
+      } catch (e) {}
+      return null;
+    },
+    writable: true,
+    configurable: true,
+  });
   try { defineProp(window, "navigation", { value: undefined, writable: true, configurable: true }); } catch (e) {}
   if (typeof Document === "function") {
     ["open", "write", "writeln"].forEach(function (key) {
@@ -558,6 +574,7 @@ ${RENDER_HELPERS}
 ${CONSOLE_FORMAT}
   var strSlice = uncurry(String.prototype.slice), arrayJoin = uncurry(Array.prototype.join);
   var ErrorCtor = Error, TextEnc = typeof TextEncoder === "function" ? TextEncoder : null, MapCtor = Map;
+  var LINK_MAX = ${LINK_URL_MAX};
   var MESSAGE_MAX = ${REPORT_MESSAGE_MAX}, REPORT_PATH = ${REPORT_PATH_MAX}, REASON_MAX = ${REPORT_REASON_MAX}, NOTICES_MAX = ${RENDER_NOTICES_MAX}, LINES_MAX = ${CONSOLE_LINES_MAX};
   var LINE_BREAKS = fixed("\r\n?", "g"), METHOD = fixed("^[A-Z]{1,16}$", ""), WRITE_FAILED = fixed("Failed to execute 'write' on 'Document': ", "");
   function getterOf(ctor, key) {
@@ -616,6 +633,10 @@ ${CONSOLE_FORMAT}
       if (!p) return;
       pending.delete(m.id);
       p.settle(m);
+    };
+
+    linkSink = function (href, via) {
+      send({ type: "link", href: href.length > LINK_MAX ? strSlice(href, 0, LINK_MAX + 1) : href, via: via });
     };
 
     function urlOf(input) {

@@ -1,5 +1,6 @@
 import { matchRoute } from "@/lib/contract/routes";
 import { REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX } from "@/lib/contract/report-limits";
+import { LINK_URL_MAX } from "./links";
 import { isSnapshotTime, snapshotPanel, SNAPSHOT_PANEL_SENT_MAX } from "./snapshot";
 
 export * from "./snapshot";
@@ -120,6 +121,17 @@ export interface RefusalNotice {
   reason: string;
 }
 
+/**
+ * Frame → host over the port: the dashboard asked to open `href` (its link's attribute as
+ * written, or what it passed to window.open). The frame opens nothing itself; the host decides
+ * with lib/frame/links.ts and its own user activation, and opens it in a new tab or refuses.
+ */
+export interface LinkRequest {
+  type: "link";
+  href: string;
+  via: "click" | "open";
+}
+
 /** Host → frame over the port: answer `painted` with this id once the next frame is painted. */
 export interface PaintRequest {
   type: "paint";
@@ -135,7 +147,7 @@ export interface PaintedNotice {
 /** What the frame tells the host about a render, for its report. */
 export type RenderNotice = ErrorNotice | ConsoleNotice | RefusalNotice | PaintedNotice;
 
-type FrameMessage = FetchMessage | ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice;
+type FrameMessage = FetchMessage | ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice | LinkRequest;
 
 // Control characters other than tab and newline, which a report does not carry.
 const REPORT_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -224,6 +236,9 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
       if (method !== null && (typeof method !== "string" || !METHOD_NAME.test(method))) return null;
       return { type: "refusal", method, path, error, reason };
     }
+    case "link":
+      if (typeof data.href !== "string" || data.href.length > LINK_URL_MAX + 1) return null;
+      return data.via === "click" || data.via === "open" ? { type: "link", href: data.href, via: data.via } : null;
     case "painted":
       return typeof data.id === "number" && Number.isSafeInteger(data.id) && data.id >= 0 ? { type: "painted", id: data.id } : null;
     default:

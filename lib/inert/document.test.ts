@@ -333,3 +333,41 @@ describe("hostile input", () => {
     expect(style).not.toContain(a.http.slice("http://".length));
   });
 });
+
+describe("links the drawing's answers named", () => {
+  const URL_A = "https://tracker.demo.test/issue/ENG-1";
+  const kept = new Set([URL_A, "/docs"]);
+  const link = (href: string) => (href === URL_A ? URL_A : href === "/docs" ? "/docs" : null);
+  const linked = (html: string) => {
+    const doc = inertDocument(capture(html), { link });
+    expect(inertProblems(doc, kept)).toEqual([]);
+    return bodyOf(doc);
+  };
+
+  it("keeps a link to an address the caller names, opening a tab with no opener and no referrer", () => {
+    expect(linked(`<a href="${URL_A}" class="issue" onclick="x()" ping="https://evil.example" target="_self">ENG-1</a>`)).toBe(
+      `<a href="${URL_A}" target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer" class="issue">ENG-1</a>`,
+    );
+    expect(linked('<a href="/docs">docs</a>')).toContain('<a href="/docs" target="_blank"');
+  });
+
+  it("writes every other link as its text", () => {
+    for (const href of ["https://tracker.demo.test/issue/ENG-2", "http://127.0.0.1:9/leak", "javascript:alert(1)", `${URL_A}?x`]) {
+      expect(linked(`<a href="${href}">x</a>`)).toBe("<span>x</span>");
+    }
+    expect(linked("<a>x</a>")).toBe("<span>x</span>");
+    // An SVG link stays a group.
+    expect(linked(`<svg><a href="${URL_A}"><text>x</text></a></svg>`)).not.toContain("<a");
+  });
+
+  it("keeps no link at all without the option", () => {
+    expect(body(`<a href="${URL_A}">x</a>`)).toBe("<span>x</span>");
+  });
+
+  it("refuses an address the caller hands back that is not plain http(s) or a path of this site", () => {
+    for (const bad of ["javascript:alert(1)", "//evil.example/x", "data:text/html,x", 'https://x.example/"><script>', "https://x.example/\u0001"]) {
+      const doc = inertDocument(capture('<a href="h">x</a>'), { link: () => bad });
+      expect(bodyOf(doc)).toBe("<span>x</span>");
+    }
+  });
+});

@@ -40,6 +40,11 @@ interface InertOptions {
   maxOutputChars?: number;
   /** Longest `data:` address of one image. */
   maxImageChars?: number;
+  /**
+   * The address an `<a href>` keeps, or null for a link written as its text: what the drawing's
+   * answers named (lib/frame/links.ts). Without it no link is kept.
+   */
+  link?: (href: string) => string | null;
 }
 
 export const INERT_LIMITS = {
@@ -194,7 +199,7 @@ const HTML_ELEMENTS: Record<string, readonly string[]> = {
   meter: ["value", "min", "max", "low", "high", "optimum"],
   img: ["src", "alt", "width", "height"],
 };
-/** Elements written under another name, keeping their content: no link, no button, no form. */
+/** Elements written under another name, keeping their content: no button, no form, and no link but those `link` keeps. */
 const HTML_RENAMED: Record<string, string> = {
   a: "span",
   button: "span",
@@ -344,6 +349,7 @@ interface Output {
   htmlAttrs: Map<string, string> | null;
   bodyAttrs: Map<string, string> | null;
   maxImageChars: number;
+  link: ((href: string) => string | null) | null;
 }
 
 function write(out: Output, s: string): void {
@@ -480,12 +486,30 @@ function writeNode(out: Output, node: Node, svg: boolean, depth: number): void {
       break;
   }
   if (DROPPED_HTML.has(name)) return;
+  if (name === "a") {
+    const href = out.link ? keptLink(out.link, node.attrs.get("href")) : null;
+    if (href !== null) {
+      // A link to what the data names opens in a tab of its own, with no opener and no referrer.
+      write(out, `<a href="${escapeAttr(href)}" target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer"${htmlAttributes(out, "span", node.attrs)}>`);
+      writeChildren(out, node, false, depth + 1);
+      write(out, `</a>`);
+      return;
+    }
+  }
   const written = HTML_ELEMENTS[name] ? name : (HTML_RENAMED[name] ?? (CUSTOM_ELEMENT.test(name) && !RESERVED_CUSTOM.has(name) ? name : "span"));
   const attrs = htmlAttributes(out, written === name ? name : "span", node.attrs);
   write(out, `<${written}${attrs}>`);
   if (VOID.has(written)) return;
   writeChildren(out, node, false, depth + 1);
   write(out, `</${written}>`);
+}
+
+/** The address a link keeps: only one the caller names, plain http(s) or a path of this site. */
+function keptLink(link: (href: string) => string | null, href: string | undefined): string | null {
+  if (href === undefined) return null;
+  const kept = link(href);
+  if (kept === null || /[\u0000-\u0020\u007f-\u009f"<>`]/.test(kept)) return null;
+  return /^(?:https?:\/\/|\/(?![/\\]))/i.test(kept) ? kept : null;
 }
 
 function writeSvg(out: Output, node: El, depth: number): void {
@@ -506,7 +530,8 @@ function writeSvg(out: Output, node: El, depth: number): void {
 
 /**
  * The inert document for a capture (see ./capture.ts): a complete `<!doctype html>` document
- * with no script, no event handler, no address but `data:` images and `#fragment` references,
+ * with no script, no event handler, no address but `data:` images, `#fragment` references and
+ * the links `link` keeps,
  * and its own policy (INERT_CSP). Throws InertDocumentError when the capture is malformed or
  * either side is larger than its bound.
  */
@@ -521,6 +546,7 @@ export function inertDocument(captured: unknown, options: InertOptions = {}): st
     htmlAttrs: null,
     bodyAttrs: null,
     maxImageChars: options.maxImageChars ?? INERT_LIMITS.maxImageChars,
+    link: options.link ?? null,
   };
   writeChildren(out, parseTree(capture.html), false, 0);
   const body = out.parts.join("");

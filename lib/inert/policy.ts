@@ -19,3 +19,11 @@ export const INERT_FRAME_CSP = `${INERT_CSP}; sandbox; frame-ancestors 'self'`;
  * top navigation or same origin), and no referrer.
  */
 export const INERT_FRAME_ATTRIBUTES = { sandbox: "", referrerPolicy: "no-referrer" } as const;
+
+/**
+ * The safe view's frame: the same, but a link kept in the document (an `<a target="_blank">` to a
+ * URL the drawing's answers named, see lib/frame/links.ts) may open a tab, which is a page of its
+ * own rather than sandboxed like this one. The document runs no script, so only a person's click
+ * on such a link opens anything.
+ */
+export const INERT_LINKED_FRAME_ATTRIBUTES = { sandbox: "allow-popups allow-popups-to-escape-sandbox", referrerPolicy: "no-referrer" } as const;

@@ -178,7 +178,11 @@ export function cssProblems(css: string, where: string): string[] {
  * on and off (the inert frame runs none): elements outside the output's allow-list, handlers,
  * address-bearing attributes, addresses in any value, CSS that loads. [] when nothing.
  */
-export function inertProblems(doc: string): string[] {
+/** The attributes a kept link carries besides its own global ones, each with its one value. */
+const LINK_ATTRIBUTES: Record<string, string> = { target: "_blank", rel: "noopener noreferrer", referrerpolicy: "no-referrer" };
+
+/** `links`: the addresses a link may have (what the caller's `link` option kept); any other is a problem. */
+export function inertProblems(doc: string, links: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   for (const scriptingEnabled of [false, true]) {
     const tree = parse(doc, { scriptingEnabled });
@@ -192,7 +196,12 @@ export function inertProblems(doc: string): string[] {
           const svgName = OUTPUT_SVG.has(name) ? name : [...OUTPUT_SVG].find((n) => n.toLowerCase() === name);
           if (!svgName) problems.push(`an SVG <${name}>`);
         } else if (ns === NS_HTML) {
-          if (!OUTPUT_HTML.has(name) && !CUSTOM.test(name)) problems.push(`an HTML <${name}>`);
+          if (name === "a") {
+            const attrs = new Map(el.attrs.map((a) => [a.name, a.value]));
+            const href = attrs.get("href");
+            if (href === undefined || !links.has(href)) problems.push(`a link to ${href === undefined ? "nowhere" : href.slice(0, 80)}`);
+            for (const [k, v] of Object.entries(LINK_ATTRIBUTES)) if (attrs.get(k) !== v) problems.push(`a link without ${k}="${v}"`);
+          } else if (!OUTPUT_HTML.has(name) && !CUSTOM.test(name)) problems.push(`an HTML <${name}>`);
           if ((name === "meta" || name === "style" || name === "title") && !inHead) problems.push(`<${name}> outside the head`);
           if (name === "style") {
             styles++;
@@ -214,6 +223,7 @@ export function inertProblems(doc: string): string[] {
             if (!ok) problems.push(`<meta ${attrName}="${value}">`);
             continue;
           }
+          if (name === "a" && ns === NS_HTML && (attrName === "href" || attrName in LINK_ATTRIBUTES)) continue;
           if (attrName === "src" && name === "img") {
             if (!IMAGE_DATA.test(value)) problems.push(`<img src="${value.slice(0, 80)}">`);
             continue;

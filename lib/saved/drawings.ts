@@ -6,6 +6,8 @@ import { drawingGrant, type LiveGrant } from "@/lib/consent/live";
 import { ApiError } from "@/lib/contract/errors";
 import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
 import { paramsKey, type DashboardParams } from "@/lib/frame/params";
+import { FRAME_PATH } from "@/lib/frame/bootstrap";
+import { decideLink, LinkLedger } from "@/lib/frame/links";
 import { FRAME_HEIGHT_MAX, checkBrokerRequest } from "@/lib/frame/protocol";
 import { CAPTURE_SCRIPT, InertDocumentError, inertDocument } from "@/lib/inert";
 import { json } from "@/lib/http/respond";
@@ -18,8 +20,9 @@ import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 // where its frame's reads go to this drawing's reads: the viewer's own /api answers, on the paths
 // the code names (drawingGrant), GET only, for as long as the render lasts. What it drew is read
 // out of the frame (CAPTURE_SCRIPT, untrusted: the dashboard ran there) and rewritten from
-// allow-lists into a document with no script and no URL but data: images (lib/inert), which the
-// page shows in a frame without allow-scripts. So the code never runs in the viewer's browser,
+// allow-lists into a document with no script and no URL but data: images and links to URLs its
+// reads answered (lib/inert, lib/frame/links.ts), which the page shows in a frame without
+// allow-scripts. So the code never runs in the viewer's browser,
 // and what it read has no way out: no one's trust is needed.
 //
 // A drawing is remembered per viewer, dashboard (or draft), revision and viewport with the reads it
@@ -89,6 +92,8 @@ interface Pending {
   until: number;
   /** path with query → its answer's status and digest, in the order first read. */
   reads: Map<string, Read>;
+  /** The URLs the answers named: the only links the drawing keeps. */
+  links: LinkLedger;
 }
 
 interface Read {
@@ -158,7 +163,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       throw new ApiError("renderer_not_configured", "This deployment has no browser to draw dashboards with: its operator installs Chromium (Debian: chromium) or sets RENDERER_CHROMIUM. Make it interactive to run it in your own browser instead.");
     }
     const token = randomBytes(24).toString("base64url");
-    const entry: Pending = { viewer, dashboard, grant: drawingGrant(reads), until: now() + GRANT_MS, reads: new Map() };
+    const entry: Pending = { viewer, dashboard, grant: drawingGrant(reads), until: now() + GRANT_MS, reads: new Map(), links: new LinkLedger() };
     pending.set(token, entry);
     try {
       const out = await renderer.render({
@@ -169,7 +174,12 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
         picture: '[data-testid="dashboard-frame"]',
         frameResult: { frame: '[data-testid="dashboard-frame"]', expression: CAPTURE_SCRIPT },
       }, client);
-      const html = inertDocument(out.frameResult, { title: dashboard.title });
+      const origin = deps.origin();
+      const link = (href: string) => {
+        const d = decideLink(href, entry.links, origin, FRAME_PATH);
+        return d.ok ? (d.kind === "site" ? d.path : d.url) : null;
+      };
+      const html = inertDocument(out.frameResult, { title: dashboard.title, link });
       const drawnAt = now();
       const drawnHeight = Number((out.result as { height?: unknown } | null)?.height);
       const height = Number.isFinite(drawnHeight) ? Math.max(0, Math.min(FRAME_HEIGHT_MAX, Math.round(drawnHeight))) : 0;
@@ -238,6 +248,7 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       const res = await deps.readApi(apiRequest(check.path), check.pathname, entry.viewer);
       const body = await res.text();
       entry.reads.set(check.path, { pathname: check.pathname, status: res.status, digest: digest(res.status, body) });
+      if (res.ok) entry.links.addAnswer(body);
       return new Response(body, { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json", "cache-control": "no-store" } });
     },
   };
