@@ -360,7 +360,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Check a dashboard without publishing it",
       description:
-        "The static check of a dashboard, publishing nothing: `warnings` (fix `error` and `warning`; `info` is advice) and `reads`, the API paths it fetches (on a viewer's own data only these are answered).",
+        "The static check, publishing nothing: `warnings` (fix `error` and `warning`; `info` is advice) and `reads`, the API paths the code fetches.",
       inputSchema: plainInput(draftFields),
       outputSchema: orRefusal(unnamed(draftCheck)),
       annotations: reading,
@@ -423,7 +423,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Read what browsers saw rendering a draft",
       description:
-        "What browsers saw rendering one revision of a demo draft, newest first: errors with their line in your HTML, console.error lines, refused requests, requests with status and time. None yet is an empty list.",
+        "What browsers saw rendering a revision of a demo draft: errors with their line in your HTML, console.error lines, refused requests, requests made.",
       inputSchema: plainInput(reportFields),
       outputSchema: orRefusal(unnamed(renderReports)),
       annotations: reading,

@@ -12,7 +12,7 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   rich: { state: "Data", render: "The dashboard itself." },
   empty: {
     state: "Empty",
-    render: "An explicit empty state (\"No open conversations\"); zero totals as 0; a null home path as the built-in landing page. Never a blank panel or an endless spinner.",
+    render: "An explicit empty state (\"No open conversations\"), zero totals as 0; never a blank panel or an endless spinner. A null home path is the built-in landing page.",
   },
   non_monetary: {
     state: "Partial data",
@@ -31,7 +31,7 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   not_synced: {
     state: "Waiting",
     render:
-      "\"First sync in progress\" with the hint; `/crm/:instance/sources` has `progress` (`done` of `expected`) for a progress bar, and `rateLimits` (`waits`, `limitsHit`) to say when the CRM portal's rate limits are slowing it.",
+      "\"First sync in progress\" with the hint; `/crm/:instance/sources` has `progress` (`done` of `expected`) and `rateLimits`.",
   },
   never_run: { state: "Waiting", render: "\"No sync has run yet\" (sources with `status: \"never_run\"` and null times)." },
   signed_out: { state: "Signed out", render: "A sign-in prompt with the hint. No data and no snapshot." },
@@ -43,17 +43,17 @@ export const renderAdvice: Readonly<Record<string, { state: string; render: stri
   not_connected: {
     state: "Not connected",
     render:
-      "\"Connect <system>\" with the hint, as text (a dashboard cannot link to /connections; the page above the frame does, on a viewer's own data). A connection check answers 200 with `ok: false`: branch on `ok`.",
+      "\"Connect <system>\" with the hint, as text (the page above the frame links to /connections). A connection check answers 200 with `ok: false`: branch on `ok`.",
   },
   not_opted_in: { state: "Not opted in", render: "\"Opt in to call recordings at /connections\" with the hint." },
   donor_missing: { state: "Not connected", render: "\"An admin must connect the shared call-recording credential\" with the hint." },
   not_configured: {
     state: "Not configured",
-    render: "\"Not set up in this deployment\" with the hint; hide or grey out the panel. No snapshot: a system never set up here never had data to keep.",
+    render: "\"Not set up in this deployment\" with the hint; hide or grey out the panel. No snapshot.",
   },
   failed: {
     state: "Failed",
-    render: "Checks: `status: \"failed\"` with `summary`. Sources: `lastError` and the time of `lastSuccessAt`; the CRM numbers are from that last success, so say how old they are.",
+    render: "Checks: `status: \"failed\"` with `summary`. Sources: `lastError`, and how old the numbers are (`lastSuccessAt`).",
   },
   upstream_error: {
     state: "Outage",
