@@ -219,7 +219,7 @@ export const endpoints = [
         ownerId: z.string(),
         basis: bookBasis,
         window: cxWindowEcho,
-        rows: z.array(r.cxBookRow),
+        rows: z.array(r.cxBookRow).meta({ description: "One per company of the book, highest priority first (then by district and school name)" }),
       }),
     ),
     errors: ["owner_required", "forbidden"],
@@ -227,7 +227,7 @@ export const endpoints = [
   {
     ...route("cx.districts"),
     query: withWindowRules(z.object({ ...windowShape })),
-    response: r.cxWrapper(z.object({ window: cxWindowEcho, rows: z.array(r.cxDistrictRow) })),
+    response: r.cxWrapper(z.object({ window: cxWindowEcho, rows: z.array(r.cxDistrictRow).meta({ description: "Every district, by name (alphabetical, ignoring case), whether or not it was touched in the window" }) })),
     errors: ["forbidden"],
   },
 ] as const satisfies readonly EndpointDef[];

@@ -214,8 +214,8 @@ export const supportConversation = z
   .object({
     id: z.string(),
     title: z.string().optional(),
-    state: z.string(),
-    open: z.boolean().optional(),
+    state: z.string().meta({ description: "`open`, `snoozed` or `closed` (a state the messaging system adds later is passed on as named)" }),
+    open: z.boolean().optional().meta({ description: "True while not closed: a snoozed conversation is open too, only paused; count `state` to tell them apart" }),
     createdAt: z.number().int().optional().meta({ description: "Unix seconds" }),
     updatedAt: z.number().int().optional().meta({ description: "Unix seconds" }),
   })
