@@ -627,6 +627,7 @@ describe("coverage of the rule list", () => {
       page("new RTCPeerConnection();"),
       '<script type="application/json" id="dashboard-snapshot">{}</script>' + page(`${API}fetch(API + "/me");`),
       page("dashboardSnapshot();"),
+      page("fetch(API + atob(\"L21l\"));"),
     ];
     const seen = new Set(docs.flatMap((d) => checkDraft(d).map((w) => w.rule)));
     expect([...seen].sort()).toEqual(checkRules.map((r) => r.id).sort());
