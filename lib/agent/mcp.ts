@@ -454,7 +454,7 @@ function mcpServer(request: Request, { playground, log, dashboards }: McpSource,
       title: "Render a draft in the service's own browser, and see it",
       description: [
         "The service draws one revision of a demo-mode draft in its own headless Chromium, through the same frame and broker a watcher gets, and answers a PNG of the whole dashboard (as image content) with the render report (POST /dashboards/playground/draft/<read_id>/render).",
-        "Choose the viewport (`desktop` 1280 wide, `phone` 390 wide) and the demo state (`scenario`, `examples`) to see every state; each revision, viewport and state is drawn once and kept.",
+        "Choose the viewport (`desktop` 1280 wide, `phone` 390 wide), the demo state (`scenario`, `examples`) and the page parameters (`params`, what ?p.<name>=<value> gives window.DASHBOARD_PARAMS) to see every state; each revision, viewport, state and parameter set is drawn once and kept.",
         "The report is the service's own (`source.kind` `service`): no report posted from outside displaces it. Live drafts are never rendered (409 render_demo_only); a deployment without a browser answers 503 renderer_not_configured.",
         answers(renderAnswer),
       ].join(" "),
