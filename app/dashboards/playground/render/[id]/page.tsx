@@ -54,7 +54,7 @@ export default async function RenderPage({ params, searchParams }: Props) {
   return (
     <>
       <FrameHostPolicy />
-      <RenderDraft html={found.revision.html} scenario={scenario} examples={examples} params={parseDashboardParams(search).params} title={`Dashboard: revision ${found.revision.revision}`} />
+      <RenderDraft html={found.revision.html} scenario={scenario} examples={examples} params={{ ...parseDashboardParams(search).params }} title={`Dashboard: revision ${found.revision.revision}`} />
     </>
   );
 }
