@@ -292,7 +292,8 @@ export function DashboardFrame(props: DashboardFrameProps) {
           requestPaint: (id) => channel.port1.postMessage({ type: "paint", id } satisfies PaintRequest),
           onDone: (report) => {
             slot.recorder = null;
-            latest.current.onReport?.(report, startedKey);
+            // Reports are kept per parameter set: say which one this document was given.
+            latest.current.onReport?.({ ...report, params: p.params ? { ...p.params } : {} }, startedKey);
           },
         })
       : null;

@@ -47,11 +47,11 @@ function useSettled() {
 }
 
 /** One revision on demo data, for the service's renderer. */
-export function RenderDraft({ html, scenario, examples, title }: { html: string; scenario: string; examples: Record<string, string>; title: string }) {
+export function RenderDraft({ html, scenario, examples, params, title }: { html: string; scenario: string; examples: Record<string, string>; params: DashboardParams; title: string }) {
   const { stage, onReport } = useSettled();
   return (
     <div ref={stage} className={styles.renderStage}>
-      <DashboardFrame html={html} data={{ mode: "demo", scenario, examples }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} />
+      <DashboardFrame html={html} data={{ mode: "demo", scenario, examples }} title={title} fit bare standby={false} onReport={onReport} reportPage="watch" renderKey={1} params={params} />
     </div>
   );
 }

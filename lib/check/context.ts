@@ -1,5 +1,5 @@
 import type { DraftWarning } from "@/lib/contract/resources";
-import { ReadsCollector } from "./reads";
+import { ReadsCollector } from "./resolve";
 import { severityOf, type RuleId } from "./rules";
 
 // State shared by the HTML, CSS and JavaScript passes over one document: the findings so far

@@ -663,6 +663,7 @@ describe("coverage of the rule list", () => {
       '<script type="application/json" id="dashboard-snapshot">{}</script>' + page(`${API}fetch(API + "/me");`),
       page("dashboardSnapshot();"),
       '<a href="https://example.com/help">Help</a>',
+      page("fetch(API + atob(\"L21l\"));"),
     ];
     const seen = new Set(docs.flatMap((d) => checkDraft(d).map((w) => w.rule)));
     expect([...seen].sort()).toEqual(checkRules.map((r) => r.id).sort());

@@ -1,5 +1,5 @@
 import type { DraftWarning } from "@/lib/contract/resources";
-import { Context } from "./context";
+import { clip, Context } from "./context";
 import { scanHtml, type JsonBlock } from "./html";
 import { isSnapshotTime, SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/snapshot";
 import { analyseScript } from "./js";
@@ -28,7 +28,10 @@ export function isBlankDocument(html: string): boolean {
 
 export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: DraftReads; params: string[] } {
   const ctx = new Context(html);
-  const done = () => ({ warnings: ctx.warnings(), reads: ctx.reads.result(ctx.facts.requests), params: [...ctx.params] });
+  const done = () => {
+    const reads = settleReads(ctx);
+    return { warnings: ctx.warnings(), reads, params: [...ctx.params] };
+  };
   if (isBlankDocument(html)) {
     ctx.report(
       "empty-document",
@@ -44,6 +47,20 @@ export function analyseDraft(html: string): { warnings: DraftWarning[]; reads: D
   });
   settleDocumentRules(ctx);
   return done();
+}
+
+/** The manifest of reads, with a finding for each request whose URL it could not read to one path. */
+function settleReads(ctx: Context): DraftReads {
+  const { reads, unresolved } = ctx.reads.result();
+  for (const u of unresolved) {
+    ctx.report(
+      "read-unresolved",
+      u.offset,
+      `\`fetch(${clip(u.text, 60)})\`: the check cannot read which API path this URL is, so it is not among the reads a viewer is asked to allow, and on a viewer's live data the broker refuses it.`,
+      'Build the URL from pieces the check can follow: literals on the API base (`API + "/cx/book?owner=" + encodeURIComponent(id)`), a ternary or `&&` for an optional part (`(cursor ? "?cursor=" + encodeURIComponent(cursor) : "")`), a helper called with literal paths, or a loop over a const array of paths.',
+    );
+  }
+  return reads;
 }
 
 /** A <script type="application/json"> block: data the dashboard parses itself. */

@@ -329,7 +329,6 @@ function usableProgram(ctx: Context, parsed: Parsed, kind: ScriptKind, at: (pos:
 
 /** What a string in code says as a URL, a query string, markup or CSS. */
 function checkStringShape(ctx: Context, shape: string, offset: number, besideApiBase: () => boolean): void {
-  ctx.reads.add(shape);
   const kind = classifyApiUrl(shape);
   if (kind !== null && kind !== "bare-path" && !(kind === "base-only" && besideApiBase())) {
     ctx.report("hardcoded-api-base", offset, apiUrlMessage(kind, `"${clip(shape)}"`), API_HINT);
@@ -373,6 +372,7 @@ function checkData(ctx: Context, code: string, d: DataDeclaration, at: (pos: num
   const facts = ctx.facts;
   const ev = d.events;
   if (TRACKED_NAMES.has(d.name)) facts.names.add(d.name);
+  ctx.reads.resolver.addDataDeclaration(d.name, code.slice(d.start, d.rest));
   for (const k of ev.keys) if (TRACKED_NAMES.has(k)) facts.names.add(k);
   let statement: string | null = null;
   const besideApiBase = () => (statement ??= code.slice(d.start, d.rest)).includes("DASHBOARD_API_BASE");
@@ -439,6 +439,7 @@ function runPass(ctx: Context, code: string, parsed: Parsed, kind: ScriptKind, a
   const program = usableProgram(ctx, parsed, kind, at);
   if (!program) return;
   try {
+    ctx.reads.resolver.addProgram(program, kind === "classic");
     new ScriptPass(ctx, code, at, declared).run(program);
     checkWebRtc(ctx, program, at);
     collectParamReads(ctx, code, program);
@@ -681,8 +682,10 @@ class ScriptPass {
   /** The URL handed to fetch, XMLHttpRequest.open, Request, EventSource or WebSocket. */
   private requestUrl(arg: AnyNode | undefined, what: string): void {
     if (!arg || arg.type === "SpreadElement") return;
+    // Only fetch reaches the broker: XMLHttpRequest, EventSource and WebSocket are the frame
+    // policy's to stop, and a Request object is a read once it is fetched.
+    if (what === "fetch") this.ctx.reads.request(arg, this.at(startOf(arg)), this.src(arg));
     const shape = shapeOf(arg);
-    this.ctx.reads.request(shape);
     if (shape === null) return;
     const offset = this.at(startOf(arg));
     const kind = classifyApiUrl(shape);

@@ -14,8 +14,8 @@ export interface DraftReads {
   /** Path templates relative to the API base, sorted. */
   paths: string[];
   /**
-   * False when the document makes requests whose paths it builds in a way that cannot be read
-   * ahead (no API path written anywhere in its code). Those reads are refused once it runs.
+   * False when some request's URL cannot be read ahead to one path (the check says where). Those
+   * reads are refused once it runs on a viewer's live data.
    */
   complete: boolean;
 }
@@ -32,32 +32,32 @@ function segmentPattern(seg: string): RegExp {
   return new RegExp(`^${seg.split(HOLE).map(escapeRe).join("[^/]*")}$`);
 }
 
-/**
- * The path part of a URL shape relative to the API base, or null when the shape is not an API
- * path: leading holes (the base), a written base, and the query and fragment are taken off.
- */
-function pathOf(shape: string): string | null {
-  let s = shape.replace(/^\u0000+/, "");
-  s = s.replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\u0000]*/i, "");
-  s = s.replace(/^\/dashboards\/playground\/api(?=$|[/?#])/, "").replace(/^\/api(?=$|[/?#])/, "");
-  const end = s.search(/[?#]/);
-  if (end >= 0) s = s.slice(0, end);
-  if (!s.startsWith("/") || s.length < 2) return null;
-  return s.replace(/\/+$/, "") || null;
-}
+/** What one URL a request may use reads: an endpoint, nothing of the API, or a path the check cannot tell. */
+type Resolution = { kind: "path"; path: string } | { kind: "outside" } | { kind: "unresolved" };
+
+const ANY_HOLE = /[\u0000\u0001]/;
 
 /**
- * Every registry template a URL shape can name, with literal path values filled in. A hole at
- * the end may stand for several segments (`API + "/crm/" + rest`).
+ * The one registry template a URL shape reads, with literal path values filled in. A piece the
+ * code computes inside the path stands for one path value; one at the end of the path that could
+ * hold a "/" (anything but a number, an encodeURIComponent or a query string) may also go on to
+ * further segments. A shape that fits more than one template is not guessed at.
  */
-export function templatesOf(shape: string): string[] {
-  const path = pathOf(shape);
-  if (path === null) return [];
-  const segs = path.split("/").slice(1);
-  // The first segment names the area of the API; a computed one names nothing.
-  if (segs[0] === undefined || segs[0].includes(HOLE)) return [];
+export function resolveShape(shape: string): Resolution {
+  if (/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\u0000\u0001]/i.test(shape)) return { kind: "outside" };
+  const rest = shape.replace(/^[\u0000\u0001]+/, "");
+  // Nothing but computed pieces: no telling what it reads.
+  if (rest === "" && shape !== "") return { kind: "unresolved" };
+  let s = rest.replace(/^\/dashboards\/playground\/api(?=$|[/?#\u0000\u0001])/, "").replace(/^\/api(?=$|[/?#\u0000\u0001])/, "");
+  const end = s.search(/[?#]/);
+  if (end >= 0) s = s.slice(0, end);
+  s = s.replace(/\/+$/, "");
+  if (!s.startsWith("/")) return { kind: "outside" };
+  const segs = s.split("/").slice(1);
+  const first = segs[0] ?? "";
+  if (first === "" || ANY_HOLE.test(first)) return { kind: "unresolved" };
   const last = segs[segs.length - 1] ?? "";
-  const openEnd = last.endsWith(HOLE);
+  const openEnd = last.includes(HOLE);
   const found = new Set<string>();
   for (const t of templates) {
     if (t.length !== segs.length && !(openEnd && t.length > segs.length)) continue;
@@ -67,60 +67,22 @@ export function templatesOf(shape: string): string[] {
       const want = t[i] ?? "";
       const have = segs[i];
       if (have === undefined) {
-        // Covered by the open end: the template's own segment, as it is.
         out.push(want);
         continue;
       }
-      const literal = !have.includes(HOLE);
+      const literal = !ANY_HOLE.test(have);
       if (want.startsWith(":")) out.push(literal ? have : want);
-      else if (literal ? have === want : segmentPattern(have).test(want)) out.push(want);
+      else if (literal ? have === want : segmentPattern(have.replace(/\u0001/g, HOLE)).test(want)) out.push(want);
       else ok = false;
     }
     if (ok) found.add(`/${out.join("/")}`);
   }
-  return [...found];
+  if (found.size === 1) return { kind: "path", path: [...found][0] ?? "" };
+  if (found.size === 0) return segs.some((x) => ANY_HOLE.test(x)) && !apiAreas.has(first) ? { kind: "unresolved" } : { kind: "outside" };
+  return { kind: "unresolved" };
 }
 
-/**
- * Collects the templates of every URL shape in one document, and what its requests ask for.
- *
- * A request whose URL names no template (`fetch(API + path)` in a helper, or a path decoded at
- * run time) is opaque. A helper is fine when the paths handed to it are written elsewhere in the
- * code; so the manifest is called complete when no request is opaque, or when some path is
- * written somewhere other than straight into a request.
- */
-export class ReadsCollector {
-  private readonly paths = new Set<string>();
-  private readonly direct = new Set<string>();
-  private opaque = 0;
-
-  /** The URL of a request, as far as it can be read (null: nothing of it is a string). */
-  request(shape: string | null): void {
-    const found = shape === null ? [] : templatesOf(shape);
-    if (found.length === 0) {
-      // Another server entirely is the check's external-resource finding, not a read of the API.
-      if (shape === null || !/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\u0000]/i.test(shape)) this.opaque++;
-      return;
-    }
-    for (const p of found) this.direct.add(p);
-    this.add(shape ?? "");
-  }
-
-  add(shape: string): void {
-    if (this.paths.size >= READS_MAX) return;
-    for (const p of templatesOf(shape)) {
-      if (this.paths.size >= READS_MAX) break;
-      this.paths.add(p);
-    }
-  }
-
-  result(makesRequests: boolean): DraftReads {
-    const paths = [...this.paths].sort();
-    if (!makesRequests) return { paths, complete: true };
-    const handedOn = paths.some((p) => !this.direct.has(p));
-    return { paths, complete: paths.length > 0 && (this.opaque === 0 || handedOn) };
-  }
-}
+const apiAreas = new Set(templates.map((t) => t[0] ?? ""));
 
 /** Whether a path (relative to the API base, no query) is one of the manifest's templates. */
 export function readAllowed(paths: readonly string[], pathname: string): boolean {

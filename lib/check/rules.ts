@@ -76,6 +76,12 @@ export const checkRules = [
     description: "A response body is read (.json(), .text()) without checking res.ok or res.status in the same function.",
   },
   {
+    id: "read-unresolved",
+    severity: "warning",
+    description:
+      "A fetch URL the check cannot read to one API path (a path computed at run time, a helper called with unknown paths): it is left out of the reads a viewer allows, so on live data the broker refuses it.",
+  },
+  {
     id: "cx-waiting-unhandled",
     severity: "warning",
     description: "A /cx/ answer is read without handling {ok: false, waitingOn}: the dashboard must show the waitingOn text, not zeroes.",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { renderReport } from "./reports";
+import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./dashboard-params";
 
 // The service's own renders of demo drafts: POST /draft/<read_id>/render draws a revision in the
 // service's headless Chromium, through the frame and broker a watcher gets, and answers the
@@ -15,7 +16,7 @@ export type RenderViewport = keyof typeof RENDER_VIEWPORTS;
 const viewportNames = Object.keys(RENDER_VIEWPORTS) as [RenderViewport, ...RenderViewport[]];
 
 const revisionForm = "must be a positive integer, a kept revision of this draft (e.g. 3); leave it out for the current one";
-const RENDER_FIELDS = "revision, viewport, scenario and examples";
+const RENDER_FIELDS = "revision, viewport, scenario, examples and params";
 
 /** POST /draft/<read_id>/render (JSON; an empty body renders the current revision as it is). */
 export const renderInput = z
@@ -39,6 +40,14 @@ export const renderInput = z
         .record(z.string(), z.string({ error: 'must be a variant name, a string such as "empty"' }), { error: 'must be an object of API path → variant name, e.g. {"/cx/book": "empty"}' })
         .optional()
         .meta({ description: "API path → variant; default the revision's own" }),
+      params: z
+        .record(z.string(), z.string({ error: 'must be a string: page parameters are strings, as ?p.days=90 gives "90"' }), {
+          error: 'must be an object of parameter name → value, e.g. {"district": "Northwind"}: what ?p.district=Northwind on the watch page gives',
+        })
+        .optional()
+        .meta({
+          description: `window.DASHBOARD_PARAMS, as ?p.<name>=<value> gives them (names without "p."), checked as the watch page checks them (names ${DASHBOARD_PARAM_NAME.source}, values up to ${DASHBOARD_PARAM_VALUE_MAX} characters, at most ${DASHBOARD_PARAMS_MAX}); default none`,
+        }),
     },
     {
       error: (issue) =>
@@ -68,9 +77,10 @@ export const renderAnswer = z
     viewport: z.enum(viewportNames),
     scenario: z.string(),
     examples: z.record(z.string(), z.string()),
+    params: z.record(z.string(), z.string()).meta({ description: "The page parameters it was drawn with ({} for none)" }),
     report: renderReport.meta({ description: "What the service's own browser saw: the same shape as a watcher's report, with `source.kind` `service`" }),
     picture: renderPicture,
-    cached: z.boolean().meta({ description: "True when this revision, viewport and state had been drawn already: the stored render is answered" }),
+    cached: z.boolean().meta({ description: "True when this revision, viewport, state and parameter set had been drawn already: the stored render is answered" }),
   })
   .strict()
   .meta({ id: "RenderAnswer" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./dashboard-params";
 import { REPORTS_PER_REVISION, REPORTS_PER_SOURCE, REPORT_REVISIONS, REPORT_ERRORS_MAX, REPORT_CONSOLE_MAX, REPORT_REFUSALS_MAX, REPORT_REQUESTS_MAX, REPORT_MESSAGE_MAX, REPORT_PATH_MAX, REPORT_REASON_MAX, REPORT_TEXT_MAX, REPORT_WAIT_MAX_MS } from "./report-limits";
 
 // Render reports: what happened when a browser rendered one revision of a demo-mode draft
@@ -103,6 +104,14 @@ const reportFields = {
     .min(0)
     .max(COUNT_MAX)
     .meta({ description: "Entries left out because a list was full or the report's text reached its limit" }),
+  params: z
+    .record(
+      z.string().regex(DASHBOARD_PARAM_NAME, `a parameter's name must match ${DASHBOARD_PARAM_NAME.source}`),
+      text(DASHBOARD_PARAM_VALUE_MAX, "a parameter's value"),
+    )
+    .refine((p) => Object.keys(p).length <= DASHBOARD_PARAMS_MAX, `params: at most ${DASHBOARD_PARAMS_MAX}`)
+    .default({})
+    .meta({ description: "The page parameters the dashboard was given (window.DASHBOARD_PARAMS, from ?p.<name>=<value>); reports are kept per parameter set, {} for none" }),
 };
 
 type ReportText = { errors: { message: string }[]; console: { message: string }[]; refusals: { path: string; reason: string }[]; requests: { path: string }[] };
@@ -201,7 +210,7 @@ export const renderReports = z
     revision: z.number().int().min(1).meta({ description: "The revision these reports are about" }),
     currentRevision: z.number().int().min(1).meta({ description: "The draft's current revision" }),
     reports: z.array(renderReport).meta({
-      description: `Newest first; at most ${REPORTS_PER_REVISION}, at most ${REPORTS_PER_SOURCE} from one source, and reports with errors kept over clean ones. Empty until a browser has rendered the revision (and for revisions older than the latest ${REPORT_REVISIONS})`,
+      description: `Newest first; at most ${REPORTS_PER_REVISION}, at most ${REPORTS_PER_SOURCE} from one source for one parameter set, and reports with errors kept over clean ones. Empty until a browser has rendered the revision (and for revisions older than the latest ${REPORT_REVISIONS})`,
     }),
     sources: reportSources,
   })
@@ -226,7 +235,7 @@ export type RenderError = z.infer<typeof renderError>;
 export type RenderConsoleLine = z.infer<typeof renderConsoleLine>;
 export type RenderRefusal = z.infer<typeof renderRefusal>;
 export type RenderRequest = z.infer<typeof renderRequest>;
-export type RenderReportInput = z.infer<typeof renderReportInput>;
+export type RenderReportInput = z.input<typeof renderReportInput>;
 export type RenderReport = z.infer<typeof renderReport>;
 export type RenderReportAccepted = z.infer<typeof renderReportAccepted>;
 export type ReportSource = z.infer<typeof reportSource>;

@@ -363,6 +363,9 @@ function renderOperations(set: SchemaSet, readId: ParamDoc): OperationDoc[] {
           `The service opens the revision in its own headless Chromium, through the same frame and broker a watcher gets, on the demo API with the scenario and variants you name (the revision's own by default), at ${sizes}, waits until the dashboard settles, and answers the render report with a PNG of the whole dashboard (the frame sized to its content, so the picture is as tall as the dashboard). Each revision, viewport and state is drawn once and kept: asked again, the stored render is answered (\`cached: true\`) and costs nothing.`,
         ),
         p(
+          "`params` draws it with page parameters: `{\"district\": \"Northwind\"}` reaches the dashboard as `window.DASHBOARD_PARAMS`, as `?p.district=Northwind` on the watch page would. They are checked by the page's own rules, but a parameter the page would drop is refused here (`400` `invalid_render`, naming it and why) rather than drawn without. Each parameter set is its own render and its own report: the revision's reports say which parameters each was drawn with (`params`), and a source keeps its reports per parameter set.",
+        ),
+        p(
           "The report is the service's own (`source.kind` `service`): drawn in the revision's own state, it is also among the revision's render reports, where nothing posted from outside displaces it. A dashboard that never finishes drawing (a script that never yields) is answered 504 `render_timed_out`, and the service's report says so.",
         ),
         p(

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { dashboardParamsProblem } from "@/lib/frame/params";
 import { RENDER_VIEWPORTS, renderInput, renderPageResult, type RenderAnswer, type RenderInput, type RenderViewport } from "@/lib/contract/renders";
 import { REPORTS_PER_REVISION, REPORTS_PER_SOURCE, REPORT_REVISIONS, REPORT_MESSAGE_MAX, renderReport, type RenderReport, type ReportSource } from "@/lib/contract/reports";
 import type { Dialect } from "@/lib/db/migrate";
@@ -23,8 +24,9 @@ import { limiterFor } from "@/lib/limits/shared";
 // without a browser of its own, and evidence nobody outside can forge.
 //
 // - Demo drafts only: a live draft reads each viewer's own data, and the server has no viewer.
-// - A render is kept per revision, viewport and demo state (draft_renders): asked again, it is
-//   answered from storage by any instance, and costs no render.
+// - A render is kept per revision, viewport, demo state and page parameters (draft_renders):
+//   asked again, it is answered from storage by any instance, and costs no render. Parameters
+//   reach the dashboard as the watch page's ?p.<name> would, checked by the page's own rules.
 // - The picture of a revision in its own state is also drawn on the first GET of its address, so
 //   a demo draft's watch page can name it as its link preview (og:image, preview()) before
 //   anyone has asked for a render: a crawler's fetch meets the same bounds as an agent's render.
@@ -75,16 +77,24 @@ interface Drawn {
   png?: Buffer;
 }
 
-/** What distinguishes one render of a revision from another: the viewport and the demo state. */
-function renderKey(viewport: RenderViewport, scenario: string, examples: Record<string, string>): string {
-  const sorted = Object.fromEntries(Object.entries(examples).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return createHash("sha256").update(JSON.stringify([viewport, scenario, sorted])).digest("hex").slice(0, 16);
+type Params = Record<string, string>;
+const NO_PARAMS: Params = {};
+
+const sortedRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** What distinguishes one render of a revision from another: the viewport, the demo state and the page parameters. */
+function renderKey(viewport: RenderViewport, scenario: string, examples: Record<string, string>, params: Params = NO_PARAMS): string {
+  // Without parameters the key is what it was before they existed: kept pictures keep their addresses.
+  const parts: unknown[] = [viewport, scenario, sortedRecord(examples)];
+  if (Object.keys(params).length > 0) parts.push(sortedRecord(params));
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
 }
 
-/** The render page's address for one revision in one state. */
-function renderPagePath(readId: string, revision: number, scenario: string, examples: Record<string, string>): string {
+/** The render page's address for one revision in one state, its parameters as the watch page's ?p.<name>. */
+function renderPagePath(readId: string, revision: number, scenario: string, examples: Record<string, string>, params: Params): string {
   const q = new URLSearchParams({ revision: String(revision), scenario });
   if (Object.keys(examples).length > 0) q.set("examples", JSON.stringify(examples));
+  for (const [name, value] of Object.entries(sortedRecord(params))) q.append(`p.${name}`, value);
   return `${PLAYGROUND_BASE}/render/${encodeURIComponent(readId)}?${q}`;
 }
 
@@ -101,7 +111,7 @@ async function renderBody(request: Request): Promise<RenderInput> {
     type: "application/json",
     typeHint: "Send Content-Type: application/json, or no body at all.",
     max: RENDER_BODY_MAX,
-    tooLarge: { code: "payload_too_large", hint: `A render's body is at most ${RENDER_BODY_MAX} bytes: revision, viewport, scenario and examples.` },
+    tooLarge: { code: "payload_too_large", hint: `A render's body is at most ${RENDER_BODY_MAX} bytes: revision, viewport, scenario, examples and params.` },
     invalid: "invalid_render",
   });
   if (text.trim() === "") return {};
@@ -109,9 +119,13 @@ async function renderBody(request: Request): Promise<RenderInput> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError("invalid_render", "The body is not JSON: send a render as a JSON object (revision, viewport, scenario, examples), or no body.");
+    throw new ApiError("invalid_render", "The body is not JSON: send a render as a JSON object (revision, viewport, scenario, examples, params), or no body.");
   }
-  return parseWith(renderInput, value, "invalid_render");
+  const input = parseWith(renderInput, value, "invalid_render");
+  // Refused rather than dropped: the page would draw without them and say so, which an agent asking for them never sees.
+  const problem = input.params ? dashboardParamsProblem(input.params) : null;
+  if (problem) throw new ApiError("invalid_render", `params: ${problem}`);
+  return input;
 }
 
 export function createRenders(deps: RendersDeps): Renders {
@@ -135,6 +149,7 @@ export function createRenders(deps: RendersDeps): Renders {
       viewport: stored.viewport as RenderViewport,
       scenario: stored.scenario,
       examples: JSON.parse(stored.examples) as Record<string, string>,
+      params: report.params,
       report,
       picture: {
         url: `${origin}${PLAYGROUND_BASE}/draft/${encodeURIComponent(readId)}/render/${stored.revision}-${key}.png`,
@@ -163,8 +178,9 @@ export function createRenders(deps: RendersDeps): Renders {
       const scenario = input.scenario ?? found.revision.scenario;
       const examples = input.examples ?? found.revision.examples;
       validateDemoState({ scenario, examples });
-      const key = renderKey(viewport, scenario, examples);
-      const { stored, cached } = await drawnRender(request, readId, found, viewport, scenario, examples, key);
+      const params = input.params ?? NO_PARAMS;
+      const key = renderKey(viewport, scenario, examples, params);
+      const { stored, cached } = await drawnRender(request, readId, found, viewport, scenario, examples, key, params);
       return json(answerOf(origin, readId, found.currentRevision, key, stored, cached));
     },
 
@@ -229,16 +245,16 @@ export function createRenders(deps: RendersDeps): Renders {
    * bound: the allowances per address and per draft, the renderer's pages, shares and time limit).
    * Asked again while it is being drawn here, the same drawing answers both.
    */
-  function drawnRender(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string): Promise<Drawn> {
+  function drawnRender(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params = NO_PARAMS): Promise<Drawn> {
     const flight = `${readId}|${found.revision.revision}|${key}`;
     const running = inFlight.get(flight);
     if (running) return running;
-    const made = drawOnce(request, readId, found, viewport, scenario, examples, key).finally(() => inFlight.delete(flight));
+    const made = drawOnce(request, readId, found, viewport, scenario, examples, key, params).finally(() => inFlight.delete(flight));
     inFlight.set(flight, made);
     return made;
   }
 
-  async function drawOnce(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string): Promise<Drawn> {
+  async function drawOnce(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params): Promise<Drawn> {
     const { revision } = found.revision;
     const made = await findRender(ctx.db, readId, revision, key);
     if (made) return { stored: made, cached: true };
@@ -259,7 +275,7 @@ export function createRenders(deps: RendersDeps): Renders {
     let drawn: { png: Buffer; width: number; height: number } | null = null;
     try {
       const out = await renderer.render({
-        path: renderPagePath(readId, revision, scenario, examples),
+        path: renderPagePath(readId, revision, scenario, examples, params),
         viewport: size,
         ready: `document.documentElement.dataset.rendered === "true"`,
         result: "window.__dashboardRender ?? null",
@@ -267,7 +283,7 @@ export function createRenders(deps: RendersDeps): Renders {
       }, client);
       const parsed = renderPageResult.safeParse(out.result);
       if (!parsed.success) throw new Error("the render page answered no report");
-      report = { ...parsed.data.report, page: "render" };
+      report = { ...parsed.data.report, page: "render", params };
       drawn = out;
     } catch (err) {
       if (err instanceof RendererBusy) {
@@ -281,7 +297,7 @@ export function createRenders(deps: RendersDeps): Renders {
         err instanceof RenderIdle
           ? `The dashboard stopped without finishing: for ${err.idleMs / 1000} s it made no request and did no work, and never said it was done (a frame that navigated away, or a wait for something that never comes), so the renderer ended it before its time limit.`
           : `The dashboard did not finish drawing within the renderer's time limit: its page stopped answering (a script that never yields, or a document too large to draw).`;
-      report = { page: "render", settled: false, elapsedMs: Math.min(600_000, ctx.now() - now), errors: [{ kind: "error", message: message.slice(0, REPORT_MESSAGE_MAX), line: null, column: null, count: 1 }], console: [], refusals: [], requests: [], dropped: 0 };
+      report = { page: "render", settled: false, elapsedMs: Math.min(600_000, ctx.now() - now), errors: [{ kind: "error", message: message.slice(0, REPORT_MESSAGE_MAX), line: null, column: null, count: 1 }], console: [], refusals: [], requests: [], dropped: 0, params };
       await keepServiceReport(report);
       throw new ApiError("render_timed_out", `${message} The service's report of revision ${revision} says so (GET …/reports?revision=${revision}).`);
     }

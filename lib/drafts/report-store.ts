@@ -40,7 +40,7 @@ type InsertOutcome =
 
 /**
  * Stores one report and prunes in the same transaction: past `perSource` reports of its source
- * for the revision, and past `perRevision` reports of the revision, the least telling go (anyone's
+ * for the revision and parameter set, and past `perRevision` reports of the revision, the least telling go (anyone's
  * before the service's own, a clean report before one with errors, a watcher's before the
  * author's, the older before the newer), so no number of clean reports from anyone can push out
  * a report that found errors, nor anything posted push out the service's; and reports of
@@ -65,18 +65,25 @@ export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Prom
       .values({ draft_id: r.draftId, revision: r.revision, report: r.report, created_at: r.now, source_kind: r.source.kind, source_id: r.source.id, failing: r.failing ? 1 : 0 })
       .execute();
     const ofRevision = () => trx.selectFrom("playground_draft_reports").select("id").where("draft_id", "=", r.draftId).where("revision", "=", r.revision);
-    const mostTelling = ofRevision()
-      .where("source_id", "=", r.source.id)
-      .orderBy("failing", "desc")
-      .orderBy("id", "desc")
-      .limit(r.perSource);
-    await trx
-      .deleteFrom("playground_draft_reports")
+    // Per source and parameter set: a render with ?p.district=A does not push out the one with B.
+    const ofSource = await trx
+      .selectFrom("playground_draft_reports")
+      .select(["id", "failing", "report"])
       .where("draft_id", "=", r.draftId)
       .where("revision", "=", r.revision)
       .where("source_id", "=", r.source.id)
-      .where("id", "not in", mostTelling)
+      .orderBy("failing", "desc")
+      .orderBy("id", "desc")
       .execute();
+    const perSet = new Map<string, number>();
+    const surplus: number[] = [];
+    for (const row of ofSource) {
+      const set = paramSetOf(row.report);
+      const n = perSet.get(set) ?? 0;
+      perSet.set(set, n + 1);
+      if (n >= r.perSource) surplus.push(Number(row.id));
+    }
+    if (surplus.length > 0) await trx.deleteFrom("playground_draft_reports").where("id", "in", surplus).execute();
     // The service's own renders first: nothing posted from outside displaces them.
     const keptOfRevision = ofRevision()
       .orderBy(sql`case when source_kind = 'service' then 1 else 0 end`, "desc")
@@ -88,6 +95,17 @@ export async function insertReport(db: Db, dialect: Dialect, r: NewReport): Prom
     await trx.deleteFrom("playground_draft_reports").where("draft_id", "=", r.draftId).where("revision", "<", oldest).execute();
     return { kind: "stored" };
   });
+}
+
+/** A stored report's parameter set, as a key: "" for none (and for reports stored before there were any). */
+function paramSetOf(report: string): string {
+  try {
+    const params = (JSON.parse(report) as { params?: unknown }).params;
+    if (typeof params !== "object" || params === null || Object.keys(params).length === 0) return "";
+    return JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  } catch {
+    return "";
+  }
 }
 
 interface StoredReport {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_PARAMS_MAX, DASHBOARD_PARAM_VALUE_MAX, droppedText, paramValueProblem, paramsKey, parseDashboardParams, withDashboardParams } from "./params";
+import { DASHBOARD_PARAMS_MAX, DASHBOARD_PARAM_VALUE_MAX, dashboardParamsProblem, droppedText, paramValueProblem, paramsKey, parseDashboardParams, withDashboardParams } from "./params";
 
 const parse = (query: string) => parseDashboardParams(new URLSearchParams(query));
 
@@ -113,5 +113,19 @@ describe("withDashboardParams", () => {
     const values = { days: "90", q: "a=b&c", emoji: "😀" };
     const back = parseDashboardParams(new URL(withDashboardParams("https://x.test/d?p.old=1", values), "https://x.test").searchParams);
     expect({ ...back.params }).toEqual(values);
+  });
+});
+
+describe("parameters given as an object (a render)", () => {
+  it("passes what the page would pass, and names what it would drop, and why", () => {
+    expect(dashboardParamsProblem({})).toBeNull();
+    expect(dashboardParamsProblem({ district: "Northwind", days: "90" })).toBeNull();
+    expect(dashboardParamsProblem({ District: "x" })).toMatch(/"District" \(not a name of lower-case letters/);
+    expect(dashboardParamsProblem({ q: "x".repeat(DASHBOARD_PARAM_VALUE_MAX + 1) })).toMatch(/"q" \(longer than 200 characters\)/);
+    expect(dashboardParamsProblem({ q: "a\u202eb" })).toMatch(/"q" \(holds control or invisible characters\)/);
+    const many = Object.fromEntries(Array.from({ length: DASHBOARD_PARAMS_MAX + 2 }, (_, i) => [`k${i}`, "v"]));
+    expect(dashboardParamsProblem(many)).toMatch(/more than 20 parameters/);
+    // The address's prefix is the one mistake worth naming.
+    expect(dashboardParamsProblem({ "p.district": "x" })).toContain('without the "p." prefix');
   });
 });

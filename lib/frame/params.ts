@@ -9,12 +9,9 @@
 
 /** The prefix that marks a parameter as the dashboard's rather than the page's. */
 const DASHBOARD_PARAM_PREFIX = "p.";
-/** Names a dashboard may be given: lower-case, as JavaScript identifiers and URL keys alike read. */
-export const DASHBOARD_PARAM_NAME = /^[a-z][a-z0-9_]{0,31}$/;
-/** The longest value passed on, in UTF-16 code units (a date range, a list of ids). */
-export const DASHBOARD_PARAM_VALUE_MAX = 200;
-/** The most parameters one dashboard is given. */
-export const DASHBOARD_PARAMS_MAX = 20;
+import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "@/lib/contract/dashboard-params";
+
+export { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX };
 /** The dropped parameters a notice names; the rest are counted. */
 const DROPPED_NAMED_MAX = 5;
 /** The longest dropped name a notice repeats, so a hostile address cannot fill the page. */
@@ -92,6 +89,20 @@ const REASON_TEXT: Record<DropReason, string> = {
   repeated: "given more than once (the first value is used)",
   "too-many": `more than ${DASHBOARD_PARAMS_MAX} parameters`,
 };
+
+/**
+ * Parameters given as an object (a render request, an MCP call), checked exactly as the page
+ * checks `?p.` ones: null when the page would pass every one to the dashboard, else a sentence
+ * naming each it would not, and why.
+ */
+export function dashboardParamsProblem(given: Readonly<Record<string, string>>): string | null {
+  const { dropped } = parseDashboardParams(Object.fromEntries(Object.entries(given).map(([k, v]) => [`${DASHBOARD_PARAM_PREFIX}${k}`, v])));
+  if (dropped.length === 0) return null;
+  const named = dropped.slice(0, DROPPED_NAMED_MAX).map((d) => `${JSON.stringify(d.name)} (${REASON_TEXT[d.reason]})`);
+  const more = dropped.length - named.length;
+  const prefixed = Object.keys(given).some((k) => k.startsWith(DASHBOARD_PARAM_PREFIX)) ? ` Name them without the "${DASHBOARD_PARAM_PREFIX}" prefix the address uses: {"district": "…"}.` : "";
+  return `a watch page would not pass ${named.join("; ")}${more > 0 ? `; and ${more} more` : ""} to the dashboard.${prefixed}`;
+}
 
 /** One sentence for the page: which parameters the dashboard was not given, and why. */
 export function droppedText(dropped: readonly DroppedParam[]): string | null {

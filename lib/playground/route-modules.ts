@@ -83,7 +83,7 @@ export function playgroundRoutes({ playground, demoApi, log }: PlaygroundSource)
     }),
     render: defineRoute({
       params: token,
-      refuse: "POST here (a JSON body of revision, viewport, scenario and examples, or none) to have the service draw a revision; the answer names its picture.",
+      refuse: "POST here (a JSON body of revision, viewport, scenario, examples and params, or none) to have the service draw a revision; the answer names its picture.",
       log,
       methods: (on) => ({ POST: on({ handle: async ({ request, params }) => (await playground()).renders.render(request, params) }) }),
     }),

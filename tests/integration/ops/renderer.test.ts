@@ -30,6 +30,16 @@ const t = document.getElementById("t");
 for (let i = 0; i < ${rows}; i++) { const tr = t.insertRow(); tr.insertCell().textContent = "row " + i; }
 </script>`;
 
+/** Reads its window and district from the page parameters, as a dashboard opened with ?p.days=90&p.district=… would. */
+const paramsDashboard = `<!doctype html><title>Params</title><h1 id="d">…</h1>
+<script>
+const API = window.DASHBOARD_API_BASE;
+const params = window.DASHBOARD_PARAMS || {};
+const days = /^[0-9]{1,3}$/.test(params.days || "") ? params.days : "30";
+document.getElementById("d").textContent = (params.district || "Every district") + ", " + days + " days";
+fetch(API + "/cx/districts?days=" + days).then((r) => r.json());
+</script>`;
+
 /** Reads, then waits before reading again: a render that takes a while. */
 const slow = (label: string) => `<!doctype html><title>${label}</title><p id="x">…</p>
 <script>
@@ -118,6 +128,35 @@ describe("the service's renderer, on the production server", () => {
       expect(again).toMatchObject({ cached: true, picture: d.picture });
     }
   }, 60_000);
+
+  it("draws with page parameters at both viewports, as ?p. on the watch page gives them, each set its own render and report", async () => {
+    const draft = await create(paramsDashboard);
+    const who = from();
+    const drawn: RenderAnswer[] = [];
+    for (const viewport of ["desktop", "phone"] as const) {
+      const res = await render(draft.id, { viewport, params: { days: "90", district: "Northwind" } }, who);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const a = renderAnswer.parse(await res.json());
+      expect(a).toMatchObject({ viewport, params: { days: "90", district: "Northwind" }, cached: false });
+      expect(a.report).toMatchObject({ errors: [], refusals: [], settled: true, params: { days: "90", district: "Northwind" } });
+      // The dashboard read them: its request carries the window, its heading the district.
+      expect(a.report.requests).toEqual([expect.objectContaining({ path: "/cx/districts?days=90", status: 200 })]);
+      drawn.push(a);
+    }
+    expect(drawn.map((a) => a.picture.width)).toEqual([1280, 390]);
+    // Without parameters it is another render, which the dashboard draws with its defaults.
+    const plain = renderAnswer.parse(await (await render(draft.id, {}, who)).json());
+    expect(plain.params).toEqual({});
+    expect(plain.report.requests).toEqual([expect.objectContaining({ path: "/cx/districts?days=30" })]);
+    expect(new Set([plain, ...drawn].map((a) => a.picture.url)).size).toBe(3);
+    // Asked again, the stored render of that parameter set.
+    const again = renderAnswer.parse(await (await render(draft.id, { viewport: "phone", params: { district: "Northwind", days: "90" } }, who)).json());
+    expect(again).toMatchObject({ cached: true, picture: drawn[1]?.picture });
+
+    const body = renderReports.parse(await (await fetch(`${server.url}${DRAFT}/${draft.id}/reports`)).json());
+    const service = body.reports.filter((r) => r.source.kind === "service").map((r) => JSON.stringify(r.params)).sort();
+    expect(service).toEqual(['{"days":"90","district":"Northwind"}', '{"days":"90","district":"Northwind"}', "{}"]);
+  }, 90_000);
 
   it("keeps its report among the revision's, where no number of forged reports displaces it", async () => {
     const draft = await create(`<!doctype html><title>x</title><p>fine</p>`);

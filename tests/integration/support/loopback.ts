@@ -150,7 +150,7 @@ export function playgroundRouter(playground: Playground): FetchHandler {
     if (pathname.startsWith(`${draftBase}/`)) {
       const [token = "", sub, extra] = segments.slice(3);
       if (extra !== undefined) return errorResponse("not_found");
-      const route = sub === undefined ? routes.draft : sub === "events" ? routes.events : sub === "revisions" ? routes.revisions : sub === "reports" ? routes.reports : null;
+      const route = sub === undefined ? routes.draft : sub === "events" ? routes.events : sub === "revisions" ? routes.revisions : sub === "reports" ? routes.reports : sub === "render" ? routes.render : null;
       if (route) return route[method](request, { params: { token } });
     }
     return errorResponse("not_found");

@@ -1,4 +1,4 @@
-// GET /dashboards/playground/render/<read_id>?revision=&scenario=&examples= — one revision of a demo
+// GET /dashboards/playground/render/<read_id>?revision=&scenario=&examples=&p.<name>= — one revision of a demo
 // draft drawn for the service's own renderer (lib/drafts/renders.ts): the watcher's frame and
 // broker on the demo API, the frame sized to its content and the page's chrome covered, so the
 // renderer's picture is the dashboard alone.
@@ -9,6 +9,7 @@ import { RenderDraft } from "@/components/watch/RenderDraft";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { app } from "@/lib/app";
 import { revisionOfDraft, validateDemoState } from "@/lib/drafts/drafts";
+import { parseDashboardParams } from "@/lib/frame/params";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Render", robots: { index: false, follow: false } };
@@ -37,7 +38,8 @@ const query = z.object({
 
 export default async function RenderPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const q = query.safeParse(await searchParams);
+  const search = await searchParams;
+  const q = query.safeParse(search);
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(id) || !q.success) notFound();
   const found = await revisionOfDraft((await app().playground()).context, id, q.data.revision).catch(() => null);
   // Demo drafts only: the server has no viewer whose data a live draft could read.
@@ -52,7 +54,7 @@ export default async function RenderPage({ params, searchParams }: Props) {
   return (
     <>
       <FrameHostPolicy />
-      <RenderDraft html={found.revision.html} scenario={scenario} examples={examples} title={`Dashboard: revision ${found.revision.revision}`} />
+      <RenderDraft html={found.revision.html} scenario={scenario} examples={examples} params={{ ...parseDashboardParams(search).params }} title={`Dashboard: revision ${found.revision.revision}`} />
     </>
   );
 }
