@@ -90,7 +90,7 @@ describe("refusals of bad draft bodies, in plain words", () => {
       [{ revision: "1" }, /^revision: must be a positive integer: the revision that rendered/],
       [{ revision: 1 }, /^page: must be "watch" or "editor": where the dashboard rendered/],
       [[1], /^The body must be a JSON object: a render report/],
-      [{ revision: 1, page: "watch", settled: true, elapsedMs: 1, errors: [], console: [], refusals: [], requests: [], dropped: 0, html: "<p>" }, /^Unrecognized field "html": a render report's fields are revision, page, settled, elapsedMs, errors, console, refusals, requests, dropped\./],
+      [{ revision: 1, page: "watch", settled: true, elapsedMs: 1, errors: [], console: [], refusals: [], requests: [], dropped: 0, html: "<p>" }, /^Unrecognized field "html": a render report's fields are revision, page, settled, elapsedMs, errors, console, refusals, requests, dropped, params\./],
     ] as const) {
       const res = await postJson(`${app.url}${DRAFT}/${created.id}/reports`, body);
       const got = (await res.json()) as { error: string; hint: string };
