@@ -111,7 +111,7 @@ const INSTRUCTIONS = [
   "Draft a data dashboard as ONE self-contained HTML document and let a human watch it render live against demo data.",
   `Read the writing rules first: the resource ${RULES_URI} (or the prompt write_dashboard).`,
   "The loop: check_html until no error or warning finding is left; create_draft; give the human watchUrl (never postUrl, your write token); render_draft at desktop and phone; update_draft with only what changes.",
-  "Saving into a person's space is their own action. show_dashboard shows their saved dashboards once they connect this app (OAuth).",
+  "Saving into a person's space is their own action.",
 ].join(" ");
 
 /** The playground's answer to this request, or the envelope: a body that is not JSON-RPC never reaches the SDK. */
@@ -387,7 +387,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Update a draft",
       description:
-        "The next revision of a draft, through its postUrl; watchers see it at once. A field sent replaces its value, null clears it, one left out is kept. baseRevision refuses a stale update (revision_conflict, with currentRevision).",
+        "The next revision of a draft, through its postUrl; watchers see it at once. A field sent replaces its value, null clears it, one left out is kept; baseRevision refuses a stale update.",
       inputSchema: plainInput(updateFields),
       outputSchema: orRefusal(unnamed(draftUpdated)),
       annotations: writing,
@@ -489,7 +489,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     {
       title: "Show a draft inline",
       description:
-        `Show the human a draft in the conversation, following its revisions (MCP Apps); other hosts get its revision in text: give the human watchUrl. With afterRevision the answer waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer revision.`,
+        `Show the human a draft inline, following its revisions (MCP Apps; elsewhere give them watchUrl). afterRevision waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer one.`,
       inputSchema: plainInput(showFields),
       outputSchema: orRefusal(shownDraft),
       annotations: reading,

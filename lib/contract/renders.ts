@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { renderReport } from "./reports";
-import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX, DASHBOARD_PARAMS_MAX } from "./dashboard-params";
 
 // The service's own renders of demo drafts: POST /draft/<read_id>/render draws a revision in the
 // service's headless Chromium, through the frame and broker a watcher gets, and answers the
@@ -46,7 +45,7 @@ export const renderInput = z
         })
         .optional()
         .meta({
-          description: `window.DASHBOARD_PARAMS, as ?p.<name>=<value> gives them (names without "p."), checked as the watch page checks them (names ${DASHBOARD_PARAM_NAME.source}, values up to ${DASHBOARD_PARAM_VALUE_MAX} characters, at most ${DASHBOARD_PARAMS_MAX}); default none`,
+          description: `window.DASHBOARD_PARAMS, as ?p.<name>=<value> gives them (names without "p."), checked as the watch page checks them; default none`,
         }),
     },
     {
