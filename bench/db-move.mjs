@@ -39,7 +39,7 @@ try {
   await source.close();
   console.log(`seeded scale ${scale} into SQLite in ${Math.round(performance.now() - t0)} ms`);
 
-  const move = await moveDatabase({ from: { kind: "sqlite", file }, to: { kind: "postgres", url: PG_URL, schema: schemas[0] }, force: true });
+  const move = await moveDatabase({ from: { kind: "sqlite", file }, to: { kind: "postgres", url: PG_URL, schema: schemas[0] } });
   if (!move.ok) throw new Error("the move did not verify");
 
   // The baseline: the same schema, made by the same migrations, filled without pages, marks or digests.

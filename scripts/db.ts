@@ -11,6 +11,7 @@ import { probeSealed } from "@/lib/connectors/store";
 import { createSealer } from "@/lib/crypto/secrets";
 import type { Db, Storage } from "@/lib/db";
 import { backupDatabase, restoreDatabase } from "@/lib/db/backup";
+import { describeInstances } from "@/lib/db/instances";
 import { describeStorage, formatReport, moveDatabase } from "@/lib/db/move";
 import { Refusal, type Row } from "@/lib/db/transfer";
 
@@ -135,6 +136,7 @@ async function main(): Promise<number> {
     const summary = await backupDatabase(storage, file, { progress: progress.update });
     progress.done();
     say(`Backed up ${describeStorage(storage)} to ${file}: ${summary.rows} rows in ${summary.tables.length} tables, schema ${summary.schema}, ${(summary.bytes / 1024).toFixed(0)} KiB in ${(summary.ms / 1000).toFixed(1)} s.`);
+    if (summary.running.length > 0) say(`Taken while the app ran (${describeInstances(summary.running, Date.now())}): the backup is one snapshot, whatever was written after it is not in it.`);
     say(`Sealed credentials stay sealed in it: keep the app's key (SECRET_KEY or secret.key) with the backup, apart from it.`);
     return 0;
   }

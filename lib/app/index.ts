@@ -29,6 +29,7 @@ import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
 import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
 import { sinkServerLog } from "@/lib/ops/log-sink";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
+import { announcePresence, type Presence } from "@/lib/ops/presence";
 import { readiness, type Readiness } from "@/lib/ops/readiness";
 import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
 import { buildRouteTemplates } from "@/lib/ops/route-template";
@@ -94,6 +95,11 @@ export interface App {
    * logged with a request id, and SIGTERM shutting down gracefully (lib/ops).
    */
   startOperations(): void;
+  /**
+   * This process in the storage's instance registry until it shuts down (lib/ops/presence.ts):
+   * db:move, db:backup and db:restore read who is running there. Once per process.
+   */
+  announce(): Promise<void>;
 }
 
 export interface AppRoutes {
@@ -229,6 +235,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
 
   let background: CrmSyncScheduler | null | undefined;
   let operations = false;
+  let presence: Promise<Presence> | undefined;
 
   return {
     config,
@@ -272,9 +279,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           await background?.stop();
           await renderer?.close();
           await playgroundNow?.close();
+          // Last before storage closes: until here the instance still worked on its data.
+          await (await presence?.catch(() => undefined))?.stop();
           if (storage) await (await storage).close();
         },
       });
+    },
+    async announce() {
+      presence ??= outsideRequestScope(async () =>
+        announcePresence(await db(), { log: (line) => log.warn(line, { component: "instances" }) }),
+      );
+      await presence;
     },
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),

@@ -7,6 +7,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from "kysely";
 import { openDb, type Database, type Db, type OpenDb, type Storage } from "./index";
+import { EXPIRY_NOTE, describeInstances, runningInstances, type Instance } from "./instances";
 import { appliedMigrations, migrateToLatest } from "./migrate";
 import { describeStorage } from "./move";
 import { SQLite } from "./sqlite-driver";
@@ -19,7 +20,6 @@ import {
   digestTable,
   insertRows,
   latestMigration,
-  liveWrites,
   readPages,
   resetSerials,
   rowCounts,
@@ -51,6 +51,8 @@ interface BackupSummary {
   rows: number;
   bytes: number;
   ms: number;
+  /** The app instances registered as running when the backup was taken (it need not stop them). */
+  running: Instance[];
 }
 
 type Progress = (table: string, done: number, total: number) => void;
@@ -65,8 +67,9 @@ function encode(v: unknown): unknown {
  * writers for long), PostgreSQL is read in one repeatable-read transaction (one snapshot of
  * every table). The file appears under its name only once complete.
  */
-export async function backupDatabase(storage: Storage, file: string, opts: { progress?: Progress } = {}): Promise<BackupSummary> {
+export async function backupDatabase(storage: Storage, file: string, opts: { progress?: Progress; now?: () => number } = {}): Promise<BackupSummary> {
   const t0 = performance.now();
+  const now = opts.now ?? Date.now;
   if (storage.kind === "sqlite") {
     if (!fs.existsSync(storage.file)) throw new Refusal(`There is no database at ${storage.file}.`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-backup-"));
@@ -83,7 +86,7 @@ export async function backupDatabase(storage: Storage, file: string, opts: { pro
       }
       const open = await openDb({ kind: "sqlite", file: snapshot }, { migrate: false });
       try {
-        return await writeBackup(open.db, "sqlite", file, t0, opts.progress);
+        return await writeBackup(open.db, "sqlite", file, t0, now(), opts.progress);
       } finally {
         await open.close();
       }
@@ -96,17 +99,18 @@ export async function backupDatabase(storage: Storage, file: string, opts: { pro
     return await open.db
       .transaction()
       .setIsolationLevel("repeatable read")
-      .execute((trx) => writeBackup(trx as unknown as Db, "postgres", file, t0, opts.progress));
+      .execute((trx) => writeBackup(trx as unknown as Db, "postgres", file, t0, now(), opts.progress));
   } finally {
     await open.close();
   }
 }
 
-async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, t0: number, progress?: Progress): Promise<BackupSummary> {
+async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, t0: number, now: number, progress?: Progress): Promise<BackupSummary> {
   const migrations = await appliedMigrations(db);
   const schema = schemaVersion(migrations, "The database");
   if (schema === null) throw new Refusal("The database holds no app data (no migrations applied).");
   const present = await tableColumns(db);
+  const running = await runningInstances(db, now);
 
   const partial = `${file}.partial`;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -137,7 +141,7 @@ async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, 
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are addressed by name
       const total = Number((await (db as Kysely<any>).selectFrom(spec.name).select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
       progress?.(spec.name, 0, total);
-      for await (const page of readPages(db, spec, 1_000)) {
+      for await (const page of spec.local ? [] : readPages(db, spec, 1_000)) {
         let chunk = "";
         for (const row of page) {
           digest.add(row);
@@ -163,7 +167,7 @@ async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, 
     gzip.end(`${JSON.stringify(trailer)}\n`);
     await closed;
     fs.renameSync(partial, file);
-    return { file, schema, tables, rows, bytes: fs.statSync(file).size, ms: performance.now() - t0 };
+    return { file, schema, tables, rows, bytes: fs.statSync(file).size, ms: performance.now() - t0, running };
   } catch (err) {
     gzip.destroy();
     out.destroy();
@@ -174,7 +178,10 @@ async function writeBackup(db: Db, engine: "sqlite" | "postgres", file: string, 
 
 interface RestoreOptions {
   replace?: boolean;
+  /** Restore even though an app instance is registered as running on the target. */
   force?: boolean;
+  /** The clock the instance registry's rows are judged by. */
+  now?: () => number;
   /** Checks the backup's sealed values open with the key the app will have; throws a Refusal if not. */
   checkSealed?: (firstRow: (table: string) => Promise<Row | undefined>) => Promise<string>;
   say?: (line: string) => void;
@@ -262,13 +269,16 @@ class FoundNothing extends Error {}
 async function checkTarget(target: OpenDb, storage: Storage, o: RestoreOptions): Promise<void> {
   const targetVersion = schemaVersion(await appliedMigrations(target.db), `The target (${describeStorage(storage)})`);
   if (targetVersion === null) return;
+  if (!o.force) {
+    const now = (o.now ?? Date.now)();
+    const running = await runningInstances(target.db, now);
+    if (running.length > 0) {
+      throw new Refusal(`The app is running on the target: ${describeInstances(running, now)}. Stop every instance first (it would serve from tables being dropped); --force restores anyway. ${EXPIRY_NOTE}`);
+    }
+  }
   const held = Object.entries(await rowCounts(target.db)).filter(([, n]) => n > 0);
   if (held.length > 0 && !o.replace) {
     throw new Refusal(`The target (${describeStorage(storage)}) already holds data (${held.slice(0, 3).map(([t, n]) => `${t}: ${n}`).join(", ")}…); --replace drops it and restores the backup in its place.`);
-  }
-  if (held.length > 0 && !o.force) {
-    const live = await liveWrites(target.db);
-    if (live) throw new Refusal(`The app looks like it is running on the target: ${live}. Stop every instance first; --force restores anyway.`);
   }
 }
 

@@ -21,11 +21,12 @@ import * as m0017 from "./migrations/0017_oauth";
 import * as m0018 from "./migrations/0018_trust_origin";
 import * as m0019 from "./migrations/0019_oauth_client_sources";
 import * as m0020 from "./migrations/0020_snapshots";
+import * as m0021 from "./migrations/0021_app_instances";
 
 export type Dialect = "sqlite" | "postgres";
 
 // Listed in code rather than read from disk, so the server bundle carries them.
-const all = { "0001_identity": m0001, "0002_connectors": m0002, "0003_crm": m0003, "0004_playground": m0004, "0005_saved_dashboards": m0005, "0006_draft_checks": m0006, "0007_trusted_authors": m0007, "0008_connection_renewal": m0008, "0009_render_reports": m0009, "0010_rate_limits": m0010, "0011_stream_slots": m0011, "0012_report_sources": m0012, "0013_stand_in_oauth": m0013, "0014_crm_sync_limits": m0014, "0015_connector_api_base": m0015, "0016_draft_renders": m0016, "0017_oauth": m0017, "0018_trust_origin": m0018, "0019_oauth_client_sources": m0019, "0020_snapshots": m0020 };
+const all = { "0001_identity": m0001, "0002_connectors": m0002, "0003_crm": m0003, "0004_playground": m0004, "0005_saved_dashboards": m0005, "0006_draft_checks": m0006, "0007_trusted_authors": m0007, "0008_connection_renewal": m0008, "0009_render_reports": m0009, "0010_rate_limits": m0010, "0011_stream_slots": m0011, "0012_report_sources": m0012, "0013_stand_in_oauth": m0013, "0014_crm_sync_limits": m0014, "0015_connector_api_base": m0015, "0016_draft_renders": m0016, "0017_oauth": m0017, "0018_trust_origin": m0018, "0019_oauth_client_sources": m0019, "0020_snapshots": m0020, "0021_app_instances": m0021 };
 
 export const migrationNames = Object.keys(all);
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type Kysely } from "kysely";
 import { openDb, type Db, type OpenDb, type Storage } from "./index";
+import { EXPIRY_NOTE, describeInstances, runningInstances } from "./instances";
 import { appliedMigrations, migrateToLatest } from "./migrate";
 import {
   PROGRESS_TABLE,
@@ -10,7 +11,6 @@ import {
   digestTable,
   insertRows,
   latestMigration,
-  liveWrites,
   readPages,
   resetSerials,
   rowCounts,
@@ -26,8 +26,10 @@ interface MoveOptions {
   to: Storage;
   /** Empty a target that already holds data instead of refusing it. */
   replace?: boolean;
-  /** Copy even though the source shows signs of a running app. */
+  /** Copy even though an app instance is registered as running on the source or the target. */
   force?: boolean;
+  /** The clock the instance registry's rows are judged by. */
+  now?: () => number;
   pageSize?: number;
   /**
    * Opens one sealed value of the source with the key the target's app will have, or throws
@@ -77,17 +79,12 @@ export async function moveDatabase(o: MoveOptions): Promise<MoveReport> {
   try {
     const version = schemaVersion(await appliedMigrations(source.db), `The source (${fromName})`);
     if (version === null) throw new Refusal(`The source (${fromName}) holds no app data (no migrations applied).`);
-    if (!o.force) {
-      const live = await liveWrites(source.db);
-      if (live) {
-        throw new Refusal(
-          `The app looks like it is running on the source: ${live}. Stop every instance first (rows written during the move would be lost); --force copies anyway.`,
-        );
-      }
-    }
+    const now = o.now ?? Date.now;
+    if (!o.force) await refuseRunning(source.db, "source", now(), "rows written during the move would be lost");
     if (o.checkSealed) say(await o.checkSealed(source.db));
 
     target = await openDb(o.to, { migrate: false });
+    if (!o.force) await refuseRunning(target.db, "target", now(), "it would serve from tables being replaced");
     const targetVersion = schemaVersion(await appliedMigrations(target.db), `The target (${toName})`);
     const sourceId = `${fromName} @ ${version}`;
     const progress = await readProgress(target.db);
@@ -115,8 +112,8 @@ export async function moveDatabase(o: MoveOptions): Promise<MoveReport> {
     }
 
     // The rows are written under the schema they were read from; newer migrations run after.
-    const now = schemaVersion(await appliedMigrations(target.db), `The target (${toName})`);
-    if (now === null || now < version) await migrateTarget(target, o.to, version);
+    const reached = schemaVersion(await appliedMigrations(target.db), `The target (${toName})`);
+    if (reached === null || reached < version) await migrateTarget(target, o.to, version);
     await ensureProgress(target.db, sourceId);
     const done = resumed ? progress.done : new Set<string>();
 
@@ -124,7 +121,7 @@ export async function moveDatabase(o: MoveOptions): Promise<MoveReport> {
     const copyStart = performance.now();
     for (const spec of appTables) {
       if (done.has(spec.name)) continue;
-      const total = await countRows(source.db, spec);
+      const total = spec.local ? 0 : await countRows(source.db, spec);
       rows += await copyTable(source.db, target.db, spec, pageSize, total, o.progress);
       await o.afterTable?.(spec.name);
     }
@@ -137,6 +134,7 @@ export async function moveDatabase(o: MoveOptions): Promise<MoveReport> {
     const tables: MoveReport["tables"] = [];
     const sameSchema = version === latestMigration();
     for (const spec of appTables) {
+      if (spec.local) continue;
       const a = await digestTable(source.db, spec);
       const b = await digestTable(target.db, spec);
       const same = a.rows === b.rows && (!sameSchema || a.digest === b.digest);
@@ -149,6 +147,13 @@ export async function moveDatabase(o: MoveOptions): Promise<MoveReport> {
     await target?.close();
     await source.close();
   }
+}
+
+/** Refuses while the registry names an app instance running on `db`, naming each one. */
+async function refuseRunning(db: Db, side: "source" | "target", now: number, why: string): Promise<void> {
+  const running = await runningInstances(db, now);
+  if (running.length === 0) return;
+  throw new Refusal(`The app is running on the ${side}: ${describeInstances(running, now)}. Stop every instance first (${why}); --force copies anyway. ${EXPIRY_NOTE}`);
 }
 
 async function migrateTarget(target: OpenDb, storage: Storage, upTo?: string): Promise<void> {
@@ -179,7 +184,7 @@ async function copyTable(
     await t.deleteFrom(spec.name).execute();
     const digest = new TableDigest();
     progress?.(spec.name, 0, total);
-    for await (const page of readPages(from, spec, pageSize)) {
+    for await (const page of spec.local ? [] : readPages(from, spec, pageSize)) {
       await insertRows(t, spec.name, page);
       for (const row of page) digest.add(row as Row);
       progress?.(spec.name, digest.rows, total);

@@ -411,7 +411,17 @@ export interface StreamSlotsTable {
   seen_at: number;
 }
 
+/** The app processes serving from this database, while they run (0021_app_instances). */
+export interface AppInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  seen_at: number;
+}
+
 export interface Database {
+  app_instances: AppInstancesTable;
   stream_slots: StreamSlotsTable;
   rate_limit_windows: RateLimitWindowsTable;
   trusted_authors: TrustedAuthorsTable;

@@ -17,6 +17,11 @@ export interface TableSpec {
   key: string[];
   /** A PostgreSQL serial column whose sequence must continue after the copied ids. */
   serial?: string;
+  /**
+   * Rows about the processes using this database, not data: a move, a backup and a restore carry
+   * the table (its schema) but none of its rows, and do not compare them.
+   */
+  local?: true;
 }
 
 /**
@@ -61,6 +66,7 @@ export const appTables: TableSpec[] = [
   { name: "oauth_tokens", key: ["token_hash"] },
   { name: "rate_limit_windows", key: ["bucket", "key", "window_start"] },
   { name: "stream_slots", key: ["bucket", "key", "instance"] },
+  { name: "app_instances", key: ["id"], local: true },
 ];
 
 /** One refusal, worded for the person at the terminal; the tools print it alone and exit 2. */
@@ -205,30 +211,3 @@ export const latestMigration = (): string => migrationNames[migrationNames.lengt
 
 /** The move's own bookkeeping in the target, dropped when the move completes. */
 export const PROGRESS_TABLE = "db_move_progress";
-
-/**
- * Signs that an app is running on this database now: a CRM sync lease that has not run out (a
- * running app renews it while it syncs), or a session, draft write or saved revision in the last
- * minute. Rows written while copying would be missed or torn between tables.
- */
-export async function liveWrites(db: Db, now = Date.now()): Promise<string | null> {
-  const present = new Set(await tablesIn(db));
-  const recent = now - 60_000;
-  if (present.has("crm_sync_locks")) {
-    const lease = await db.selectFrom("crm_sync_locks").select(["instance", "holder"]).where("expires_at", ">", now).executeTakeFirst();
-    if (lease) return `a CRM sync lease on "${lease.instance}" is held (by ${lease.holder}) until it runs out`;
-  }
-  const checks: Array<[TableName, string, string]> = [
-    ["crm_sync_runs", "heartbeat_at", "a CRM sync run reported"],
-    ["sessions", "created_at", "someone signed in"],
-    ["playground_drafts", "updated_at", "a draft was written"],
-    ["saved_dashboard_revisions", "saved_at", "a dashboard was saved"],
-  ];
-  for (const [table, column, said] of checks) {
-    if (!present.has(table)) continue;
-    const r = await (db as AnyDb).selectFrom(table).select(sql<number>`max(${sql.ref(column)})`.as("t")).executeTakeFirst();
-    const t = r?.t === null || r?.t === undefined ? null : Number(r.t);
-    if (t !== null && t > recent && t <= now + 60_000) return `${said} ${Math.max(0, Math.round((now - t) / 1000))} s ago`;
-  }
-  return null;
-}

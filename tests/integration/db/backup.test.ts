@@ -159,7 +159,7 @@ describe("db:backup and db:restore", () => {
       [newer, /schema 9999_from_the_future, newer than this code knows/],
     ];
     for (const [file, message] of cases) {
-      const err = await restoreDatabase(target, file, { replace: true, force: true }).catch((e: unknown) => e);
+      const err = await restoreDatabase(target, file, { replace: true }).catch((e: unknown) => e);
       expect(err, file).toBeInstanceOf(Refusal);
       expect((err as Error).message, file).toMatch(message);
       expect(await digests(target), file).toEqual(kept);

@@ -7,7 +7,6 @@ const [file, url, schema, table, rows] = process.argv.slice(2);
 await moveDatabase({
   from: { kind: "sqlite", file: file! },
   to: { kind: "postgres", url: url!, schema: schema! },
-  force: true,
   pageSize: 500,
   progress: (t, done) => {
     if (t === table && done >= Number(rows)) {

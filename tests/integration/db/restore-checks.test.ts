@@ -296,7 +296,7 @@ describe("db:restore checks the whole file first", () => {
       expect(before.counts.crm_contacts).toBe(746);
       for (const [what, edit, message] of cases) {
         const file = craft(what.replace(/\W+/g, "-"), edit);
-        const err = await restoreDatabase(storage, file, { replace: true, force: true }).catch((e: unknown) => e);
+        const err = await restoreDatabase(storage, file, { replace: true }).catch((e: unknown) => e);
         expect(err, what).toBeInstanceOf(Refusal);
         expect((err as Error).message, what).toMatch(message);
         expect((err as Error).message, what).toContain("nothing was restored");
@@ -320,7 +320,7 @@ describe("db:restore checks the whole file first", () => {
         [repeated, "crm_contacts"],
         [dangling, "user_groups"],
       ] as const) {
-        const err = await restoreDatabase(storage, file, { replace: true, force: true }).catch((e: unknown) => e);
+        const err = await restoreDatabase(storage, file, { replace: true }).catch((e: unknown) => e);
         expect(err, file).toBeInstanceOf(Refusal);
         expect((err as Error).message, file).toMatch(new RegExp(`rows of ${table} .*do not load.*rolled back: the target is unchanged`));
         expect(await stateOf(storage), file).toEqual(before);
@@ -339,7 +339,7 @@ describe("db:restore checks the whole file first", () => {
         },
         { users: "0".repeat(64) },
       );
-      const restored = await restoreDatabase(storage, file, { replace: true, force: true });
+      const restored = await restoreDatabase(storage, file, { replace: true });
       expect(restored.ok).toBe(false);
       expect(restored.tables.filter((t) => !t.same).map((t) => t.table)).toEqual(["users"]);
       expect(await stateOf(storage)).toEqual(before);
@@ -349,18 +349,18 @@ describe("db:restore checks the whole file first", () => {
   it("still restores the good backup into either engine, every table as it was backed up", async () => {
     const backedUp = await stateOf(sqlite);
     for (const [, storage] of targets) {
-      const restored = await restoreDatabase(storage, good, { replace: true, force: true });
+      const restored = await restoreDatabase(storage, good, { replace: true });
       expect(restored.ok).toBe(true);
       expect(await stateOf(storage)).toEqual(backedUp);
     }
   }, 120_000);
 
   for (const [name, storage] of targets) {
-    it(`npm run db:restore --replace --force refuses an unknown first table on ${name} in one line, exit 2, dropping nothing`, async () => {
+    it(`npm run db:restore --replace refuses an unknown first table on ${name} in one line, exit 2, dropping nothing`, async () => {
       const before = await stateOf(storage);
       const file = craft("cli-unknown-first", (p) => p.sections.unshift({ table: "zz_notes", columns: ["id"], rows: [[1]] }));
       const target = storage.kind === "sqlite" ? ["--db", storage.file] : ["--db", storage.url, "--schema", storage.schema!];
-      const run = cli(["restore", file, ...target, "--replace", "--force"]);
+      const run = cli(["restore", file, ...target, "--replace"]);
       const { stderr } = measured(run);
       expect(stderr).toEqual([expect.stringMatching(/^db:restore: .*cli-unknown-first\.jsonl\.gz line 2: the table "zz_notes" is not a table of schema \S+; nothing was restored/)]);
       expect(run.status).toBe(2);
@@ -374,7 +374,7 @@ describe("db:restore checks the whole file first", () => {
       const meta = section(p, "meta");
       meta.rows[0]![col(meta, "value")] = "y".repeat(64 * 1024 * 1024);
     });
-    const run = cli(["restore", file, "--db", sqlite.file, "--replace", "--force"]);
+    const run = cli(["restore", file, "--db", sqlite.file, "--replace"]);
     const { mb, stderr } = measured(run);
     expect(stderr).toEqual([expect.stringMatching(/line 3 \(row 1 of meta\) is longer than 32 MiB, the most one line of a backup may hold; nothing was restored/)]);
     expect(run.status).toBe(2);
