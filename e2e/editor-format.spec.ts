@@ -29,7 +29,7 @@ test.describe("at 1440×900", () => {
     await expect.poll(() => editorLines(editor)).toEqual(openScript.split("\n"));
     await editor.format();
     await expect(editor.status()).toHaveText("Line 3: this <script> is never closed; Format leaves the document as it is.");
-    await expect(editor.status()).toBeVisible();
+    await expect(editor.toast()).toHaveText("Line 3: this <script> is never closed; Format leaves the document as it is.");
     // The refusal is read out: the status line is a polite live region.
     await expect(editor.status()).toHaveAttribute("role", "status");
     expect(await editorLines(editor)).toEqual(openScript.split("\n"));

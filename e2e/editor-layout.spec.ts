@@ -364,16 +364,24 @@ test.describe("at 390×844", () => {
     await expect(editor.preview().locator("h1")).toHaveText("CX book");
     await inView(await editor.console().boundingBox(), "the console");
 
-    // The other controls are behind More, each on screen; Escape closes the menu and focus goes back.
-    await page.getByRole("button", { name: "More" }).click();
-    await expect(page.getByRole("button", { name: "More" })).toHaveAttribute("aria-expanded", "true");
-    for (const control of [page.getByRole("button", { name: "Examples & data" }), page.getByRole("combobox", { name: /^Data/ }), page.getByRole("combobox", { name: "Scenario" }), page.getByRole("button", { name: "Format" }), page.getByRole("button", { name: "Shortcuts" })]) {
+    // The other actions are in the More menu, each on screen; Escape closes the menu and focus goes back.
+    await editor.more().click();
+    await expect(editor.more()).toHaveAttribute("aria-expanded", "true");
+    for (const name of ["Examples & data", "Format", "Shortcuts"]) {
+      await expect(editor.menuItem(name)).toBeVisible();
+      await inView(await editor.menuItem(name).boundingBox(), name);
+    }
+    await page.keyboard.press("Escape");
+    await expect(editor.menu()).toBeHidden();
+    await expect(editor.more()).toBeFocused();
+    // The preview's data is chosen in the drawer, opened from the menu.
+    await editor.openDrawer();
+    for (const control of [page.getByRole("combobox", { name: /^Data/ }), page.getByRole("combobox", { name: "Scenario" })]) {
       await expect(control).toBeVisible();
       await inView(await control.boundingBox(), String(control));
     }
     await page.keyboard.press("Escape");
-    await expect(page.getByRole("button", { name: "Examples & data" })).toBeHidden();
-    await expect(page.getByRole("button", { name: "More" })).toBeFocused();
+    await expect(editor.more()).toBeFocused();
 
     // Save opens across the screen, its button one tap away.
     await page.getByRole("button", { name: "Save to my space" }).click();

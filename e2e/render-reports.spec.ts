@@ -227,7 +227,9 @@ test("the editor's preview of a shared demo draft reports each revision, and sho
   await replaceWith(broken);
   const preview = page.frameLocator('iframe[title="Dashboard preview"]');
   await expect(preview.locator("#who")).toHaveText(/@demo\.test$/);
-  await expect(page.getByTestId("render-report")).toContainText("2 errors");
+  // The editor's console counts every error line it lists: the console.error, the thrown error and
+  // the refused POST's rejection; the refusal itself is counted apart.
+  await expect(page.getByTestId("render-report")).toContainText("3 errors · 1 refused request");
 
   const created = page.waitForResponse((r) => r.url().endsWith("/dashboards/playground/draft") && r.request().method() === "POST");
   await page.getByRole("button", { name: "Share" }).click();

@@ -7,7 +7,7 @@ import styles from "./RenderReportView.module.css";
 const times = (count: number) => (count > 1 ? ` (×${count})` : "");
 
 /** One line saying how the render went, for the summary. */
-export function renderSummary(r: RenderReportBody): string {
+function renderSummary(r: RenderReportBody): string {
   const parts = [r.errors.length === 0 ? "no errors" : plural(r.errors.reduce((n, e) => n + e.count, 0), "error")];
   if (r.console.length > 0) parts.push(plural(r.console.reduce((n, c) => n + c.count, 0), "console error"));
   if (r.refusals.length > 0) parts.push(plural(r.refusals.reduce((n, f) => n + f.count, 0), "refused request"));

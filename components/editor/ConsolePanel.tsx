@@ -2,8 +2,8 @@
 
 import { useId, useState, type KeyboardEvent } from "react";
 import type { RenderReportBody, RequestLogEntry } from "@/components/dashboard-frame/DashboardFrame";
-import { renderSummary } from "@/components/dashboard-frame/RenderReportView";
-import { levelCounts, type ConsoleEntry, type ConsoleFilter, type ConsoleLog } from "./console-log";
+import { plural } from "@/components/ui/plural";
+import { consoleCounts, type ConsoleEntry, type ConsoleFilter, type ConsoleLog } from "./console-log";
 import styles from "./editor.module.css";
 
 const times = (count: number) => (count > 1 ? ` (×${count})` : "");
@@ -13,6 +13,7 @@ type Tab = "console" | "requests";
 const FILTERS: readonly { id: ConsoleFilter; label: string }[] = [
   { id: "all", label: "All" },
   { id: "error", label: "Errors" },
+  { id: "refused", label: "Refused" },
   { id: "warn", label: "Warnings" },
   { id: "info", label: "Info" },
   { id: "log", label: "Logs" },
@@ -39,15 +40,26 @@ interface ConsolePanelProps {
  * level and every uncaught error (each with a button to its line in the source), the reads the
  * broker refused; and every request it made. Everything shown is the dashboard's own text, shown
  * as text.
+ *
+ * Every number of the panel is one count (consoleCounts): an error is an uncaught error or a
+ * console.error call, each time it happens, and a refused request each time it is refused, so the
+ * tab's count is the Errors filter's plus the Refused one, a line repeated three times reads
+ * (×3) and counts three, and the summary says the same numbers in words.
  */
 export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: ConsolePanelProps) {
   const [tab, setTab] = useState<Tab>("console");
   const [filter, setFilter] = useState<ConsoleFilter>("all");
+  // On a phone the console is a bar until it has something to say or is asked for, so the
+  // preview keeps the screen (wider, the dock always shows it).
+  const [expanded, setExpanded] = useState<boolean | null>(null);
   const id = useId();
-  const counts = levelCounts(log.entries);
-  const problems = counts.error + (report && !stale ? report.refusals.reduce((n, f) => n + f.count, 0) : 0);
+  const refusals = report && !stale ? report.refusals : [];
+  const counts = consoleCounts(log.entries, refusals);
+  const problems = counts.error + counts.refused;
+  const open = expanded ?? problems > 0;
   const order: Tab[] = ["console", "requests"];
   const shown = filter === "all" ? log.entries : log.entries.filter((e) => e.level === filter);
+  const refusalsShown = filter === "all" || filter === "refused" ? refusals : [];
 
   // Arrow keys move between tabs, as the ARIA tabs pattern expects.
   const onKeyDown = (e: KeyboardEvent) => {
@@ -65,24 +77,40 @@ export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: 
     "aria-selected": tab === t,
     "aria-controls": `${id}-${t}`,
     tabIndex: tab === t ? 0 : -1,
-    onClick: () => setTab(t),
+    onClick: () => {
+      setTab(t);
+      setExpanded(true);
+    },
   });
 
   return (
-    <section className={styles.console} aria-label="Console" data-testid="console">
-      <div role="tablist" aria-label="Console views" className={styles.tabs} onKeyDown={onKeyDown}>
-        <button {...tabProps("console")}>
-          Console{problems > 0 ? <span className={styles.badge}> {problems}</span> : null}
+    <section className={styles.console} aria-label="Console" data-testid="console" data-collapsed={open ? undefined : ""}>
+      <div className={styles.consoleHead}>
+        <div role="tablist" aria-label="Console views" className={styles.tabs} onKeyDown={onKeyDown}>
+          <button {...tabProps("console")}>
+            Console
+            {problems > 0 ? (
+              <span className={styles.badge} data-testid="console-count">
+                {" "}
+                {problems}
+                <span className={styles.visuallyHidden}> {problems === 1 ? "problem" : "problems"}</span>
+              </span>
+            ) : null}
+          </button>
+          <button {...tabProps("requests")}>Requests ({requests.length})</button>
+        </div>
+        <button type="button" className={styles.consoleToggle} aria-expanded={open} aria-controls={`${id}-body`} onClick={() => setExpanded(!open)} data-testid="console-toggle">
+          {open ? "Hide console" : "Show console"}
         </button>
-        <button {...tabProps("requests")}>Requests ({requests.length})</button>
       </div>
+      <div id={`${id}-body`} className={styles.consoleBody}>
       {tab === "console" ? (
         <div role="tabpanel" id={`${id}-console`} aria-labelledby={`${id}-console-tab`} className={styles.tabPanel} tabIndex={0}>
           {/* The previous version's report stays while the current one runs, so typing does not
               make the line blink; it says so. */}
           {report ? (
             <p className={`${styles.summary} ${stale ? styles.stale : ""}`} data-testid="render-report">
-              Render: {renderSummary(report)}
+              Render: {consoleSummary(counts, requests.length, report.settled)}
               {stale ? <span className="muted"> (the previous version; the current one is still running)</span> : null}
             </p>
           ) : (
@@ -106,7 +134,7 @@ export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: 
             </button>
           </div>
           {log.dropped > 0 ? <p className="muted">{log.dropped} earlier lines left out.</p> : null}
-          {shown.length === 0 ? (
+          {filter === "refused" ? null : shown.length === 0 ? (
             <p className="muted" data-testid="console-empty">
               {log.entries.length === 0 ? "Nothing logged." : "Nothing at this level."}
             </p>
@@ -117,9 +145,14 @@ export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: 
               ))}
             </ol>
           )}
-          {report && !stale && report.refusals.length > 0 ? (
-            <ul className={styles.entries} aria-label="Refused reads">
-              {report.refusals.map((f, i) => (
+          {filter === "refused" && refusalsShown.length === 0 ? (
+            <p className="muted" data-testid="console-empty">
+              Nothing refused.
+            </p>
+          ) : null}
+          {refusalsShown.length > 0 ? (
+            <ul className={styles.entries} aria-label="Refused requests">
+              {refusalsShown.map((f, i) => (
                 <li key={`r${i}`} className={styles.error} data-testid="render-refusal">
                   <code>
                     {f.method ?? ""} {f.path}
@@ -159,8 +192,18 @@ export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: 
           )}
         </div>
       )}
+      </div>
     </section>
   );
+}
+
+/** The summary line in the panel's own counts: "3 errors · 1 refused request · 5 requests". */
+function consoleSummary(counts: Record<ConsoleFilter, number>, requests: number, settled: boolean): string {
+  const parts = [counts.error === 0 ? "no errors" : plural(counts.error, "error")];
+  if (counts.refused > 0) parts.push(plural(counts.refused, "refused request"));
+  parts.push(plural(requests, "request"));
+  if (!settled) parts.push("still loading when reported");
+  return parts.join(" · ");
 }
 
 const LEVEL_CLASS: Record<ConsoleEntry["level"], string | undefined> = {

@@ -8,9 +8,9 @@ const DRAWER_ID = "editor-drawer";
 const TOGGLE_ID = "editor-drawer-toggle";
 
 /** The toolbar button that opens and closes the drawer. */
-export function DrawerToggle({ open, onToggle, disabled }: { open: boolean; onToggle: () => void; disabled?: boolean }) {
+export function DrawerToggle({ open, onToggle, disabled, className }: { open: boolean; onToggle: () => void; disabled?: boolean; className?: string }) {
   return (
-    <button type="button" id={TOGGLE_ID} className={styles.toolButton} aria-expanded={open} aria-controls={DRAWER_ID} onClick={onToggle} disabled={disabled}>
+    <button type="button" id={TOGGLE_ID} className={`${styles.toolButton} ${className ?? ""}`} aria-expanded={open} aria-controls={DRAWER_ID} onClick={onToggle} disabled={disabled}>
       Examples &amp; data
     </button>
   );

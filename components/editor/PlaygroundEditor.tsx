@@ -23,6 +23,8 @@ import { isTyping, ShortcutsDialog } from "./ShortcutsDialog";
 import { PaneSwitch, type Pane } from "./PaneSwitch";
 import { MORE_ID, MORE_TOGGLE_ID } from "./toolbar-ids";
 import { StateMatrix } from "./StateMatrix";
+import { StatusToast, type Status } from "./StatusToast";
+import { MenuButton } from "@/components/ui/MenuButton";
 import { useDebounced, useIdleDebounced } from "./useDebounced";
 import { preloadCheck, useDraftReads } from "./useDraftCheck";
 import { useDraftSharing } from "./useDraftSharing";
@@ -47,6 +49,14 @@ const MATRIX_DEBOUNCE_MS = 1_000;
 const SPLIT_DEFAULT = 50;
 const SPLIT_MIN = 25;
 const SPLIT_MAX = 75;
+/**
+ * The dock under the panes (the check's findings, the console) in px: tall enough that the first
+ * finding reads whole and three fit at 1440×900, never so tall the panes above drop under PANES_MIN.
+ */
+const DOCK_DEFAULT = 340;
+const DOCK_MIN = 150;
+const DOCK_LIMIT = 4_000;
+const PANES_MIN = 200;
 /** The request log keeps the newest entries of the dashboard now running. */
 const REQUESTS_SHOWN = 200;
 
@@ -64,8 +74,10 @@ interface PlaygroundEditorProps {
 
 /** The playground editor: source on one side, its live preview on the other, and sharing. */
 export function PlaygroundEditor({ examples: starters, requestedExample, openHandoff, saver, draftId }: PlaygroundEditorProps) {
-  const [status, announce] = useState("");
-  const clearStatus = useCallback(() => announce((s) => (s ? "" : s)), []);
+  const [status, setStatus] = useState<Status>({ text: "", seq: 0 });
+  // Each message is a new toast, the same words said again included.
+  const announce = useCallback((text: string) => setStatus((s) => ({ text, seq: s.seq + 1 })), []);
+  const clearStatus = useCallback(() => setStatus((s) => (s.text ? { text: "", seq: s.seq + 1 } : s)), []);
   const source = useEditorSource(starters, requestedExample, announce, draftId ? draftLoading(draftId) : undefined);
   const { starter, html } = source;
   const [view, setView] = useState<View>("single");
@@ -127,7 +139,18 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   const jump = useCallback((line: number, column?: number) => editor.current?.goTo(line, column), []);
   const workspace = useRef<HTMLDivElement>(null);
-  const [split, setSplit] = usePaneSplit(SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
+  const [split, setSplit] = usePaneSplit("playground.editor-split", SPLIT_DEFAULT, SPLIT_MIN, SPLIT_MAX);
+  const [dockKept, setDock] = usePaneSplit("playground.dock-height", DOCK_DEFAULT, DOCK_MIN, DOCK_LIMIT);
+  // The dock may grow until the panes above it would be shorter than PANES_MIN, in this window.
+  const [dockMax, setDockMax] = useState(DOCK_LIMIT);
+  useEffect(() => {
+    const el = workspace.current;
+    if (!el || typeof ResizeObserver !== "function") return;
+    const observer = new ResizeObserver(() => setDockMax(Math.max(DOCK_MIN, el.clientHeight - PANES_MIN)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const dock = Math.min(dockKept, dockMax);
   const [resizing, setResizing] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   // The drawer lists the paths the draft reads first: the check's manifest, once it is open.
@@ -244,18 +267,6 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   // On a phone the source and the preview take turns filling the screen; wide, both show.
   const [pane, setPane] = useState<Pane>("code");
-  // The toolbar's secondary controls on a phone: a menu that opens under More.
-  const [moreOpen, setMoreOpen] = useState(false);
-  const openMore = () => {
-    setMoreOpen(true);
-    // Into the menu, at its first control, once it is drawn.
-    requestAnimationFrame(() => document.getElementById(MORE_ID)?.querySelector<HTMLElement>("button, select, input")?.focus());
-  };
-  const closeMore = (focusToggle: boolean) => {
-    if (!moreOpen) return;
-    setMoreOpen(false);
-    if (focusToggle) document.getElementById(MORE_TOGGLE_ID)?.focus();
-  };
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -277,6 +288,8 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
 
   return (
     <section aria-labelledby="editor-title" className={styles.page}>
+      {/* One row at every desktop width, whatever the title or the state: what does not fit is
+          under More, and messages are toasts (StatusToast) rather than text in the row. */}
       <div className={styles.toolbar} data-testid="editor-toolbar">
         <h1 id="editor-title" className={styles.title}>
           Dashboard playground
@@ -284,55 +297,13 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
         <span className={styles.docName} title={name} data-testid="editor-name">
           {name}
         </span>
+        <p className={styles.revision}>
+          Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
+        </p>
         <PaneSwitch pane={pane} onPane={setPane} />
-        {/* The secondary controls: in the toolbar's row on a wide screen, behind More on a phone. */}
-        <div
-          id={MORE_ID}
-          className={styles.more}
-          data-open={moreOpen || undefined}
-          onKeyDown={(e) => {
-            if (e.key === "Escape" && moreOpen) {
-              e.stopPropagation();
-              closeMore(true);
-            }
-          }}
-        >
-          <p className={styles.revision}>
-            Revision <span data-testid="editor-revision">{revision ?? "not shared"}</span>
-          </p>
-          <DrawerToggle
-            open={drawerOpen}
-            disabled={!interactive}
-            onToggle={() => {
-              closeMore(false);
-              setDrawerOpen((o) => !o);
-            }}
-          />
-          <PreviewControls data={data} shared={shared} />
-          <button
-            type="button"
-            onClick={() => {
-              closeMore(false);
-              void format();
-            }}
-            disabled={!interactive}
-            className={styles.toolButton}
-          >
-            Format
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              closeMore(false);
-              setShortcutsOpen(true);
-            }}
-            className={styles.toolButton}
-            aria-keyshortcuts="?"
-          >
-            Shortcuts
-          </button>
-        </div>
-        <SharePanel sharing={sharing} interactive={interactive} status={status} keepsOnCtrlS={!saver}>
+        <DrawerToggle open={drawerOpen} disabled={!interactive} onToggle={() => setDrawerOpen((o) => !o)} className={styles.wideOnly} />
+        <PreviewControls data={data} shared={shared} className={styles.wideOnly} />
+        <SharePanel sharing={sharing} interactive={interactive} keepsOnCtrlS={!saver}>
           {saver ? (
             <span ref={saveBox} className={styles.save}>
               <SaveToSpace
@@ -349,23 +320,38 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             </span>
           ) : null}
         </SharePanel>
-        <button
-          type="button"
-          id={MORE_TOGGLE_ID}
-          className={styles.moreToggle}
-          aria-expanded={moreOpen}
-          aria-controls={MORE_ID}
-          onClick={() => (moreOpen ? closeMore(true) : openMore())}
-        >
-          More
-        </button>
+        <MenuButton id={MORE_ID} buttonId={MORE_TOGGLE_ID} label={
+            <>
+              More <span aria-hidden="true">▾</span>
+            </>
+          }
+          menuLabel="More actions" className={styles.moreBox} buttonClassName={styles.moreToggle} menuClassName={styles.menu}>
+          {/* On a phone the drawer opens from here; wider, its button is in the row. */}
+          <button type="button" role="menuitem" className={styles.phoneOnly} aria-controls="editor-drawer" disabled={!interactive} onClick={() => setDrawerOpen((o) => !o)}>
+            Examples &amp; data
+          </button>
+          <button type="button" role="menuitem" disabled={!interactive} onClick={() => void format()}>
+            Format
+          </button>
+          <button type="button" role="menuitem" aria-keyshortcuts="?" onClick={() => setShortcutsOpen(true)}>
+            Shortcuts
+          </button>
+        </MenuButton>
       </div>
+      <StatusToast status={status} />
 
       <DraftNotices durable={durable} interactive={interactive} />
 
       {source.unknownExample !== null ? <ExampleNotice requested={source.unknownExample} starter={starter} /> : null}
 
-      <div ref={workspace} className={styles.workspace} style={{ ["--split" as string]: `${split}%` }} data-dragging={resizing || undefined} data-pane={pane}>
+      <div
+        ref={workspace}
+        className={styles.workspace}
+        style={{ ["--split" as string]: `${split}%`, ["--dock" as string]: `${dock}px` }}
+        data-dragging={resizing || undefined}
+        data-pane={pane}
+        data-view={view}
+      >
         <div
           id="editor-pane"
           className={styles.sourcePane}
@@ -395,7 +381,6 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
               All shortcuts
             </button>
           </p>
-          <FindingsPanel {...findings} onJump={jump} />
         </div>
         <PaneSplitter
           value={split}
@@ -413,45 +398,70 @@ export function PlaygroundEditor({ examples: starters, requestedExample, openHan
             <ActiveState data={data} />
           </div>
           {view === "single" ? (
-            <>
-              <div className={styles.previewStage} aria-busy={!previewReady} data-testid="preview-stage">
-                {!previewOn ? null : data.live ? (
-                  // A new document (another example, a draft, a saved dashboard) asks afresh.
-                  <ConsentedFrame
-                    key={preview.key}
-                    html={previewHtml}
-                    title="Dashboard preview"
-                    author={author}
-                    reads={previewReads}
-                    signedIn={saver != null}
-                    reask="inline"
-                    // Once shared, the draft's data is fixed: declining shows demo data here only.
-                    onDecline={shared ? undefined : () => data.setMode("demo")}
-                    demo={{ scenario: data.scenario || undefined, examples: data.examples }}
-                    onDataChange={setPreviewData}
-                    frame={previewFrame}
-                  />
-                ) : (
-                  <DashboardFrame
-                    html={previewHtml}
-                    data={{ mode: "demo", scenario: data.scenario || undefined, examples: data.examples }}
-                    title="Dashboard preview"
-                    {...previewFrame}
-                  />
-                )}
-                {previewReady || (data.live && previewData === "waiting") ? null : (
-                  <p className={styles.loading} role="status" data-testid="preview-loading">
-                    Rendering preview…
-                  </p>
-                )}
-              </div>
-              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} log={logShown} onClear={clearLog} onJump={jump} />
-            </>
+            <div className={styles.previewStage} aria-busy={!previewReady} data-testid="preview-stage">
+              {!previewOn ? null : data.live ? (
+                // A new document (another example, a draft, a saved dashboard) asks afresh.
+                <ConsentedFrame
+                  key={preview.key}
+                  html={previewHtml}
+                  title="Dashboard preview"
+                  author={author}
+                  reads={previewReads}
+                  signedIn={saver != null}
+                  reask="inline"
+                  // Once shared, the draft's data is fixed: declining shows demo data here only.
+                  onDecline={shared ? undefined : () => data.setMode("demo")}
+                  demo={{ scenario: data.scenario || undefined, examples: data.examples }}
+                  onDataChange={setPreviewData}
+                  frame={previewFrame}
+                />
+              ) : (
+                <DashboardFrame
+                  html={previewHtml}
+                  data={{ mode: "demo", scenario: data.scenario || undefined, examples: data.examples }}
+                  title="Dashboard preview"
+                  {...previewFrame}
+                />
+              )}
+              {previewReady || (data.live && previewData === "waiting") ? null : (
+                <p className={styles.loading} role="status" data-testid="preview-loading">
+                  Rendering preview…
+                </p>
+              )}
+            </div>
           ) : (
             <StateMatrix html={matrixHtml} />
           )}
         </div>
+        {/* The dock: the check's findings under the source and the console under the preview,
+            one height for both, resized from the separator above them. */}
+        <PaneSplitter
+          orientation="horizontal"
+          value={dock}
+          onChange={setDock}
+          min={DOCK_MIN}
+          max={dockMax}
+          container={workspace}
+          controls="editor-dock"
+          label="Resize the check and the console"
+          valueText={`${Math.round(dock)} pixels`}
+          onDragging={setResizing}
+          className={styles.dockSplitter}
+          testId="dock-splitter"
+        />
+        <div id="editor-dock" className={styles.dock} data-testid="editor-dock">
+          <div className={styles.checkPane}>
+            <FindingsPanel {...findings} onJump={jump} />
+          </div>
+          {view === "single" ? (
+            <div className={styles.consolePane}>
+              <ConsolePanel report={previewReport?.body ?? null} stale={reportStale} requests={requests} log={logShown} onClear={clearLog} onJump={jump} />
+            </div>
+          ) : null}
+        </div>
         <EditorDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
+          {/* On a phone the preview's data is chosen here; wider, in the toolbar's row. */}
+          <PreviewControls data={data} shared={shared} className={styles.phoneOnly} />
           {starters.length > 1 ? <ExampleGallery examples={starters} current={starter} interactive={interactive} onChoose={source.chooseExample} /> : null}
           <VariantsPanel data={data} reads={drawerReads?.paths ?? null} />
         </EditorDrawer>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useId } from "react";
 import type { DataMode } from "@/components/dashboard-frame/DashboardFrame";
 import type { PreviewData } from "./usePreviewData";
 import styles from "./editor.module.css";
@@ -27,21 +28,24 @@ interface PreviewControlsProps {
   data: PreviewData;
   /** Once shared, the draft's data mode is fixed. */
   shared: boolean;
+  className?: string;
 }
 
 /** The preview's data in the toolbar: demo or live, and the demo's scenario. */
-export function PreviewControls({ data, shared }: PreviewControlsProps) {
+export function PreviewControls({ data, shared, className }: PreviewControlsProps) {
   const { mode, setMode, live, scenarios, scenariosFailed, scenario, setScenario } = data;
+  // Drawn twice (the toolbar's row, and the drawer on a phone): each copy's note has its own id.
+  const fixedId = `${useId()}-mode-fixed`;
   return (
-    <form className={styles.controls} onSubmit={(e) => e.preventDefault()} aria-label="Preview settings">
+    <form className={`${styles.controls} ${className ?? ""}`} onSubmit={(e) => e.preventDefault()} aria-label="Preview settings">
       <label className={styles.field}>
         <span>Data</span>
-        <select value={mode} onChange={(e) => setMode(e.target.value as DataMode)} disabled={shared} aria-describedby={shared ? "mode-fixed" : undefined}>
+        <select value={mode} onChange={(e) => setMode(e.target.value as DataMode)} disabled={shared} aria-describedby={shared ? fixedId : undefined}>
           <option value="demo">Demo data</option>
           <option value="live">My live data</option>
         </select>
         {shared ? (
-          <span id="mode-fixed" className={styles.visuallyHidden}>
+          <span id={fixedId} className={styles.visuallyHidden}>
             fixed once shared
           </span>
         ) : null}

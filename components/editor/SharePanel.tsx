@@ -7,16 +7,14 @@ import styles from "./editor.module.css";
 interface SharePanelProps {
   sharing: DraftSharing;
   interactive: boolean;
-  /** The editor's status line. */
-  status: string;
-  /** Further actions beside sharing (saving), before the status line. */
+  /** Further actions beside sharing (saving). */
   children?: ReactNode;
   /** Whether Ctrl/Cmd+S shares (when there is no saving), so the button can say so. */
   keepsOnCtrlS?: boolean;
 }
 
-/** Share (then the watch link to copy), the other actions, and the editor's status line. */
-export function SharePanel({ sharing, interactive, status, children, keepsOnCtrlS = false }: SharePanelProps) {
+/** Share (then the watch link to copy) and the other actions. */
+export function SharePanel({ sharing, interactive, children, keepsOnCtrlS = false }: SharePanelProps) {
   const { share, copied, shareDraft, copyWatchLink } = sharing;
   return (
     <div className={styles.share}>
@@ -40,11 +38,13 @@ export function SharePanel({ sharing, interactive, status, children, keepsOnCtrl
           Share
         </button>
       )}
-      {share.kind === "failed" ? <span className="error-text">{share.message}</span> : null}
+      {/* One line however long: the whole message is its title. */}
+      {share.kind === "failed" ? (
+        <span className={`error-text ${styles.shareError}`} title={share.message}>
+          {share.message}
+        </span>
+      ) : null}
       {children}
-      <p className={styles.status} role="status" aria-live="polite" data-testid="editor-status">
-        {status}
-      </p>
     </div>
   );
 }

@@ -45,14 +45,22 @@ export function logged(log: ConsoleLog, html: string, notice: ErrorNotice | Cons
   return { html, entries: over ? entries.slice(over) : entries, dropped: cur.dropped + over };
 }
 
-export type ConsoleFilter = "all" | ConsoleLevel;
+/** The console's views: every line, one level, or the requests refused. */
+export type ConsoleFilter = "all" | ConsoleLevel | "refused";
 
-/** Calls per level (a repeated line counts each time), and in all. */
-export function levelCounts(entries: readonly ConsoleEntry[]): Record<ConsoleFilter, number> {
-  const counts: Record<ConsoleFilter, number> = { all: 0, error: 0, warn: 0, info: 0, log: 0, debug: 0 };
+/**
+ * The console's one count: calls per level (a repeated line counts each time), requests refused
+ * (each time), and in all. An error is an uncaught error or a console.error call.
+ */
+export function consoleCounts(entries: readonly ConsoleEntry[], refusals: readonly { count: number }[] = []): Record<ConsoleFilter, number> {
+  const counts: Record<ConsoleFilter, number> = { all: 0, error: 0, refused: 0, warn: 0, info: 0, log: 0, debug: 0 };
   for (const e of entries) {
     counts[e.level] += e.count;
     counts.all += e.count;
+  }
+  for (const r of refusals) {
+    counts.refused += r.count;
+    counts.all += r.count;
   }
   return counts;
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ConsentedFrame } from "@/components/dashboard-frame/ConsentedFrame";
 import { SafeView, type DrawingAnswer } from "./SafeView";
 import { FreezeSnapshot } from "./FreezeSnapshot";
@@ -94,6 +94,17 @@ export function SavedDashboardView(props: SavedViewProps) {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [problems, setProblems] = useState<AccessProblem[]>([]);
   const old = shown.revision !== latest.revision;
+  // On a phone the actions past Star wait under More, so the dashboard starts near the top.
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreToggle = useRef<HTMLButtonElement>(null);
+  const historyBox = useRef<HTMLDetailsElement>(null);
+  const showHistory = () => {
+    const box = historyBox.current;
+    if (!box) return;
+    box.open = true;
+    box.scrollIntoView({ block: "start" });
+    box.querySelector("summary")?.focus({ preventScroll: true });
+  };
 
   const onRequest = useCallback((entry: RequestLogEntry) => {
     const problem = accessProblemOf(entry);
@@ -205,25 +216,6 @@ export function SavedDashboardView(props: SavedViewProps) {
         <When iso={shown.savedAt} /> ·{" "}
         {data === "live" ? liveText : data === "demo" ? "demo data instead of yours" : "waiting for your consent to use your data"}
       </p>
-      <div className={styles.actions} role="group" aria-label="Dashboard actions">
-        <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={!ready}>
-          {starred ? "★ Starred" : "☆ Star"}
-        </button>
-        <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={!ready}>
-          {isHome ? "Your home" : "Set as home"}
-        </button>
-        <a className="button" href={`${path}/source?revision=${shown.revision}`}>
-          View source
-        </a>
-        {isHome ? (
-          <Link className="button" href="/?start">
-            Start page
-          </Link>
-        ) : null}
-        <button type="button" onClick={openInPlayground} disabled={!ready}>
-          Open in playground
-        </button>
-      </div>
       {viewer.isOwner ? <FreezeSnapshot path={path} revision={shown.revision} csrf={viewer.csrf} /> : null}
       <p role="status" className={styles.message}>
         {message ? <span className={message.kind === "error" ? "error-text" : undefined}>{message.text}</span> : null}
@@ -253,8 +245,57 @@ export function SavedDashboardView(props: SavedViewProps) {
       ) : null}
     </>
   );
+  const actions = (
+    <div
+      className={`${styles.actions} control-row`}
+      role="group"
+      aria-label="Dashboard actions"
+      onKeyDown={(e) => {
+        if (e.key !== "Escape" || !moreOpen) return;
+        e.stopPropagation();
+        setMoreOpen(false);
+        moreToggle.current?.focus();
+      }}
+    >
+      <button type="button" aria-pressed={starred} onClick={toggleStar} disabled={!ready}>
+        {/* On a phone the star alone; its name stays whole for assistive technology. */}
+        {starred ? "★" : "☆"}
+        <span className={styles.wideText}>{starred ? " Starred" : " Star"}</span>
+      </button>
+      <button ref={moreToggle} type="button" className={styles.moreToggle} aria-expanded={moreOpen} aria-controls="saved-more" onClick={() => setMoreOpen((o) => !o)}>
+        More <span aria-hidden="true">▾</span>
+      </button>
+      {/* Wide, these sit in the row as if the wrapper were not there; on a phone they open under More. */}
+      <div id="saved-more" className={styles.more} data-open={moreOpen || undefined}>
+        <button type="button" aria-pressed={isHome} onClick={toggleHome} disabled={!ready}>
+          {isHome ? "Your home" : "Set as home"}
+        </button>
+        <a className="button" href={`${path}/source?revision=${shown.revision}`}>
+          View source
+        </a>
+        {isHome ? (
+          <Link className="button" href="/?start">
+            Start page
+          </Link>
+        ) : null}
+        <button type="button" onClick={openInPlayground} disabled={!ready}>
+          Open in playground
+        </button>
+        <button
+          type="button"
+          aria-controls="saved-history"
+          onClick={() => {
+            setMoreOpen(false);
+            showHistory();
+          }}
+        >
+          History
+        </button>
+      </div>
+    </div>
+  );
   const footer = (
-    <details className={styles.history} data-testid="history">
+    <details ref={historyBox} id="saved-history" className={styles.history} data-testid="history">
       <summary>History ({history.length} {history.length === 1 ? "revision" : "revisions"})</summary>
       <ol reversed>
         {history.map((r) => (
@@ -280,6 +321,7 @@ export function SavedDashboardView(props: SavedViewProps) {
       kiosk={kiosk}
       labelledBy="saved-title"
       header={header}
+      actions={actions}
       status={<UpdatedState updatedAt={updatedAt} refreshing={drawing} data={data} onRefresh={refresh} everyMinutes={SAVED_REFRESH_MINUTES} />}
       paramsNotice={noticeShown ? paramsNotice : null}
       paramBar={

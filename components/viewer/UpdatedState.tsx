@@ -29,13 +29,19 @@ export function UpdatedState({ updatedAt, refreshing, data, onRefresh, everyMinu
           "Refreshing…"
         ) : (
           <>
-            Updated {updatedAt !== null ? <RelativeTime ms={updatedAt} /> : null} · {dataText}
+            {/* On a phone the line is the dot and the time; the rest stays for assistive technology. */}
+            <span className={styles.wideText}>Updated </span>
+            {updatedAt !== null ? <RelativeTime ms={updatedAt} /> : null}
+            <span className={styles.wideText}> · {dataText}</span>
             <span className={styles.srOnly}>, refreshed every {everyMinutes} minutes</span>
           </>
         )}
       </p>
       <button type="button" onClick={onRefresh} disabled={!interactive || data === "waiting" || refreshing} data-testid="refresh">
-        Refresh
+        <span className={styles.icon} aria-hidden="true">
+          ↻
+        </span>
+        <span className={styles.wideText}>Refresh</span>
       </button>
     </div>
   );

@@ -7,8 +7,10 @@ import styles from "./viewer.module.css";
 
 interface ViewerShellProps {
   kiosk: Kiosk;
-  /** The page's header: title, provenance, actions. Hidden in kiosk mode. */
+  /** The page's header: title, provenance, notices. Hidden in kiosk mode. */
   header: ReactNode;
+  /** The page's own actions, in the header's bar beside the updated state. Hidden in kiosk mode. */
+  actions?: ReactNode;
   /** What stays on screen in kiosk mode beside the way out: whether the dashboard is current. */
   status: ReactNode;
   /** The sentence naming address parameters the dashboard was not given, if any. */
@@ -26,7 +28,7 @@ interface ViewerShellProps {
  * The layout every page that shows a dashboard to read (not to edit) shares: the window's whole
  * width with a slim header, or in kiosk mode the dashboard alone with a small bar to leave.
  */
-export function ViewerShell({ kiosk, header, status, paramsNotice, paramBar, footer, children, labelledBy }: ViewerShellProps) {
+export function ViewerShell({ kiosk, header, actions, status, paramsNotice, paramBar, footer, children, labelledBy }: ViewerShellProps) {
   const interactive = useInteractive();
   const exitRef = useRef<HTMLButtonElement>(null);
   const enterRef = useRef<HTMLButtonElement>(null);
@@ -50,10 +52,14 @@ export function ViewerShell({ kiosk, header, status, paramsNotice, paramBar, foo
     <section aria-labelledby={labelledBy} className={`${styles.viewer} ${kiosk.kiosk ? styles.kiosk : ""}`} data-kiosk={kiosk.kiosk ? "true" : "false"} data-testid="viewer">
       <div className={styles.header} hidden={kiosk.kiosk}>
         <div className={styles.headerMain}>{header}</div>
-        <div className={styles.headerSide}>
+        <div className={`${styles.headerSide} control-row`}>
+          {actions}
           {kiosk.kiosk ? null : status}
           <button ref={enterRef} type="button" onClick={kiosk.enter} disabled={!interactive} aria-keyshortcuts="Escape" data-testid="enter-kiosk">
-            Full screen
+            <span className={styles.icon} aria-hidden="true">
+              ⤢
+            </span>
+            <span className={styles.wideText}>Full screen</span>
           </button>
         </div>
       </div>

@@ -72,8 +72,51 @@ export class PlaygroundEditorPage {
     return this.page.getByTestId("warning");
   }
 
+  /** The polite live region that keeps the latest message (visually hidden). */
   status() {
     return this.page.getByTestId("editor-status");
+  }
+
+  /** The latest message on screen, until it fades. */
+  toast() {
+    return this.page.getByTestId("editor-toast");
+  }
+
+  toolbar() {
+    return this.page.getByTestId("editor-toolbar");
+  }
+
+  /** The toolbar's More button, which opens its menu of secondary actions. */
+  more() {
+    return this.page.getByRole("button", { name: "More", exact: true });
+  }
+
+  menu() {
+    return this.page.getByRole("menu", { name: "More actions" });
+  }
+
+  menuItem(name: string) {
+    return this.menu().getByRole("menuitem", { name, exact: true });
+  }
+
+  /** Runs an action of the More menu. */
+  async fromMenu(name: string): Promise<void> {
+    if (!(await this.menu().isVisible())) await this.more().click();
+    await this.menuItem(name).click();
+  }
+
+  /** The separator above the dock of the check and the console. */
+  dockSplitter() {
+    return this.page.getByRole("separator", { name: "Resize the check and the console" });
+  }
+
+  dock() {
+    return this.page.getByTestId("editor-dock");
+  }
+
+  /** The list of the check's findings. */
+  findings() {
+    return this.page.getByTestId("warnings");
   }
 
   dataMode() {
@@ -131,16 +174,18 @@ export class PlaygroundEditorPage {
     return this.console().getByTestId("console-request");
   }
 
+  /** Opens the drawer: from the toolbar's row, or on a phone from the More menu. */
   async openDrawer(): Promise<void> {
-    await this.reveal(this.page.getByRole("button", { name: "Examples & data" }));
-    await this.page.getByRole("button", { name: "Examples & data" }).click();
+    const inRow = this.page.getByRole("button", { name: "Examples & data" });
+    if (await inRow.isVisible()) await inRow.click();
+    else await this.fromMenu("Examples & data");
     await expect(this.drawer()).toBeVisible();
   }
 
-  /** On a phone the toolbar's secondary controls are behind More: opens it when `control` is not on screen. */
+  /** On a phone the preview's data is chosen in the drawer: opens it when `control` is not on screen. */
   async reveal(control: Locator): Promise<void> {
     if (await control.isVisible()) return;
-    await this.page.getByRole("button", { name: "More" }).click();
+    await this.openDrawer();
     await expect(control).toBeVisible();
   }
 
@@ -155,9 +200,7 @@ export class PlaygroundEditorPage {
   }
 
   async format(): Promise<void> {
-    const button = this.page.getByRole("button", { name: "Format", exact: true });
-    await this.reveal(button);
-    await button.click();
+    await this.fromMenu("Format");
   }
 
   saveForm() {
