@@ -75,7 +75,7 @@ describe(`a database of the previous release (${manifest.commit.slice(0, 7)}) op
     const drafts = Object.keys(manifest.answers).filter((k) => k.startsWith("draft "));
     expect(drafts.length).toBeGreaterThan(0);
     for (const [key, then] of Object.entries(manifest.answers)) {
-      expect(JSON.parse(JSON.stringify(answers.get(key) ?? null)), key).toEqual(then);
+      expect(withoutAdditions(JSON.parse(JSON.stringify(answers.get(key) ?? null)), then), key).toEqual(then);
     }
     for (const [key, status] of Object.entries(manifest.apiStatus)) {
       const now = answers.get(key) as { status: number; body: unknown };
@@ -91,3 +91,29 @@ describe(`a database of the previous release (${manifest.commit.slice(0, 7)}) op
     expect(trusted.map((t) => t.madeVia)).toEqual(trusted.map(() => "unrecorded"));
   }, 60_000);
 });
+
+/**
+ * Fields this release adds to an answer that release gave, each named here with the value an old
+ * row reads as: a render report kept before reports named their page parameters reads `params: {}`.
+ * Only these, with only those values, are set aside; anything else that differs still fails.
+ */
+const ADDED_SINCE_FIXTURE: Readonly<Record<string, string>> = { params: "{}" };
+
+function withoutAdditions(now: unknown, then: unknown): unknown {
+  if (typeof now === "string" && typeof then === "string" && now !== then) {
+    try {
+      return JSON.stringify(withoutAdditions(JSON.parse(now), JSON.parse(then)));
+    } catch {
+      return now;
+    }
+  }
+  if (Array.isArray(now) && Array.isArray(then)) return now.map((v, i) => withoutAdditions(v, then[i]));
+  if (typeof now !== "object" || now === null || typeof then !== "object" || then === null || Array.isArray(then)) return now;
+  const old = then as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(now)
+      .filter(([k, v]) => k in old || ADDED_SINCE_FIXTURE[k] !== JSON.stringify(v))
+      .map(([k, v]) => [k, withoutAdditions(v, old[k])]),
+  );
+}
+
