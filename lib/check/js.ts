@@ -6,7 +6,7 @@ import { checkWebRtc } from "./webrtc";
 import { collectParamReads } from "./params";
 import { SNAPSHOT_HELPER } from "@/lib/frame/snapshot";
 import { leadingDataDeclaration, type DataDeclaration } from "./data";
-import { endOf, startOf, walk, type AnyNode } from "./walk";
+import { endOf, startOf, walk, type AnyNode, unwrap } from "./walk";
 import {
   ACTIVITY_BASIS,
   HOLE,
@@ -66,14 +66,6 @@ function keyName(key: AnyNode, computed: boolean): string | null {
   return null;
 }
 
-function unwrap(n: AnyNode): AnyNode {
-  let x = n;
-  for (;;) {
-    if (x.type === "ChainExpression" || x.type === "ParenthesizedExpression") x = x.expression;
-    else if (x.type === "AwaitExpression") x = x.argument;
-    else return x;
-  }
-}
 
 function calleeName(call: CallExpression | NewExpression): string | null {
   const c = unwrap(call.callee);

@@ -1,7 +1,7 @@
 import { parseScript, type ESTree } from "meriyah";
 import { READS_MAX, resolveShape, type DraftReads } from "./reads";
 import { HOLE } from "./urls";
-import type { AnyNode } from "./walk";
+import { unwrap, type AnyNode } from "./walk";
 
 // What a request's URL can be, read off the code before it runs: the values an expression may
 // take, as alternatives. `base + "/conversations" + (cursor ? "?cursor=" + cursor : "")` is two
@@ -89,14 +89,6 @@ function keyOf(p: ESTree.Property): string | null {
   return null;
 }
 
-function unwrap(n: AnyNode): AnyNode {
-  let x = n;
-  for (;;) {
-    if (x.type === "ChainExpression" || x.type === "ParenthesizedExpression") x = x.expression;
-    else if (x.type === "AwaitExpression") x = x.argument;
-    else return x;
-  }
-}
 
 /** Every name a pattern binds, with the path from the bound value to it. */
 function bindPattern(p: AnyNode, access: Step[], dflt: AnyNode | null, out: (id: ESTree.Identifier, access: Step[], dflt: AnyNode | null) => void): void {

@@ -277,3 +277,13 @@ export function walk(root: AnyNode, visit: Visit): void {
 
   go(root, false);
 }
+
+/** The expression under optional chaining, parentheses and `await`: what a call or a URL really is. */
+export function unwrap(n: AnyNode): AnyNode {
+  let x = n;
+  for (;;) {
+    if (x.type === "ChainExpression" || x.type === "ParenthesizedExpression") x = x.expression;
+    else if (x.type === "AwaitExpression") x = x.argument;
+    else return x;
+  }
+}
