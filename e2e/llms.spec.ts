@@ -87,7 +87,10 @@ test("llms.txt is an index an agent reads in one pass, linking the whole protoco
   const full = /(https?:\/\/\S+\/dashboards\/playground\/llms-full\.txt)/.exec(index)?.[1];
   expect(full).toBeTruthy();
   expect((await request.get(new URL(full!).pathname)).status()).toBe(200);
-  for (const e of endpoints) expect(index, e.path).toMatch(new RegExp(`^- \`${e.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[?\`]`, "m"));
+  // Each endpoint's line links its own Markdown page, which answers.
+  for (const e of endpoints) expect(index, e.path).toMatch(new RegExp(`^- \\[\`${e.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[?\`][^\\]]*\\]\\(/docs/[a-z0-9-]+\\.md\\)`, "m"));
+  const page = /\]\((\/docs\/get-cx-book\.md)\)/.exec(index)?.[1];
+  expect((await request.get(page!)).status()).toBe(200);
 });
 
 test("llms.txt prints the contract's shapes: no `unknown` the contract does not mean", async ({ request }) => {

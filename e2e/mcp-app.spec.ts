@@ -81,7 +81,8 @@ test(`a draft shown as an MCP App in a host on ext-apps ${line}.x draws its demo
     const uri = meta("create_draft")?.ui?.resourceUri;
     expect(uri).toMatch(/^ui:\/\//);
     for (const name of ["update_draft", "read_draft", "show_draft"]) expect(meta(name)?.ui?.resourceUri, name).toBe(uri);
-    expect(meta("read_demo_data")?.ui?.visibility).toEqual(["app"]);
+    // The view relays its reads there; an agent may read demo data with it too.
+    expect(meta("read_demo_data")?.ui?.visibility).toEqual(["model", "app"]);
     const { contents } = await client.readResource({ uri: uri! });
     expect(contents[0]).toMatchObject({ uri, mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: {} } } });
     const viewHtml = (contents[0] as { text: string }).text;
