@@ -60,7 +60,7 @@ export async function startServer({ port, dataDir, readyPath, env = {}, quiet })
  * The production build on a fresh data folder under .data/<name>, and Debian's Chromium with the
  * machine's flags, for the scripts that look at pages (screenshots, gallery pictures).
  */
-export async function startServerAndBrowser({ name, port }) {
+export async function startServerAndBrowser({ name, port, browserPath }) {
   const { ensureBuild } = await import("../scripts/start.mjs");
   const { chromium } = await import("@playwright/test");
   const fs = await import("node:fs");
@@ -69,7 +69,7 @@ export async function startServerAndBrowser({ name, port }) {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const stopServer = await startServer({ port, dataDir, readyPath: "/signin" });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: browserPath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   return {
