@@ -5,12 +5,13 @@ import { open as openFile, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { Kysely, PostgresAdapter, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, sql } from "kysely";
 import { openDb, type Database, type Db, type OpenDb, type Storage } from "./index";
 import { EXPIRY_NOTE, describeInstances, runningInstances, type Instance } from "./instances";
 import { appliedMigrations, migrateToLatest } from "./migrate";
 import { describeStorage } from "./move";
 import { SQLite } from "./sqlite-driver";
+import { OwnSchemaPostgresDialect } from "./own-schema";
 import { BACKUP_LINE_MAX_BYTES, FORMAT, VERSION, scanBackup, shown, type BackupHeader, type CheckedBackup } from "./backup-file";
 import {
   PROGRESS_TABLE,
@@ -298,37 +299,24 @@ class NotVerified extends Error {
  */
 async function inOneTransaction(target: OpenDb, body: (db: Db) => Promise<Omit<RestoreSummary, "ms">>): Promise<Omit<RestoreSummary, "ms">> {
   const db = target.dialect === "postgres" ? new Kysely<Database>({ dialect: new OneTransactionPostgres({ pool: target.pool! }) }) : target.db;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        try {
-          const summary = await body(conn);
-          await sql`commit`.execute(conn);
-          return summary;
-        } catch (err) {
-          // SQLite ends a transaction itself on some errors (a full disk); nothing is left to roll back then.
-          await sql`rollback`.execute(conn).catch(() => {});
-          throw err;
-        }
-      });
-    } catch (err) {
-      if (err instanceof NotVerified) return err.summary;
-      // The migrator's catalogue reads can meet another schema changing at that moment
-      // (migrate.ts); in one transaction the first such error aborts it, so the whole
-      // transaction is tried again.
-      if (attempt < 4 && catalogueRace(err)) continue;
-      if (err instanceof Refusal) throw err;
-      throw new Error(`${(err as Error).message} (the restore was rolled back; the target is unchanged)`, { cause: err });
-    }
+  try {
+    return await db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      try {
+        const summary = await body(conn);
+        await sql`commit`.execute(conn);
+        return summary;
+      } catch (err) {
+        // SQLite ends a transaction itself on some errors (a full disk); nothing is left to roll back then.
+        await sql`rollback`.execute(conn).catch(() => {});
+        throw err;
+      }
+    });
+  } catch (err) {
+    if (err instanceof NotVerified) return err.summary;
+    if (err instanceof Refusal) throw err;
+    throw new Error(`${(err as Error).message} (the restore was rolled back; the target is unchanged)`, { cause: err });
   }
-}
-
-function catalogueRace(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (["42703", "42P01", "3F000", "25P02"].includes(String((e as { code?: unknown }).code))) return true;
-  }
-  return false;
 }
 
 class OneTransactionAdapter extends PostgresAdapter {
@@ -337,7 +325,7 @@ class OneTransactionAdapter extends PostgresAdapter {
   }
 }
 
-class OneTransactionPostgres extends PostgresDialect {
+class OneTransactionPostgres extends OwnSchemaPostgresDialect {
   override createAdapter(): PostgresAdapter {
     return new OneTransactionAdapter();
   }

@@ -2,9 +2,10 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import type SQLiteTypes from "better-sqlite3";
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest, type Dialect } from "./migrate";
+import { OwnSchemaPostgresDialect } from "./own-schema";
 import { SQLite } from "./sqlite-driver";
 import type { Database } from "./schema";
 
@@ -81,7 +82,7 @@ export async function openDb(storage: Storage, options: OpenOptions = {}): Promi
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   if (schema && migrate !== false) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   if (migrate !== false) await migrateToLatest(db, "postgres", schema, upTo);
   return { db, dialect: "postgres", pool, close: () => db.destroy() };

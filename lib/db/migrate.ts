@@ -52,31 +52,12 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-const CATALOGUE_RACE = new Set(["42703", "42P01", "3F000"]);
-
 /**
- * Applies pending migrations; the migrator's own lock keeps concurrent starts safe. Before it
- * takes that lock, the migrator introspects every table of the database, and on PostgreSQL that
- * catalogue query fails when another schema's tables change at the same moment: it names each
- * schema and table it found to has_schema_privilege and pg_get_serial_sequence, which fail when
- * that schema or table is dropped in between (undefined column, table or schema). Such a failure
- * is retried (up to 12 times, about 8 s at most); a real migration error fails every attempt.
+ * Applies pending migrations; the migrator's own lock keeps concurrent starts safe. Its catalogue
+ * reads see only this database's own schema (./own-schema), so other schemas created or dropped
+ * on the same server meanwhile cannot fail a start.
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await migrateOnce(db, dialect, schema, upTo);
-    } catch (err) {
-      const code = (err as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= 12 || !CATALOGUE_RACE.has(code ?? "")) throw err;
-      // Backing off with jitter: on a busy server other schemas keep changing, and several
-      // starts retrying in step would keep meeting the same changes.
-      await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt) * (0.5 + Math.random())));
-    }
-  }
-}
-
-async function migrateOnce(db: Kysely<Database>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
   // With a schema named, the migrator looks for its own tables there and nowhere else.
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);

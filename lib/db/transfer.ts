@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { migrationNames } from "./migrate";
 import type { Database } from "./schema";
-import { locksRows, type Db, type OpenDb } from "./index";
+import { type Db, type OpenDb } from "./index";
 
 // Copying the app's rows between databases of either engine: the move, the backup and the
 // restore share these pieces, so every path reads, writes and verifies rows the same way.
@@ -77,16 +77,10 @@ type AnyDb = Kysely<any>;
 
 /**
  * The tables of this database (on PostgreSQL, of the schema the connection is on) with their
- * columns in order, by introspection. Kysely's own introspector lists every schema's tables on
- * PostgreSQL, which would mistake another schema's app for this one.
+ * columns in order, by introspection (./own-schema keeps it to that schema).
  */
 export async function tableColumns(db: Db): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  if (locksRows(db)) {
-    const rows = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(db);
-    for (const r of rows.rows) out.set(r.table_name, [...(out.get(r.table_name) ?? []), r.column_name]);
-    return out;
-  }
   for (const t of await db.introspection.getTables({ withInternalKyselyTables: true })) out.set(t.name, t.columns.map((c) => c.name));
   return out;
 }
