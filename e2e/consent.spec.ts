@@ -90,7 +90,7 @@ const armed = (html: string) =>
 /**
  * Reads the viewer's email and the admin-only staff list through a computed path, then sends the
  * email and the list's size out as the TLS server name of a navigation of the frame itself: the
- * channel no frame can close (docs/architecture.md, residual risks). Whatever data it was given
+ * channel no frame can close (docs/frame.md, residual risks). Whatever data it was given
  * leaves; the question is whose. (Not the list itself: the demo's staff list names the demo
  * people, admin@demo.test among them, while the demo's /me never is the admin.)
  */

@@ -10,8 +10,8 @@ import { DraftAuthor, WatchPage, type CreatedDraft } from "./support/watch-page"
 // or without bytes, HTTP requests, TLS ClientHellos and their server names, UDP datagrams and
 // STUN USERNAMEs. Nothing may arrive, and the host page must be left as it was.
 //
-// Some channels stay open whatever the frame does (see "Security model" in
-// docs/architecture.md): a navigation of the frame by location.* is blocked by the host page's
+// Some channels stay open whatever the frame does (see "Residual risks" in
+// docs/frame.md): a navigation of the frame by location.* is blocked by the host page's
 // frame-src, but Chromium has opened the connection by then, so the port, and for https the
 // TLS server name, reach the target. Those cases are in RESIDUAL: the test measures them and
 // holds them to the bounds written down there (never an HTTP byte, never a UDP datagram).
@@ -218,8 +218,8 @@ const attacks: Record<string, string> = {
 };
 
 /**
- * Channels a browser leaves open, with what each may carry at most per case (see "Security
- * model" in docs/architecture.md). Never an HTTP request, a byte over plain TCP or a datagram.
+ * Channels a browser leaves open, with what each may carry at most per case (see "Residual
+ * risks" in docs/frame.md). Never an HTTP request, a byte over plain TCP or a datagram.
  */
 const RESIDUAL: Record<string, { connections: number; tlsHellos: number }> = {
   "location.href": { connections: 2, tlsHellos: 0 },

@@ -1,7 +1,8 @@
 // The folder graph of app/, components/, lib/ and demo/, read off the import statements: which
 // folder imports which, through `@/` or relative specifiers alike.
 //
-//   npx tsx scripts/layers.ts         lists two-way pairs and imports that climb the layer list
+//   npx tsx scripts/layers.ts             lists two-way pairs and imports that climb the layer list
+//   npx tsx scripts/layers.ts --picture   prints lib/'s layers, highest first, as the guide draws them
 //
 // A folder is app/, components/<folder>, demo/<folder> (demo/users.ts counts as `demo/users`)
 // or lib/<folder> (lib/config.ts and lib/config.test.ts count as `lib/config`). The layer list
@@ -119,6 +120,11 @@ export function filesMatching(dir: string, pattern: RegExp, base = root): string
   return sourcesUnder(path.join(base, dir)).filter((f) => pattern.test(fs.readFileSync(f, "utf8")));
 }
 
+/** lib/'s layers highest first, each as its folders separated by spaces: the rows of the guide's picture. */
+export function layerRows(layers: readonly Layer[]): string[] {
+  return [...layers].reverse().map((l) => l.folders.join(" "));
+}
+
 /** Pairs of folders that import each other, each with the imports both ways. */
 export function twoWayPairs(edges: FolderImport[]): { pair: [string, string]; imports: string[] }[] {
   const by = new Map<string, string[]>();
@@ -151,6 +157,12 @@ export function layerViolations(edges: FolderImport[], layers: readonly Layer[],
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { libLayers, layerExceptions } = await layerList();
+  if (process.argv.includes("--picture")) {
+    const rows = layerRows(libLayers);
+    const width = Math.max(...rows.map((r) => r.length)) + 2;
+    for (const [i, row] of rows.entries()) console.log(`${row.padEnd(width)}${[...libLayers].reverse()[i]?.name ?? ""}`);
+    process.exit(0);
+  }
   const edges = folderImports();
   const pairs = twoWayPairs(edges);
   const { unlisted, upward, demoOut } = layerViolations(edges, libLayers, layerExceptions);

@@ -2,7 +2,7 @@ import { readAllowed, type DraftReads } from "@/lib/check/reads";
 
 // The one place that decides whether code may read this viewer's live data, and which paths.
 //
-// A dashboard can send out of the browser whatever it reads (docs/architecture.md, the frame's
+// A dashboard can send out of the browser whatever it reads (docs/frame.md, the frame's
 // residual channels), so live data reaches a frame only through a LiveGrant, and nothing but this
 // module makes one: `decideLive` when no question needs asking (the viewer's own saved dashboard,
 // an author they trust, nobody signed in), and `agree` when the viewer said yes to a question

@@ -176,7 +176,7 @@ describe("hostile input in Chromium", { timeout: 120_000 }, () => {
   it("gets out through the frame's attributes and policy alone, as written, only by a nested frame: the sanitiser is needed too", () => {
     // The policy stops every fetch and the empty sandbox every script and the meta refresh (either
     // weakened, more cases get out here), but Chromium opens the connection of a nested frame's
-    // navigation before the policy refuses it (docs/architecture.md, Residual risks): only a
+    // navigation before the policy refuses it (docs/frame.md, Residual risks): only a
     // document with no frame element closes that.
     const got = results.get("policy-only")!;
     const leaks = cases.filter((c) => reached(got.get(c.name)!.counts)).map((c) => c.name);
