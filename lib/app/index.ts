@@ -135,6 +135,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const storageOf = (): Promise<OpenDb> =>
     (storage ??= outsideRequestScope(async () => {
       const open = await openDb(config.storage);
+      metrics.statementsFrom(open.statements);
       if (config.demo.enabled) {
         await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams, standInTokenTtlMs: config.standInTokenTtlMs });
       }

@@ -21,6 +21,8 @@ export interface OpenDb {
   dialect: Dialect;
   /** The pg pool, for LISTEN/NOTIFY and advisory locks; absent on SQLite. */
   pool?: pg.Pool;
+  /** Statements sent to the database since it was opened (on SQLite, statements run), for the metrics. */
+  statements(): number;
   close(): Promise<void>;
 }
 
@@ -32,11 +34,13 @@ const INT8_OID = 20;
  * their SQL text (bounded) removes that. SQLite recompiles a cached statement by itself when the
  * schema changes.
  */
-function withStatementCache(database: SQLiteTypes.Database, max = 500) {
+function withStatementCache(database: SQLiteTypes.Database, counted: { n: number }, max = 500) {
   const cache = new Map<string, SQLiteTypes.Statement>();
   return {
     close: () => database.close(),
+    // Kysely prepares once per query it runs, so a prepare is a statement run.
     prepare(sqlText: string): SQLiteTypes.Statement {
+      counted.n++;
       let statement = cache.get(sqlText);
       if (!statement) {
         statement = database.prepare(sqlText);
@@ -66,9 +70,10 @@ export async function openDb(storage: Storage, options: OpenOptions = {}): Promi
     database.pragma("journal_mode = WAL");
     database.pragma("foreign_keys = ON");
     database.pragma("busy_timeout = 5000");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const counted = { n: 0 };
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, counted) }) });
     if (migrate !== false) await migrateToLatest(db, "sqlite", undefined, upTo);
-    return { db, dialect: "sqlite", close: () => db.destroy() };
+    return { db, dialect: "sqlite", statements: () => counted.n, close: () => db.destroy() };
   }
 
   const schema = storage.schema;
@@ -82,10 +87,20 @@ export async function openDb(storage: Storage, options: OpenOptions = {}): Promi
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // Every statement, Kysely's and the pool's own (LISTEN, NOTIFY, advisory locks), goes through a
+  // client's query; counting there gives what a request costs the database.
+  let statements = 0;
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      statements++;
+      return query(...args);
+    };
+  });
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   if (schema && migrate !== false) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   if (migrate !== false) await migrateToLatest(db, "postgres", schema, upTo);
-  return { db, dialect: "postgres", pool, close: () => db.destroy() };
+  return { db, dialect: "postgres", pool, statements: () => statements, close: () => db.destroy() };
 }
 
 /**

@@ -11,6 +11,8 @@ export interface Metrics {
   streamsFrom(read: () => number): void;
   /** Of those, the ones written straight to their sockets. */
   socketStreamsFrom(read: () => number): void;
+  /** Statements sent to storage since it opened, read when scraped. */
+  statementsFrom(read: () => number): void;
   /** Requests whose answers have not ended, read when scraped. */
   inFlightFrom(read: () => number): void;
   /** An update reached every watcher here that lacked it: seconds since the revision was written. */
@@ -40,6 +42,16 @@ export function createMetrics(): Metrics {
   let readStreams: () => number = () => 0;
   let readSocketStreams: () => number = () => 0;
   let readInFlight: () => number = () => 0;
+  let readStatements: () => number = () => 0;
+  new Counter({
+    name: "db_statements_total",
+    help: "Statements sent to storage by this instance since it opened it (on SQLite, statements run).",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(readStatements());
+    },
+  });
   new Gauge({
     name: "http_requests_in_flight",
     help: "Requests whose answers have not ended (open event streams included), this scrape among them.",
@@ -98,6 +110,9 @@ export function createMetrics(): Metrics {
     },
     inFlightFrom(read) {
       readInFlight = read;
+    },
+    statementsFrom(read) {
+      readStatements = read;
     },
     fanout: (seconds) => fanoutDelay.observe(Math.max(0, seconds)),
     syncRun(instance, outcome, seconds) {

@@ -232,6 +232,17 @@ describe("the production server on PostgreSQL with a metrics token", () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });
 
+  it("counts the statements it sends to PostgreSQL: none for a probe, some for each write", async () => {
+    const statements = async () => sample(await metricsText(server), "db_statements_total") ?? NaN;
+    const opened = await statements();
+    // Opening, migrating and checking readiness all ran statements.
+    expect(opened).toBeGreaterThan(20);
+    for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await statements()).toBe(opened);
+    for (let i = 0; i < 2; i++) expect((await createDraft(server)).status).toBe(201);
+    expect(await statements()).toBeGreaterThanOrEqual(opened + 2);
+  });
+
   it("opens /metrics to the bearer of the token from elsewhere, 401 to anyone else there", async () => {
     const away = { "x-forwarded-for": "203.0.113.9" };
     const none = await fetch(`${server.url}/metrics`, { headers: away });
