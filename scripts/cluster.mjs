@@ -167,7 +167,11 @@ export async function startCluster({ instances = 2, port, databaseUrl, env = {},
     for (const [i, p] of ports.entries()) {
       const node = startInstance({ port: p, env: shared, dataDir: path.join(dir, `instance-${i + 1}`), quiet });
       nodes.push(node);
-      await until(`instance ${i + 1} ready`, async () => (await get(`${node.url}/readyz`)) === 200);
+      await until(`instance ${i + 1} ready`, async () => {
+        // An instance that stopped (a configuration it refuses) will never be ready: say why now.
+        if (node.process.exitCode !== null) throw new Error(`instance ${i + 1} exited (${node.process.exitCode}): ${node.output().trim().split("\n").slice(-3).join(" ")}`);
+        return (await get(`${node.url}/readyz`)) === 200;
+      });
     }
     const conf = path.join(dir, "nginx.conf");
     fs.writeFileSync(conf, nginxConfig({ dir, listen: `127.0.0.1:${proxyPort}`, upstreams: ports.map((p) => `127.0.0.1:${p}`) }));

@@ -1,0 +1,157 @@
+// What a second instance buys: the same loads through nginx in front of one instance, then in
+// front of two, on one PostgreSQL (scripts/cluster.mjs), with the statements each request sent
+// to storage read off every instance's /metrics (db_statements_total).
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:scale -- [--duration 8] [--connections 20] [--instances 2]
+//
+// Loads, each alone for --duration seconds with --connections clients:
+//   api read       GET /api/me as a signed-in demo person
+//   demo-API read  GET /dashboards/playground/api/cx/owners, anonymous
+//   draft update   POST /dashboards/playground/draft/<write token>, a new revision each
+//   watch stream   open a draft's event stream, read its first frame, close (a watcher arriving)
+// The playground's per-address limits are raised so that what is measured is the service, not
+// its allowances; each cluster gets a schema of its own, dropped afterwards. Everything shares
+// the machine's cores: the load generator, nginx, the instances and PostgreSQL.
+import http from "node:http";
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import { startCluster } from "../scripts/cluster.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "8" },
+    connections: { type: "string", default: "20" },
+    instances: { type: "string", default: "2" },
+    json: { type: "boolean", default: false },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const DRAFT = "/dashboards/playground/draft";
+const LIMITS = {
+  PLAYGROUND_CREATES_PER_MIN: "100000",
+  PLAYGROUND_UPDATES_PER_MIN: "1000000",
+  PLAYGROUND_READS_PER_MIN: "1000000",
+  PLAYGROUND_DEMO_READS_PER_MIN: "1000000",
+  PLAYGROUND_READ_MIB_PER_SEC: "1000",
+  PLAYGROUND_STREAMS_PER_ADDRESS: "100000",
+  PLAYGROUND_STREAMS_PER_DRAFT: "100000",
+  PLAYGROUND_STREAMS_TOTAL: "200000",
+};
+
+async function statementsOf(instances) {
+  let sum = 0;
+  for (const node of instances) {
+    const text = await (await fetch(`${node.url}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith("db_statements_total "));
+    sum += Number(line?.split(" ")[1] ?? NaN);
+  }
+  return sum;
+}
+
+async function signIn(base, email) {
+  const r = await fetch(`${base}/signin/demo`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }) });
+  const cookie = /dd_session=[^;]+/.exec(r.headers.get("set-cookie") ?? "")?.[0];
+  if (!cookie) throw new Error(`sign-in as ${email} failed: ${r.status}`);
+  return cookie;
+}
+
+async function createDraft(base) {
+  const r = await fetch(`${base}${DRAFT}`, { method: "POST", headers: { "content-type": "text/html" }, body: "<h1>scale</h1>" });
+  if (r.status !== 201) throw new Error(`creating a draft answered ${r.status}: ${await r.text()}`);
+  return r.json();
+}
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/** Clients that each open the event stream, wait for its first `draft` frame and close, again and again. */
+async function arrivals(eventsUrl) {
+  const url = new URL(eventsUrl);
+  const until = Date.now() + DURATION * 1000;
+  let done = 0;
+  let failed = 0;
+  const agent = new http.Agent({ keepAlive: false });
+  const once = () =>
+    new Promise((resolve) => {
+      const req = http.get(url, { agent, headers: { accept: "text/event-stream" } }, (res) => {
+        if (res.statusCode !== 200) {
+          failed++;
+          res.resume();
+          return resolve();
+        }
+        let text = "";
+        res.on("data", (c) => {
+          text += c;
+          if (text.includes("event: draft")) {
+            done++;
+            req.destroy();
+            resolve();
+          }
+        });
+        res.on("close", resolve);
+      });
+      req.on("error", () => resolve());
+    });
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (Date.now() < until) await once();
+  }));
+  agent.destroy();
+  return { requests: done, failed, seconds: DURATION };
+}
+
+async function measure(instances) {
+  const schema = `bench_scale_${randomBytes(4).toString("hex")}`;
+  const cluster = await startCluster({ instances, databaseUrl, quiet: !process.env.BENCH_VERBOSE, env: { DATABASE_SCHEMA: schema, ...LIMITS } });
+  try {
+    const base = cluster.url;
+    const cookie = await signIn(base, "csm@demo.test");
+    const draft = await createDraft(base);
+    const watchable = await createDraft(base);
+    const loads = [
+      { name: "api read", run: () => cannon({ url: `${base}/api/me`, headers: { cookie } }) },
+      { name: "demo-API read", run: () => cannon({ url: `${base}/dashboards/playground/api/cx/owners` }) },
+      {
+        name: "draft update",
+        run: () => cannon({ url: draft.postUrl.replace(/^https?:\/\/[^/]+/, base), method: "POST", headers: { "content-type": "text/html" }, body: "<h1>scale</h1><p>again</p>" }),
+      },
+      { name: "watch stream", run: () => arrivals(watchable.eventsUrl.replace(/^https?:\/\/[^/]+/, base)) },
+    ];
+    const rows = [];
+    for (const load of loads) {
+      // A short warm-up, so that each instance has compiled and cached what the load reads.
+      if (load.name !== "watch stream") await cannon({ ...{ url: `${base}/api/me`, headers: { cookie } }, duration: 1 });
+      const before = await statementsOf(cluster.instances);
+      const result = await load.run();
+      const after = await statementsOf(cluster.instances);
+      const ok = result.requests?.total ?? result.requests;
+      const non2xx = result.non2xx ?? result.failed ?? 0;
+      rows.push({ load: load.name, perSecond: ok / (result.duration ?? result.seconds), non2xx, statementsPerRequest: ok ? (after - before) / ok : NaN });
+    }
+    return rows;
+  } finally {
+    await cluster.stop();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  }
+}
+
+const one = await measure(1);
+const more = await measure(Number(args.instances));
+const n = Number(args.instances);
+const table = one.map((r, i) => ({ load: r.load, one: r, more: more[i], ratio: (more[i]?.perSecond ?? 0) / r.perSecond }));
+if (args.json) console.log(JSON.stringify({ instances: n, duration: DURATION, connections: CONNECTIONS, table }, null, 2));
+console.log(`\nnginx in front of 1, then ${n} instances on one PostgreSQL, ${CONNECTIONS} connections, ${DURATION} s per load\n`);
+console.log(`| load | 1 instance /s | ${n} instances /s | ratio | statements per request (1 / ${n}) | non-2xx (1 / ${n}) |`);
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const r of table) {
+  console.log(`| ${r.load} | ${r.one.perSecond.toFixed(0)} | ${r.more.perSecond.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.one.statementsPerRequest.toFixed(2)} / ${r.more.statementsPerRequest.toFixed(2)} | ${r.one.non2xx} / ${r.more.non2xx} |`);
+}
