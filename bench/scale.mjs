@@ -12,6 +12,7 @@
 // The playground's per-address limits are raised so that what is measured is the service, not
 // its allowances; each cluster gets a schema of its own, dropped afterwards. Everything shares
 // the machine's cores: the load generator, nginx, the instances and PostgreSQL.
+import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -52,11 +53,68 @@ async function statementsOf(instances) {
   return sum;
 }
 
+const TICK_MS = 10; // USER_HZ: /proc's CPU times are in hundredths of a second on Linux
+
+/** Every process's parent, name and CPU time (ms), from /proc. */
+function processes() {
+  const out = new Map();
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ")".
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const f = stat.slice(close + 2).split(" ");
+    // utime + stime, and cutime + cstime: the children it has reaped, so that a PostgreSQL backend
+    // that ends during a load still counts (in the postmaster's figure).
+    out.set(Number(pid), { comm, ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS });
+  }
+  return out;
+}
+
+/** CPU time so far by part: the instances (each with its children), nginx, PostgreSQL, this load generator. */
+function cpuByPart(instances) {
+  const procs = processes();
+  const under = (root) => {
+    let ms = 0;
+    for (const [pid, p] of procs) {
+      for (let q = pid; q > 1; q = procs.get(q)?.ppid ?? 0) {
+        if (q === root) {
+          ms += p.cpuMs;
+          break;
+        }
+      }
+    }
+    return ms;
+  };
+  const byName = (name) => [...procs.values()].filter((p) => p.comm === name).reduce((a, p) => a + p.cpuMs, 0);
+  const self = process.cpuUsage();
+  return { app: instances.reduce((a, n) => a + under(n.process.pid), 0), nginx: byName("nginx"), postgres: byName("postgres"), load: (self.user + self.system) / 1000 };
+}
+
 async function signIn(base, email) {
   const r = await fetch(`${base}/signin/demo`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }) });
   const cookie = /dd_session=[^;]+/.exec(r.headers.get("set-cookie") ?? "")?.[0];
   if (!cookie) throw new Error(`sign-in as ${email} failed: ${r.status}`);
   return cookie;
+}
+
+/** Both portals' first sync runs at start and costs far more than any load; measure after it. */
+async function waitSynced(base, cookie) {
+  for (let i = 0; i < 1200; i++) {
+    const synced = await Promise.all(["customers", "users"].map(async (instance) => {
+      const r = await fetch(`${base}/api/crm/${instance}/sources`, { headers: { cookie } });
+      return r.ok && Boolean((await r.json())?.sources?.[0]?.lastSuccessAt);
+    }));
+    if (synced.every(Boolean)) return;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error("the CRM sync did not complete");
 }
 
 async function createDraft(base) {
@@ -112,6 +170,7 @@ async function measure(instances) {
   try {
     const base = cluster.url;
     const cookie = await signIn(base, "csm@demo.test");
+    await waitSynced(base, await signIn(base, "admin@demo.test"));
     const draft = await createDraft(base);
     const watchable = await createDraft(base);
     const loads = [
@@ -128,11 +187,15 @@ async function measure(instances) {
       // A short warm-up, so that each instance has compiled and cached what the load reads.
       if (load.name !== "watch stream") await cannon({ ...{ url: `${base}/api/me`, headers: { cookie } }, duration: 1 });
       const before = await statementsOf(cluster.instances);
+      const cpuBefore = cpuByPart(cluster.instances);
       const result = await load.run();
+      const cpuAfter = cpuByPart(cluster.instances);
       const after = await statementsOf(cluster.instances);
       const ok = result.requests?.total ?? result.requests;
       const non2xx = result.non2xx ?? result.failed ?? 0;
-      rows.push({ load: load.name, perSecond: ok / (result.duration ?? result.seconds), non2xx, statementsPerRequest: ok ? (after - before) / ok : NaN });
+      // CPU milliseconds each request cost each part: the capacity model's inputs (docs/capacity.md).
+      const cpuMsPerRequest = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, ok ? (cpuAfter[k] - cpuBefore[k]) / ok : NaN]));
+      rows.push({ load: load.name, perSecond: ok / (result.duration ?? result.seconds), non2xx, statementsPerRequest: ok ? (after - before) / ok : NaN, cpuMsPerRequest });
     }
     return rows;
   } finally {
@@ -155,3 +218,8 @@ console.log("|---|---:|---:|---:|---:|---:|");
 for (const r of table) {
   console.log(`| ${r.load} | ${r.one.perSecond.toFixed(0)} | ${r.more.perSecond.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.one.statementsPerRequest.toFixed(2)} / ${r.more.statementsPerRequest.toFixed(2)} | ${r.one.non2xx} / ${r.more.non2xx} |`);
 }
+console.log(`\nCPU ms per request, by part (1 instance / ${n}):\n`);
+console.log("| load | app | nginx | PostgreSQL | load generator |");
+console.log("|---|---:|---:|---:|---:|");
+const pair = (r, k) => `${r.one.cpuMsPerRequest[k].toFixed(2)} / ${r.more.cpuMsPerRequest[k].toFixed(2)}`;
+for (const r of table) console.log(`| ${r.load} | ${pair(r, "app")} | ${pair(r, "nginx")} | ${pair(r, "postgres")} | ${pair(r, "load")} |`);
