@@ -207,10 +207,26 @@ async function measure(instances) {
   }
 }
 
+/**
+ * The capacity model (docs/capacity.md) on this machine: from one instance's measured CPU per
+ * request by part, what `n` instances sustain when they share `cores` with nginx, PostgreSQL and
+ * the load generator. Two ceilings: all the cores, spent as one instance spent them per request;
+ * and each instance's own, a Node process serving from one thread, at the throughput one
+ * instance reached when it was the bottleneck (it is when its share of the CPU is the largest).
+ */
+function predict(oneRow, n, cores) {
+  const c = oneRow.cpuMsPerRequest;
+  const perRequest = c.app + c.nginx + c.postgres + c.load;
+  const machine = (cores * 1000) / perRequest;
+  const perInstance = oneRow.perSecond;
+  return Math.min(machine, n * perInstance);
+}
+
+const cores = (await import("node:os")).availableParallelism();
 const one = await measure(1);
 const more = await measure(Number(args.instances));
 const n = Number(args.instances);
-const table = one.map((r, i) => ({ load: r.load, one: r, more: more[i], ratio: (more[i]?.perSecond ?? 0) / r.perSecond }));
+const table = one.map((r, i) => ({ load: r.load, one: r, more: more[i], ratio: (more[i]?.perSecond ?? 0) / r.perSecond, predicted: predict(r, n, cores) }));
 if (args.json) console.log(JSON.stringify({ instances: n, duration: DURATION, connections: CONNECTIONS, table }, null, 2));
 console.log(`\nnginx in front of 1, then ${n} instances on one PostgreSQL, ${CONNECTIONS} connections, ${DURATION} s per load\n`);
 console.log(`| load | 1 instance /s | ${n} instances /s | ratio | statements per request (1 / ${n}) | non-2xx (1 / ${n}) |`);
@@ -223,3 +239,7 @@ console.log("| load | app | nginx | PostgreSQL | load generator |");
 console.log("|---|---:|---:|---:|---:|");
 const pair = (r, k) => `${r.one.cpuMsPerRequest[k].toFixed(2)} / ${r.more.cpuMsPerRequest[k].toFixed(2)}`;
 for (const r of table) console.log(`| ${r.load} | ${pair(r, "app")} | ${pair(r, "nginx")} | ${pair(r, "postgres")} | ${pair(r, "load")} |`);
+console.log(`\nThe model's prediction for ${n} instances on ${cores} cores, from the one-instance run:\n`);
+console.log(`| load | predicted /s | measured /s | error |`);
+console.log("|---|---:|---:|---:|");
+for (const r of table) console.log(`| ${r.load} | ${r.predicted.toFixed(0)} | ${r.more.perSecond.toFixed(0)} | ${(((r.more.perSecond - r.predicted) / r.predicted) * 100).toFixed(0)} % |`);
