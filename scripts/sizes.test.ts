@@ -51,7 +51,6 @@ const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/inert/css.ts › tokenize": 234,
   "lib/playground/routes.ts › createPlayground": 225,
   "lib/saved/snapshot-routes.ts › snapshotRoutes": 131,
-  "lib/signin/oauth-routes.ts › oauthRoutes": 221,
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
