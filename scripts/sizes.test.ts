@@ -31,7 +31,6 @@ const EXCLUDED: Record<string, string> = {
 const ALLOWED_FILES: Record<string, number> = {
   "lib/agent/mcp.ts": 799,
   "lib/check/resolve.ts": 747,
-  "lib/docs/operations.ts": 779,
   "lib/frame/bootstrap.ts": 980,
   "lib/inert/css.ts": 847,
   "lib/renderer/index.ts": 732,
@@ -44,8 +43,6 @@ const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,
   "lib/docs/llms.ts › llmsFullText": 160,
-  "lib/docs/operations.ts › playgroundOperations": 187,
-  "lib/docs/operations.ts › savingOperations": 125,
   "lib/drafts/renders.ts › createRenders": 212,
   "lib/inert/css.ts › tokenize": 234,
   "lib/playground/routes.ts › createPlayground": 225,
