@@ -1,46 +1,34 @@
 import "server-only";
-import { browserEnvironment, config as processConfig, type Config } from "@/lib/config";
+import { config as processConfig, type Config } from "@/lib/config";
 import type { ReadCache } from "@/lib/cache/read-cache";
 import { createSealer, loadKeyMaterial, type Sealer } from "@/lib/crypto/secrets";
-import { openDb, type Db, type OpenDb } from "@/lib/db";
-import { userForRequest, type SessionUser } from "@/lib/auth/session";
+import type { Db, OpenDb } from "@/lib/db";
+import type { SessionUser } from "@/lib/auth/session";
 import { createCredentials, type Credentials } from "@/lib/connectors/credentials";
-import { connectionAction } from "@/lib/connectors/routes";
 import { createStandIns, type StandIns } from "@/lib/connectors/stand-ins";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
-import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
+import type { CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { crmUpstreamFor, type CrmUpstream } from "@/lib/crm/upstream";
 import { apiHandlers } from "@/lib/handlers";
-import { apiRoute, handleApi, type HandlerServices } from "@/lib/handlers/api-route";
-import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
+import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
 import { installPeerStamp } from "@/lib/http/origin";
-import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
-import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
-import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
-import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
+import { demoReadsOf, type DemoReads, type Playground } from "@/lib/playground/routes";
 import { playgroundSettingsOf } from "@/lib/playground/settings";
-import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import { newSavedAnalysis, type SavedParamReads, type SavedReads } from "@/lib/saved/trust";
-import { seedDemo } from "@/lib/seed";
 import { newOidcDiscovery, type OidcDiscovery } from "@/lib/signin/oidc";
-import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
-import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
-import { sinkServerLog } from "@/lib/ops/log-sink";
+import { outsideRequestScope, type Logger } from "@/lib/ops/log";
 import { createMetrics, type Metrics } from "@/lib/ops/metrics";
 import { announcePresence, type Presence } from "@/lib/ops/presence";
 import { readiness, type Readiness } from "@/lib/ops/readiness";
-import { installRequestEdge, type RequestEdge } from "@/lib/ops/requests";
-import { buildRouteTemplates } from "@/lib/ops/route-template";
-import { shutdownOnSignal } from "@/lib/ops/shutdown";
-import { findChromium, Renderer } from "@/lib/renderer";
-import { createClientMetadataFetcher } from "@/lib/auth/client-metadata";
+import type { RequestEdge } from "@/lib/ops/requests";
+import type { Renderer } from "@/lib/renderer";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
-import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
-import { draftDrawingRoute } from "@/lib/playground/drawn";
-import { createDrawnPictures, drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
-import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
+import { createDrawnPictures, type DrawnPictures } from "@/lib/saved/pictures";
+import { startOperations } from "./operations";
+import { appLogger, openStorage, retried, startCrmBackground, startPlayground, startRenderer } from "./parts";
+import { appRoutes, type AppRoutes } from "./routes";
 
 // The composition root. Everything the process keeps between requests is built here, once,
 // from one configuration, and handed to the routes that need it: storage, the key that seals
@@ -52,6 +40,8 @@ import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes
 //
 // Nothing is opened or generated when the app is built: storage opens on first use (the
 // instrumentation hook opens it at start), so building route modules at import costs nothing.
+// How each larger part starts is in parts.ts, the routes are put together in routes.ts, and the
+// production server's operations are started by operations.ts.
 
 export interface App {
   readonly config: Config;
@@ -102,26 +92,6 @@ export interface App {
   announce(): Promise<void>;
 }
 
-export interface AppRoutes {
-  api: RouteModule;
-  playground: PlaygroundRoutes;
-  agent: AgentRoutes;
-  saved: SavedRoutes;
-  /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
-  drawings: DrawingRoutes & {
-    /** The safe view of a live draft's watch link. */
-    draft: RouteModule;
-  };
-  /** GET /~/<handle>/<slug>/drawn.png: the safe view's drawing as a picture, for "Download picture". */
-  drawingPicture: RouteModule;
-  /** Snapshots: freezing, sharing and revoking one's own (POST /account/snapshots), and opening one. */
-  snapshots: SnapshotRoutes;
-  /** The MCP endpoint's authorization server: metadata, registration, consent, tokens. */
-  oauth: OAuthRoutes;
-  connections: RouteModule;
-  standIns: RouteModule;
-}
-
 interface AppOptions {
   /** Storage already open (tests hand in theirs); by default the configured storage is opened and seeded on first use. */
   storage?: OpenDb;
@@ -130,21 +100,12 @@ interface AppOptions {
 export function createApp(config: Config, options: AppOptions = {}): App {
   let sealer: Sealer | undefined;
   const sealerOf = () => (sealer ??= createSealer(loadKeyMaterial(config.secretKey, config.dataDir)));
-
-  let storage: Promise<OpenDb> | undefined = options.storage ? Promise.resolve(options.storage) : undefined;
-  const storageOf = (): Promise<OpenDb> =>
-    (storage ??= outsideRequestScope(async () => {
-      const open = await openDb(config.storage);
-      metrics.statementsFrom(open.statements);
-      if (config.demo.enabled) {
-        await seedDemo(open.db, { scale: config.demo.scale, sealer: sealerOf(), upstreams: config.upstreams, standInTokenTtlMs: config.standInTokenTtlMs });
-      }
-      return open;
-    }).catch((err: unknown) => {
-      storage = undefined;
-      throw err;
-    }));
-  const db = async () => (await storageOf()).db;
+  const storage = retried(async () => {
+    const open = await openStorage(config, sealerOf);
+    metrics.statementsFrom(open.statements);
+    return open;
+  }, options.storage);
+  const db = async () => (await storage.get()).db;
 
   const caches = { answers: newAnswerCache(), vendorReads: newVendorReadCache(config.connectorCache) };
   const { reads: savedReads, params: savedParamReads } = newSavedAnalysis();
@@ -153,10 +114,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const crmUpstream = crmUpstreamFor(config, standIns);
   const credentials = createCredentials({ config, sealer: sealerOf });
   const settings = playgroundSettingsOf(config);
-  // A terminal is a person reading; anything else is a collector, which expects JSON lines.
-  const tty = process.stdout.isTTY === true;
-  const format = config.log.format === "auto" ? (tty ? "pretty" : "json") : config.log.format;
-  const log = createLogger({ format, level: config.log.level, colour: format === "pretty" && tty });
+  const log = appLogger(config);
   const metrics = createMetrics();
   let playgroundNow: Playground | undefined;
   /** The HTTP server's edge, once operations have started (not in tests that build the app without a server). */
@@ -168,70 +126,31 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   let renderer: Renderer | null | undefined;
   const rendererOf = (): Renderer | null => {
     // Not ??=: null (no Chromium found) is an answer, kept like a renderer.
-    if (renderer === undefined) renderer = outsideRequestScope(() => {
-      const executablePath = findChromium(config.renderer.chromium);
-      return executablePath
-        ? new Renderer({
-            executablePath,
-            ...config.renderer,
-            origin: `http://127.0.0.1:${config.port}`,
-            env: browserEnvironment(),
-            log: (line) => log.warn(line, { component: "renderer" }),
-          })
-        : null;
-    });
+    if (renderer === undefined) renderer = outsideRequestScope(() => startRenderer(config, log));
     return renderer;
   };
-
-  let playground: Promise<Playground> | undefined;
-  const playgroundOf = (): Promise<Playground> =>
-    (playground ??= outsideRequestScope(() =>
-      storageOf().then((open) =>
-        createPlayground(open, {
-          settings,
-          publicOrigin: config.publicOrigin,
-          allowedHosts: config.allowedHosts,
-          sealer: sealerOf(),
-          renderer: rendererOf,
-          log: (line) => log.warn(line, { component: "playground" }),
-          observe: { refused: metrics.refused, fanout: metrics.fanout },
-          writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
-        }),
-      ),
-    )
-      .then((p) => (playgroundNow = p))
-      .catch((err: unknown) => {
-        playground = undefined;
-        throw err;
-      }));
+  const playground = retried(() =>
+    storage
+      .get()
+      .then((open) => startPlayground(open, config, { settings, sealer: sealerOf, renderer: rendererOf, log, metrics, edge: () => edge }))
+      .then((p) => (playgroundNow = p)),
+  );
+  const playgroundOf = playground.get;
   const demoReads = demoReadsOf(settings);
 
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
-  const oauthDeps = {
-    db,
-    sealer: sealerOf,
-    publicOrigin: config.publicOrigin,
-    allowedHosts: config.allowedHosts,
-    trustedProxy: config.playground.trustedProxy,
-    registrations: config.oauth.registrations,
-    clientMetadata: createClientMetadataFetcher({ allowPrivate: config.oauth.metadataFromPrivateAddresses }),
-  };
-  // The MCP endpoint reads /api as the person its access token speaks for: the request object
-  // itself carries that person here, so nothing a client sends can name someone else.
+  // The MCP endpoint reads /api as the person its access token speaks for, and a drawing's reads
+  // are answered the same way: the request object itself carries that person here, so nothing a
+  // client sends can name someone else.
   const bearerUsers = new WeakMap<Request, SessionUser>();
   const agentApi = { db, userFor: async (_db: Db, request: Request) => bearerUsers.get(request) ?? null, handlers: apiHandlers, services };
-
-  // A drawing's reads are answered like the MCP endpoint's: the person rides on the request.
-  const drawings = createDrawings({
-    renderer: rendererOf,
-    readApi: (request, path, user) => {
-      bearerUsers.set(request, user);
-      return handleApi(request, path, agentApi);
-    },
-    origin: () => `http://127.0.0.1:${config.port}`,
-  });
+  const readApiAs = (request: Request, path: string, user: SessionUser) => {
+    bearerUsers.set(request, user);
+    return handleApi(request, path, agentApi);
+  };
+  const drawings = createDrawings({ renderer: rendererOf, readApi: readApiAs, origin: () => `http://127.0.0.1:${config.port}` });
   const drawnPictures = createDrawnPictures({ renderer: rendererOf });
 
   let background: CrmSyncScheduler | null | undefined;
@@ -241,7 +160,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   return {
     config,
     sealer: sealerOf,
-    storage: storageOf,
+    storage: storage.get,
     db,
     caches,
     savedReads,
@@ -260,21 +179,16 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     metrics,
     readiness: () =>
       readiness({
-        storage: storageOf,
+        storage: storage.get,
         listening: async () => (await playgroundOf()).listening(),
       }),
     startOperations() {
       if (operations) return;
       operations = true;
-      metrics.collectProcessMetrics();
-      sinkServerLog(log);
-      const installed = installRequestEdge({ log, metrics, template: buildRouteTemplates() });
-      edge = installed;
-      metrics.inFlightFrom(installed.inFlight);
-      shutdownOnSignal({
-        edge: installed,
-        graceMs: config.shutdownGraceMs,
+      edge = startOperations({
+        config,
         log,
+        metrics,
         endStreams: async () => playgroundNow?.endStreams() ?? 0,
         close: async () => {
           await background?.stop();
@@ -282,7 +196,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           await playgroundNow?.close();
           // Last before storage closes: until here the instance still worked on its data.
           await (await presence?.catch(() => undefined))?.stop();
-          if (storage) await (await storage).close();
+          const open = storage.current();
+          if (open) await (await open).close();
         },
       });
     },
@@ -292,65 +207,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       );
       await presence;
     },
-    routes: {
-      api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
-      playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
-      agent: agentRoutes({
-        playground: playgroundOf,
-        rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
-        dashboards: {
-          ...oauthDeps,
-          savedReads,
-          drawings,
-          readApi: (request, path, user) => {
-            bearerUsers.set(request, user);
-            return handleApi(request, path, agentApi);
-          },
-        },
-      }),
-      saved: savedRoutes(humanDeps),
-      drawings: {
-        ...drawingRoutes({ db, drawings, savedReads, trustedProxy: config.playground.trustedProxy }),
-        draft: draftDrawingRoute({ db, playground: playgroundOf, drawings, trustedProxy: config.playground.trustedProxy }),
-      },
-      drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy }),
-      snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, pictures: drawnPictures, savedReads, trustedProxy: config.playground.trustedProxy, publicOrigin: config.publicOrigin }),
-      oauth: oauthRoutes(oauthDeps),
-      connections: defineRoute({
-        params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
-        refuse: "The vendor returns to …/callback with GET; the buttons on /connections POST the rest.",
-        methods: (on) => {
-          const handle = on({
-            handle: ({ request, params }) =>
-              connectionAction(request, params.slug, params.action, { db, sealer: sealerOf(), config, vendorReads: caches.vendorReads, standIns }),
-          });
-          return { GET: handle, POST: handle };
-        },
-      }),
-      standIns: defineRoute({
-        // The stand-ins match decoded paths, as the vendors' routers do.
-        params: (raw) => ({ slug: oneParam(raw, "slug"), path: `/${[raw.path ?? []].flat().join("/")}` }),
-        refuse: "The stand-ins take GET and POST, as the vendors' APIs do.",
-        methods: (on) => {
-          const handle = on({ handle: ({ request, params }) => standIns.serve(request, params.slug, params.path) });
-          return { GET: handle, POST: handle };
-        },
-      }),
-    },
+    routes: appRoutes({ config, db, sealer: sealerOf, vendorReads: caches.vendorReads, standIns, playground: playgroundOf, demoReads, humanDeps, services, savedReads, drawings, drawnPictures, readApiAs }),
     startBackground() {
       if (background !== undefined) return background;
-      background =
-        config.crmportal.mode === "off"
-          ? null
-          : startCrmSync({
-              db,
-              upstreamFor: crmUpstream,
-              intervalMs: config.crmSync.intervalMs,
-              onStart: config.crmSync.onStart,
-              archivedEveryMs: config.crmSync.archivedEveryMs,
-              log: (line) => log.info(line, { component: "crm-sync" }),
-              onRun: (instance, result, seconds) => metrics.syncRun(instance, result.status, seconds),
-            });
+      background = startCrmBackground(config, { db, crmUpstream, log, metrics });
       return background;
     },
   };

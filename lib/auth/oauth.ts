@@ -10,8 +10,8 @@ import { constantTimeEqual, randomToken, sha256Hex } from "./tokens";
 // specification profiles it): public clients that register themselves (RFC 7591), the
 // authorization code with PKCE S256 only, codes and tokens bound to one resource (RFC 8707),
 // refresh tokens that rotate, and opaque access tokens stored as digests. The HTTP side is
-// lib/signin/oauth-routes.ts; this module holds the rules and the storage, so every rule can be
-// tested against both engines without a server.
+// lib/signin/oauth-routes.ts and lib/signin/authorization-server/; this module holds the rules
+// and the storage, so every rule can be tested against both engines without a server.
 //
 // Replays end the grant: a code redeemed twice, or a refresh token used after it was rotated,
 // means two parties hold it, and the RFC 9700 answer is to revoke what it issued.

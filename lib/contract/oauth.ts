@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 // What an MCP host sends to and reads from the service's OAuth 2.1 authorization server. The
-// routes (lib/signin/oauth-routes.ts) build their answers against these types, the reference
-// documents them, and tests/integration/oauth/oauth.test.ts parses the real answers with them.
+// routes (lib/signin/authorization-server/) build their answers against these types, the
+// reference documents them, and tests/integration/oauth/oauth.test.ts parses the real answers
+// with them.
 
 const url = (description: string) => z.string().meta({ description });
 const scope = z.string().meta({ description: "Space-separated scopes; the one scope is `dashboards`" });

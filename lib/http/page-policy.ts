@@ -22,7 +22,7 @@ const OWN_POLICY = [
   // A stand-in vendor's consent page (lib/connectors/stand-in/oauth.ts).
   /^\/stand-ins\/[^/]+\/oauth\/authorize$/,
   // The MCP authorization server's consent page, whose form ends at the app's redirect URI
-  // (lib/signin/oauth-routes.ts).
+  // (lib/signin/authorization-server/pages.ts).
   /^\/oauth\/authorize$/,
   // A snapshot's page: no script at all, and the inert document's policy (lib/saved/snapshot-page.ts).
   /^\/snapshots\/[^/]+$/,
