@@ -101,6 +101,19 @@ const config = [
   },
   ...layerRules(),
   {
+    // The dashboard frame's script runs in the frame as what scripts/frame-scripts.mjs compiles
+    // of these files alone: its settings come from lib/frame/bootstrap.ts at run time, never by
+    // importing the host's modules.
+    files: ["lib/frame/scripts/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!\\./[^/]+$)", message: "lib/frame/scripts/ imports only its own files (./name): the frame's script is compiled from them alone." }] },
+      ],
+    },
+  },
+  {
     // demo/ is data at the bottom: the tenant generator, the demo people, example dashboards.
     files: ["demo/**"],
     rules: {

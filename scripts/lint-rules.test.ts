@@ -72,3 +72,23 @@ describe("live data reaches a frame only through the consent components", () => 
     expect(await messagesFor("components/editor/Fine.tsx", 'import type { CodeAuthor, LiveGrant } from "@/lib/consent/live";\nexport type T = [CodeAuthor, LiveGrant];\n')).toEqual([]);
   }, SLOW);
 });
+
+describe("the frame's script is compiled from its own files alone", () => {
+  const ownOnly = "lib/frame/scripts/ imports only its own files (./name): the frame's script is compiled from them alone.";
+
+  it("refuses an import from anywhere else, types included", async () => {
+    for (const text of [
+      'import { FRAME_HEIGHT_MAX } from "../protocol";\nexport const h = FRAME_HEIGHT_MAX;\n',
+      'import type { InitMessage } from "@/lib/frame/protocol";\nexport type I = InitMessage;\n',
+      'import { z } from "zod";\nexport const s = z.string();\n',
+      'import { x } from "./nested/x";\nexport const y = x;\n',
+    ]) {
+      expect((await messagesFor("lib/frame/scripts/probe.ts", text)).join("\n"), text).toContain(ownOnly);
+    }
+  }, SLOW);
+
+  it("takes its own files, and leaves its tests free", async () => {
+    expect(await messagesFor("lib/frame/scripts/probe.ts", 'import { fmtArgs } from "./console-format";\nexport const f = fmtArgs;\n')).toEqual([]);
+    expect(await messagesFor("lib/frame/scripts/probe.test.ts", 'import { isSnapshotTime } from "../snapshot";\nexport const t = isSnapshotTime;\n')).toEqual([]);
+  }, SLOW);
+});

@@ -37,6 +37,9 @@ export function ensureBuild() {
 
 function build() {
   if (buildIsFresh(root)) return;
+  // What the frame receives is compiled from its sources ahead of time, and committed.
+  const check = spawnSync(process.execPath, [path.join(root, "scripts", "frame-scripts.mjs"), "--check"], { cwd: root, stdio: "inherit" });
+  if (check.status !== 0) process.exit(check.status ?? 1);
   const stamp = sourceStamp(root);
   console.log("[start] building the production bundle (sources changed or no build yet)…");
   const r = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });

@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_FORMAT, CONSOLE_LINES_MAX, RENDER_HELPERS, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
+import { CONSOLE_LINES_MAX, RENDER_NOTICES_MAX, bootstrapHtml } from "./bootstrap";
 import { FRAME_HEIGHT_MAX, isSnapshotTime, parseFrameMessage, SNAPSHOT_PANEL_MAX, SNAPSHOT_PANEL_SENT_MAX } from "./protocol";
 
-// The bootstrap script runs in a small stand-in of the frame's window: enough of the DOM for it
-// to take the init message, write the dashboard and give it window.dashboardSnapshot().
+// The bootstrap script, as the frame receives it, runs in a small stand-in of the frame's window:
+// enough of the DOM for it to take the init message, write the dashboard and give it
+// window.dashboardSnapshot(). Its parts are tested on their own beside their sources
+// (lib/frame/scripts/).
 
 const script = /<script>([\s\S]*)<\/script>/.exec(bootstrapHtml())?.[1] ?? "";
 
@@ -64,7 +65,16 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
   const channel = new MessageChannel();
   channels.push(channel);
   const received: unknown[] = [];
-  channel.port2.onmessage = (e: MessageEvent) => received.push(e.data);
+  const flushed: (() => void)[] = [];
+  const waiting: { wanted: (m: unknown) => boolean; found: (m: unknown) => void }[] = [];
+  channel.port2.onmessage = (e: MessageEvent) => {
+    if (isFlushMark(e.data)) return flushed.shift()?.();
+    received.push(e.data);
+    for (const w of waiting.filter((w) => w.wanted(e.data))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.found(e.data);
+    }
+  };
   listeners.get("message")?.({ source: parent, data: { type: "init", html: "<h1>dash</h1>", apiBase: "/api", ...env.init }, ports: [channel.port1] });
   return {
     win,
@@ -73,15 +83,27 @@ function frame(elements: Record<string, Element | undefined>, extra: Record<stri
     context,
     host: channel.port2,
     helper: win.dashboardSnapshot as ((panel?: unknown) => { data: unknown; takenAt: string | null } | null) | undefined,
+    /**
+     * Resolves once every message the frame has sent so far has reached the host's side: a mark
+     * posted on the frame's own port arrives after them, as a port delivers in order.
+     */
+    flush: () =>
+      new Promise<void>((resolve) => {
+        flushed.push(resolve);
+        channel.port1.postMessage(FLUSH_MARK);
+      }),
+    /** The first message from now on that `wanted` picks out. */
+    arrival: (wanted: (m: unknown) => boolean) => new Promise<unknown>((found) => waiting.push({ wanted, found })),
   };
 }
+
+const FLUSH_MARK = { flushMark: true };
+const isFlushMark = (m: unknown) => typeof m === "object" && m !== null && "flushMark" in m;
 
 const snapshotElement = (json: string, takenAt: string | null): Element => ({
   textContent: json,
   getAttribute: (name) => (name === "data-taken-at" ? takenAt : null),
 });
-
-const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe("the frame bootstrap's snapshot helper", () => {
   it("writes the dashboard and sets the API base", () => {
@@ -96,7 +118,7 @@ describe("the frame bootstrap's snapshot helper", () => {
   it("answers the embedded data and its time, and tells the host", async () => {
     const f = frame({ "dashboard-snapshot": snapshotElement('{"rows":[1,2]}', "2026-11-20T06:00:00Z") });
     expect(f.helper?.()).toEqual({ data: { rows: [1, 2] }, takenAt: "2026-11-20T06:00:00Z" });
-    await settle();
+    await f.flush();
     expect(f.received).toEqual([{ type: "snapshot", takenAt: "2026-11-20T06:00:00Z" }]);
     expect(parseFrameMessage(f.received[0])).toEqual({ type: "snapshot", takenAt: "2026-11-20T06:00:00Z" });
   });
@@ -106,7 +128,7 @@ describe("the frame bootstrap's snapshot helper", () => {
     for (const t of times) {
       const f = frame({ "dashboard-snapshot": snapshotElement("[]", t) });
       expect(f.helper?.(), String(t)).toEqual({ data: [], takenAt: null });
-      await settle();
+      await f.flush();
       expect(f.received, String(t)).toEqual([{ type: "snapshot" }]);
       expect(parseFrameMessage(f.received[0])).toEqual({ type: "snapshot" });
       expect(isSnapshotTime(t)).toBe(false);
@@ -128,7 +150,7 @@ describe("the frame bootstrap's snapshot helper", () => {
     for (const [panel, shown] of cases) {
       const f = frame({ "dashboard-snapshot": snapshotElement("[]", "2026-11-20") });
       expect(f.helper?.(panel), String(shown)).toEqual({ data: [], takenAt: "2026-11-20" });
-      await settle();
+      await f.flush();
       const sent = f.received[0] as { panel?: string };
       expect((sent.panel ?? "").length).toBeLessThanOrEqual(SNAPSHOT_PANEL_SENT_MAX);
       expect(parseFrameMessage(f.received[0]), String(shown)).toEqual(shown === undefined ? { type: "snapshot", takenAt: "2026-11-20" } : { type: "snapshot", takenAt: "2026-11-20", panel: shown });
@@ -142,7 +164,7 @@ describe("the frame bootstrap's snapshot helper", () => {
     for (const elements of [{}, { "dashboard-snapshot": snapshotElement("{not json", "2026-11-20") }]) {
       const f = frame(elements);
       expect(f.helper?.()).toBeNull();
-      await settle();
+      await f.flush();
       expect(f.received).toEqual([]);
     }
   });
@@ -154,7 +176,7 @@ describe("the frame bootstrap's render notices", () => {
     const fetchIn = f.win.fetch as (input: string, init?: { method?: string }) => Promise<unknown>;
     await expect(fetchIn("/api/me", { method: "post" })).rejects.toThrow("fetch with POST is not allowed");
     await expect(fetchIn("/api/me", { method: "PO ST" })).rejects.toThrow("not allowed");
-    await settle();
+    await f.flush();
     expect(f.received).toEqual([
       { type: "refusal", method: "POST", path: "/api/me", error: "method_not_allowed", reason: "Dashboards only read data: fetch with POST is not allowed." },
       { type: "refusal", method: "OTHER", path: "/api/me", error: "method_not_allowed", reason: "Dashboards only read data: fetch with PO ST is not allowed." },
@@ -177,7 +199,7 @@ describe("the frame bootstrap's render notices", () => {
     c.table([{ a: 1, b: "x" }, { a: 2 }]);
     for (let i = 0; i < RENDER_NOTICES_MAX + 50; i++) c.error("again", i);
     for (let i = 0; i < CONSOLE_LINES_MAX + 50; i++) c.log("tick", i);
-    await settle();
+    await f.flush();
     expect(printed).toHaveLength(2 + 5 + RENDER_NOTICES_MAX + 50 + CONSOLE_LINES_MAX + 50);
     expect(printed[0]).toEqual(["error", ["could not load", { rows: 3 }, 42]]);
     const lines = f.received.filter((m) => (m as { type: string }).type === "console") as { level: string; message: string }[];
@@ -198,76 +220,9 @@ describe("the frame bootstrap's render notices", () => {
 
   it("answers the host's paint request", async () => {
     const f = frame({});
+    const painted = f.arrival((m) => (m as { type?: string }).type === "painted");
     f.host.postMessage({ type: "paint", id: 7 });
-    await settle();
-    expect(f.received).toContainEqual({ type: "painted", id: 7 });
-  });
-});
-
-describe("the console's formatting", () => {
-  const realm = vm.createContext({});
-  const { fmtArgs, fmtTable } = vm.runInContext(`${CONSOLE_FORMAT}; ({ fmtArgs, fmtTable })`, realm) as {
-    fmtArgs: (args: unknown[]) => string;
-    fmtTable: (data: unknown, columns?: unknown) => string;
-  };
-  const inRealm = (code: string) => vm.runInContext(code, realm) as unknown;
-
-  it("prints values as a browser's console does", () => {
-    const cases: [string, string][] = [
-      [`["text", 1, -0, 10n, true, null, undefined, Symbol("s")]`, "text 1 -0 10n true null undefined Symbol(s)"],
-      [`[{ a: 1, "b-c": "x", nested: { deep: { deeper: 1 } } }]`, '{a: 1, "b-c": "x", nested: {deep: {…}}}'],
-      [`[[1, , "two", [3, [4]]]]`, '[1, empty, "two", [3, Array(1)]]'],
-      [`[new Map([["k", 1]]), new Set([1, 2])]`, 'Map(1) {"k" => 1} Set(2) {1, 2}'],
-      [`[function load() {}, () => 1, new RangeError("out")]`, "ƒ load() ƒ anonymous() RangeError: out"],
-      [`[new Date(Date.UTC(2026, 10, 27)), /a+/g, new Date(NaN)]`, "2026-11-27T00:00:00.000Z /a+/g Invalid Date"],
-      [`(() => { class Row { constructor() { this.id = 7; } } return [new Row()]; })()`, "Row {id: 7}"],
-      [`(() => { const o = { name: "loop" }; o.self = o; return [o]; })()`, '{name: "loop", self: [Circular]}'],
-      [`[Array.from({ length: 25 }, (_, i) => i)]`, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, … 5 more]"],
-      [`[{ get boom() { throw new Error("no"); } }]`, "{boom: [threw]}"],
-      [`["%s has %d rows (%i%%), %f avg %o %c", "book", "25.9", 7.5, "3.25", { a: [1] }, "color: red", "extra"]`, 'book has 25 rows (7%), 3.25 avg {a: [1]}  extra'],
-      [`["%s and %s", "only one"]`, "only one and %s"],
-    ];
-    for (const [args, printed] of cases) expect(fmtArgs(inRealm(args) as unknown[]), args).toBe(printed);
-  });
-
-  it("prints a table as text, bounded in rows and columns", () => {
-    expect(fmtTable(inRealm(`({ alice: { score: 3 }, bob: 4 })`))).toBe("(index) | score | Value\nalice | 3 | \nbob |  | 4");
-    expect(fmtTable(inRealm(`[{ a: 1, b: 2 }]`), ["b"])).toBe("(index) | b\n0 | 2");
-    const big = fmtTable(inRealm(`Array.from({ length: 80 }, (_, i) => ({ i }))`)).split("\n");
-    expect(big).toHaveLength(1 + 50 + 1);
-    expect(big.at(-1)).toBe("… 30 more rows");
-    expect(fmtTable(inRealm(`"plain"`))).toBe("plain");
-  });
-});
-
-describe("the render helpers", () => {
-  const helpers = vm.runInNewContext(`${RENDER_HELPERS}; ({ sha256Hex, lineColumn, placeInSource })`) as {
-    sha256Hex: (bytes: Uint8Array) => string;
-    lineColumn: (source: string, offset: number) => { line: number; column: number };
-    placeInSource: (source: string, text: string, nth: number, line: number, column: number) => { line: number; column: number } | null;
-  };
-
-  it("hash as V8 names a script: SHA-256 of its UTF-8", () => {
-    const inputs = [Buffer.alloc(0), Buffer.from("abc"), ...[55, 56, 63, 64, 65, 119, 120].map((n) => Buffer.alloc(n, 0x61)), Buffer.from("naïve — 𝔘 ✓"), randomBytes(300_000)];
-    for (const bytes of inputs) {
-      expect(helpers.sha256Hex(new Uint8Array(bytes)), `${bytes.length} bytes`).toBe(createHash("sha256").update(bytes).digest("hex"));
-    }
-  });
-
-  it("place a position in a script at its place in the document", () => {
-    const source = ["<!doctype html>", "<p>hi</p>", "<script>", "var a = 1;", "boom();", "</script>", "<script>x()</SCRIPT>", "<script>x()</script>"].join("\n");
-    const first = "\nvar a = 1;\nboom();\n";
-    expect(helpers.placeInSource(source, first, 0, 3, 1)).toEqual({ line: 5, column: 1 });
-    expect(helpers.placeInSource(source, first, 0, 1, 1)).toEqual({ line: 3, column: 9 });
-    // The same text twice: the nth script of that text is the nth place it is written.
-    expect(helpers.placeInSource(source, "x()", 0, 1, 2)).toEqual({ line: 7, column: 10 });
-    expect(helpers.placeInSource(source, "x()", 1, 1, 2)).toEqual({ line: 8, column: 10 });
-    expect(helpers.placeInSource(source, "x()", 2, 1, 2)).toBeNull();
-    // Text that is only part of a script, or not in the document at all, is not placed.
-    expect(helpers.placeInSource(source, "boom();", 0, 1, 1)).toBeNull();
-    expect(helpers.placeInSource(source, "made by the dashboard", 0, 1, 1)).toBeNull();
-    expect(helpers.placeInSource(source, "", 0, 1, 1)).toBeNull();
-    expect(helpers.lineColumn("a\nbc\n", 3)).toEqual({ line: 2, column: 2 });
+    expect(await painted).toEqual({ type: "painted", id: 7 });
   });
 });
 
@@ -298,16 +253,19 @@ describe("the frame bootstrap's height notices", () => {
       }
       observe() {}
     }
-    // Timers fire on the next microtask: these tests are about what is sent, not how often.
-    const soon = (fn: () => void) => {
-      queueMicrotask(fn);
-      return 1;
-    };
+    // Timers fire when the test says, whatever their delay: these tests are about what is sent,
+    // not how often.
+    const due: (() => void)[] = [];
+    const later = (fn: () => void) => due.push(fn);
     const env: FrameEnv = {
-      globals: { Element: FakeElement, ResizeObserver: FakeResizeObserver, setTimeout: soon, clearTimeout: () => {} },
+      globals: { Element: FakeElement, ResizeObserver: FakeResizeObserver, setTimeout: later, clearTimeout: () => {} },
       document: { documentElement: new FakeElement("root"), body: new FakeElement("body") },
     };
-    return { size, env, resize: () => resized?.() };
+    /** Runs the timers that are due, and those they set. */
+    const timers = () => {
+      while (due.length) due.shift()?.();
+    };
+    return { size, env, resize: () => resized?.(), timers };
   }
   const heights = (received: unknown[]) => received.map(parseFrameMessage).filter((m) => m?.type === "height");
 
@@ -315,12 +273,13 @@ describe("the frame bootstrap's height notices", () => {
     const layout = laidOut();
     layout.size.root = 1517.2;
     const f = frame({}, { innerHeight: 600 }, layout.env);
-    await settle();
+    layout.timers();
     layout.size.body = 1800;
     layout.resize();
-    await settle();
+    layout.timers();
     layout.resize();
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(heights(f.received)).toEqual([
       { type: "height", height: 1518 },
       { type: "height", height: 1800 },
@@ -331,13 +290,15 @@ describe("the frame bootstrap's height notices", () => {
     const layout = laidOut();
     layout.size.root = 0;
     const f = frame({}, { innerHeight: 0 }, layout.env);
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(heights(f.received)).toEqual([]);
     // Shown: the viewport appears, the document is laid out, and a resize says so.
     f.win.innerHeight = 800;
     layout.size.root = 3100;
     layout.resize();
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(heights(f.received)).toEqual([{ type: "height", height: 3100 }]);
   });
 
@@ -346,16 +307,18 @@ describe("the frame bootstrap's height notices", () => {
     // body { min-height: 100vh } and its 8px margins: always 16px taller than the viewport.
     layout.size.root = 436;
     const f = frame({}, { innerHeight: 420 }, layout.env);
-    await settle();
+    layout.timers();
     f.win.innerHeight = 436;
     layout.size.root = 452;
     layout.resize();
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(heights(f.received)).toEqual([{ type: "height", height: 436 }]);
     // A change of its own (rows arriving) is told again.
     layout.size.root = 900;
     layout.resize();
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(heights(f.received)).toEqual([
       { type: "height", height: 436 },
       { type: "height", height: 900 },
@@ -366,7 +329,8 @@ describe("the frame bootstrap's height notices", () => {
     const layout = laidOut();
     layout.size.root = 10 ** 9;
     const f = frame({}, { innerHeight: 600 }, layout.env);
-    await settle();
+    layout.timers();
+    await f.flush();
     expect(f.received).toEqual([{ type: "height", height: FRAME_HEIGHT_MAX }]);
   });
 });
