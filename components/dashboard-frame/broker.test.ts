@@ -36,6 +36,10 @@ afterEach(() => {
   for (const close of open.splice(0)) close();
 });
 
+/** A scroll notice no test sends: the mark `flush` posts. */
+const FLUSH_Y = 987_654;
+const BACK_MARK = { backMark: true };
+
 /** A broker on one end of a real MessageChannel, and the frame's side of it on the other. */
 function setup(options: { config?: BrokerConfig; fetchImpl?: typeof fetch; limiter?: RequestLimiter; now?: () => number } = {}) {
   let config: BrokerConfig = options.config ?? { mode: "demo" };
@@ -44,15 +48,31 @@ function setup(options: { config?: BrokerConfig; fetchImpl?: typeof fetch; limit
   const notices: (ScrollNotice | HeightNotice | SnapshotNotice | RenderNotice)[] = [];
   const waiting = new Map<number, (m: ResponseMessage) => void>();
   const received: ResponseMessage[] = [];
+  const flushed: (() => void)[] = [];
   channel.port2.onmessage = (e: MessageEvent<ResponseMessage>) => {
+    if (typeof e.data === "object" && e.data !== null && "backMark" in e.data) return flushed.shift()?.();
     received.push(e.data);
     waiting.get(e.data.id)?.(e.data);
   };
+  // Every relay the broker starts, so a test can wait until each has been answered (or dropped).
+  const limiter = options.limiter ?? new RequestLimiter();
+  const relays: Promise<unknown>[] = [];
+  const run = limiter.run.bind(limiter);
+  limiter.run = <T>(task: () => Promise<T>): Promise<T> => {
+    const relay = run(task);
+    relays.push(relay);
+    return relay;
+  };
   const close = openBroker(channel.port1, {
     config: () => config,
-    limiter: options.limiter ?? new RequestLimiter(),
+    limiter,
     onRequest: (entry) => log.push(entry),
-    onNotice: (n) => notices.push(n),
+    onNotice: (n) => {
+      // The broker has handled every message posted before the mark; what it answered on the
+      // spot is on its way, ahead of a mark sent back on the same port.
+      if (n.type === "scroll" && n.y === FLUSH_Y) channel.port1.postMessage(BACK_MARK);
+      else notices.push(n);
+    },
     fetchImpl: options.fetchImpl ?? fakeFetch().impl,
     now: options.now,
   });
@@ -66,6 +86,16 @@ function setup(options: { config?: BrokerConfig; fetchImpl?: typeof fetch; limit
     notices,
     received,
     close,
+    /** Resolves once the broker has handled everything posted so far, and its answers on the spot have arrived. */
+    flush: () =>
+      new Promise<void>((resolve) => {
+        flushed.push(resolve);
+        channel.port2.postMessage({ type: "scroll", y: FLUSH_Y });
+      }),
+    /** Resolves once every relay started so far has ended and been answered or, once closed, dropped. */
+    relaysDone: () => Promise.allSettled(relays).then(() => {}),
+    /** Resolves once the channel is shut, after which nothing more can arrive on either side. */
+    shut: () => new Promise<void>((resolve) => (channel.port2 as unknown as NodeMessagePort).once("close", () => resolve())),
     setConfig: (c: BrokerConfig) => {
       config = c;
     },
@@ -80,7 +110,10 @@ function setup(options: { config?: BrokerConfig; fetchImpl?: typeof fetch; limit
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Node's MessagePort also says when its channel closes. */
+type NodeMessagePort = import("node:worker_threads").MessagePort;
+/** Resolves after every promise reaction already queued, and those they queue, have run. */
+const microtasksDone = () => new Promise<void>((resolve) => setImmediate(resolve));
 const bodyOf = (m: ResponseMessage) => JSON.parse(m.body) as { error?: string; hint?: string };
 
 describe("RequestLimiter", () => {
@@ -116,14 +149,14 @@ describe("RequestLimiter", () => {
         });
       });
     const all = [1, 2, 3, 4].map((n) => limiter.run(task(n)));
-    await settle();
+    await microtasksDone();
     expect(order).toEqual([1, 2]);
     releases.shift()?.();
-    await settle();
+    await microtasksDone();
     expect(order).toEqual([1, 2, 3]);
     while (releases.length) {
       releases.shift()?.();
-      await settle();
+      await microtasksDone();
     }
     expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
     expect(peak).toBe(2);
@@ -136,7 +169,7 @@ describe("RequestLimiter", () => {
       expect(limiter.take()).toBe(true);
       void limiter.run(never);
     }
-    await settle();
+    await microtasksDone();
     expect(limiter.take()).toBe(false);
   });
 });
@@ -193,11 +226,12 @@ describe("openBroker: refusals", () => {
     const b = setup({ fetchImpl: f.impl, limiter: new RequestLimiter(100, 100, 1, 32) });
     const first = b.ask(`${P}/me`);
     const second = b.ask(`${P}/me/home`);
-    await settle();
+    await b.flush();
+    await microtasksDone();
     expect(f.calls.map((c) => c.url)).toEqual([`${P}/me`]);
     releases.shift()?.();
     expect((await first).status).toBe(200);
-    await settle();
+    // The second read started as the first ended, before its answer was sent.
     expect(f.calls.map((c) => c.url)).toEqual([`${P}/me`, `${P}/me/home`]);
     releases.shift()?.();
     expect((await second).status).toBe(200);
@@ -346,7 +380,7 @@ describe("openBroker: the port", () => {
     b.post({ type: "painted", id: 2 });
     b.post({ type: "error", kind: "error", message: "m", line: 0, column: 3 });
     b.post({ type: "refusal", method: "post", path: "/x", error: "method_not_allowed", reason: "no" });
-    await settle();
+    await b.flush();
     expect(b.notices).toEqual([
       { type: "error", kind: "error", message: "Uncaught TypeError: x", line: 12, column: 3 },
       { type: "console", level: "warn", message: "a b" },
@@ -364,7 +398,7 @@ describe("openBroker: the port", () => {
     b.post({ type: "init", html: "<p>x</p>", apiBase: P });
     b.post({ type: "fetch", id: "1", method: "GET", path: `${P}/me` });
     b.post("fetch");
-    await settle();
+    await b.flush();
     expect(b.notices).toEqual([{ type: "scroll", y: 320 }, { type: "snapshot", takenAt: "2026-11-20T09:00:00Z" }, { type: "snapshot" }]);
     expect(b.received).toEqual([]);
     expect(b.log).toEqual([]);
@@ -373,9 +407,10 @@ describe("openBroker: the port", () => {
   it("stops answering once closed", async () => {
     const f = fakeFetch();
     const b = setup({ fetchImpl: f.impl });
+    const shut = b.shut();
     b.close();
     b.post({ type: "fetch", id: 9, method: "GET", path: `${P}/me` });
-    await settle();
+    await shut;
     expect(f.calls).toEqual([]);
     expect(b.received).toEqual([]);
   });
@@ -385,11 +420,13 @@ describe("openBroker: the port", () => {
     const f = fakeFetch(() => new Promise<Response>((resolve) => (release = () => resolve(Response.json({})))));
     const b = setup({ fetchImpl: f.impl });
     void b.ask(`${P}/me`);
-    await settle();
+    await b.flush();
     expect(f.calls).toHaveLength(1);
+    const shut = b.shut();
     b.close();
     release();
-    await settle();
+    await b.relaysDone();
+    await shut;
     expect(b.received).toEqual([]);
     expect(b.log).toEqual([]);
   });

@@ -105,6 +105,30 @@ const snapshotElement = (json: string, takenAt: string | null): Element => ({
   getAttribute: (name) => (name === "data-taken-at" ? takenAt : null),
 });
 
+describe("the frame's first document", () => {
+  it("is one script element, the compiled script called with its settings", () => {
+    const html = bootstrapHtml();
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html.match(/<\/script/gi)).toHaveLength(1);
+    const settings = /\n\((\{.*\})\);$/.exec(script)?.[1] ?? "";
+    expect(JSON.parse(settings)).toMatchObject({ heightMax: FRAME_HEIGHT_MAX, noticesMax: RENDER_NOTICES_MAX, linesMax: CONSOLE_LINES_MAX });
+  });
+
+  it("does nothing in a window of its own, outside a frame", () => {
+    const added: string[] = [];
+    const win: Record<string, unknown> = {};
+    win.parent = win;
+    class FakeEventTarget {
+      addEventListener(type: string) {
+        added.push(type);
+      }
+    }
+    vm.runInContext(script, vm.createContext({ window: win, document: {}, EventTarget: FakeEventTarget }));
+    expect(added).toEqual([]);
+    expect(Object.keys(win)).toEqual(["parent"]);
+  });
+});
+
 describe("the frame bootstrap's snapshot helper", () => {
   it("writes the dashboard and sets the API base", () => {
     const f = frame({});
