@@ -39,7 +39,6 @@ const ALLOWED_FILES: Record<string, number> = {
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
   "lib/agent/mcp.ts › mcpServer": 257,
-  "lib/check/walk.ts › walk": 251,
   "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,
   "lib/docs/llms.ts › llmsFullText": 160,
