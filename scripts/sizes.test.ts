@@ -30,7 +30,6 @@ const EXCLUDED: Record<string, string> = {
 // Present offenders, with their size when listed. Split one and take its entry off.
 const ALLOWED_FILES: Record<string, number> = {
   "lib/agent/mcp.ts": 799,
-  "lib/check/resolve.ts": 747,
   "lib/frame/bootstrap.ts": 980,
   "lib/inert/css.ts": 847,
   "lib/renderer/index.ts": 732,
