@@ -30,20 +30,16 @@ const EXCLUDED: Record<string, string> = {
 // Present offenders, with their size when listed. Split one and take its entry off.
 const ALLOWED_FILES: Record<string, number> = {
   "lib/agent/mcp.ts": 799,
-  "lib/check/resolve.ts": 747,
-  "lib/inert/css.ts": 847,
   "lib/renderer/index.ts": 732,
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
   "lib/agent/mcp.ts › mcpServer": 257,
-  "lib/check/walk.ts › walk": 251,
   "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,
   "lib/docs/llms.ts › llmsFullText": 160,
   "lib/drafts/renders.ts › createRenders": 212,
-  "lib/inert/css.ts › tokenize": 234,
   "lib/playground/routes.ts › createPlayground": 225,
   "lib/saved/snapshot-routes.ts › snapshotRoutes": 131,
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyseDraft } from "./index";
 import { readAllowed, READS_MAX, resolveShape } from "./reads";
-import { SEG } from "./resolve";
+import { SEG } from "./resolve-values";
 import { HOLE } from "./urls";
 
 // The manifest of reads: what a viewer is shown before a dashboard runs on their data, and all

@@ -1,7 +1,33 @@
-import { parseScript, type ESTree } from "meriyah";
+import type { ESTree } from "meriyah";
 import { READS_MAX, resolveShape, type DraftReads } from "./reads";
 import { HOLE } from "./urls";
 import { unwrap, type AnyNode } from "./walk";
+import { Scopes } from "./resolve-scopes";
+import {
+  CALLBACK_METHODS,
+  FALSY,
+  MAX_DEPTH,
+  MAX_STEPS,
+  PASS_THROUGH_METHODS,
+  SEG,
+  UNKNOWN,
+  cap,
+  children,
+  frameOf,
+  isFunctionNode,
+  keyOf,
+  product,
+  propKey,
+  str,
+  stringsOf,
+  type Arg,
+  type Binding,
+  type Env,
+  type Frame,
+  type FunctionNode,
+  type Step,
+  type Val,
+} from "./resolve-values";
 
 // What a request's URL can be, read off the code before it runs: the values an expression may
 // take, as alternatives. `base + "/conversations" + (cursor ? "?cursor=" + cursor : "")` is two
@@ -11,138 +37,13 @@ import { unwrap, type AnyNode } from "./walk";
 // paths the code is seen to fetch.
 //
 // Deliberately small: a few thousand steps per document at most, a bounded number of
-// alternatives per expression, and no flow order beyond "every assignment of a name".
+// alternatives per expression, and no flow order beyond "every assignment of a name". The
+// values, bindings and bounds are in resolve-values.ts, the scopes in resolve-scopes.ts.
 
-/** A computed piece known to hold no "/", "?" or "#": a number, an encodeURIComponent result, a URLSearchParams. */
-export const SEG = "\u0001";
-
-type FunctionNode = ESTree.FunctionDeclaration | ESTree.FunctionExpression | ESTree.ArrowFunctionExpression;
-
-interface Frame {
-  fn: FunctionNode;
-  args: Arg[];
-  parent: Env;
-}
-type Env = Frame | null;
-type Arg = { node: AnyNode; env: Env } | { vals: Val[] };
-
-type Val =
-  | { k: "str"; s: string }
-  | { k: "unknown" }
-  /** What the left side of `a && b` gives when `a` is falsy. */
-  | { k: "falsy" }
-  | { k: "arr"; items: Val[][] }
-  | { k: "obj"; node: ESTree.ObjectExpression; env: Env }
-  | { k: "fn"; node: FunctionNode; env: Env }
-  | { k: "url"; href: Val[] }
-  | { k: "query" }
-  | { k: "request"; url: Val[] };
-
-type Step = string | number | null;
-
-type Binding =
-  | { k: "decl"; id: ESTree.Identifier; init: AnyNode | null; access: Step[]; dflt: AnyNode | null }
-  | { k: "param"; fn: FunctionNode; index: number; access: Step[]; dflt: AnyNode | null }
-  | { k: "loop"; stmt: ESTree.ForOfStatement | ESTree.ForInStatement; access: Step[] }
-  | { k: "fn"; node: FunctionNode }
-  | { k: "unknown" };
-
-const UNKNOWN: Val = { k: "unknown" };
-const FALSY: Val = { k: "falsy" };
-const str = (s: string): Val => ({ k: "str", s });
-
-/** Alternatives of one expression past this are not worth telling apart. */
-const MAX_ALTERNATIVES = 32;
-/** Evaluation steps per document. */
-const MAX_STEPS = 20_000;
-/** Nested evaluations (names, calls, returns) before a value is called unknown. */
-const MAX_DEPTH = 40;
-
-const CALLBACK_METHODS = new Set(["forEach", "map", "flatMap", "filter", "some", "every", "find"]);
-const PASS_THROUGH_METHODS = new Set(["filter", "slice", "reverse", "sort", "flat"]);
-
-function isFunctionNode(n: AnyNode): n is FunctionNode {
-  return n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
-}
-
-function children(n: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key in n) {
-    if (key === "start" || key === "end" || key === "loc" || key === "range") continue;
-    const v = (n as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(v)) {
-      for (const x of v) if (x && typeof x === "object" && typeof (x as { type?: unknown }).type === "string") out.push(x as AnyNode);
-    } else if (v && typeof v === "object" && typeof (v as { type?: unknown }).type === "string") out.push(v as AnyNode);
-  }
-  return out;
-}
-
-function propKey(m: ESTree.MemberExpression): string | null {
-  if (!m.computed && m.property.type === "Identifier") return m.property.name;
-  if (m.computed && m.property.type === "Literal" && (typeof m.property.value === "string" || typeof m.property.value === "number")) return String(m.property.value);
-  return null;
-}
-
-function keyOf(p: ESTree.Property): string | null {
-  if (!p.computed && p.key.type === "Identifier") return p.key.name;
-  if (p.key.type === "Literal" && (typeof p.key.value === "string" || typeof p.key.value === "number")) return String(p.key.value);
-  return null;
-}
-
-
-/** Every name a pattern binds, with the path from the bound value to it. */
-function bindPattern(p: AnyNode, access: Step[], dflt: AnyNode | null, out: (id: ESTree.Identifier, access: Step[], dflt: AnyNode | null) => void): void {
-  switch (p.type) {
-    case "Identifier":
-      out(p, access, dflt);
-      return;
-    case "AssignmentPattern":
-      bindPattern(p.left, access, access.length === 0 ? (p.right ?? null) : dflt, out);
-      return;
-    case "ObjectPattern":
-      for (const prop of p.properties) {
-        if (prop.type === "RestElement") bindPattern(prop.argument, [...access, null], null, out);
-        else bindPattern(prop.value, [...access, keyOf(prop)], null, out);
-      }
-      return;
-    case "ArrayPattern":
-      p.elements.forEach((e, i) => {
-        if (!e) return;
-        if (e.type === "RestElement") bindPattern(e.argument, [...access, null], null, out);
-        else bindPattern(e, [...access, i], null, out);
-      });
-      return;
-    default:
-      return;
-  }
-}
-
-interface ProgramEntry {
-  program: ESTree.Program;
-  /** Top-level names of a classic script or handler are the document's globals. */
-  global: boolean;
-}
-
-class Resolver {
-  private readonly parents = new WeakMap<AnyNode, AnyNode>();
-  private readonly programs: ProgramEntry[] = [];
-  private readonly indexed = new WeakSet<ESTree.Program>();
-  private readonly dataDeclarations = new Map<string, string>();
-  private readonly scopeCache = new WeakMap<AnyNode, Map<string, Binding[]>>();
-  private readonly calls: (ESTree.CallExpression | ESTree.NewExpression)[] = [];
-  private readonly assignments = new Map<string, ESTree.AssignmentExpression[]>();
+class Resolver extends Scopes {
   private readonly active = new Set<unknown>();
   private steps = 0;
   private depth = 0;
-
-  addProgram(program: ESTree.Program, global: boolean): void {
-    this.programs.push({ program, global });
-  }
-
-  /** `const NAME = <JSON>;` read by the data fast path: parsed only if a request reaches it. */
-  addDataDeclaration(name: string, statement: string): void {
-    if (!this.dataDeclarations.has(name)) this.dataDeclarations.set(name, statement);
-  }
 
   /** The strings a request's URL argument can be; null among them for one that cannot be read. */
   urlsOf(node: AnyNode): (string | null)[] {
@@ -155,134 +56,6 @@ class Resolver {
       } else out.push(null);
     }
     return out;
-  }
-
-  // ── Indexing ────────────────────────────────────────────────────────────────────────
-  private indexAll(): void {
-    for (const { program } of this.programs) this.index(program);
-  }
-
-  private index(program: ESTree.Program): void {
-    if (this.indexed.has(program)) return;
-    this.indexed.add(program);
-    const stack: AnyNode[] = [program];
-    while (stack.length > 0) {
-      const n = stack.pop() as AnyNode;
-      if (n.type === "CallExpression" || n.type === "NewExpression") this.calls.push(n);
-      else if (n.type === "AssignmentExpression" && n.left.type === "Identifier") {
-        const list = this.assignments.get(n.left.name) ?? [];
-        list.push(n);
-        this.assignments.set(n.left.name, list);
-      }
-      for (const c of children(n)) {
-        this.parents.set(c, n);
-        stack.push(c);
-      }
-    }
-  }
-
-  // ── Scopes ──────────────────────────────────────────────────────────────────────────
-  private lookup(name: string, from: AnyNode): Binding[] | null {
-    let child: AnyNode = from;
-    for (let a = this.parents.get(from); a; child = a, a = this.parents.get(a)) {
-      const found = this.declsOf(a, child).get(name);
-      if (found) return found;
-    }
-    for (const { program, global } of this.programs) {
-      if (!global) continue;
-      const found = this.declsOf(program, program).get(name);
-      if (found) return found;
-    }
-    const data = this.dataDeclarations.get(name);
-    if (data !== undefined) {
-      this.dataDeclarations.delete(name);
-      try {
-        const program = parseScript(data, { ranges: { start: true, end: true, range: false }, webcompat: true });
-        this.programs.push({ program, global: true });
-        this.index(program);
-        return this.declsOf(program, program).get(name) ?? null;
-      } catch {
-        return null;
-      }
-    }
-    return null;
-  }
-
-  /** The names a scope node declares, as seen from its child `via` (a function's parameters are not in scope of its own name). */
-  private declsOf(scope: AnyNode, via: AnyNode): Map<string, Binding[]> {
-    if ((scope.type === "FunctionDeclaration" || scope.type === "FunctionExpression") && via === scope.id) return new Map();
-    let m = this.scopeCache.get(scope);
-    if (m) return m;
-    m = new Map();
-    const add = (name: string, b: Binding) => {
-      const list = m?.get(name) ?? [];
-      list.push(b);
-      m?.set(name, list);
-    };
-    const declare = (d: ESTree.VariableDeclaration) => {
-      for (const v of d.declarations) bindPattern(v.id, [], null, (id, access, dflt) => add(id.name, { k: "decl", id, init: v.init ?? null, access, dflt }));
-    };
-    const statements = (body: readonly AnyNode[], hoistVars: boolean) => {
-      for (const s of body) {
-        if (s.type === "VariableDeclaration" && s.kind !== "var") declare(s);
-        else if (s.type === "FunctionDeclaration" && s.id) add(s.id.name, { k: "fn", node: s });
-        else if (s.type === "ClassDeclaration" && s.id) add(s.id.name, { k: "unknown" });
-        else if (s.type === "ExportNamedDeclaration" && s.declaration) statements([s.declaration], false);
-      }
-      if (hoistVars) this.hoistedVars(body, declare);
-    };
-    switch (scope.type) {
-      case "Program":
-        statements(scope.body, true);
-        break;
-      case "BlockStatement":
-      case "StaticBlock":
-        statements(scope.body, false);
-        break;
-      case "SwitchStatement":
-        for (const c of scope.cases) statements(c.consequent, false);
-        break;
-      case "ForStatement":
-        if (scope.init?.type === "VariableDeclaration") declare(scope.init);
-        break;
-      case "ForInStatement":
-      case "ForOfStatement":
-        if (scope.left.type === "VariableDeclaration") {
-          for (const v of scope.left.declarations) bindPattern(v.id, [], null, (id, access) => add(id.name, { k: "loop", stmt: scope, access }));
-        }
-        break;
-      case "CatchClause":
-        if (scope.param) bindPattern(scope.param, [], null, (id) => add(id.name, { k: "unknown" }));
-        break;
-      case "FunctionDeclaration":
-      case "FunctionExpression":
-      case "ArrowFunctionExpression": {
-        scope.params.forEach((p, index) => bindPattern(p, [], null, (id, access, dflt) => add(id.name, { k: "param", fn: scope, index, access, dflt })));
-        if (scope.type === "FunctionExpression" && scope.id) add(scope.id.name, { k: "fn", node: scope });
-        if (scope.body?.type === "BlockStatement") {
-          const body = scope.body;
-          this.hoistedVars(body.body, declare);
-          for (const s of body.body) if (s.type === "FunctionDeclaration" && s.id) add(s.id.name, { k: "fn", node: s });
-        }
-        break;
-      }
-      default:
-        break;
-    }
-    this.scopeCache.set(scope, m);
-    return m;
-  }
-
-  /** `var` declarations anywhere in a function or script body, not inside a nested function. */
-  private hoistedVars(body: readonly AnyNode[], declare: (d: ESTree.VariableDeclaration) => void): void {
-    const stack = [...body];
-    while (stack.length > 0) {
-      const n = stack.pop() as AnyNode;
-      if (isFunctionNode(n) || n.type === "ClassDeclaration" || n.type === "ClassExpression") continue;
-      if (n.type === "VariableDeclaration" && n.kind === "var") declare(n);
-      // Only statements hold declarations; expressions are skipped but for the functions they hold, which stop here anyway.
-      for (const c of children(n)) if (/Statement|Declaration|SwitchCase|CatchClause/.test(c.type)) stack.push(c);
-    }
   }
 
   // ── Values ──────────────────────────────────────────────────────────────────────────
@@ -666,39 +439,6 @@ class Resolver {
     if (opaque) return null;
     return sites;
   }
-}
-
-function frameOf(env: Env, fn: FunctionNode): Frame | null {
-  for (let f = env; f; f = f.parent) if (f.fn === fn) return f;
-  return null;
-}
-
-function stringsOf(vals: Val[]): string[] {
-  return vals.map((v) => (v.k === "str" ? v.s : v.k === "query" ? SEG : HOLE));
-}
-
-function product(a: string[], b: string[]): string[] {
-  const out = new Set<string>();
-  for (const x of a) for (const y of b) {
-    out.add(x + y);
-    if (out.size > MAX_ALTERNATIVES) return [HOLE];
-  }
-  return [...out];
-}
-
-function cap(vals: Val[]): Val[] {
-  if (vals.length <= MAX_ALTERNATIVES) return vals;
-  const seen = new Set<string>();
-  const out: Val[] = [];
-  for (const v of vals) {
-    const key = v.k === "str" ? `s${v.s}` : v.k === "unknown" || v.k === "falsy" || v.k === "query" ? v.k : null;
-    if (key !== null) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
-    out.push(v);
-  }
-  return out.length <= MAX_ALTERNATIVES ? out : [UNKNOWN];
 }
 
 /** A request whose URL the check could not read to one path: where it is and how it reads. */

@@ -25,18 +25,30 @@ type Visit = (node: AnyNode, ancestors: AnyNode[], binding: boolean) => void;
 
 // Only these reach `visit`; statements, properties and functions are context (in `ancestors`)
 // but never findings of their own. The cases below come roughly by frequency in real code.
-
 export function walk(root: AnyNode, visit: Visit): void {
-  const anc: AnyNode[] = [];
+  new Walker(visit).go(root, false);
+}
 
-  function all(nodes: readonly (AnyNode | null | undefined)[], binding: boolean): void {
+// The node types `go` takes itself, most of them in real code; the rest go to `statement` and
+// then `declaration`, each of which answers whether `visit` sees the node.
+type Hot = "Identifier" | "Literal" | "TemplateElement" | "Property" | "MemberExpression" | "ObjectExpression" | "CallExpression" | "NewExpression" | "ExpressionStatement" | "ChainExpression" | "ParenthesizedExpression" | "VariableDeclaration" | "VariableDeclarator" | "BinaryExpression" | "AssignmentExpression" | "LogicalExpression" | "Program" | "BlockStatement" | "StaticBlock" | "ClassBody" | "ArrayExpression" | "ReturnStatement" | "ThrowStatement" | "UnaryExpression" | "UpdateExpression" | "AwaitExpression" | "SpreadElement" | "YieldExpression" | "FunctionDeclaration" | "FunctionExpression" | "ArrowFunctionExpression" | "IfStatement" | "ConditionalExpression" | "TemplateLiteral";
+type Cold = Exclude<AnyNode, { type: Hot }>;
+type Colder = Exclude<Cold, { type: "ObjectPattern" | "ArrayPattern" | "RestElement" | "AssignmentPattern" | "ForStatement" | "ForInStatement" | "ForOfStatement" | "WhileStatement" | "DoWhileStatement" | "SwitchStatement" | "SwitchCase" | "TryStatement" | "CatchClause" | "SequenceExpression" | "TaggedTemplateExpression" | "WithStatement" | "LabeledStatement" }>;
+
+class Walker {
+  private readonly anc: AnyNode[] = [];
+
+  constructor(private readonly visit: Visit) {}
+
+  private all(nodes: readonly (AnyNode | null | undefined)[], binding: boolean): void {
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
-      if (n) go(n, binding);
+      if (n) this.go(n, binding);
     }
   }
 
-  function go(n: AnyNode, binding: boolean): void {
+  go(n: AnyNode, binding: boolean): void {
+    const anc = this.anc;
     anc.push(n);
     switch (n.type) {
       case "Identifier":
@@ -44,57 +56,57 @@ export function walk(root: AnyNode, visit: Visit): void {
       case "TemplateElement":
         break;
       case "Property":
-        if (n.computed) go(n.key, false);
+        if (n.computed) this.go(n.key, false);
         // In an object pattern the value is a binding (or an assignment target) like the pattern.
-        go(n.value, binding);
+        this.go(n.value, binding);
         anc.pop();
         return;
       case "MemberExpression":
-        go(n.object, false);
-        if (n.computed) go(n.property, false);
+        this.go(n.object, false);
+        if (n.computed) this.go(n.property, false);
         break;
       case "ObjectExpression":
-        all(n.properties, false);
+        this.all(n.properties, false);
         break;
       case "CallExpression":
       case "NewExpression":
-        go(n.callee, false);
-        all(n.arguments, false);
+        this.go(n.callee, false);
+        this.all(n.arguments, false);
         break;
       case "ExpressionStatement":
       case "ChainExpression":
       case "ParenthesizedExpression":
-        go(n.expression, false);
+        this.go(n.expression, false);
         anc.pop();
         return;
       case "VariableDeclaration":
-        all(n.declarations, false);
+        this.all(n.declarations, false);
         anc.pop();
         return;
       case "VariableDeclarator":
-        go(n.id, true);
-        if (n.init) go(n.init, false);
+        this.go(n.id, true);
+        if (n.init) this.go(n.init, false);
         anc.pop();
         return;
       case "BinaryExpression":
       case "AssignmentExpression":
-        go(n.left, false);
-        go(n.right, false);
+        this.go(n.left, false);
+        this.go(n.right, false);
         break;
       case "LogicalExpression":
-        go(n.left, false);
-        go(n.right, false);
+        this.go(n.left, false);
+        this.go(n.right, false);
         anc.pop();
         return;
       case "Program":
       case "BlockStatement":
       case "StaticBlock":
       case "ClassBody":
-        all(n.body, false);
+        this.all(n.body, false);
         anc.pop();
         return;
       case "ArrayExpression":
-        all(n.elements, false);
+        this.all(n.elements, false);
         break;
       case "ReturnStatement":
       case "ThrowStatement":
@@ -103,139 +115,143 @@ export function walk(root: AnyNode, visit: Visit): void {
       case "AwaitExpression":
       case "SpreadElement":
       case "YieldExpression":
-        if (n.argument) go(n.argument, false);
+        if (n.argument) this.go(n.argument, false);
         anc.pop();
         return;
       case "FunctionDeclaration":
       case "FunctionExpression":
-        if (n.id) go(n.id, true);
-        all(n.params, true);
-        if (n.body) go(n.body, false);
+        if (n.id) this.go(n.id, true);
+        this.all(n.params, true);
+        if (n.body) this.go(n.body, false);
         anc.pop();
         return;
       case "ArrowFunctionExpression":
-        all(n.params, true);
-        go(n.body, false);
+        this.all(n.params, true);
+        this.go(n.body, false);
         anc.pop();
         return;
       case "IfStatement":
       case "ConditionalExpression":
-        go(n.test, false);
-        go(n.consequent, false);
-        if (n.alternate) go(n.alternate, false);
+        this.go(n.test, false);
+        this.go(n.consequent, false);
+        if (n.alternate) this.go(n.alternate, false);
         anc.pop();
         return;
       case "TemplateLiteral":
-        all(n.quasis, false);
-        all(n.expressions, false);
+        this.all(n.quasis, false);
+        this.all(n.expressions, false);
         break;
+      default:
+        if (!this.statement(n, binding)) {
+          anc.pop();
+          return;
+        }
+    }
+    this.visit(n, anc, binding);
+    anc.pop();
+  }
+
+  /** Patterns and statements; whether the node is visited. */
+  private statement(n: Cold, binding: boolean): boolean {
+    switch (n.type) {
       case "ObjectPattern":
-        all(n.properties, binding);
-        break;
+        this.all(n.properties, binding);
+        return true;
       case "ArrayPattern":
-        all(n.elements, binding);
-        anc.pop();
-        return;
+        this.all(n.elements, binding);
+        return false;
       case "RestElement":
-        go(n.argument, binding);
-        anc.pop();
-        return;
+        this.go(n.argument, binding);
+        return false;
       case "AssignmentPattern":
-        go(n.left, binding);
-        if (n.right) go(n.right, false);
-        anc.pop();
-        return;
+        this.go(n.left, binding);
+        if (n.right) this.go(n.right, false);
+        return false;
       case "ForStatement":
-        if (n.init) go(n.init, false);
-        if (n.test) go(n.test, false);
-        if (n.update) go(n.update, false);
-        go(n.body, false);
-        anc.pop();
-        return;
+        if (n.init) this.go(n.init, false);
+        if (n.test) this.go(n.test, false);
+        if (n.update) this.go(n.update, false);
+        this.go(n.body, false);
+        return false;
       case "ForInStatement":
       case "ForOfStatement":
-        go(n.left, false);
-        go(n.right, false);
-        go(n.body, false);
-        anc.pop();
-        return;
+        this.go(n.left, false);
+        this.go(n.right, false);
+        this.go(n.body, false);
+        return false;
       case "WhileStatement":
       case "DoWhileStatement":
-        go(n.test, false);
-        go(n.body, false);
-        anc.pop();
-        return;
+        this.go(n.test, false);
+        this.go(n.body, false);
+        return false;
       case "SwitchStatement":
-        go(n.discriminant, false);
-        all(n.cases, false);
-        anc.pop();
-        return;
+        this.go(n.discriminant, false);
+        this.all(n.cases, false);
+        return false;
       case "SwitchCase":
-        if (n.test) go(n.test, false);
-        all(n.consequent, false);
-        anc.pop();
-        return;
+        if (n.test) this.go(n.test, false);
+        this.all(n.consequent, false);
+        return false;
       case "TryStatement":
-        go(n.block, false);
-        if (n.handler) go(n.handler, false);
-        if (n.finalizer) go(n.finalizer, false);
-        anc.pop();
-        return;
+        this.go(n.block, false);
+        if (n.handler) this.go(n.handler, false);
+        if (n.finalizer) this.go(n.finalizer, false);
+        return false;
       case "CatchClause":
-        if (n.param) go(n.param, true);
-        go(n.body, false);
-        anc.pop();
-        return;
+        if (n.param) this.go(n.param, true);
+        this.go(n.body, false);
+        return false;
       case "SequenceExpression":
-        all(n.expressions, false);
-        anc.pop();
-        return;
+        this.all(n.expressions, false);
+        return false;
       case "TaggedTemplateExpression":
-        go(n.tag, false);
-        go(n.quasi, false);
-        anc.pop();
-        return;
+        this.go(n.tag, false);
+        this.go(n.quasi, false);
+        return false;
       case "WithStatement":
-        go(n.object, false);
-        go(n.body, false);
-        anc.pop();
-        return;
+        this.go(n.object, false);
+        this.go(n.body, false);
+        return false;
       case "LabeledStatement":
-        go(n.body, false);
-        anc.pop();
-        return;
+        this.go(n.body, false);
+        return false;
+      default:
+        return this.declaration(n);
+    }
+  }
+
+  /** Classes, modules and the leaves; whether the node is visited. */
+  private declaration(n: Colder): boolean {
+    switch (n.type) {
       case "ClassDeclaration":
       case "ClassExpression":
-        if (n.id) go(n.id, true);
-        if (n.superClass) go(n.superClass, false);
-        go(n.body, false);
-        anc.pop();
-        return;
+        if (n.id) this.go(n.id, true);
+        if (n.superClass) this.go(n.superClass, false);
+        this.go(n.body, false);
+        return false;
       case "MethodDefinition":
       case "PropertyDefinition":
       case "AccessorProperty":
-        if (n.computed && n.key) go(n.key, false);
-        if (n.value) go(n.value, false);
-        anc.pop();
-        return;
+        if (n.computed && n.key) this.go(n.key, false);
+        if (n.value) this.go(n.value, false);
+        return false;
       case "ImportDeclaration":
-        go(n.source, false);
-        break;
+        this.go(n.source, false);
+        return true;
       case "ExportNamedDeclaration":
-        if (n.declaration) go(n.declaration, false);
-        if (n.source) go(n.source, false);
-        break;
+        if (n.declaration) this.go(n.declaration, false);
+        if (n.source) this.go(n.source, false);
+        return true;
       case "ExportDefaultDeclaration":
-        go(n.declaration, false);
-        anc.pop();
-        return;
+        this.go(n.declaration, false);
+        return false;
       case "ExportAllDeclaration":
-        go(n.source, false);
-        break;
+        this.go(n.source, false);
+        return true;
       case "ImportExpression":
-        go(n.source, false);
-        if (n.options) go(n.options, false);
-        break;
+        this.go(n.source, false);
+        if (n.options) this.go(n.options, false);
+        return true;
       case "ThisExpression":
       case "Super":
       case "EmptyStatement":
@@ -266,16 +282,12 @@ export function walk(root: AnyNode, visit: Visit): void {
       case "JSXSpreadChild":
       case "JSXMemberExpression":
       case "JSXText":
-        anc.pop();
-        return;
+        return false;
       default:
         n satisfies never;
+        return true;
     }
-    visit(n, anc, binding);
-    anc.pop();
   }
-
-  go(root, false);
 }
 
 /** The expression under optional chaining, parentheses and `await`: what a call or a URL really is. */

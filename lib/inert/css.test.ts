@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeDeclarations, sanitizePropertyValue, sanitizeStylesheet, tokenize } from "./css";
+import { sanitizeDeclarations, sanitizePropertyValue, sanitizeStylesheet } from "./css";
+import { tokenize } from "./css-tokens";
 import { cssProblems } from "./testing";
 
 /** Milliseconds of this process's CPU time since `since` (process.cpuUsage()). */
