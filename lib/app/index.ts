@@ -183,6 +183,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     return renderer;
   };
 
+  // One allowance for the demo API's route and the MCP endpoint's demo reads; it needs no storage.
+  const demoReads = demoReadsOf(settings);
   let playground: Promise<Playground> | undefined;
   const playgroundOf = (): Promise<Playground> =>
     (playground ??= outsideRequestScope(() =>
@@ -196,6 +198,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           log: (line) => log.warn(line, { component: "playground" }),
           observe: { refused: metrics.refused, fanout: metrics.fanout },
           writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
+          demoReads,
         }),
       ),
     )
@@ -204,7 +207,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         playground = undefined;
         throw err;
       }));
-  const demoReads = demoReadsOf(settings);
 
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });

@@ -86,6 +86,11 @@ export interface PlaygroundOptions {
    * adapters), or when it declines, the stream is the Response's body.
    */
   writeBodyAfterHeaders?: (request: Request, status: number, writer: BodyWriter) => boolean;
+  /**
+   * The demo API's allowance (demoReadsOf), which the app's demo-API route spends too: an MCP
+   * caller's demo reads and an HTTP caller's come out of one allowance. Default: one of its own.
+   */
+  demoReads?: DemoReads;
 }
 
 export interface PlaygroundObserver {
@@ -159,7 +164,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const updates = limiter("updates", settings.updatesPerMinute);
   // Anonymous reads cost little each, but nothing else stops one address from asking without end.
   const reads = limiter("reads", settings.readsPerMinute);
-  const demoReads = new RateLimiter(settings.demoReadsPerMinute, now);
+  const demoReads = options.demoReads ?? demoReadsOf(settings, now);
   checkStreamCaps(settings);
   const refused = (limit: string) => options.observe?.refused?.(limit);
   /** Takes from a limit; a refusal is 429 with Retry-After, and counted. */
@@ -336,9 +341,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
       return new Response(watch.stream, { status: 200, headers: SSE_HEADERS });
     },
 
-    demoApi(request, apiPath) {
-      return demoApiAnswer(request, apiPath, demoReads, trusted);
-    },
+    demoApi: (request, apiPath) => demoReads.answer(request, apiPath),
 
     sweep: () => sweepIdle(ctx),
 
@@ -397,8 +400,8 @@ export interface DemoReads {
 }
 
 /** The demo API's allowance; it needs no storage, so it does not wait for the playground (or the database) to start. */
-export function demoReadsOf(settings: PlaygroundSettings): DemoReads {
-  const limiter = new RateLimiter(settings.demoReadsPerMinute);
+export function demoReadsOf(settings: PlaygroundSettings, now: () => number = Date.now): DemoReads {
+  const limiter = new RateLimiter(settings.demoReadsPerMinute, now);
   const trusted = addressMatcher(settings.trustedProxy);
   return { answer: (request, apiPath) => demoApiAnswer(request, apiPath, limiter, trusted) };
 }
