@@ -12,10 +12,11 @@ import { newAnswerCache } from "@/lib/crm/memo";
 import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { crmUpstreamFor, type CrmUpstream } from "@/lib/crm/upstream";
 import { apiHandlers } from "@/lib/handlers";
-import { apiRoute, handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { apiRoute, readApiAs, type HandlerServices } from "@/lib/handlers/api-route";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
 import { installPeerStamp } from "@/lib/http/origin";
-import { demoReadsOf, createPlayground, type DemoReads, type Playground } from "@/lib/playground/routes";
+import { createPlayground, type Playground } from "@/lib/playground/service";
+import { demoReadsOf, type DemoReads } from "@/lib/playground/stages";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
 import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
@@ -197,7 +198,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           renderer: rendererOf,
           log: (line) => log.warn(line, { component: "playground" }),
           observe: { refused: metrics.refused, fanout: metrics.fanout },
-          writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
           demoReads,
         }),
       ),
@@ -220,18 +220,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     registrations: config.oauth.registrations,
     clientMetadata: createClientMetadataFetcher({ allowPrivate: config.oauth.metadataFromPrivateAddresses }),
   };
-  // The MCP endpoint reads /api as the person its access token speaks for: the request object
-  // itself carries that person here, so nothing a client sends can name someone else.
-  const bearerUsers = new WeakMap<Request, SessionUser>();
-  const agentApi = { db, userFor: async (_db: Db, request: Request) => bearerUsers.get(request) ?? null, handlers: apiHandlers, services };
+  // The MCP endpoint reads /api as the person its access token speaks for, and a drawing as its
+  // viewer: that person is handed over as such, never read off anything a client sends.
+  const readApi = (user: SessionUser, path: string, search: URLSearchParams) => readApiAs({ db, handlers: apiHandlers, services }, user, path, search);
 
-  // A drawing's reads are answered like the MCP endpoint's: the person rides on the request.
   const drawings = createDrawings({
     renderer: rendererOf,
-    readApi: (request, path, user) => {
-      bearerUsers.set(request, user);
-      return handleApi(request, path, agentApi);
-    },
+    readApi,
     origin: () => `http://127.0.0.1:${config.port}`,
   });
   const drawnPictures = createDrawnPictures({ renderer: rendererOf });
@@ -296,7 +291,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     },
     routes: {
       api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
-      playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
+      playground: playgroundRoutes({
+        playground: playgroundOf,
+        demoReads,
+        writeBodyAfterHeaders: (request, status, writer) => edge?.writeBodyAfterHeaders(request, status, writer) ?? false,
+      }),
       agent: agentRoutes({
         playground: playgroundOf,
         rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
@@ -304,10 +303,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
           ...oauthDeps,
           savedReads,
           drawings,
-          readApi: (request, path, user) => {
-            bearerUsers.set(request, user);
-            return handleApi(request, path, agentApi);
-          },
+          readApi,
         },
       }),
       saved: savedRoutes(humanDeps),
