@@ -10,8 +10,7 @@ import { RENDER_VIEWPORTS, type RenderViewport } from "@/lib/contract/renders";
 import { drawnDashboard, orRefusal, plainInput, readDashboard, relayedRead, shownDashboard } from "@/lib/contract/mcp-outputs";
 import { checkBrokerRequest } from "@/lib/frame/protocol";
 import { addressMatcher, clientAddress } from "@/lib/http/client-address";
-import { LOCAL_ADDRESS_HEADER, PEER_HEADER } from "@/lib/http/origin";
-import { json } from "@/lib/http/respond";
+import { JSON_CONTENT_TYPE, stringify } from "@/lib/http/respond";
 import type { Drawings } from "@/lib/saved/drawings";
 import { loadDashboard } from "@/lib/saved/store";
 import { trusts, type SavedReads } from "@/lib/saved/trust";
@@ -31,8 +30,8 @@ import { DASHBOARD_VIEW_TOOL_META } from "./mcp-app";
 export interface DashboardSource {
   db: () => Promise<Db>;
   savedReads: SavedReads;
-  /** One GET through /api as `user`: the same route, permissions and answers a browser gets. */
-  readApi: (request: Request, path: string, user: SessionUser) => Promise<Response>;
+  /** One GET of /api's `path` (relative to /api) as `user`: the same permissions and answers a browser gets. */
+  readApi: (user: SessionUser, path: string, search: URLSearchParams) => Promise<{ status: number; body: unknown }>;
   /** The safe view's drawings: someone else's dashboard drawn on the viewer's data. */
   drawings: Drawings;
   /** Proxies whose X-Forwarded-For names the caller, for the renderer's per-address share. */
@@ -41,8 +40,6 @@ export interface DashboardSource {
 
 /** The API base a saved dashboard reads from, in the browser and here. */
 const LIVE_API_BASE = "/api";
-/** What the API may decide by of the caller's request: its address and the Host it named; never its credentials. */
-const FORWARDED = ["host", "x-forwarded-for", PEER_HEADER, LOCAL_ADDRESS_HEADER] as const;
 
 const handleField = z.string({ error: "required: the handle of the space, as in /~/<handle>/<slug>" }).min(1).max(64).meta({ description: "The space's handle: /~/<handle>/<slug>" });
 const slugField = z.string({ error: "required: the dashboard's slug, as in /~/<handle>/<slug>" }).min(1).max(64).meta({ description: "The dashboard's slug: /~/<handle>/<slug>" });
@@ -203,26 +200,21 @@ export function registerDashboardTools(server: McpServer, request: Request, view
     },
     async ({ handle, slug, method, path }) => {
       if (!viewer) return signIn;
-      const read = await (async (): Promise<Response> => {
+      const read = await (async (): Promise<{ status: number; body: unknown }> => {
         const s = await shown(viewer, handle, slug);
-        if (!s) return json({ error: "not_found", hint: `No saved dashboard at /~/${handle.slice(0, 64)}/${slug.slice(0, 64)}.` }, 404);
+        if (!s) return { status: 404, body: { error: "not_found", hint: `No saved dashboard at /~/${handle.slice(0, 64)}/${slug.slice(0, 64)}.` } };
         const grant = grantFor(s);
-        if (!grant) return json({ error: "live_not_granted", hint: `Someone else's dashboard reads the viewer's data only on this site: open ${s.dashboard.path} there.` }, 403);
+        if (!grant) return { status: 403, body: { error: "live_not_granted", hint: `Someone else's dashboard reads the viewer's data only on this site: open ${s.dashboard.path} there.` } };
         const check = checkBrokerRequest(method ?? "GET", path, LIVE_API_BASE);
-        if (!check.ok) return json({ error: check.error, hint: check.hint }, check.status);
+        if (!check.ok) return { status: check.status, body: { error: check.error, hint: check.hint } };
         if (!grant.allows(check.pathname)) {
           const paths = grant.paths ?? [];
-          return json({ error: "read_not_agreed", hint: `This dashboard may read ${paths.length ? paths.join(", ") : "no API paths"}; ${check.pathname} is not among them.` }, 403);
+          return { status: 403, body: { error: "read_not_agreed", hint: `This dashboard may read ${paths.length ? paths.join(", ") : "no API paths"}; ${check.pathname} is not among them.` } };
         }
-        const headers = new Headers();
-        for (const name of FORWARDED) {
-          const value = request.headers.get(name);
-          if (value !== null) headers.set(name, value);
-        }
-        return source.readApi(new Request(new URL(`${LIVE_API_BASE}${check.path}`, request.url), { method: "GET", headers }), check.pathname, viewer);
+        return source.readApi(viewer, check.pathname, new URL(`${LIVE_API_BASE}${check.path}`, "http://localhost").searchParams);
       })();
-      const body = await read.text();
-      const answer = { status: read.status, contentType: read.headers.get("content-type") ?? "application/json", body };
+      const body = stringify(read.body);
+      const answer = { status: read.status, contentType: JSON_CONTENT_TYPE, body };
       return { content: [{ type: "text", text: `${answer.status} ${body.slice(0, 200)}` }], structuredContent: answer };
     },
   );

@@ -33,10 +33,10 @@ import {
   draftView,
 } from "@/lib/contract/playground";
 import { checkBrokerRequest, demoReadPath } from "@/lib/frame/protocol";
-import { readTextBody } from "@/lib/http/edge";
-import { LOCAL_ADDRESS_HEADER, PEER_HEADER, trustedOrigin } from "@/lib/http/origin";
-import { fromThrown, json } from "@/lib/http/respond";
-import { scenariosBody } from "@/lib/demo-api/answers";
+import { readTextBody, withHeaders } from "@/lib/http/edge";
+import { trustedOrigin } from "@/lib/http/origin";
+import { JSON_CONTENT_TYPE, fromThrown, json, stringify } from "@/lib/http/respond";
+import { demoApiResponse, scenariosBody } from "@/lib/demo-api/answers";
 import { defaultScenario } from "@/lib/demo-api/data";
 import { endpointDescriptionSchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
@@ -47,7 +47,8 @@ import { OAUTH_SCOPE, bearerIdentity } from "@/lib/auth/oauth";
 import { loadUser, type SessionUser } from "@/lib/auth/session";
 import type { Db } from "@/lib/db";
 import { mcpResourceOf, resourceMetadataUrlOf } from "@/lib/signin/oauth-routes";
-import { JSON_BODY_MAX, type Playground } from "@/lib/playground/routes";
+import type { Playground } from "@/lib/playground/service";
+import { JSON_BODY_MAX, draftInputOf, draftUpdateOf, renderInputOf, reportsQuery } from "@/lib/playground/stages";
 import { serverLog } from "@/lib/http/server-log";
 
 // POST /dashboards/playground/mcp: the playground's agent loop as Model Context Protocol tools,
@@ -57,12 +58,13 @@ import { serverLog } from "@/lib/http/server-log";
 // for a revision it does not speak); an initialize-era request (2025-11-25 and before) by the
 // streamable transport as before, answered as JSON. One server factory serves both.
 //
-// A tool is not a second implementation of the playground: each one builds the Request the
-// matching HTTP route would have received, with the caller's own address, Host and browser
-// headers, and hands it to the same Playground function. So an MCP caller spends the same
-// per-address allowances, meets the same origin checks and gets the same refusals as an HTTP
-// caller; a refusal comes back as a tool result with `isError` and the envelope's code and hint
-// as its text, which an agent reads and acts on, rather than as a protocol error it cannot.
+// A tool is not a second implementation of the playground: each one runs its operation's stages
+// (lib/playground/stages.ts) on the MCP request, whose address, Host and browser headers are the
+// caller's, reads its arguments into the operation's typed input as the route reads a body, and
+// calls the same Playground operation. So an MCP caller spends the same per-address allowances,
+// meets the same origin checks and gets the same refusals as an HTTP caller; a refusal comes
+// back as a tool result with `isError` and the envelope's code and hint as its text, which an
+// agent reads and acts on, rather than as a protocol error it cannot.
 
 export interface McpSource {
   playground: () => Promise<Playground>;
@@ -82,14 +84,6 @@ interface BearerSource {
 
 /** The tools that act as a person: called without a valid access token, the HTTP answer is the 401 challenge. */
 const PERSON_TOOLS = new Set(["show_dashboard", "read_dashboard", "read_live_data", "draw_dashboard"]);
-
-/**
- * The headers the playground decides by: who is asking (the stamped peer address, and
- * X-Forwarded-For, which counts only from a trusted proxy), where the answer's URLs may point
- * (Host, the stamped local address) and whether a browser sent it from another site (Origin,
- * Sec-Fetch-Site). Nothing else of the caller's request reaches it.
- */
-const CALLER_HEADERS = ["host", "origin", "sec-fetch-site", "x-forwarded-for", PEER_HEADER, LOCAL_ADDRESS_HEADER] as const;
 
 const SERVER_INFO = { name: "dashboards-playground", version: "1.0.0" };
 
@@ -184,9 +178,7 @@ async function legacyAnswer(server: McpServer, request: Request, parsedBody: unk
  * here is JSON, so what the client accepts changes nothing. Its body is already read.
  */
 function acceptingJson(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.set("accept", "application/json, text/event-stream");
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
+  return withHeaders(request, { accept: "application/json, text/event-stream" });
 }
 
 const NOT_JSON_RPC =
@@ -352,8 +344,17 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
   const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
   // A 2026-07-28 client reads structuredContent, so the text beside it is a summary rather than
   // a second copy of the answer; an initialize-era client may read the text alone and gets it whole.
-  const run = (answer: () => Response | Promise<Response>) => toolResult(answer, say, legacy);
-  const caller = (path: string, body?: unknown) => callerRequest(request, path, body);
+  const run = (answer: () => Promise<ToolAnswer>) => toolResult(answer, say, legacy);
+  /** A draft as its watchers read it: one of the caller's reads, the same as GET /draft/<read_id>. */
+  const readDraft = async (p: Playground, id: string) => {
+    await p.stages.read(request, id);
+    const held = await p.read(id, p.stages.address(request));
+    try {
+      return new TextDecoder().decode(held.bytes);
+    } finally {
+      held.release();
+    }
+  };
 
   server.registerTool(
     mcpToolOf("playground.checkDraft"),
@@ -365,7 +366,13 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       outputSchema: orRefusal(unnamed(draftCheck)),
       annotations: reading,
     },
-    (input) => run(async () => (await playground()).check(caller(`${PLAYGROUND_BASE}/check`, input))),
+    (input) =>
+      run(async () => {
+        const p = await playground();
+        p.stages.draftCheck(request);
+        await p.stages.spend("checks", request);
+        return { value: p.check(draftInputOf(input)) };
+      }),
   );
 
   server.registerTool(
@@ -379,7 +386,13 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
     },
-    (input) => run(async () => (await playground()).create(caller(`${PLAYGROUND_BASE}/draft`, input))),
+    (input) =>
+      run(async () => {
+        const p = await playground();
+        const origin = p.stages.draftWrite(request);
+        await p.stages.spend("creates", request);
+        return { value: await p.create(draftInputOf(input), origin) };
+      }),
   );
 
   server.registerTool(
@@ -396,7 +409,10 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     ({ postUrl, ...update }) =>
       run(async () => {
         const token = capabilityOf(postUrl, WRITE_URL, "postUrl: pass the postUrl create_draft answered, or its last segment (the write token). A watchUrl carries only the read id, which never writes.");
-        return (await playground()).update(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(token)}`, update), token);
+        const p = await playground();
+        const origin = p.stages.draftWrite(request);
+        await p.stages.update(token);
+        return { value: await p.update(token, draftUpdateOf(update), origin) };
       }),
   );
 
@@ -414,7 +430,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     (by) =>
       run(async () => {
         const id = readIdOf(by);
-        return (await playground()).read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+        return { text: await readDraft(await playground(), id) };
       }),
   );
 
@@ -431,8 +447,11 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
     ({ revision, ...by }) =>
       run(async () => {
         const id = readIdOf(by);
-        const query = revision === undefined ? "" : `?revision=${revision}`;
-        return (await playground()).reports.list(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/reports${query}`), id);
+        const p = await playground();
+        await p.stages.read(request, id);
+        // The revision as GET …/reports?revision= takes it, so it is refused in the same words.
+        const query = reportsQuery(new URLSearchParams(revision === undefined ? "" : `revision=${revision}`));
+        return { value: await p.reports.list(id, query) };
       }),
   );
 
@@ -450,12 +469,16 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       renderResult(async () => {
         const id = readIdOf({ readId, watchUrl });
         const p = await playground();
-        const response = await p.renders.render(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}/render`, input), id);
-        if (!response.ok) return { response };
-        const answer = renderAnswer.parse(await response.json());
+        const origin = p.stages.render(request);
+        p.stages.capability(id);
+        const address = p.stages.address(request);
+        // In the contract's field order, as the route's answer reads back.
+        const answer = renderAnswer.parse(await p.renders.render(id, renderInputOf(input), { origin, address }));
+        // Its picture, read as GET on its url is: one of the caller's reads.
         const file = new URL(answer.picture.url).pathname.split("/").pop() ?? "";
-        const picture = await p.renders.picture(caller(new URL(answer.picture.url).pathname), id, file);
-        return { answer, png: picture.ok ? new Uint8Array(await picture.arrayBuffer()) : null };
+        await p.stages.spend("reads", request);
+        const { png } = await p.renders.picture(id, file, address);
+        return { answer, png };
       }, say, legacy),
   );
 
@@ -468,7 +491,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       outputSchema: orRefusal(unnamed(scenariosBodySchema)),
       annotations: reading,
     },
-    () => run(() => json(scenariosBody())),
+    () => run(async () => ({ value: scenariosBody() })),
   );
 
   server.registerTool(
@@ -481,7 +504,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       outputSchema: orRefusal(endpointDescriptionSchema),
       annotations: reading,
     },
-    ({ path, schemas }) => run(() => json(describeEndpoint(path, schemas === true))),
+    ({ path, schemas }) => run(async () => ({ value: describeEndpoint(path, schemas === true) })),
   );
 
   server.registerTool(
@@ -499,7 +522,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       run(async () => {
         const id = readIdOf(by);
         const p = await playground();
-        const readNow = () => p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
+        const readNow = async () => draftView.parse(JSON.parse(await readDraft(p, id)));
         // Registered before the read, so a revision written in between is not missed; ended with
         // the caller's request, or as soon as the read shows a newer revision already.
         const stop = new AbortController();
@@ -510,16 +533,10 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
           next = p.hub.nextRevision(id, afterRevision, FOLLOW_WAIT_MS, AbortSignal.any([request.signal, stop.signal]));
         }
         try {
-          let read = await readNow();
-          if (!read.ok) return read;
-          let view = draftView.parse(await read.json());
-          if (next && afterRevision !== undefined && view.revision <= afterRevision && (await next) !== null) {
-            read = await readNow();
-            if (!read.ok) return read;
-            view = draftView.parse(await read.json());
-          }
+          let view = await readNow();
+          if (next && afterRevision !== undefined && view.revision <= afterRevision && (await next) !== null) view = await readNow();
           const { html, ...shown } = view;
-          return json({ ...shown, htmlBytes: Buffer.byteLength(html) });
+          return { value: { ...shown, htmlBytes: Buffer.byteLength(html) } };
         } finally {
           stop.abort();
         }
@@ -547,9 +564,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       let state: { scenario?: string; examples?: Readonly<Record<string, string>> };
       if (readId !== undefined) {
         const id = capabilityOf(readId, READ_URL, "readId: pass the draft's read id.");
-        const read = await p.read(caller(`${PLAYGROUND_BASE}/draft/${encodeURIComponent(id)}`), id);
-        if (!read.ok) return read;
-        const view = draftView.parse(await read.json());
+        const view = draftView.parse(JSON.parse(await readDraft(p, id)));
         if (view.dataMode !== "demo") return envelopeOf(403, "live_not_granted", "A live draft's data is shown only in a browser whose signed-in viewer agreed to it.");
         state = view;
       } else {
@@ -557,7 +572,9 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
       }
       const upstream = demoReadPath(check.pathname, check.search, check.endpoint, state);
       const q = upstream.indexOf("?");
-      return { relayed: await p.demoApi(caller(`${PLAYGROUND_API_BASE}${upstream}`), q === -1 ? upstream : upstream.slice(0, q)) };
+      // The same allowance as GET /api/<path>: the app's demo-API route spends it too.
+      p.demoReads.spend(request);
+      return { relayed: demoApiResponse({ path: q === -1 ? upstream : upstream.slice(0, q), search: new URL(`${PLAYGROUND_API_BASE}${upstream}`, "http://localhost").searchParams }) };
     }, say),
   );
 
@@ -607,64 +624,66 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
 
 const envelopeOf = (status: number, error: string, hint: string) => json({ error, hint }, status);
 
-/** The route's answer, or the envelope an unexpected failure answers over HTTP (logged with its stack). */
-async function responseOf(answer: () => Response | Promise<Response>, log: (line: string) => void): Promise<Response> {
-  try {
-    return await answer();
-  } catch (err) {
-    return fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-  }
-}
+/** An operation's answer as a tool hands it on: the value, or its JSON text as the route writes it (a draft's stored JSON). */
+type ToolAnswer = { value: unknown } | { text: string };
+
+const logThrown = (log: (line: string) => void) => (e: unknown) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 
 /**
  * A demo read: the demo API's answer, whatever its status, as fields the view hands to the
  * dashboard. A read refused before it reached the API (a write, a path outside it, an unknown
- * draft) is the tool's own error, with the status a browser's broker would have answered.
+ * draft, a spent allowance) is the tool's own error, with the status a browser's broker would
+ * have answered.
  */
-async function demoDataResult(answer: () => Promise<{ relayed: Response } | Response>, log: (line: string) => void): Promise<CallToolResult> {
-  let done: { relayed: Response } | Response;
+async function demoDataResult(answer: () => Promise<{ relayed: { status: number; body: unknown } } | Response>, log: (line: string) => void): Promise<CallToolResult> {
+  let done: { relayed: { status: number; body: unknown } } | Response;
   try {
     done = await answer();
   } catch (err) {
-    done = fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    done = fromThrown(err, logThrown(log));
   }
   if (done instanceof Response) {
     const status = done.status;
-    const result = await toolResult(() => done, log, true);
+    const result = await refusalResult(done);
     return { ...result, structuredContent: { ...(result.structuredContent as Record<string, unknown>), status } };
   }
-  const response = done.relayed;
-  const body = await response.text();
-  const read = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body };
+  const body = stringify(done.relayed.body);
+  const read = { status: done.relayed.status, contentType: JSON_CONTENT_TYPE, body };
   return { content: [{ type: "text", text: `${read.status} ${body.slice(0, 200)}` }], structuredContent: read };
 }
 
 /**
- * A route's answer as a tool result: structured content, beside the body as JSON text for an
- * initialize-era client (`whole`) or a short summary for one that reads structured content; a
- * refusal as `code: hint` with the envelope as structured content.
+ * An operation's answer as a tool result: structured content, beside the body as JSON text for
+ * an initialize-era client (`whole`) or a short summary for one that reads structured content;
+ * a refusal as `code: hint` with the envelope as structured content.
  */
-async function toolResult(answer: () => Response | Promise<Response>, log: (line: string) => void, whole: boolean): Promise<CallToolResult> {
-  const response = await responseOf(answer, log);
-  // Read to the end: a large read holds one of the caller's read slots until its last byte.
-  const text = await response.text();
-  if (!response.ok) {
-    const envelope = JSON.parse(text) as { error: string; hint?: string };
-    const words = envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error;
-    // What a refusal names as a number in its headers is a field too, so an agent need not read
-    // it out of words; every tool's output schema admits the refusal (orRefusal).
-    const current = Number(response.headers.get("x-current-revision") ?? NaN);
-    const retryAfter = Number(response.headers.get("retry-after") ?? NaN);
-    const refusal = {
-      ...envelope,
-      ...(Number.isInteger(current) && current >= 1 ? { currentRevision: current } : {}),
-      ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retryAfter } : {}),
-    };
-    const said = Object.keys(refusal).length === Object.keys(envelope).length ? words : `${words}\n${JSON.stringify(refusal)}`;
-    return { content: [{ type: "text", text: said }], structuredContent: refusal, isError: true };
+async function toolResult(answer: () => Promise<ToolAnswer>, log: (line: string) => void, whole: boolean): Promise<CallToolResult> {
+  let text: string;
+  try {
+    const done = await answer();
+    text = "text" in done ? done.text : stringify(done.value);
+  } catch (err) {
+    return refusalResult(fromThrown(err, logThrown(log)));
   }
   const structured = JSON.parse(text) as Record<string, unknown>;
   return { content: [{ type: "text", text: whole ? text : summaryOf(structured) }], structuredContent: structured };
+}
+
+/** A refusal, the envelope an HTTP caller would have been answered, as a tool result. */
+async function refusalResult(response: Response): Promise<CallToolResult> {
+  const envelope = JSON.parse(await response.text()) as { error: string; hint?: string };
+  const words = envelope.hint ? `${envelope.error}: ${envelope.hint}` : envelope.error;
+  // What a refusal names as a number in its headers is a field too, so an agent need not read
+  // it out of words; every tool's output schema admits the refusal (orRefusal).
+  const current = Number(response.headers.get("x-current-revision") ?? NaN);
+  const retryAfter = Number(response.headers.get("retry-after") ?? NaN);
+  const refusal = {
+    ...envelope,
+    ...(Number.isInteger(current) && current >= 1 ? { currentRevision: current } : {}),
+    ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retryAfter } : {}),
+  };
+  const said = Object.keys(refusal).length === Object.keys(envelope).length ? words : `${words}\n${JSON.stringify(refusal)}`;
+  return { content: [{ type: "text", text: said }], structuredContent: refusal, isError: true };
 }
 
 /**
@@ -695,18 +714,13 @@ const SUMMARY_STRING_MAX = 120;
 const SUMMARY_FINDINGS_MAX = 20;
 
 /** A render as a tool result: the picture as image content beside the answer, or the envelope as text. */
-async function renderResult(
-  render: () => Promise<{ response: Response } | { answer: RenderAnswer; png: Uint8Array | null }>,
-  log: (line: string) => void,
-  whole: boolean,
-): Promise<CallToolResult> {
+async function renderResult(render: () => Promise<{ answer: RenderAnswer; png: Uint8Array | null }>, log: (line: string) => void, whole: boolean): Promise<CallToolResult> {
   let done: Awaited<ReturnType<typeof render>>;
   try {
     done = await render();
   } catch (err) {
-    done = { response: fromThrown(err, (e) => log(`unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)) };
+    return refusalResult(fromThrown(err, logThrown(log)));
   }
-  if ("response" in done) return toolResult(() => done.response, log, true);
   const { answer, png } = done;
   const summary = `Revision ${answer.revision} at ${answer.viewport} (${answer.picture.width}×${answer.picture.height}), scenario ${answer.scenario}: ${answer.report.errors.length} error(s), ${answer.report.refusals.length} refusal(s), ${answer.report.settled ? "settled" : "not settled"}. Picture: ${answer.picture.url}`;
   return {
@@ -716,18 +730,6 @@ async function renderResult(
     ],
     structuredContent: answer as unknown as Record<string, unknown>,
   };
-}
-
-/** The Request the playground's route would have received from this caller. */
-function callerRequest(request: Request, path: string, body?: unknown): Request {
-  const headers = new Headers();
-  for (const name of CALLER_HEADERS) {
-    const value = request.headers.get(name);
-    if (value !== null) headers.set(name, value);
-  }
-  if (body === undefined) return new Request(new URL(path, request.url), { method: "GET", headers });
-  headers.set("content-type", "application/json");
-  return new Request(new URL(path, request.url), { method: "POST", headers, body: JSON.stringify(body) });
 }
 
 /**

@@ -11,9 +11,10 @@ import { newAnswerCache } from "@/lib/crm/memo";
 import type { CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { crmUpstreamFor, type CrmUpstream } from "@/lib/crm/upstream";
 import { apiHandlers } from "@/lib/handlers";
-import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { readApiAs, type HandlerServices } from "@/lib/handlers/api-route";
 import { installPeerStamp } from "@/lib/http/origin";
-import { demoReadsOf, type DemoReads, type Playground } from "@/lib/playground/routes";
+import type { Playground } from "@/lib/playground/service";
+import { demoReadsOf, type DemoReads } from "@/lib/playground/stages";
 import { playgroundSettingsOf } from "@/lib/playground/settings";
 import type { HumanDeps } from "@/lib/saved/human";
 import { newSavedAnalysis, type SavedParamReads, type SavedReads } from "@/lib/saved/trust";
@@ -129,28 +130,23 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     if (renderer === undefined) renderer = outsideRequestScope(() => startRenderer(config, log));
     return renderer;
   };
+  // One allowance for the demo API's route and the MCP endpoint's demo reads; it needs no storage.
+  const demoReads = demoReadsOf(settings);
   const playground = retried(() =>
     storage
       .get()
-      .then((open) => startPlayground(open, config, { settings, sealer: sealerOf, renderer: rendererOf, log, metrics, edge: () => edge }))
+      .then((open) => startPlayground(open, config, { settings, sealer: sealerOf, renderer: rendererOf, log, metrics, demoReads }))
       .then((p) => (playgroundNow = p)),
   );
   const playgroundOf = playground.get;
-  const demoReads = demoReadsOf(settings);
 
   const services = (): HandlerServices => ({ config, sealer: sealerOf(), ...caches, credentials, crmUpstream });
   const humanDeps = async (): Promise<HumanDeps> => ({ db: await db(), sealer: sealerOf(), publicOrigin: config.publicOrigin });
 
-  // The MCP endpoint reads /api as the person its access token speaks for, and a drawing's reads
-  // are answered the same way: the request object itself carries that person here, so nothing a
-  // client sends can name someone else.
-  const bearerUsers = new WeakMap<Request, SessionUser>();
-  const agentApi = { db, userFor: async (_db: Db, request: Request) => bearerUsers.get(request) ?? null, handlers: apiHandlers, services };
-  const readApiAs = (request: Request, path: string, user: SessionUser) => {
-    bearerUsers.set(request, user);
-    return handleApi(request, path, agentApi);
-  };
-  const drawings = createDrawings({ renderer: rendererOf, readApi: readApiAs, origin: () => `http://127.0.0.1:${config.port}` });
+  // The MCP endpoint reads /api as the person its access token speaks for, and a drawing as its
+  // viewer: that person is handed over as such, never read off anything a client sends.
+  const readApi = (user: SessionUser, path: string, search: URLSearchParams) => readApiAs({ db, handlers: apiHandlers, services }, user, path, search);
+  const drawings = createDrawings({ renderer: rendererOf, readApi, origin: () => `http://127.0.0.1:${config.port}` });
   const drawnPictures = createDrawnPictures({ renderer: rendererOf });
 
   let background: CrmSyncScheduler | null | undefined;
@@ -207,7 +203,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       );
       await presence;
     },
-    routes: appRoutes({ config, db, sealer: sealerOf, vendorReads: caches.vendorReads, standIns, playground: playgroundOf, demoReads, humanDeps, services, savedReads, drawings, drawnPictures, readApiAs }),
+    routes: appRoutes({ config, db, sealer: sealerOf, vendorReads: caches.vendorReads, standIns, playground: playgroundOf, demoReads, humanDeps, services, savedReads, drawings, drawnPictures, readApi, edge: () => edge }),
     startBackground() {
       if (background !== undefined) return background;
       background = startCrmBackground(config, { db, crmUpstream, log, metrics });

@@ -4,12 +4,12 @@ import type { Sealer } from "@/lib/crypto/secrets";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
 import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import type { CrmUpstream } from "@/lib/crm/upstream";
-import { createPlayground, type Playground } from "@/lib/playground/routes";
+import { createPlayground, type Playground } from "@/lib/playground/service";
+import type { DemoReads } from "@/lib/playground/stages";
 import type { PlaygroundSettings } from "@/lib/playground/settings";
 import { seedDemo } from "@/lib/seed";
 import { createLogger, outsideRequestScope, type Logger } from "@/lib/ops/log";
 import type { Metrics } from "@/lib/ops/metrics";
-import type { RequestEdge } from "@/lib/ops/requests";
 import { findChromium, Renderer } from "@/lib/renderer";
 
 // How the composition root starts each of its larger parts, from the configuration. Each is
@@ -67,12 +67,12 @@ interface PlaygroundParts {
   renderer: () => Renderer | null;
   log: Logger;
   metrics: Metrics;
-  /** The HTTP server's edge, once operations have started. */
-  edge: () => RequestEdge | undefined;
+  /** The allowance the demo API's route spends too, so MCP's reads and the HTTP ones are one budget. */
+  demoReads: DemoReads;
 }
 
 export function startPlayground(open: OpenDb, config: Config, parts: PlaygroundParts): Playground {
-  const { log, metrics, edge } = parts;
+  const { log, metrics } = parts;
   return createPlayground(open, {
     settings: parts.settings,
     publicOrigin: config.publicOrigin,
@@ -81,7 +81,7 @@ export function startPlayground(open: OpenDb, config: Config, parts: PlaygroundP
     renderer: parts.renderer,
     log: (line) => log.warn(line, { component: "playground" }),
     observe: { refused: metrics.refused, fanout: metrics.fanout },
-    writeBodyAfterHeaders: (request, status, writer) => edge()?.writeBodyAfterHeaders(request, status, writer) ?? false,
+    demoReads: parts.demoReads,
   });
 }
 

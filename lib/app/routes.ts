@@ -9,9 +9,11 @@ import type { ReadCache } from "@/lib/cache/read-cache";
 import { connectionAction } from "@/lib/connectors/routes";
 import type { StandIns } from "@/lib/connectors/stand-ins";
 import { apiHandlers } from "@/lib/handlers";
-import { apiRoute, type HandlerServices } from "@/lib/handlers/api-route";
+import { apiRoute, type ApiRead, type HandlerServices } from "@/lib/handlers/api-route";
 import { defineRoute, oneParam, type RouteModule } from "@/lib/http/edge";
-import type { DemoReads, Playground } from "@/lib/playground/routes";
+import type { Playground } from "@/lib/playground/service";
+import type { DemoReads } from "@/lib/playground/stages";
+import type { RequestEdge } from "@/lib/ops/requests";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { draftDrawingRoute } from "@/lib/playground/drawn";
 import { agentRoutes, type AgentRoutes } from "@/lib/agent/route-modules";
@@ -60,8 +62,10 @@ interface RouteParts {
   savedReads: SavedReads;
   drawings: Drawings;
   drawnPictures: DrawnPictures;
-  /** /api read as this person, whom the request itself carries (the MCP endpoint's bearer, a drawing's viewer). */
-  readApiAs: (request: Request, path: string, user: SessionUser) => Promise<Response>;
+  /** /api read as this person (the MCP endpoint's bearer, a drawing's viewer), handed over as such. */
+  readApi: (user: SessionUser, path: string, search: URLSearchParams) => Promise<ApiRead>;
+  /** The HTTP server's edge, once operations have started. */
+  edge: () => RequestEdge | undefined;
 }
 
 /** What the MCP authorization server and the MCP endpoint's dashboards share. */
@@ -83,11 +87,15 @@ export function appRoutes(parts: RouteParts): AppRoutes {
   const trustedProxy = config.playground.trustedProxy;
   return {
     api: apiRoute({ db, userFor: userForRequest, handlers: apiHandlers, services }),
-    playground: playgroundRoutes({ playground: playgroundOf, demoApi: (request, path) => demoReads.answer(request, path) }),
+    playground: playgroundRoutes({
+      playground: playgroundOf,
+      demoReads,
+      writeBodyAfterHeaders: (request, status, writer) => parts.edge()?.writeBodyAfterHeaders(request, status, writer) ?? false,
+    }),
     agent: agentRoutes({
       playground: playgroundOf,
       rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
-      dashboards: { ...oauthDeps, savedReads, drawings, readApi: parts.readApiAs },
+      dashboards: { ...oauthDeps, savedReads, drawings, readApi: parts.readApi },
     }),
     saved: savedRoutes(humanDeps),
     drawings: {

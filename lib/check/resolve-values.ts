@@ -44,7 +44,7 @@ export const FALSY: Val = { k: "falsy" };
 export const str = (s: string): Val => ({ k: "str", s });
 
 /** Alternatives of one expression past this are not worth telling apart. */
-export const MAX_ALTERNATIVES = 32;
+const MAX_ALTERNATIVES = 32;
 /** Evaluation steps per document. */
 export const MAX_STEPS = 20_000;
 /** Nested evaluations (names, calls, returns) before a value is called unknown. */

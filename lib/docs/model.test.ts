@@ -89,7 +89,7 @@ describe("the docs model", () => {
   });
 
   it("documents every error the playground's routes answer", () => {
-    const sources = ["playground/routes.ts", "drafts/drafts.ts", "demo-api/answers.ts", "drafts/reports.ts", "drafts/renders.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "..", f), "utf8"));
+    const sources = ["playground/service.ts", "playground/stages.ts", "drafts/drafts.ts", "demo-api/answers.ts", "drafts/reports.ts", "drafts/renders.ts"].map((f) => fs.readFileSync(path.join(import.meta.dirname, "..", f), "utf8"));
     const thrown = new Set(sources.flatMap((s) => [...s.matchAll(/ApiError\("([a-z_]+)"/g)].map((m) => m[1])));
     thrown.add("no_such_draft");
     const documented = new Set(["playground", "demo-api", "renders", "events"].flatMap((s) => sectionOf(model, s as SectionSlug).operations).flatMap((o) => o.errors.map((e) => e.code)));

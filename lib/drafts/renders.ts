@@ -2,17 +2,11 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
-import { dashboardParamsProblem } from "@/lib/frame/params";
-import { RENDER_VIEWPORTS, renderInput, renderPageResult, type RenderAnswer, type RenderInput, type RenderViewport } from "@/lib/contract/renders";
+import { RENDER_VIEWPORTS, renderPageResult, type RenderAnswer, type RenderInput, type RenderViewport } from "@/lib/contract/renders";
 import { REPORTS_PER_REVISION, REPORTS_PER_SOURCE, REPORT_REVISIONS, REPORT_MESSAGE_MAX, renderReport, type RenderReport, type ReportSource } from "@/lib/contract/reports";
 import type { Dialect } from "@/lib/db/migrate";
-import { readBodyCapped } from "@/lib/http/body";
-import { parseWith, readTextBody } from "@/lib/http/edge";
-import { notCrossSite, trustedOrigin } from "@/lib/http/origin";
-import { json } from "@/lib/http/respond";
 import { RenderIdle, RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 import { noSuchDraft, revisionOfDraft, validateDemoState, type DraftContext, type RevisionOfDraft } from "./drafts";
-import { clientAddress, type AddressMatcher } from "@/lib/http/client-address";
 import { insertReport } from "./report-store";
 import { findRender, renderPng, storeRender, type StoredRender } from "./render-store";
 import { limiterFor } from "@/lib/limits/shared";
@@ -37,11 +31,23 @@ import { limiterFor } from "@/lib/limits/shared";
 //   slots and queue, an early end for a render that waits on nothing (lib/renderer), and renders
 //   per client address and per draft per minute, shared across instances on PostgreSQL.
 
+/** Who asked for a render: the address its allowance and renderer share are counted by, and the origin its picture's URL is written under. */
+interface RenderCaller {
+  address: string;
+  origin: string;
+}
+
+/** A render's picture, with the entity tag a conditional GET is answered by. */
+export interface Picture {
+  png: Uint8Array;
+  etag: string;
+}
+
 export interface Renders {
   /** POST /draft/<read_id>/render */
-  render(request: Request, readId: string): Promise<Response>;
-  /** GET /draft/<read_id>/render/<revision>-<key>.png */
-  picture(request: Request, readId: string, file: string): Promise<Response>;
+  render(readId: string, input: RenderInput, caller: RenderCaller): Promise<RenderAnswer>;
+  /** GET /draft/<read_id>/render/<revision>-<key>.png: `address` is counted for the drawing a first GET makes. */
+  picture(readId: string, file: string, address: string): Promise<Picture>;
   /**
    * The link preview of a demo draft's current revision: the path of its picture at desktop width
    * in the revision's own state (drawn on its first GET), with its size once drawn; null for a
@@ -55,11 +61,6 @@ interface RendersDeps {
   dialect: Dialect;
   /** The renderer, or null when this deployment has no browser. */
   renderer: () => Renderer | null;
-  trusted: AddressMatcher;
-  publicOrigin?: string;
-  allowedHosts?: readonly string[];
-  /** The anonymous reads' allowance, shared with the draft's other reads. */
-  guardRead: (request: Request) => Promise<void>;
   refused?: (limit: string) => void;
 }
 
@@ -67,8 +68,6 @@ const READ_ID_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const PICTURE_FILE = /^([1-9][0-9]{0,14})-([0-9a-f]{16})\.png$/;
 const DAY_MS = 86_400_000;
 const SERVICE: ReportSource = { kind: "service", id: "s-renderer" };
-/** Bytes of a render body: a few small fields. */
-const RENDER_BODY_MAX = 16 * 1024;
 
 /** A revision's render in one state: stored, and whether it had been before; its PNG when just drawn. */
 interface Drawn {
@@ -99,34 +98,6 @@ function renderPagePath(readId: string, revision: number, scenario: string, exam
 }
 
 const sameState = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
-
-/** The body: a JSON object of the render's fields, or nothing at all (the current revision as it is). */
-async function renderBody(request: Request): Promise<RenderInput> {
-  if (request.headers.get("content-type") === null) {
-    const bytes = await readBodyCapped(request, RENDER_BODY_MAX);
-    if (bytes && bytes.byteLength === 0) return {};
-    throw new ApiError("unsupported_media_type", "Send Content-Type: application/json, or no body at all.");
-  }
-  const text = await readTextBody(request, {
-    type: "application/json",
-    typeHint: "Send Content-Type: application/json, or no body at all.",
-    max: RENDER_BODY_MAX,
-    tooLarge: { code: "payload_too_large", hint: `A render's body is at most ${RENDER_BODY_MAX} bytes: revision, viewport, scenario, examples and params.` },
-    invalid: "invalid_render",
-  });
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError("invalid_render", "The body is not JSON: send a render as a JSON object (revision, viewport, scenario, examples, params), or no body.");
-  }
-  const input = parseWith(renderInput, value, "invalid_render");
-  // Refused rather than dropped: the page would draw without them and say so, which an agent asking for them never sees.
-  const problem = input.params ? dashboardParamsProblem(input.params) : null;
-  if (problem) throw new ApiError("invalid_render", `params: ${problem}`);
-  return input;
-}
 
 export function createRenders(deps: RendersDeps): Renders {
   const { ctx } = deps;
@@ -162,14 +133,8 @@ export function createRenders(deps: RendersDeps): Renders {
   };
 
   return {
-    async render(request, readId) {
-      if (!notCrossSite(request, deps.publicOrigin)) {
-        throw new ApiError("cross_site_write", "Renders are asked for by agents and the playground's own pages, not from other sites.");
-      }
-      // Before anything is drawn: the answer's URL must be one the server can stand behind.
-      const origin = trustedOrigin(request, deps.publicOrigin, deps.allowedHosts);
+    async render(readId, input, caller) {
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
-      const input = await renderBody(request);
       const found = await revisionOfDraft(ctx, readId, input.revision ?? null);
       if (found.dataMode !== "demo") {
         throw new ApiError("render_demo_only", "This draft renders each viewer's own live data; the service has no viewer, so it draws demo-mode drafts only. Create the draft with dataMode demo to have it rendered.");
@@ -180,12 +145,11 @@ export function createRenders(deps: RendersDeps): Renders {
       validateDemoState({ scenario, examples });
       const params = input.params ?? NO_PARAMS;
       const key = renderKey(viewport, scenario, examples, params);
-      const { stored, cached } = await drawnRender(request, readId, found, viewport, scenario, examples, key, params);
-      return json(answerOf(origin, readId, found.currentRevision, key, stored, cached));
+      const { stored, cached } = await drawnRender(caller.address, readId, found, viewport, scenario, examples, key, params);
+      return answerOf(caller.origin, readId, found.currentRevision, key, stored, cached);
     },
 
-    async picture(request, readId, file) {
-      await deps.guardRead(request);
+    async picture(readId, file, address) {
       const m = PICTURE_FILE.exec(file);
       if (!READ_ID_SHAPE.test(readId) || !m) throw new ApiError("not_found", "A render's picture is at the url its render answered: <revision>-<key>.png.");
       const revision = Number(m[1]);
@@ -196,15 +160,12 @@ export function createRenders(deps: RendersDeps): Renders {
         // page's link preview names before anyone has asked for a render (preview()).
         const own = await ownState(readId, revision, key);
         if (own) {
-          const made = await drawnRender(request, readId, own.found, own.viewport, own.found.revision.scenario, own.found.revision.examples, key);
+          const made = await drawnRender(address, readId, own.found, own.viewport, own.found.revision.scenario, own.found.revision.examples, key);
           png = made.png ?? (await renderPng(ctx.db, readId, revision, key));
         }
       }
       if (!png) throw new ApiError("not_found", "No such render: it was never made, or its revision is no longer kept. POST /draft/<read_id>/render draws it.");
-      const etag = `"${createHash("sha256").update(png).digest("base64url").slice(0, 22)}"`;
-      const headers = { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable", etag, "content-length": String(png.byteLength) };
-      if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-      return new Response(request.method === "HEAD" ? null : new Uint8Array(png), { headers });
+      return { png, etag: `"${createHash("sha256").update(png).digest("base64url").slice(0, 22)}"` };
     },
 
     async preview(readId) {
@@ -245,16 +206,16 @@ export function createRenders(deps: RendersDeps): Renders {
    * bound: the allowances per address and per draft, the renderer's pages, shares and time limit).
    * Asked again while it is being drawn here, the same drawing answers both.
    */
-  function drawnRender(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params = NO_PARAMS): Promise<Drawn> {
+  function drawnRender(client: string, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params = NO_PARAMS): Promise<Drawn> {
     const flight = `${readId}|${found.revision.revision}|${key}`;
     const running = inFlight.get(flight);
     if (running) return running;
-    const made = drawOnce(request, readId, found, viewport, scenario, examples, key, params).finally(() => inFlight.delete(flight));
+    const made = drawOnce(client, readId, found, viewport, scenario, examples, key, params).finally(() => inFlight.delete(flight));
     inFlight.set(flight, made);
     return made;
   }
 
-  async function drawOnce(request: Request, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params): Promise<Drawn> {
+  async function drawOnce(client: string, readId: string, found: RevisionOfDraft, viewport: RenderViewport, scenario: string, examples: Record<string, string>, key: string, params: Params): Promise<Drawn> {
     const { revision } = found.revision;
     const made = await findRender(ctx.db, readId, revision, key);
     if (made) return { stored: made, cached: true };
@@ -265,7 +226,6 @@ export function createRenders(deps: RendersDeps): Renders {
     }
     // One key for the allowance and for the renderer's share of pages and queue: the address as
     // every limit counts it (an IPv6 address by its /64).
-    const client = clientAddress(request, deps.trusted);
     limited(await perAddress.take(client), "renders", "from your address");
     limited(await perDraft.take(readId), "renders_draft", "of this draft");
 

@@ -1,14 +1,13 @@
 import "server-only";
 import { ApiError } from "@/lib/contract/errors";
+import type { z } from "zod";
 import {
   REPORTS_PER_REVISION,
   REPORTS_PER_SOURCE,
-  REPORT_BODY_MAX_BYTES,
   REPORT_REVISIONS,
-  REPORT_TEXT_MAX,
   renderReport,
-  renderReportInput,
-  renderReportsQuery,
+  type renderReportInput,
+  type renderReportsQuery,
   type RenderReport,
   type RenderReportAccepted,
   type RenderReports,
@@ -17,12 +16,7 @@ import {
 } from "@/lib/contract/reports";
 import { sha256Hex } from "@/lib/auth/tokens";
 import type { Dialect } from "@/lib/db/migrate";
-import { parseWith, readJsonBody } from "@/lib/http/edge";
-import { notCrossSite } from "@/lib/http/origin";
-import { json } from "@/lib/http/respond";
 import { noSuchDraft, type DraftContext } from "./drafts";
-import { clientAddress, type AddressMatcher } from "@/lib/http/client-address";
-import { limiterFor } from "@/lib/limits/shared";
 import { findByWriteHash, findReportTarget, insertReport, listReports } from "./report-store";
 
 // Render reports of demo drafts: POST /draft/<read_id>/reports takes what a browser saw when it
@@ -43,13 +37,14 @@ import { findByWriteHash, findReportTarget, insertReport, listReports } from "./
 //
 // Bounded three ways: the contract's limits per report, those counts for the latest
 // REPORT_REVISIONS revisions (older ones are pruned, and the revision history's own pruning
-// cascades), and PLAYGROUND_REPORTS_PER_MIN per client address.
+// cascades), and PLAYGROUND_REPORTS_PER_MIN per client address (spent before either operation
+// runs: lib/playground/stages.ts).
 
 export interface Reports {
-  /** POST /draft/<read_id>/reports */
-  post(request: Request, readId: string): Promise<Response>;
+  /** POST /draft/<read_id>/reports: a report `address` sent, once the stages took it. */
+  post(readId: string, input: z.output<typeof renderReportInput>, address: string): Promise<RenderReportAccepted>;
   /** GET /draft/<read_id>/reports */
-  list(request: Request, readId: string): Promise<Response>;
+  list(readId: string, query: z.output<typeof renderReportsQuery>): Promise<RenderReports>;
 }
 
 interface ReportsDeps {
@@ -57,12 +52,6 @@ interface ReportsDeps {
   /** A keyed digest: the same address always stands for the same source, and the address is not told. */
   mac: (value: string, purpose: string) => string;
   dialect: Dialect;
-  trusted: AddressMatcher;
-  publicOrigin?: string;
-  /** The anonymous reads' allowance, shared with the draft's other reads. */
-  guardRead: (request: Request) => Promise<void>;
-  /** Counts a refusal by the named limit. */
-  refused?: (limit: string) => void;
 }
 
 /** The shape of a read id, as routes.ts checks it: anything else cannot be one and answers 404 at once. */
@@ -94,35 +83,18 @@ function summarise(reports: readonly RenderReport[]): ReportSources {
   return { total: seen.size, failing: count("failing"), clean: count("clean"), unsettled: count("unsettled"), author: of("author"), service: of("service") };
 }
 
-export function createReports({ ctx, mac, dialect, trusted, publicOrigin, guardRead, refused }: ReportsDeps): Reports {
-  const sends = limiterFor({ db: ctx.db, dialect }, "reports", ctx.settings.reportsPerMinute, { now: ctx.now, log: ctx.log });
+export function createReports({ ctx, mac, dialect }: ReportsDeps): Reports {
   const cutoff = () => ctx.now() - ctx.settings.draftIdleDays * DAY_MS;
   // A revision pruned from the history has no row for a report to belong to.
   const recent = () => Math.min(REPORT_REVISIONS, ctx.settings.historyKeep);
 
   return {
-    async post(request, readId) {
-      if (!notCrossSite(request, publicOrigin)) {
-        throw new ApiError("cross_site_write", "Render reports are sent by the playground's own pages and by agents, not from other sites.");
-      }
-      const take = await sends.take(clientAddress(request, trusted));
-      if (!take.ok) {
-        refused?.("reports");
-        throw new ApiError("rate_limited", `Too many render reports from your address; retry in ${take.retryAfterSeconds} s.`, {
-          "retry-after": String(take.retryAfterSeconds),
-        });
-      }
+    async post(readId, input, address) {
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
       // The write link's token in place of the read id: the author's own report.
       const authorOf = await findByWriteHash(ctx.db, sha256Hex(readId), cutoff());
       const draftId = authorOf ?? readId;
-      const source: ReportSource = authorOf ? AUTHOR : { kind: "watcher", id: `w-${mac(clientAddress(request, trusted), "report-source").slice(0, 16)}` };
-      const input = await readJsonBody(request, renderReportInput, {
-        max: REPORT_BODY_MAX_BYTES,
-        tooLarge: { code: "report_too_large", hint: `The body is over ${REPORT_BODY_MAX_BYTES} bytes; a report's text fields hold at most ${REPORT_TEXT_MAX} characters together.` },
-        invalid: "invalid_report",
-        notJson: "send a render report as a JSON object, with revision.",
-      });
+      const source: ReportSource = authorOf ? AUTHOR : { kind: "watcher", id: `w-${mac(address, "report-source").slice(0, 16)}` };
       const { revision, ...fields } = input;
       const stored: Omit<RenderReport, "source"> = { at: ctx.now(), ...fields };
       const outcome = await insertReport(ctx.db, dialect, {
@@ -148,14 +120,11 @@ export function createReports({ ctx, mac, dialect, trusted, publicOrigin, guardR
             `revision: reports are taken for revisions ${outcome.oldest} to ${outcome.current} of this draft (its latest ${recent()}); this one names ${revision}.`,
           );
       }
-      const accepted: RenderReportAccepted = { revision, at: stored.at, source };
-      return json(accepted, 201);
+      return { revision, at: stored.at, source };
     },
 
-    async list(request, readId) {
-      await guardRead(request);
+    async list(readId, query) {
       if (!READ_ID_SHAPE.test(readId)) throw noSuchDraft(ctx.settings);
-      const query = reportsQuery(new URL(request.url).searchParams);
       const draft = await findReportTarget(ctx.db, readId, cutoff());
       if (!draft) throw noSuchDraft(ctx.settings);
       if (draft.data_mode !== "demo") throw liveRefused();
@@ -167,8 +136,7 @@ export function createReports({ ctx, mac, dialect, trusted, publicOrigin, guardR
         if (parsed.success) reports.push(parsed.data);
         else ctx.log("a stored render report no longer parses; it is left out");
       }
-      const body: RenderReports = { revision, currentRevision: draft.revision, reports, sources: summarise(reports) };
-      return json(body);
+      return { revision, currentRevision: draft.revision, reports, sources: summarise(reports) };
     },
   };
 }
@@ -179,16 +147,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** `revision`, at most once; anything else is invalid_query naming it. */
-function reportsQuery(search: URLSearchParams): { revision?: number } {
-  const raw: Record<string, string> = {};
-  for (const key of new Set(search.keys())) {
-    const values = search.getAll(key);
-    if (key !== "revision") throw new ApiError("invalid_query", `Unrecognized query parameter "${key.slice(0, 40)}"; this takes revision.`);
-    if (values.length > 1) throw new ApiError("invalid_query", `revision was given ${values.length} times; give it once.`);
-    raw[key] = values[0] ?? "";
-  }
-  return parseWith(renderReportsQuery, raw, "invalid_query");
 }

@@ -12,10 +12,11 @@ import type { Credentials } from "@/lib/connectors/credentials";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import type { Db } from "@/lib/db";
 import { defineRoute, restPath, type RouteModule } from "@/lib/http/edge";
-import { errorResponse, json } from "@/lib/http/respond";
+import { envelopeOf, errorResponse, json } from "@/lib/http/respond";
 
 // /api/*: the edge checks the method; then route → session (401) → path values (404) →
-// permission (403) → query (400) → handler. The demo API answers in the same order with the
+// permission (403) → query (400) → handler. A reader already known (readApiAs) takes the same
+// steps but the session. The demo API answers in the same order with the
 // same shared steps (lib/contract/match.ts, lib/contract/query.ts).
 
 /** What handlers are handed besides the request: the app's key and caches, never reached for globally. */
@@ -34,7 +35,6 @@ export interface HandlerServices {
 }
 
 export interface HandlerContext<E extends Endpoint = Endpoint> extends HandlerServices {
-  request: Request;
   db: Db;
   user: SessionUser;
   params: Record<string, string>;
@@ -78,15 +78,48 @@ export function handleApi(request: Request, path: string, deps: ApiDeps): Promis
 
 async function answer(request: Request, path: string, deps: ApiDeps): Promise<Response> {
   const match = matchPath(path);
-  if (!match) return errorResponse("not_found", "See /docs for the list of endpoints.");
+  if (!match) return errorResponse("not_found", NO_ENDPOINT);
   const db = await deps.db();
   const user = await deps.userFor(db, request);
   if (!user) return errorResponse("unauthorized", "Sign in at /signin, then retry.");
+  return json(await answerAs(match, db, user, new URL(request.url).searchParams, deps), 200, { vary: "Cookie" });
+}
+
+const NO_ENDPOINT = "See /docs for the list of endpoints.";
+
+/** The steps after the session: path values (404) → permission (403) → query (400) → handler. */
+async function answerAs(match: NonNullable<ReturnType<typeof matchPath>>, db: Db, user: SessionUser, search: URLSearchParams, deps: Pick<ApiDeps, "handlers" | "services">): Promise<unknown> {
   checkPathValues(match);
   const needed = permissionFor(match);
   if (needed && !user.permissions.includes(needed)) throw new ApiError("forbidden", `This needs the ${needed} permission.`);
-  const query = parseEndpointQuery(new URL(request.url).searchParams, match.endpoint);
+  const query = parseEndpointQuery(search, match.endpoint);
   const handler = deps.handlers[match.endpoint.id as EndpointId] as unknown as (ctx: HandlerContext) => Promise<unknown>;
-  const body = await handler({ ...deps.services(), request, db, user, params: match.params, query: query as HandlerContext["query"] });
-  return json(body, 200, { vary: "Cookie" });
+  return handler({ ...deps.services(), db, user, params: match.params, query: query as HandlerContext["query"] });
+}
+
+/** An /api answer as a value: its status, and its body (the error envelope, for a refusal). */
+export interface ApiRead {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * One GET of an /api endpoint as `user`, who is already known (an access token's person, a
+ * drawing's viewer): the same steps, permissions and answers as the route's, without a request.
+ * `path` is relative to /api, segments percent-encoded, as the route's path values are.
+ */
+export async function readApiAs(deps: Omit<ApiDeps, "userFor">, user: SessionUser, path: string, search: URLSearchParams): Promise<ApiRead> {
+  try {
+    let segments: string[];
+    try {
+      segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw new ApiError("invalid_path", "A path segment is not valid percent-encoded UTF-8.");
+    }
+    const match = matchPath(`/${segments.map(encodeURIComponent).join("/")}`);
+    if (!match) throw new ApiError("not_found", NO_ENDPOINT);
+    return { status: 200, body: await answerAs(match, await deps.db(), user, search, deps) };
+  } catch (err) {
+    return envelopeOf(err);
+  }
 }

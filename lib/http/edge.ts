@@ -8,7 +8,9 @@ import { REQUEST_ID_HEADER, serverLog, stackOf } from "./server-log";
 // The one edge every route handler goes through. A route file is a single `defineRoute` call;
 // the edge owns, in this order and for every route alike:
 //   method (405 envelope with Allow) → path values (checked once, never decoded twice) →
-//   guard (session, permission, human action, origin) → query → body → handler,
+//   origin (where a write may come from; the origin the answer's URLs are written under) →
+//   guard (session, permission, human action) → limit (the allowance the request spends) →
+//   query → body → handler,
 // then maps anything thrown to the error envelope (an unexpected failure logs its stack and
 // discloses nothing) and composes headers onto the answer without replacing what the handler
 // set. Parsing helpers below give body and query errors one wording: the field named, then what
@@ -25,22 +27,28 @@ interface RouteContext {
   params?: Promise<RawParams> | RawParams;
 }
 
-interface Call<P, G = undefined, Q = undefined, B = undefined> {
+interface Call<P, O = undefined, G = undefined, Q = undefined, B = undefined> {
   request: Request;
   url: URL;
   params: P;
+  /** What the origin stage answered (the origin the answer's URLs are written under, for one). */
+  origin: O;
   /** What the guard established (the signed-in person, for one). */
   who: G;
   query: Q;
   body: B;
 }
 
-interface MethodSpec<P, G, Q, B> {
+interface MethodSpec<P, O, G, Q, B> {
+  /** Refuses a request from where it may not come (403 cross_site_write, 400 untrusted_host); answers what the handler writes URLs under. */
+  origin?: (request: Request) => O | Promise<O>;
   /** Refuses by throwing an ApiError (401, 403, …); answers what the handler may rely on. */
   guard?: (request: Request, params: P) => Promise<G>;
+  /** Spends what the request costs of an allowance; refuses (429 with Retry-After) once it is spent. */
+  limit?: (request: Request, params: P) => Promise<void>;
   query?: (search: URLSearchParams) => Q;
   body?: (request: Request) => Promise<B>;
-  handle: (call: Call<P, G, Q, B>) => Response | Promise<Response>;
+  handle: (call: Call<P, O, G, Q, B>) => Response | Promise<Response>;
 }
 
 /** A method's spec with its types settled; see `on` in defineRoute. */
@@ -48,7 +56,7 @@ interface BoundMethod<P> {
   readonly run: (request: Request, url: URL, params: P) => Promise<Response>;
 }
 
-type On<P> = <G, Q, B>(spec: MethodSpec<P, G, Q, B>) => BoundMethod<P>;
+type On<P> = <O, G, Q, B>(spec: MethodSpec<P, O, G, Q, B>) => BoundMethod<P>;
 
 interface RouteDefinition<P> {
   /** Checks and shapes the path values; throws an ApiError (400 invalid_path, 404) for bad ones. */
@@ -67,12 +75,14 @@ interface RouteDefinition<P> {
 export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
 export type RouteModule = Record<Method, RouteHandler>;
 
-const on = <P,>(spec: MethodSpec<P, unknown, unknown, unknown>): BoundMethod<P> => ({
+const on = <P,>(spec: MethodSpec<P, unknown, unknown, unknown, unknown>): BoundMethod<P> => ({
   async run(request, url, params) {
+    const origin = spec.origin ? await spec.origin(request) : undefined;
     const who = spec.guard ? await spec.guard(request, params) : undefined;
+    if (spec.limit) await spec.limit(request, params);
     const query = spec.query ? spec.query(url.searchParams) : undefined;
     const body = spec.body ? await spec.body(request) : undefined;
-    return spec.handle({ request, url, params, who, query, body });
+    return spec.handle({ request, url, params, origin, who, query, body });
   },
 });
 
@@ -134,6 +144,17 @@ function finish(response: Response, headers: Record<string, string> | undefined,
     for (const [k, v] of Object.entries(headers ?? {})) if (!copy.headers.has(k)) copy.headers.set(k, v);
     return copy;
   }
+}
+
+/**
+ * The request with some headers replaced, for a library that answers it and decides by them (the
+ * MCP SDK's transport refuses by Accept). Method, URL and signal are kept; the body is not, so it
+ * is read first.
+ */
+export function withHeaders(request: Request, replaced: Record<string, string>): Request {
+  const headers = new Headers(request.headers);
+  for (const [name, value] of Object.entries(replaced)) headers.set(name, value);
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,11 @@ import { serverLog, stackOf } from "./server-log";
 // Every answer of the API and the playground goes through these two functions, so headers and
 // the error envelope are the same everywhere.
 
+/** The media type of every JSON answer, relayed ones included. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 const baseHeaders = {
-  "content-type": "application/json; charset=utf-8",
+  "content-type": JSON_CONTENT_TYPE,
   "cache-control": "private, no-store",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
@@ -18,7 +21,8 @@ const baseHeaders = {
  */
 const serialised = new WeakMap<object, string>();
 
-function stringify(body: unknown): string {
+/** An answer's JSON text, as `json` writes it: for a relay that hands the text on without a Response. */
+export function stringify(body: unknown): string {
   if (typeof body !== "object" || body === null) return JSON.stringify(body);
   let text = serialised.get(body);
   if (text === undefined) {
@@ -48,11 +52,22 @@ export function redirectResponse(status: 302 | 303, location: string, cookies: s
   return new Response(null, { status, headers });
 }
 
+/** Anything thrown as the envelope's status and body; an unexpected failure is logged and discloses nothing. */
+export function envelopeOf(err: unknown, log: (e: unknown) => void = defaultLog): { status: number; body: { error: ErrorCode; hint?: string } } {
+  if (!(err instanceof ApiError)) {
+    log(err);
+    return { status: statusOf("internal_error"), body: { error: "internal_error", hint: INTERNAL_HINT } };
+  }
+  return { status: statusOf(err.code), body: err.hint ? { error: err.code, hint: err.hint } : { error: err.code } };
+}
+
+const INTERNAL_HINT = "Something went wrong on our side; try again shortly.";
+
 /** Maps anything thrown to the envelope; an unexpected failure discloses nothing. */
 export function fromThrown(err: unknown, log: (e: unknown) => void = defaultLog): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.hint, err.headers);
   log(err);
-  return errorResponse("internal_error", "Something went wrong on our side; try again shortly.");
+  return errorResponse("internal_error", INTERNAL_HINT);
 }
 
 function defaultLog(e: unknown): void {

@@ -9,7 +9,7 @@ import { json } from "@/lib/http/respond";
 import { drawingQuery } from "@/lib/saved/params";
 import type { Drawings } from "@/lib/saved/drawings";
 import { htmlTitle } from "@/lib/saved/slug";
-import type { Playground } from "./routes";
+import type { Playground } from "./service";
 
 // GET /dashboards/playground/draft/<read_id>/drawn?viewport=&revision= — the safe view of a live
 // draft's watch link (lib/saved/drawings.ts): the draft drawn by the service on the signed-in

@@ -10,7 +10,7 @@ import { FRAME_PATH } from "@/lib/frame/bootstrap";
 import { decideLink, LinkLedger } from "@/lib/frame/links";
 import { FRAME_HEIGHT_MAX, checkBrokerRequest } from "@/lib/frame/protocol";
 import { CAPTURE_SCRIPT, InertDocumentError, inertDocument } from "@/lib/inert";
-import { json } from "@/lib/http/respond";
+import { JSON_CONTENT_TYPE, json, stringify } from "@/lib/http/respond";
 import { RenderTimeout, RendererBusy, type Renderer } from "@/lib/renderer";
 
 // The safe view: someone else's code (a saved dashboard, or a live playground draft the viewer did
@@ -111,8 +111,8 @@ interface Remembered {
 
 interface DrawingsDeps {
   renderer: () => Renderer | null;
-  /** One GET through /api as `user`: the route, permissions and answers a browser gets. */
-  readApi: (request: Request, path: string, user: SessionUser) => Promise<Response>;
+  /** One GET of /api's `path` (relative to /api) as `user`: the permissions and answers a browser gets. */
+  readApi: (user: SessionUser, path: string, search: URLSearchParams) => Promise<{ status: number; body: unknown }>;
   /** The origin the API requests are made at (the server's own). */
   origin: () => string;
   now?: () => number;
@@ -146,13 +146,17 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
   /** lane → the key of the drawing under way in it. */
   const lanes = new Map<string, string>();
 
-  const apiRequest = (pathWithQuery: string) => new Request(new URL(`/api${pathWithQuery}`, deps.origin()), { method: "GET", headers: { accept: "application/json" } });
+  /** A read the dashboard made (a path under /api with its query), as the API answers it: status and JSON text. */
+  const readApi = async (viewer: SessionUser, pathname: string, pathWithQuery: string) => {
+    const read = await deps.readApi(viewer, pathname, new URL(`/api${pathWithQuery}`, deps.origin()).searchParams);
+    return { status: read.status, text: stringify(read.body) };
+  };
 
   /** Whether every read a drawing made answers as it did then. */
   async function unchanged(viewer: SessionUser, kept: Remembered): Promise<boolean> {
     for (const [path, { pathname, digest: was }] of kept.reads) {
-      const res = await deps.readApi(apiRequest(path), pathname, viewer);
-      if (digest(res.status, await res.text()) !== was) return false;
+      const res = await readApi(viewer, pathname, path);
+      if (digest(res.status, res.text) !== was) return false;
     }
     return true;
   }
@@ -245,11 +249,10 @@ export function createDrawings(deps: DrawingsDeps): Drawings {
       if (entry.reads.size >= READS_MAX && !entry.reads.has(check.path)) {
         return json({ error: "rate_limited", hint: `A drawing makes at most ${READS_MAX} reads.` }, 429);
       }
-      const res = await deps.readApi(apiRequest(check.path), check.pathname, entry.viewer);
-      const body = await res.text();
-      entry.reads.set(check.path, { pathname: check.pathname, status: res.status, digest: digest(res.status, body) });
-      if (res.ok) entry.links.addAnswer(body);
-      return new Response(body, { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json", "cache-control": "no-store" } });
+      const res = await readApi(entry.viewer, check.pathname, check.path);
+      entry.reads.set(check.path, { pathname: check.pathname, status: res.status, digest: digest(res.status, res.text) });
+      if (res.status >= 200 && res.status < 300) entry.links.addAnswer(res.text);
+      return new Response(res.text, { status: res.status, headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store" } });
     },
   };
 }

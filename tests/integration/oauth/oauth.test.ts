@@ -57,7 +57,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
     pageOf: () => null,
     read: async () => Response.json({ error: "not_found" }, { status: 404 }),
   };
-  const apiReads: { path: string; user: SessionUser; url: string }[] = [];
+  const apiReads: { path: string; user: SessionUser; query: string }[] = [];
 
   async function person(email: string) {
     const id = await upsertUser(h.db, { email, name: email.split("@")[0]!, groups: [] });
@@ -138,9 +138,9 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
         ...deps,
         savedReads: newSavedReads(),
         drawings,
-        readApi: async (request, path, user) => {
-          apiReads.push({ path, user, url: request.url });
-          return Response.json({ email: user.email }, { headers: { "content-type": "application/json; charset=utf-8" } });
+        readApi: async (user, path, search) => {
+          apiReads.push({ path, user, query: search.toString() });
+          return { status: 200, body: { email: user.email } };
         },
       },
     }).mcp;
@@ -600,7 +600,7 @@ describe.each(backends)("the MCP authorization server on $name", (backend) => {
       apiReads.length = 0;
       const data = await tool("read_live_data", { handle: "member", slug: "mine", path: "/api/me?x=1" });
       expect(data.structuredContent).toMatchObject({ status: 200, body: JSON.stringify({ email: "member@demo.test" }) });
-      expect(apiReads).toEqual([{ path: "/me", user: expect.objectContaining({ id: viewer.id }), url: `${ORIGIN}/api/me?x=1` }]);
+      expect(apiReads).toEqual([{ path: "/me", user: expect.objectContaining({ id: viewer.id }), query: "x=1" }]);
     });
 
     it("serves the person's tools on the 2026-07-28 revision as on 2025-11-25: the same challenge without a token, the same answers with one", async () => {

@@ -120,14 +120,14 @@ describe.each(backends)("draft events on $name", (backend) => {
     aborter.abort();
     await until(() => app.playground.hub.subscriberCount(created.id) === 0, "the aborted stream to be cleaned up");
 
-    // Straight at the route function: the request's signal, then the body's cancel.
+    // Straight at the route module: the request's signal, then the body's cancel.
     const direct = new AbortController();
-    const answer = await app.playground.events(new Request(created.eventsUrl, { signal: direct.signal }), created.id);
+    const answer = await app.routes.events.GET(new Request(created.eventsUrl, { signal: direct.signal }), { params: { token: created.id } });
     expect(app.playground.hub.subscriberCount(created.id)).toBe(1);
     direct.abort();
     expect(app.playground.hub.subscriberCount(created.id)).toBe(0);
     await answer.body?.cancel();
-    const other = await app.playground.events(new Request(created.eventsUrl), created.id);
+    const other = await app.routes.events.GET(new Request(created.eventsUrl), { params: { token: created.id } });
     expect(app.playground.hub.subscriberCount(created.id)).toBe(1);
     await other.body?.cancel();
     expect(app.playground.hub.subscriberCount(created.id)).toBe(0);

@@ -4,7 +4,7 @@ import { draftCreated, type DraftCreated } from "@/lib/contract/playground";
 import { openDb, type OpenDb } from "@/lib/db";
 import { backends } from "../support/backends";
 import { playgroundRouter, serveStreaming, type StreamingServer } from "../support/loopback";
-import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/routes";
+import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/service";
 import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
 import { EventStreamParser, type SseMessage } from "@/lib/live/sse";
 
@@ -26,7 +26,7 @@ export async function startApp(open: Pick<OpenDb, "db" | "dialect" | "pool">, op
   return {
     url: server.url,
     playground,
-    routes: playgroundRoutes({ playground: async () => playground, demoApi: (request, path) => playground.demoApi(request, path) }),
+    routes: playgroundRoutes({ playground: async () => playground, demoReads: playground.demoReads }),
     server,
     async close() {
       await playground.close();

@@ -5,7 +5,8 @@ import { loadUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/contract/errors";
 import { drawableRevision } from "@/lib/drafts/drafts";
 import { draftDrawingRoute } from "@/lib/playground/drawn";
-import { createPlayground, type Playground } from "@/lib/playground/routes";
+import { draftInput, draftUpdate } from "@/lib/contract/playground";
+import { createPlayground, type Playground } from "@/lib/playground/service";
 import { createDrawings, type Drawings } from "@/lib/saved/drawings";
 import type { Renderer } from "@/lib/renderer";
 import { backends } from "../support/backends";
@@ -64,15 +65,11 @@ describe("drawings of live drafts", () => {
   }
 
   async function createDraft(html: string, dataMode: "live" | "demo" = "live"): Promise<{ id: string; postUrl: string }> {
-    const res = await playground.create(new Request(`${origin}/dashboards/playground/draft`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ html, dataMode }) }));
-    expect(res.status, await res.clone().text()).toBe(201);
-    return (await res.json()) as { id: string; postUrl: string };
+    return playground.create(draftInput.parse({ html, dataMode }), origin);
   }
 
   async function updateDraft(draft: { postUrl: string }, html: string): Promise<void> {
-    const path = new URL(draft.postUrl).pathname;
-    const res = await playground.update(new Request(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ html }) }), path.split("/").pop()!);
-    expect(res.status, await res.clone().text()).toBe(200);
+    await playground.update(new URL(draft.postUrl).pathname.split("/").pop()!, draftUpdate.parse({ html }), origin);
   }
 
   /** The draft's current revision drawn for `who`, as the route asks for it. */
@@ -86,9 +83,9 @@ describe("drawings of live drafts", () => {
     playground = createPlayground(h, { log: () => {}, publicOrigin: origin });
     drawings = createDrawings({
       renderer: () => renderer,
-      readApi: async (_request, path, user) => {
+      readApi: async (user, path) => {
         apiReads.push({ path, user: user.id });
-        return Response.json({ email: answers.get(user.id) ?? user.email });
+        return { status: 200, body: { email: answers.get(user.id) ?? user.email } };
       },
       origin: () => "http://127.0.0.1:1",
     });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUser, favouritesOf, homeOf } from "@/lib/auth/users";
 import { startSession } from "@/lib/auth/session";
-import { createPlayground } from "@/lib/playground/routes";
+import { draftInput } from "@/lib/contract/playground";
+import { createPlayground } from "@/lib/playground/service";
 import { CSRF_HEADER, csrfTokenFor } from "@/lib/auth/csrf";
 import type { HumanDeps } from "@/lib/saved/human";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
@@ -178,16 +179,8 @@ describe.each(backends)("saving into a space on $name", (backend) => {
   });
 
   it("is not authorised by a playground draft's write token", async () => {
-    // The requests name app.test, which only a deployment with that PUBLIC_ORIGIN hands out.
-    const playground = createPlayground(h, { log: () => {}, publicOrigin: origin });
-    const created = await playground.create(
-      new Request(`${origin}/dashboards/playground/draft`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ html: page }),
-      }),
-    );
-    const { postUrl } = (await created.json()) as { postUrl: string };
+    const playground = createPlayground(h, { log: () => {} });
+    const { postUrl } = await playground.create(draftInput.parse({ html: page }), origin);
     await playground.close();
     const token = postUrl.split("/").pop()!;
     const attempts: Record<string, string>[] = [{ authorization: `Bearer ${token}` }, { [CSRF_HEADER]: token, origin, "sec-fetch-site": "same-origin" }];

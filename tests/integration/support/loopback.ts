@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorResponse } from "@/lib/http/respond";
 import type { Method } from "@/lib/http/edge";
-import type { Playground } from "@/lib/playground/routes";
+import type { Playground } from "@/lib/playground/service";
 import { agentRoutes } from "@/lib/agent/route-modules";
 import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
 import { playgroundRoutes } from "@/lib/playground/route-modules";
@@ -127,7 +127,7 @@ async function pipe(body: ReadableStream<Uint8Array>, res: http.ServerResponse):
 
 /** The app's draft route modules, matched the way the framework's file routes match them. */
 export function playgroundRouter(playground: Playground): FetchHandler {
-  const routes = playgroundRoutes({ playground: async () => playground, demoApi: (request, path) => playground.demoApi(request, path) });
+  const routes = playgroundRoutes({ playground: async () => playground, demoReads: playground.demoReads });
   const agent = agentRoutes({ playground: async () => playground, rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown } });
   const draftBase = `${PLAYGROUND_BASE}/draft`;
   const apiBase = `${PLAYGROUND_BASE}/api`;

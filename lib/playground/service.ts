@@ -1,0 +1,312 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { ApiError } from "@/lib/contract/errors";
+import { PLAYGROUND_BASE, REVISIONS_LIMIT_DEFAULT, type DraftCheck, type DraftCreated, type DraftInput, type DraftUpdate, type DraftUpdated } from "@/lib/contract/playground";
+import { sha256Hex } from "@/lib/auth/tokens";
+import { createSealer, type Sealer } from "@/lib/crypto/secrets";
+import type { OpenDb } from "@/lib/db";
+import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
+import {
+  checkDraftInput,
+  createDraft,
+  draftExists,
+  draftHistoryPage,
+  eventOf,
+  findDraft,
+  maybeSweep,
+  draftContext,
+  noSuchDraft,
+  readDraftBytes,
+  refreshAll,
+  refreshWatchers,
+  sweepIdle,
+  updateDraft,
+  type DraftContext,
+} from "@/lib/drafts/drafts";
+import { serverLog } from "@/lib/http/server-log";
+import { createFanout } from "@/lib/live/fanout";
+import { Hub, type HubOptions } from "@/lib/live/hub";
+import { addressMatcher } from "@/lib/http/client-address";
+import { ByteBudget, InFlight } from "@/lib/limits/buckets";
+import { checkStreamCaps, defaultPlaygroundSettings, type PlaygroundSettings } from "./settings";
+import { installPeerStamp } from "@/lib/http/origin";
+import { createReports, type Reports } from "@/lib/drafts/reports";
+import { createRenders, type Renders } from "@/lib/drafts/renders";
+import type { Renderer } from "@/lib/renderer";
+import { limiterFor, streamSlots } from "@/lib/limits/shared";
+import { draftFrame } from "@/lib/live/sse";
+import { createStages, demoReadsOf, type DemoReads, type PlaygroundStages, type RevisionsQuery } from "./stages";
+
+// The playground as a service: each operation takes its typed input and answers its typed result
+// (or throws the ApiError its refusal is), and none of them sees a Request. Where a request may
+// come from, the allowance it spends, and its body and query are the stages before an operation
+// (stages.ts), which the route modules (route-modules.ts) and the MCP tools (lib/agent) run on
+// their caller's request and then call the operation here.
+//
+// Nothing here logs a request URL: write-token URLs are capabilities.
+
+export interface PlaygroundOptions {
+  settings?: Partial<PlaygroundSettings>;
+  /**
+   * PUBLIC_ORIGIN: the origin written into postUrl, watchUrl and eventsUrl. Without it, the
+   * request's Host, when it is loopback or the listening address (else 400 untrusted_host).
+   */
+  publicOrigin?: string;
+  /** ALLOWED_HOSTS: names URLs may be written under besides loopback and the listening address. */
+  allowedHosts?: readonly string[];
+  now?: () => number;
+  hub?: HubOptions;
+  log?: (line: string) => void;
+  /** Signs revision cursors; instances sharing a database must share it. Default: a key of this instance's own. */
+  sealer?: Sealer;
+  /** The service's own browser for renders (lib/renderer), or null where the deployment has none. */
+  renderer?: () => Renderer | null;
+  /** Where refusals and fan-out delays are counted (the app's metrics). */
+  observe?: PlaygroundObserver;
+  /**
+   * The demo API's allowance (demoReadsOf), which the app's demo-API route spends too: an MCP
+   * caller's demo reads and an HTTP caller's come out of one allowance. Default: one of its own.
+   */
+  demoReads?: DemoReads;
+}
+
+export interface PlaygroundObserver {
+  /** A request refused by the named limit or stream cap. */
+  refused?(limit: string): void;
+  /** Seconds from a revision being written to its frame reaching every watcher here that lacked it. */
+  fanout?(seconds: number): void;
+}
+
+/** One open event stream, as the hub hands it over. */
+export type Watch = Extract<ReturnType<Hub["open"]>, { ok: true }>["watch"];
+
+/** A large answer's JSON text, holding one of its reader's read slots until `release` (once its last byte is written). */
+export interface HeldJson {
+  bytes: Uint8Array<ArrayBuffer>;
+  release(): void;
+}
+
+export interface Playground {
+  /** What a caller's request goes through before an operation: origin, allowances, capability shape (stages.ts). */
+  readonly stages: PlaygroundStages;
+  /** The demo API's allowance, the one the app's demo-API route spends too. */
+  readonly demoReads: DemoReads;
+  /** POST /draft: a new draft, its URLs written under `origin`. */
+  create(input: DraftInput, origin: string): Promise<DraftCreated>;
+  /** POST /check: the static check of a draft body; nothing is created or published */
+  check(input: DraftInput): DraftCheck;
+  /** POST /draft/<write_token> */
+  update(writeToken: string, input: DraftUpdate, origin: string): Promise<DraftUpdated>;
+  /** GET /draft/<read_id>: the draft as watchers see it (DraftView as JSON text), read by `address`. */
+  read(readId: string, address: string): Promise<HeldJson>;
+  /** GET /draft/<read_id>/revisions: the kept revisions, newest first, a page at a time, so a page can show what changed. */
+  revisions(readId: string, query: RevisionsQuery, address: string): Promise<HeldJson>;
+  /** GET /draft/<read_id>/events: the stream of a watcher at `address` that has revision `lastEventId`, started. */
+  events(readId: string, address: string, lastEventId: number | null): Promise<Watch>;
+  /** POST and GET /draft/<read_id>/reports: what browsers saw rendering a demo draft (reports.ts). */
+  readonly reports: Reports;
+  /** POST /draft/<read_id>/render and its pictures: the service's own renders (renders.ts). */
+  readonly renders: Renders;
+  readonly hub: Hub;
+  readonly context: DraftContext;
+  sweep(): Promise<string[]>;
+  /** Whether updates made on other instances reach this one's watchers (starts listening if not yet). */
+  listening(): Promise<boolean>;
+  /** Shutdown: every open stream is told to reconnect and ended; no new one opens. Answers how many. */
+  endStreams(retryMs?: number): number;
+  close(): Promise<void>;
+}
+
+/** Read ids and write tokens are base64url; anything else cannot be one and answers 404 at once. */
+const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+const STREAM_RETRY_AFTER_S = 10;
+const STREAMS_REFUSED_HINT = `No more event streams can be opened for you now; close one you have open, or retry in ${STREAM_RETRY_AFTER_S} s.`;
+
+export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, options: PlaygroundOptions = {}): Playground {
+  installPeerStamp();
+  const settings: PlaygroundSettings = { ...defaultPlaygroundSettings, ...options.settings };
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => serverLog("warn", line, { component: "playground" }));
+  const hub = new Hub({
+    ...options.hub,
+    onTick: () => {
+      maybeSweep(ctx);
+      options.hub?.onTick?.();
+    },
+  });
+  const fanout = createFanout(open, {
+    onNote: (note) => refreshWatchers(ctx, note),
+    onResync: () => refreshAll(ctx),
+    log,
+  });
+  const ctx: DraftContext = draftContext({ db: open.db, hub, fanout, settings, now, log, observeFanout: options.observe?.fanout });
+  const sealer = options.sealer ?? createSealer(randomBytes(32));
+  const trusted = addressMatcher(settings.trustedProxy);
+  // Shared by every instance on PostgreSQL, in memory on SQLite (lib/limits/shared.ts).
+  const limiter = (bucket: string, perMinute: number) => limiterFor(open, bucket, perMinute, { now, log });
+  checkStreamCaps(settings);
+  const refused = (limit: string) => options.observe?.refused?.(limit);
+  const stages = createStages({
+    publicOrigin: options.publicOrigin,
+    allowedHosts: options.allowedHosts,
+    trusted,
+    limiters: {
+      creates: limiter("creates", settings.createsPerMinute),
+      // A check costs what checking a creation costs, and creates nothing: the same allowance, apart.
+      checks: limiter("checks", settings.createsPerMinute),
+      updates: limiter("updates", settings.updatesPerMinute),
+      // Anonymous reads cost little each, but nothing else stops one address from asking without end.
+      reads: limiter("reads", settings.readsPerMinute),
+      reports: limiter("reports", settings.reportsPerMinute),
+    },
+    noSuchDraft: () => noSuchDraft(settings),
+    refused,
+  });
+  const demoReads = options.demoReads ?? demoReadsOf(settings, now);
+  const reports = createReports({ ctx, mac: (v, purpose) => sealer.mac(v, purpose), dialect: open.dialect });
+  const renders = createRenders({ ctx, dialect: open.dialect, renderer: options.renderer ?? (() => null), refused });
+  const inFlight = new InFlight();
+  const slots = streamSlots(open, { log });
+  const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
+  /** A large answer, built while it holds one of the address's (and the instance's) slots, which its reader gives back. */
+  const held = async (address: string, build: () => Promise<string | Uint8Array<ArrayBuffer>>): Promise<HeldJson> => {
+    const release = inFlight.enter(address);
+    if (!release) {
+      refused("reads_in_flight");
+      throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
+    }
+    try {
+      const built = await build();
+      const bytes = typeof built === "string" ? new TextEncoder().encode(built) : built;
+      const wait = readBytes.take(bytes.byteLength);
+      if (wait > 0) {
+        refused("read_bytes");
+        throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
+      }
+      return { bytes, release };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+  const capability = (token: string) => {
+    if (!CAPABILITY_SHAPE.test(token)) throw noSuchDraft(settings);
+  };
+
+  const urls = (origin: string, id: string) => {
+    return {
+      watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`,
+      eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events`,
+    };
+  };
+
+  return {
+    stages,
+    demoReads,
+    hub,
+    context: ctx,
+    reports,
+    renders,
+
+    async create(input, origin) {
+      const created = await createDraft(ctx, input);
+      return {
+        id: created.id,
+        postUrl: `${origin}${PLAYGROUND_BASE}/draft/${created.writeToken}`,
+        ...urls(origin, created.id),
+        revision: created.revision,
+        warnings: created.warnings,
+      };
+    },
+
+    check: (input) => checkDraftInput(ctx, input),
+
+    async update(writeToken, input, origin) {
+      capability(writeToken);
+      const updated = await updateDraft(ctx, writeToken, input);
+      return { id: updated.id, revision: updated.revision, warnings: updated.warnings, ...urls(origin, updated.id) };
+    },
+
+    async read(readId, address) {
+      capability(readId);
+      return await held(address, () => readDraftBytes(ctx, readId));
+    },
+
+    async revisions(readId, query, address) {
+      capability(readId);
+      if (!(await draftExists(ctx, readId))) throw noSuchDraft(settings);
+      // A cursor names the draft it was issued for: another draft's cursor is not one for this draft.
+      const purpose = `draft-revisions:${readId}`;
+      const before = query.cursor === undefined ? null : decodeCursor(sealer, purpose, query.cursor, isRevisionCursor).before;
+      return await held(address, async () => {
+        const page = await draftHistoryPage(ctx, readId, query.limit ?? REVISIONS_LIMIT_DEFAULT, before);
+        const nextCursor = page.continueBefore === null ? null : encodeCursor(sealer, purpose, { before: page.continueBefore });
+        return `{"revisions":[${page.revisions.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+      });
+    },
+
+    async events(readId, address, lastEventId) {
+      capability(readId);
+      // Listening must be in place before the row is read, or an update on another instance
+      // between the read and the LISTEN would never arrive.
+      await fanout.ready();
+      if (hub.closing) throw new ApiError("shutting_down", "This instance is shutting down; reconnect and you reach another.", { "retry-after": "1" });
+      // The slot held across instances is given back however the stream ends, even while it is taken.
+      let ended = false;
+      let release: (() => void) | null = null;
+      const opened = hub.open(
+        readId,
+        address,
+        { perDraftPerAddress: settings.streamsPerDraft, perAddress: settings.streamsPerAddress, total: settings.streamsTotal },
+        () => {
+          ended = true;
+          release?.();
+          release = null;
+        },
+      );
+      // One answer whichever cap was reached and however many watch, so it tells nothing.
+      const streamsRefused = () => {
+        refused("streams");
+        return new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
+      };
+      if (!opened.ok) throw streamsRefused();
+      const watch = opened.watch;
+      try {
+        // The same caps across every instance on the database (the total stays per instance:
+        // it bounds this process's memory).
+        const slot = await slots.acquire([
+          { bucket: "streams_address", key: address, cap: settings.streamsPerAddress },
+          { bucket: "streams_draft", key: sha256Hex(`${readId} ${address}`), cap: settings.streamsPerDraft },
+        ]);
+        if (!slot) throw streamsRefused();
+        if (ended) slot();
+        else release = slot;
+        const row = await findDraft(ctx, readId);
+        if (!row) throw noSuchDraft(settings);
+        watch.start(row.revision, () => draftFrame(eventOf(row)), lastEventId);
+      } catch (err) {
+        watch.close();
+        throw err;
+      }
+      return watch;
+    },
+
+    sweep: () => sweepIdle(ctx),
+
+    async listening() {
+      await fanout.ready();
+      return fanout.listening();
+    },
+
+    endStreams: (retryMs) => hub.reconnectAll(retryMs),
+
+    async close() {
+      hub.close();
+      await slots.close();
+      await fanout.close();
+    },
+  };
+}
+
+const isRevisionCursor = (v: unknown): v is { before: number } =>
+  typeof v === "object" && v !== null && Number.isSafeInteger((v as { before?: unknown }).before) && (v as { before: number }).before >= 1;
