@@ -1,6 +1,6 @@
 import "server-only";
 import { defineRoute, type RouteModule } from "@/lib/http/edge";
-import { mcpAnswer, type McpSource } from "./mcp";
+import { mcpAnswer, readJsonRpc, type McpSource } from "./mcp";
 
 // The agent surface's route: the playground's operations as Model Context Protocol tools, over
 // the same Playground the playground's own routes use. Mounted by the app's route file; tests
@@ -19,7 +19,7 @@ export function agentRoutes(source: McpSource): AgentRoutes {
       log,
       // Tool results carry postUrl, a capability: no cache may keep them.
       headers: { "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff" },
-      methods: (on) => ({ POST: on({ handle: ({ request }) => mcpAnswer(request, source) }) }),
+      methods: (on) => ({ POST: on({ body: readJsonRpc, handle: ({ request, body }) => mcpAnswer(request, body, source) }) }),
     }),
   };
 }

@@ -1,7 +1,7 @@
 // The bookkeeping drafts keep between requests, each piece with its own bound: the read answers
 // kept as bytes, the late checks shared by concurrent reads, the watcher refreshes coalesced per
-// draft and the idle sweep's schedule. Each is owned by one Playground (routes.ts) and handed to
-// the draft functions (drafts.ts) as a typed dependency.
+// draft and the idle sweep's schedule. Each is owned by one Playground (lib/playground/service.ts)
+// and handed to the draft functions (drafts.ts) as a typed dependency.
 
 /** A read answer (`GET /draft/<id>`) as UTF-8 JSON, with the revision it is of. */
 interface KeptAnswer {

@@ -54,7 +54,7 @@ interface ReportsDeps {
   dialect: Dialect;
 }
 
-/** The shape of a read id, as routes.ts checks it: anything else cannot be one and answers 404 at once. */
+/** The shape of a read id, as the playground's stages check it: anything else cannot be one and answers 404 at once. */
 const READ_ID_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const DAY_MS = 86_400_000;
 
