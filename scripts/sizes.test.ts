@@ -29,13 +29,11 @@ const EXCLUDED: Record<string, string> = {
 
 // Present offenders, with their size when listed. Split one and take its entry off.
 const ALLOWED_FILES: Record<string, number> = {
-  "lib/agent/mcp.ts": 801,
   "lib/renderer/index.ts": 732,
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
-  "lib/agent/mcp.ts › mcpServer": 282,
   "lib/playground/route-modules.ts › playgroundRoutes": 153,
   "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,

@@ -206,6 +206,7 @@ export const documentedMetrics = [
   ["crm_sync_errors_total", "CRM sync runs that failed, by portal instance"],
   ["crm_sync_duration_seconds", "CRM sync run duration histogram, by portal instance"],
   ["rate_limit_refusals_total", "requests refused by a rate limit or stream cap, by limit"],
+  ["db_statements_total", "statements this instance sent to storage since it opened it (on SQLite, statements run): divided by the requests answered, what a request costs the database"],
 ] as const;
 
 export function oauthOperations(set: SchemaSet): OperationDoc[] {
