@@ -4,8 +4,8 @@ import nextTs from "eslint-config-next/typescript";
 const HTTP_METHODS = "/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/";
 
 const readConfigOnce = { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through lib/config.ts." };
-// Process-wide state lives in the composition root (lib/app) and nowhere else.
-const noGlobalState = { selector: "Identifier[name='globalThis']", message: "Keep process-wide state in the composition root, lib/app/index.ts, and hand it to what needs it." };
+// Process-wide state lives in the composition root (lib/root) and nowhere else.
+const noGlobalState = { selector: "Identifier[name='globalThis']", message: "Keep process-wide state in the composition root, lib/root/index.ts, and hand it to what needs it." };
 // Live data reaches a frame only through a grant from lib/consent/live.ts (docs/architecture.md,
 // Consent for live data). A grant cannot be written by hand, and these keep it that way: no cast
 // makes one, and only the two consent components may call what decides and what agrees.
@@ -41,11 +41,11 @@ export const libLayers = [
   { name: "demo API", folders: ["demo-api"] },
   { name: "live delivery", folders: ["live"] },
   { name: "drafts", folders: ["drafts"] },
-  { name: "routes", folders: ["playground", "handlers", "signin"] },
+  { name: "routes", folders: ["playground", "api", "signin"] },
   { name: "agent surface", folders: ["agent"] },
   { name: "operations", folders: ["ops"] },
-  { name: "reference", folders: ["docs"] },
-  { name: "composition root", folders: ["app"] },
+  { name: "reference", folders: ["reference"] },
+  { name: "composition root", folders: ["root"] },
 ];
 
 // Imports that reach up a layer on purpose, each with its reason.
@@ -158,7 +158,7 @@ const config = [
   },
   {
     // The composition root keeps the process's one app.
-    files: ["lib/app/index.ts"],
+    files: ["lib/root/index.ts"],
     rules: { "no-restricted-syntax": ["error", readConfigOnce, ...noForgedGrant] },
   },
   {

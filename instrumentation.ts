@@ -4,7 +4,7 @@
 export async function register(): Promise<void> {
   // eslint-disable-next-line no-restricted-syntax -- the framework's own runtime marker, not configuration
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { app } = await import("./lib/app");
+  const { app } = await import("./lib/root");
   app().startOperations();
   await app().storage();
   await app().announce();

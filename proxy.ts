@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { config as appConfig } from "@/lib/config";
 import { hostBelieved, UNTRUSTED_HOST_HINT } from "@/lib/http/hosts";
-import { stampedLocalAddress, stampedMethod } from "@/lib/http/origin";
+import { stampedLocalAddress, stampedMethod } from "@/lib/http/peer-stamp";
 import { accountPageFor, atEdge, isJsonPath } from "@/lib/http/pre-route";
 import { pagePolicy, setsOwnPolicy } from "@/lib/http/page-policy";
 import { errorResponse } from "@/lib/http/respond";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { IntentLink } from "@/components/ui/IntentLink";
 import { NarrowMenu } from "@/components/ui/NarrowMenu";
 import type { ReactNode } from "react";
-import { currentUser } from "@/lib/app/current";
-import { app } from "@/lib/app";
+import { currentUser } from "@/lib/root/current";
+import { app } from "@/lib/root";
 import { homeOf } from "@/lib/auth/users";
 import "./globals.css";
 

@@ -9,10 +9,10 @@ import { FreshnessTable } from "@/components/landing/FreshnessTable";
 import { SavedDashboards } from "@/components/landing/SavedDashboards";
 import { SignedOut } from "@/components/landing/SignedOut";
 import styles from "@/components/landing/landing.module.css";
-import { currentSession } from "@/lib/app/current";
+import { currentSession } from "@/lib/root/current";
 import { homeOf } from "@/lib/auth/users";
 import { listSpace } from "@/lib/saved/store";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { connectors } from "@/lib/connectors/registry";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import { endpoints, errorsOf, type EndpointDef } from "../lib/contract/endpoints";
-import { docsSections } from "../lib/docs/sections";
+import { docsSections } from "../lib/reference/sections";
 import { expectWcagAaClean } from "./support/axe";
 import { DocsPage } from "./support/docs-page";
 

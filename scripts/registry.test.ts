@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "@/lib/contract/endpoints";
 import { siteOperations } from "@/lib/contract/operations";
-import { buildOperations } from "@/lib/docs/operations";
-import { SchemaSet } from "@/lib/docs/json-schema";
+import { buildOperations } from "@/lib/reference/operations";
+import { SchemaSet } from "@/lib/reference/json-schema";
 import { methodsAt } from "@/lib/http/pre-route";
 
 // Every operation the service answers is declared once: /api's in lib/contract/endpoints.ts, the

@@ -3,7 +3,7 @@
 // lib/ is `server-only`: run under the react-server condition (`tsx --conditions=react-server`,
 // as the npm script does).
 import { parseArgs } from "node:util";
-import { createApp } from "@/lib/app";
+import { createApp } from "@/lib/root";
 import { config as processConfig } from "@/lib/config";
 import { openDb } from "@/lib/db";
 import { seedDemo } from "@/lib/seed";

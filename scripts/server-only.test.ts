@@ -61,7 +61,7 @@ describe("server-only", () => {
   });
 
   it("marks configuration, secrets, the composition root, sync and route logic, which run no SQL themselves", () => {
-    const files = ["lib/config.ts", "lib/app/index.ts", "lib/crypto/secrets.ts", "lib/http/edge.ts", "lib/handlers/api-route.ts", "lib/crm/sync.ts", "lib/playground/service.ts", "lib/handlers/index.ts"];
+    const files = ["lib/config.ts", "lib/root/index.ts", "lib/crypto/secrets.ts", "lib/http/edge.ts", "lib/api/api-route.ts", "lib/crm/sync.ts", "lib/playground/service.ts", "lib/api/index.ts"];
     const unmarked = files.filter((f) => !(runtimeClosure([f]).get(path.join(root, f)) ?? []).includes("server-only"));
     expect(unmarked).toEqual([]);
   });

@@ -2,7 +2,7 @@
 // `?bytes=N` pads it to about N bytes, so large answers can also be compared with a baseline of
 // the same size: that separates what the framework spends on a big body from what our code does.
 // It goes through the edge like every route, so the yardstick carries the edge's own cost.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { ApiError } from "@/lib/contract/errors";
 import { defineRoute } from "@/lib/http/edge";
 import { json } from "@/lib/http/respond";

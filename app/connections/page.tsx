@@ -5,12 +5,12 @@ import { StatusBadge } from "@/components/connections/StatusBadge";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "@/components/connections/connections.module.css";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
-import { currentSession } from "@/lib/app/current";
+import { currentSession } from "@/lib/root/current";
 import { trustedAuthors } from "@/lib/saved/trust";
 import { connectorFor, connectors } from "@/lib/connectors/registry";
 import { connectionStates, donorToken, hasCallsOptIn, type StoredToken } from "@/lib/connectors/store";
 import type { ConnectorDef } from "@/lib/connectors/types";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connections" };

@@ -2,8 +2,8 @@
 // and the way on for old links to an anchor of the single page it used to be.
 import type { Metadata } from "next";
 import { ReferenceIndex } from "@/components/docs/Reference";
-import { docsModel } from "@/lib/docs/model";
-import { docsAnchors, searchIndexJson } from "@/lib/docs/search-asset";
+import { docsModel } from "@/lib/reference/model";
+import { docsAnchors, searchIndexJson } from "@/lib/reference/search-asset";
 
 export const metadata: Metadata = {
   title: "API reference",

@@ -1,6 +1,6 @@
 // GET /metrics — Prometheus metrics of this instance, for loopback callers or the bearer of
 // METRICS_TOKEN (lib/ops/access.ts); 404 to anyone else, or 401 when a token is configured.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { defineRoute } from "@/lib/http/edge";
 import { allowOperator } from "@/lib/ops/access";
 import { addressMatcher } from "@/lib/http/client-address";

@@ -1,9 +1,9 @@
-// GET /openapi.json — the API, the playground and saving as an OpenAPI 3.1 document (lib/docs).
-import { app } from "@/lib/app";
+// GET /openapi.json — the API, the playground and saving as an OpenAPI 3.1 document (lib/reference).
+import { app } from "@/lib/root";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
 import { json } from "@/lib/http/respond";
-import { openApiDocument } from "@/lib/docs/openapi";
+import { openApiDocument } from "@/lib/reference/openapi";
 
 export const dynamic = "force-dynamic";
 

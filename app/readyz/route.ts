@@ -1,6 +1,6 @@
 // GET /readyz — whether this instance should get traffic: storage answers, migrations are
 // applied, and on PostgreSQL the draft-update listener is connected. 503 names what is not.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { defineRoute } from "@/lib/http/edge";
 import { errorResponse, json } from "@/lib/http/respond";
 

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { demoUsers } from "@/demo/users";
 import { safeNextPath } from "@/lib/http/origin";
 

@@ -1,7 +1,7 @@
 // POST /signout — ends the session
 import { signOut } from "@/lib/signin/routes";
 import { defineRoute } from "@/lib/http/edge";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /test-fault — a handler that fails on purpose, so the integration tests can find an
 // unexpected failure's stack in the server's log under its request id. Not found unless
 // TEST_FAULTS=1 (tests only).
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { ApiError } from "@/lib/contract/errors";
 import { defineRoute } from "@/lib/http/edge";
 import { serverLog } from "@/lib/http/server-log";

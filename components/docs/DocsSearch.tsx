@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { SearchEntry, SearchIndex } from "@/lib/docs/search";
-import { highlightTerm, searchEntries } from "@/lib/docs/search-rank";
+import type { SearchEntry, SearchIndex } from "@/lib/reference/search";
+import { highlightTerm, searchEntries } from "@/lib/reference/search-rank";
 import { HIGHLIGHT_EVENT, saveWish } from "./search-highlight";
 import styles from "./docs.module.css";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 // The reference's inline markup (`code`, **strong**, [text](href)) as React, so the prose in
-// lib/docs renders here exactly as it does in the Markdown sections.
+// lib/reference renders here exactly as it does in the Markdown sections.
 
 const token = /(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\))/g;
 

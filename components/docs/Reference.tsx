@@ -1,9 +1,9 @@
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
-import { linkAnchors, operationRowIds, sectionPath } from "@/lib/docs/anchors";
-import { withOrigin } from "@/lib/docs/markdown";
-import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "@/lib/docs/sections";
-import { curlSnippet, fetchSnippet, tryItRequest } from "@/lib/docs/snippets";
-import { groupResponses, type Block, type DocsModel, type ErrorDoc, OPERATOR_ACCESS, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "@/lib/docs/types";
+import { linkAnchors, operationRowIds, sectionPath } from "@/lib/reference/anchors";
+import { withOrigin } from "@/lib/reference/markdown";
+import { DOCS_PATH, OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "@/lib/reference/sections";
+import { curlSnippet, fetchSnippet, tryItRequest } from "@/lib/reference/snippets";
+import { groupResponses, type Block, type DocsModel, type ErrorDoc, OPERATOR_ACCESS, type FieldRow, type OperationDoc, type ParamDoc, type SectionDoc } from "@/lib/reference/types";
 import { AnchorRedirect } from "./AnchorRedirect";
 import { CopyButton } from "./CopyButton";
 import { DocsHighlight } from "./DocsHighlight";

@@ -3,7 +3,7 @@ import { PLAYGROUND_BASE } from "./playground";
 // Every operation the service answers outside /api (whose endpoints are lib/contract/endpoints.ts):
 // the playground's, saving's, the OAuth server's that MCP hosts connect through, and the
 // operators'. Each is declared once here, with the MCP tool that mirrors it; the reference
-// (lib/docs/operations.ts) and the MCP server (lib/agent/mcp.ts) take their method, path, name and
+// (lib/reference/operations.ts) and the MCP server (lib/agent/mcp.ts) take their method, path, name and
 // summary from here, and scripts/registry.test.ts fails when a playground, account or OAuth route,
 // a documented operation or an MCP tool has no entry.
 

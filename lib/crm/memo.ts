@@ -9,7 +9,7 @@ import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 // inputs and recomputed when any of them moves, so repeated reads cost one small query.
 // Bounded: at most 500 answers, each kept an hour at most.
 
-/** The process's cache of CRM and CX answers; the composition root (lib/app) keeps one. */
+/** The process's cache of CRM and CX answers; the composition root (lib/root) keeps one. */
 export function newAnswerCache(): ReadCache {
   return new ReadCache({ maxEntries: 500, freshMs: 60 * 60_000, staleMs: 0 });
 }

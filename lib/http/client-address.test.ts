@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PEER_HEADER, installPeerStamp } from "./origin";
+import { PEER_HEADER, installPeerStamp } from "./peer-stamp";
 import { addressMatcher, bucketKey, clientAddress, normaliseAddress } from "./client-address";
 
 describe("client address", () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import net from "node:net";
-import { PEER_HEADER, peerStampInstalled } from "./origin";
+import { PEER_HEADER, peerStampInstalled } from "./peer-stamp";
 
 // Who a request comes from, as rate limits and access rules count it.
 

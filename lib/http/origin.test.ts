@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hostOf } from "./hosts";
-import { LOCAL_ADDRESS_HEADER, notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest, trustedOrigin } from "./origin";
+import { notCrossSite, requestOrigin, safeNextPath, sameOriginBrowserRequest, trustedOrigin } from "./origin";
+import { LOCAL_ADDRESS_HEADER } from "./peer-stamp";
 
 const req = (headers: Record<string, string>) => new Request("http://app.test/x", { method: "POST", headers });
 

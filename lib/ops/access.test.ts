@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
-import { PEER_HEADER } from "@/lib/http/origin";
+import { PEER_HEADER } from "@/lib/http/peer-stamp";
 import { addressMatcher } from "@/lib/http/client-address";
-import { installPeerStamp } from "@/lib/http/origin";
+import { installPeerStamp } from "@/lib/http/peer-stamp";
 import { allowOperator } from "./access";
 
 describe("who may read /metrics", () => {

@@ -29,7 +29,7 @@ import { Hub, type HubOptions } from "@/lib/live/hub";
 import { addressMatcher } from "@/lib/http/client-address";
 import { ByteBudget, InFlight } from "@/lib/limits/buckets";
 import { checkStreamCaps, defaultPlaygroundSettings, type PlaygroundSettings } from "./settings";
-import { installPeerStamp } from "@/lib/http/origin";
+import { installPeerStamp } from "@/lib/http/peer-stamp";
 import { createReports, type Reports } from "@/lib/drafts/reports";
 import { createRenders, type Renders } from "@/lib/drafts/renders";
 import type { Renderer } from "@/lib/renderer";
@@ -40,7 +40,7 @@ import { createStages, demoReadsOf, type DemoReads, type PlaygroundStages, type 
 // The playground as a service: each operation takes its typed input and answers its typed result
 // (or throws the ApiError its refusal is), and none of them sees a Request. Where a request may
 // come from, the allowance it spends, and its body and query are the stages before an operation
-// (stages.ts), which the route modules (route-modules.ts) and the MCP tools (lib/agent) run on
+// (stages.ts), which the route modules (routes.ts) and the MCP tools (lib/agent) run on
 // their caller's request and then call the operation here.
 //
 // Nothing here logs a request URL: write-token URLs are capabilities.

@@ -90,7 +90,7 @@ export async function forgetTrustFromApp(db: Db, userId: number, grantId: string
 }
 
 // A saved revision never changes, so what it reads is worked out once and kept, by the app that
-// serves it (lib/app builds one memo per app, so two apps in a process keep theirs apart).
+// serves it (lib/root builds one memo per app, so two apps in a process keep theirs apart).
 // Bounded: each entry is a short list of paths and names, and a miss costs one run of the check.
 const READS_MEMO_MAX = 500;
 

@@ -25,7 +25,7 @@ const FAILED = "/signin?error=oidc_failed";
 type OidcConfig = NonNullable<Config["oidc"]>;
 
 /**
- * The provider's discovered configuration, kept by the app (lib/app builds one per app): discovery
+ * The provider's discovered configuration, kept by the app (lib/root builds one per app): discovery
  * once per provider and client; a failed discovery is retried on the next sign-in.
  */
 export type OidcDiscovery = (oidc: OidcConfig) => Promise<client.Configuration>;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiHandlers } from "@/lib/handlers";
+import { apiHandlers } from "@/lib/api";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
 import { errorCatalogue } from "@/lib/contract/errors";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
-import { handleApi, type HandlerMap } from "@/lib/handlers/api-route";
+import { handleApi, type HandlerMap } from "@/lib/api/api-route";
 import { seedDemo } from "@/lib/seed";
 import { backends, testSeed } from "./support/backends";
 import { testServices } from "./support/api";

@@ -8,7 +8,7 @@ import { errorEnvelope } from "@/lib/contract/resources";
 import { deleteDonorToken, saveDonorToken } from "@/lib/connectors/store";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { userIdByEmail } from "@/lib/auth/users";
-import { createApp, type App } from "@/lib/app";
+import { createApp, type App } from "@/lib/root";
 import { seedDemo } from "@/lib/seed";
 import { generateTenant, referenceDateAt } from "@/demo/tenant";
 import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";

@@ -1,5 +1,5 @@
 // GET /.well-known/oauth-authorization-server — the authorization server's metadata (RFC 8414)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /account/favourites — star, unstar and reorder (a human action from our own pages)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /account/home — set or clear where "/" goes (a human action from our own pages)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

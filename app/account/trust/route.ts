@@ -1,5 +1,5 @@
 // POST /account/trust — always run an author's dashboards on one's data, or stop (a human action from our own pages)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

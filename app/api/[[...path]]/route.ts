@@ -1,5 +1,5 @@
-// /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/handlers/api-route and the edge.
-import { app } from "@/lib/app";
+// /api/* — the read-only JSON API. Routing, auth, parsing and errors live in lib/api/api-route and the edge.
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

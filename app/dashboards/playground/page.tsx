@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { PlaygroundEditor } from "@/components/editor/PlaygroundEditor";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
-import { currentSession } from "@/lib/app/current";
+import { currentSession } from "@/lib/root/current";
 import { editorExamples as examples } from "./editor-examples";
 
 export const metadata: Metadata = { title: "Playground", robots: { index: false, follow: false } };

@@ -3,10 +3,10 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { ReferenceSection } from "@/components/docs/Reference";
-import { app } from "@/lib/app";
-import { docsModel, sectionOf } from "@/lib/docs/model";
-import { docsAnchors, searchIndexJson } from "@/lib/docs/search-asset";
-import { docsSections, isSectionSlug } from "@/lib/docs/sections";
+import { app } from "@/lib/root";
+import { docsModel, sectionOf } from "@/lib/reference/model";
+import { docsAnchors, searchIndexJson } from "@/lib/reference/search-asset";
+import { docsSections, isSectionSlug } from "@/lib/reference/sections";
 import { scenarios } from "@/lib/demo-api/data";
 
 type Props = { params: Promise<{ section: string }> };

@@ -1,8 +1,8 @@
-// GET /docs/search.json — the reference's search index (lib/docs/search.ts), made once per process
+// GET /docs/search.json — the reference's search index (lib/reference/search.ts), made once per process
 // from the docs model the pages render (itself fixed at build: the contract and the demo data).
 // Pages ask for it with ?v=<hash of its text>, so a year-long cache never serves an index older
 // than the page that asks.
-import { searchIndexJson } from "@/lib/docs/search-asset";
+import { searchIndexJson } from "@/lib/reference/search-asset";
 import { defineRoute } from "@/lib/http/edge";
 
 export const dynamic = "force-dynamic";

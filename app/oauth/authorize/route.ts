@@ -1,5 +1,5 @@
 // GET /oauth/authorize — the consent page; POST — the signed-in person's answer
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /oauth/connected-apps — the signed-in person disconnects an MCP host from their account page
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /oauth/register — dynamic client registration for MCP clients (RFC 7591)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /oauth/revoke — an MCP client gives up its tokens (RFC 7009)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

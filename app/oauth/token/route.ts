@@ -1,5 +1,5 @@
 // POST /oauth/token — authorization codes and refresh tokens for access tokens
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

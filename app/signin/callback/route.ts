@@ -1,7 +1,7 @@
 // GET /signin/callback — the identity provider's answer to /signin/oidc
 import { oidcCallback } from "@/lib/signin/oidc";
 import { defineRoute } from "@/lib/http/edge";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

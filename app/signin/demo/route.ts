@@ -1,7 +1,7 @@
 // POST /signin/demo — demo sign-in (only when no identity provider is configured)
 import { demoSignIn } from "@/lib/signin/routes";
 import { defineRoute } from "@/lib/http/edge";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

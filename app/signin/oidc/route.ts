@@ -1,7 +1,7 @@
 // GET /signin/oidc — starts sign-in with the identity provider (only when one is configured)
 import { oidcStart } from "@/lib/signin/oidc";
 import { defineRoute } from "@/lib/http/edge";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

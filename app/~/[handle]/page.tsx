@@ -3,11 +3,11 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TrustedAuthors } from "@/components/saved/TrustedAuthors";
-import { currentSession } from "@/lib/app/current";
+import { currentSession } from "@/lib/root/current";
 import { trustedAuthors } from "@/lib/saved/trust";
 import { segment } from "@/lib/saved/params";
 import { listSpace, ownerByHandle } from "@/lib/saved/store";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import styles from "@/components/saved/saved.module.css";
 
 export const dynamic = "force-dynamic";

@@ -11,7 +11,7 @@ import { requestTokens } from "@/lib/connectors/token-endpoint";
 import type { StandIn } from "@/lib/connectors/types";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
-import type { HandlerServices } from "@/lib/handlers/api-route";
+import type { HandlerServices } from "@/lib/api/api-route";
 import { apiAsDemoUsers, type ApiClient } from "../support/api";
 import { backends, testSealer } from "../support/backends";
 

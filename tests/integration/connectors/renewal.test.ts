@@ -9,7 +9,7 @@ import type { StandIn } from "@/lib/connectors/types";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
 import { openDb, type Db, type OpenDb } from "@/lib/db";
-import type { HandlerServices } from "@/lib/handlers/api-route";
+import type { HandlerServices } from "@/lib/api/api-route";
 import { apiAsDemoUsers, type ApiClient } from "../support/api";
 import { backends, testSealer } from "../support/backends";
 

@@ -12,7 +12,7 @@ import { connectorFor } from "@/lib/connectors/registry";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
 import { RECENT_REQUESTS_MAX } from "@/lib/connectors/stand-in/faults";
 import { donorToken, userToken } from "@/lib/connectors/store";
-import { createApp, type App } from "@/lib/app";
+import { createApp, type App } from "@/lib/root";
 import { demoUsers } from "@/demo/users";
 import { backends } from "../support/backends";
 

@@ -14,8 +14,8 @@ import { createTrackerStandIn } from "@/lib/connectors/tracker/stand-in";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";
 import type { Db } from "@/lib/db";
-import { apiHandlers } from "@/lib/handlers";
-import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { apiHandlers } from "@/lib/api";
+import { handleApi, type HandlerServices } from "@/lib/api/api-route";
 import { backends, testSealer } from "../support/backends";
 import { upstreamFailure } from "./upstream-failure";
 

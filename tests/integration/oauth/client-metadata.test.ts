@@ -218,7 +218,7 @@ describe.each(backends)("a host identified by its metadata document on $name", (
 
 describe("the reference", () => {
   it("documents every status the authorization page answers", async () => {
-    const { openApiDocument } = await import("@/lib/docs/openapi");
+    const { openApiDocument } = await import("@/lib/reference/openapi");
     const doc = openApiDocument(ORIGIN) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     const documented = Object.keys(doc.paths["/oauth/authorize"]?.get?.responses ?? {});
     expect([...answered].sort()).toEqual(["200", "303", "400"]);

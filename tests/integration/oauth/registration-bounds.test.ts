@@ -7,7 +7,7 @@ import { csrfTokenFor } from "@/lib/auth/csrf";
 import { bearerIdentity } from "@/lib/auth/oauth";
 import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
 import { oauthErrorAnswer, registeredClient, tokenAnswer } from "@/lib/contract/oauth";
-import { PEER_HEADER, installPeerStamp } from "@/lib/http/origin";
+import { PEER_HEADER, installPeerStamp } from "@/lib/http/peer-stamp";
 import { backends, testSealer } from "../support/backends";
 
 // Dynamic registration is open to anyone and every accepted one is stored, so no one source may

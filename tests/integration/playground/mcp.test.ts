@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { siteOperations } from "@/lib/contract/operations";
 import { draftCheck, draftCreated, draftUpdated, draftView } from "@/lib/contract/playground";
-import { llmsFullText, llmsText } from "@/lib/docs/llms";
-import { allOperations, docsModel } from "@/lib/docs/model";
+import { llmsFullText, llmsText } from "@/lib/reference/llms";
+import { allOperations, docsModel } from "@/lib/reference/model";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { backends } from "../support/backends";
 import { DRAFT, postJson, startApp, type App } from "./support";

@@ -2,7 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { draftRevisions, draftView, type DraftCreated } from "@/lib/contract/playground";
 import type { DraftWarning } from "@/lib/contract/resources";
-import { PEER_HEADER } from "@/lib/http/origin";
+import { PEER_HEADER } from "@/lib/http/peer-stamp";
 import { READ_BYTES_BURST, READS_IN_FLIGHT_PER_ADDRESS } from "@/lib/limits/buckets";
 import { draftReads } from "@/lib/drafts/drafts";
 import { backends } from "../support/backends";

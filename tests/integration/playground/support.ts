@@ -5,7 +5,7 @@ import { openDb, type OpenDb } from "@/lib/db";
 import { backends } from "../support/backends";
 import { playgroundRouter, serveStreaming, type StreamingServer } from "../support/loopback";
 import { createPlayground, type Playground, type PlaygroundOptions } from "@/lib/playground/service";
-import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/route-modules";
+import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/routes";
 import { EventStreamParser, type SseMessage } from "@/lib/live/sse";
 
 // One app instance of the playground over real loopback HTTP, and a client for its event

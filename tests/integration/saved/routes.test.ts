@@ -8,7 +8,7 @@ import type { HumanDeps } from "@/lib/saved/human";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { RouteModule } from "@/lib/http/edge";
 import { listSpace, loadDashboard, revisionsOf, SAVED_HTML_MAX_BYTES } from "@/lib/saved/store";
-import { savedDashboard } from "@/lib/docs/bodies";
+import { savedDashboard } from "@/lib/reference/bodies";
 import { backends, testSealer } from "../support/backends";
 
 // Saving is a signed-in human's act at one of our own pages. Each refusal below is a way

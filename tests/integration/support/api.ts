@@ -1,8 +1,8 @@
-import { apiHandlers } from "@/lib/handlers";
+import { apiHandlers } from "@/lib/api";
 import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";
-import { handleApi, type HandlerServices } from "@/lib/handlers/api-route";
+import { handleApi, type HandlerServices } from "@/lib/api/api-route";
 import { createCredentials } from "@/lib/connectors/credentials";
 import { newVendorReadCache } from "@/lib/connectors/vendor-cache";
 import { newAnswerCache } from "@/lib/crm/memo";

@@ -4,9 +4,9 @@ import { PLAYGROUND_BASE } from "@/lib/contract/playground";
 import { errorResponse } from "@/lib/http/respond";
 import type { Method } from "@/lib/http/edge";
 import type { Playground } from "@/lib/playground/service";
-import { agentRoutes } from "@/lib/agent/route-modules";
-import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/docs/agent-rules";
-import { playgroundRoutes } from "@/lib/playground/route-modules";
+import { agentRoutes } from "@/lib/agent/routes";
+import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/reference/agent-rules";
+import { playgroundRoutes } from "@/lib/playground/routes";
 
 // Serves the playground's route modules (the ones the app's route files mount) over real loopback
 // HTTP without the framework, for the integration tests, each on a playground of its own; the

@@ -1,5 +1,5 @@
 // GET /.well-known/oauth-protected-resource[/dashboards/playground/mcp] — the MCP endpoint's protected-resource metadata (RFC 9728)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // /connections/<slug>/{connect,callback,disconnect,opt-in,donor/connect,donor/disconnect}
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

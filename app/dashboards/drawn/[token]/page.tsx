@@ -6,7 +6,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { RenderDrawing } from "@/components/watch/RenderDraft";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Drawing", robots: { index: false, follow: false } };

@@ -1,5 +1,5 @@
 // POST /dashboards/playground/check — the static check of a draft body, creating nothing
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

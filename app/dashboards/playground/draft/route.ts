@@ -1,5 +1,5 @@
 // POST /dashboards/playground/draft — create a draft (answers the capability URLs)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

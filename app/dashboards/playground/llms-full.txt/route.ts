@@ -1,9 +1,9 @@
 // GET /dashboards/playground/llms-full.txt — the whole agent protocol, every shape and example;
 // llms.txt is its index.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
-import { llmsFullText } from "@/lib/docs/llms";
+import { llmsFullText } from "@/lib/reference/llms";
 
 export const dynamic = "force-dynamic";
 

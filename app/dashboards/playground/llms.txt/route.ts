@@ -1,8 +1,8 @@
 // GET /dashboards/playground/llms.txt — the agent protocol's index, generated from the registry
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { defineRoute } from "@/lib/http/edge";
 import { trustedOrigin } from "@/lib/http/origin";
-import { llmsText } from "@/lib/docs/llms";
+import { llmsText } from "@/lib/reference/llms";
 import { playgroundSettingsOf } from "@/lib/playground/settings";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // POST /dashboards/playground/mcp — the playground's agent loop as Model Context Protocol tools
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -2,10 +2,10 @@
 // /docs/<operation anchor>.md, one endpoint or route. next.config.mjs rewrites those addresses
 // here (and /docs, /docs/<section> asked with Accept: text/markdown), because /docs/<section> is
 // the section's HTML page and one segment cannot be both a page and a route handler.
-import { app } from "@/lib/app";
-import { operationMarkdown, referenceMarkdown, sectionMarkdown } from "@/lib/docs/markdown";
-import { docsModel, sectionOf } from "@/lib/docs/model";
-import { DOCS_INDEX_MD, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/docs/sections";
+import { app } from "@/lib/root";
+import { operationMarkdown, referenceMarkdown, sectionMarkdown } from "@/lib/reference/markdown";
+import { docsModel, sectionOf } from "@/lib/reference/model";
+import { DOCS_INDEX_MD, docsSections, isSectionSlug, sectionMarkdownPath } from "@/lib/reference/sections";
 import { defineRoute, oneParam } from "@/lib/http/edge";
 import { requestOrigin } from "@/lib/http/origin";
 

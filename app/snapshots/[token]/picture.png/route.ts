@@ -1,6 +1,6 @@
 // GET /snapshots/<token>/picture.png — a snapshot's picture, to whoever may open the snapshot;
 // 410 once revoked or expired, 404 to anyone else (lib/saved/snapshot-routes.ts)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

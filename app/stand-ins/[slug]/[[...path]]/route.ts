@@ -1,5 +1,5 @@
 // /stand-ins/<slug>/* — local stand-ins of the vendor APIs (embedded default only)
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

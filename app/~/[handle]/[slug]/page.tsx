@@ -4,12 +4,12 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
 import { SavedDashboardView } from "@/components/saved/SavedDashboardView";
-import { currentSession } from "@/lib/app/current";
+import { currentSession } from "@/lib/root/current";
 import { favouritesOf, homeOf } from "@/lib/auth/users";
 import { revisionParam, segment } from "@/lib/saved/params";
 import { loadDashboard, revisionsOf } from "@/lib/saved/store";
 import { trusts } from "@/lib/saved/trust";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { droppedText, parseDashboardParams } from "@/lib/frame/params";
 
 export const dynamic = "force-dynamic";

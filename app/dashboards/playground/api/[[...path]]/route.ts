@@ -1,6 +1,6 @@
 // GET /dashboards/playground/api/<api path> — the demo API: canned answers per scenario and variant,
 // limited per client address.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -6,8 +6,8 @@ import { notFound } from "next/navigation";
 import { PlaygroundEditor } from "@/components/editor/PlaygroundEditor";
 import { READ_ID_PATTERN } from "@/components/editor/local-drafts";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
-import { app } from "@/lib/app";
-import { currentSession } from "@/lib/app/current";
+import { app } from "@/lib/root";
+import { currentSession } from "@/lib/root/current";
 import { draftExists } from "@/lib/drafts/drafts";
 import { editorExamples } from "../../editor-examples";
 

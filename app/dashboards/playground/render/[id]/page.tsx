@@ -7,7 +7,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { RenderDraft } from "@/components/watch/RenderDraft";
 import { FrameHostPolicy } from "@/components/dashboard-frame/FrameHostPolicy";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 import { revisionOfDraft, validateDemoState } from "@/lib/drafts/drafts";
 import { parseDashboardParams } from "@/lib/frame/params";
 

@@ -1,6 +1,6 @@
 // POST /~/<handle>/<slug> arrives here, rewritten by proxy.ts (the page at that path answers
 // GET); proxy.ts refuses this path when it is asked for directly.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

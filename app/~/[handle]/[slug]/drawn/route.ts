@@ -2,7 +2,7 @@
 // saved dashboard drawn by the service on the signed-in viewer's own data, as an inert document
 // (lib/saved/drawings.ts). Answers {html, drawnAt, height, revision, viewport, remembered}; the
 // page shows html in a frame that may run no script.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { defineRoute, oneParam } from "@/lib/http/edge";
 import { revisionParam } from "@/lib/saved/params";
 import { loadDashboard } from "@/lib/saved/store";
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /dashboards/playground/draft/<read_id>/drawn?viewport=desktop|phone&revision= — the safe
 // view of a live draft: drawn by the service on the signed-in viewer's own data, as an inert
 // document (lib/playground/drawn.ts). Answers {html, drawnAt, height, revision, viewport, remembered}.
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

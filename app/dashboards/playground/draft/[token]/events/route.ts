@@ -1,5 +1,5 @@
 // GET /dashboards/playground/draft/<read_id>/events — the draft's live event stream
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /dashboards/playground/draft/<read_id>/render — the service draws a demo draft's revision
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

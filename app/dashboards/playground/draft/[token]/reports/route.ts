@@ -1,5 +1,5 @@
 // POST/GET /dashboards/playground/draft/<read_id>/reports — render reports of a demo draft
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /dashboards/playground/draft/<read_id>/revisions — the draft's kept revisions, newest first
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /dashboards/playground/draft/<read_id>/render/<revision>-<key>.png — a render's picture
-import { app } from "@/lib/app";
+import { app } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 

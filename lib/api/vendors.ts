@@ -12,7 +12,7 @@ import { crmportalProbe, crmportalProbeDescription, crmportalProduct, listPortal
 import { runCheck } from "@/lib/connectors/check";
 import type { ConnectionCheck } from "@/lib/contract/resources";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
-import type { HandlerContext } from "@/lib/handlers/api-route";
+import type { HandlerContext } from "@/lib/api/api-route";
 
 // Direct reads of outside systems, as the viewer. Each read goes through a short per-user cache
 // (fresh for CONNECTOR_CACHE_FRESH_MS, then served stale while it refreshes), keyed by user,

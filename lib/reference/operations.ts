@@ -26,7 +26,7 @@ function withWaitingRef(schema: JsonSchema, waiting: JsonSchema): JsonSchema {
 
 function sectionOfEndpoint(def: EndpointDef): SectionSlug {
   const found = docsSections.find((s) => "tag" in s && s.tag === def.tag && (!("paths" in s) || s.paths.some((p) => def.path.startsWith(p))));
-  if (!found) throw new Error(`No section for ${def.path} (tag ${def.tag}): list its prefix in lib/docs/sections.ts`);
+  if (!found) throw new Error(`No section for ${def.path} (tag ${def.tag}): list its prefix in lib/reference/sections.ts`);
   return found.slug;
 }
 
