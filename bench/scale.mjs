@@ -16,6 +16,7 @@ import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startCluster } from "../scripts/cluster.mjs";
@@ -208,26 +209,64 @@ async function measure(instances) {
 }
 
 /**
+ * How much slower a core runs when every core is busy than when one is: the same CPU-bound work
+ * (hashing and JSON, as a request does) timed on one worker thread alone, then on one per core at
+ * once. On a virtual machine the cores share the host's caches and memory bandwidth, so work
+ * costs more CPU time per request once the machine is full; the model needs that factor, and it
+ * is measured apart from the loads it predicts.
+ */
+async function coreSlowdown(cores) {
+  const body = `const { parentPort, workerData } = require("node:worker_threads");
+const crypto = require("node:crypto");
+let h = Buffer.alloc(32);
+const t0 = process.hrtime.bigint();
+for (let i = 0; i < workerData.n; i++) {
+  h = crypto.createHash("sha256").update(h).digest();
+  JSON.parse(JSON.stringify({ a: i, b: [i, i + 1], s: "x" + i }));
+}
+parentPort.postMessage(Number(process.hrtime.bigint() - t0) / 1e6);`;
+  const run = (k, n) => Promise.all(Array.from({ length: k }, () => new Promise((resolve, reject) => {
+    const w = new Worker(body, { eval: true, workerData: { n } });
+    w.once("message", resolve);
+    w.once("error", reject);
+  })));
+  const n = 300_000;
+  await run(1, n / 4);
+  const alone = [];
+  const together = [];
+  for (let round = 0; round < 3; round++) {
+    alone.push((await run(1, n))[0]);
+    together.push(...(await run(cores, n)));
+  }
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  return median(together) / median(alone);
+}
+
+/**
  * The capacity model (docs/capacity.md) on this machine: from one instance's measured CPU per
  * request by part, what `n` instances sustain when they share `cores` with nginx, PostgreSQL and
- * the load generator. Two ceilings: all the cores, spent as one instance spent them per request;
- * and each instance's own, a Node process serving from one thread, at the throughput one
- * instance reached when it was the bottleneck (it is when its share of the CPU is the largest).
+ * the load generator. Two ceilings: each instance's own (a Node process serves from one thread,
+ * so one instance reaches a throughput of its own before the machine is full), and the cores',
+ * with each request's CPU time grown by how much slower a core runs once all are busy. The
+ * one-instance run had `busy` cores in use; its costs are taken back to one busy core's speed,
+ * then to a full machine's, the slowdown growing in proportion to the cores in use beyond one.
  */
-function predict(oneRow, n, cores) {
+function predict(oneRow, n, cores, slowdown) {
   const c = oneRow.cpuMsPerRequest;
   const perRequest = c.app + c.nginx + c.postgres + c.load;
-  const machine = (cores * 1000) / perRequest;
-  const perInstance = oneRow.perSecond;
-  return Math.min(machine, n * perInstance);
+  const busy = (oneRow.perSecond * perRequest) / 1000;
+  const at = (used) => 1 + (slowdown - 1) * Math.min(1, Math.max(0, (used - 1) / Math.max(1, cores - 1)));
+  const full = (perRequest / at(busy)) * slowdown;
+  return { perSecond: Math.min((cores * 1000) / full, n * oneRow.perSecond), busy, perRequestFull: full };
 }
 
 const cores = (await import("node:os")).availableParallelism();
+const slowdown = await coreSlowdown(cores);
 const one = await measure(1);
 const more = await measure(Number(args.instances));
 const n = Number(args.instances);
-const table = one.map((r, i) => ({ load: r.load, one: r, more: more[i], ratio: (more[i]?.perSecond ?? 0) / r.perSecond, predicted: predict(r, n, cores) }));
-if (args.json) console.log(JSON.stringify({ instances: n, duration: DURATION, connections: CONNECTIONS, table }, null, 2));
+const table = one.map((r, i) => ({ load: r.load, one: r, more: more[i], ratio: (more[i]?.perSecond ?? 0) / r.perSecond, predicted: predict(r, n, cores, slowdown) }));
+if (args.json) console.log(JSON.stringify({ instances: n, duration: DURATION, connections: CONNECTIONS, cores, slowdown, table }, null, 2));
 console.log(`\nnginx in front of 1, then ${n} instances on one PostgreSQL, ${CONNECTIONS} connections, ${DURATION} s per load\n`);
 console.log(`| load | 1 instance /s | ${n} instances /s | ratio | statements per request (1 / ${n}) | non-2xx (1 / ${n}) |`);
 console.log("|---|---:|---:|---:|---:|---:|");
@@ -239,7 +278,10 @@ console.log("| load | app | nginx | PostgreSQL | load generator |");
 console.log("|---|---:|---:|---:|---:|");
 const pair = (r, k) => `${r.one.cpuMsPerRequest[k].toFixed(2)} / ${r.more.cpuMsPerRequest[k].toFixed(2)}`;
 for (const r of table) console.log(`| ${r.load} | ${pair(r, "app")} | ${pair(r, "nginx")} | ${pair(r, "postgres")} | ${pair(r, "load")} |`);
-console.log(`\nThe model's prediction for ${n} instances on ${cores} cores, from the one-instance run:\n`);
-console.log(`| load | predicted /s | measured /s | error |`);
-console.log("|---|---:|---:|---:|");
-for (const r of table) console.log(`| ${r.load} | ${r.predicted.toFixed(0)} | ${r.more.perSecond.toFixed(0)} | ${(((r.more.perSecond - r.predicted) / r.predicted) * 100).toFixed(0)} % |`);
+console.log(`\nThe model's prediction for ${n} instances on ${cores} cores, from the one-instance run (a core runs ${slowdown.toFixed(2)}× slower with all ${cores} busy than alone):\n`);
+console.log(`| load | cores busy (1 instance) | CPU ms per request, full machine | predicted /s | measured /s | error |`);
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const r of table) {
+  const p = r.predicted;
+  console.log(`| ${r.load} | ${p.busy.toFixed(2)} | ${p.perRequestFull.toFixed(2)} | ${p.perSecond.toFixed(0)} | ${r.more.perSecond.toFixed(0)} | ${(((r.more.perSecond - p.perSecond) / p.perSecond) * 100).toFixed(0)} % |`);
+}
