@@ -155,9 +155,23 @@ function reading(html: string): string[] {
   return out.filter((e) => e !== "text " && e !== "text");
 }
 
+/**
+ * Scripts read so far: a reading depends on the text alone, and the generator's scripts are made
+ * of a few pieces, so the same text comes back across documents (and between a document and its
+ * formatting) often enough that reading it again was most of the judge's time.
+ */
+const scriptReadings = new Map<string, string[]>();
+
 /** A script as TypeScript's scanner-in-a-parser reads it: tokens, and whether a line break is between them. */
 function scriptReading(src: string): string[] {
-  const file = ts.createSourceFile("s.ts", src, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  let read = scriptReadings.get(src);
+  if (!read) scriptReadings.set(src, (read = readScript(src)));
+  return read;
+}
+
+function readScript(src: string): string[] {
+  // No parent pointers: the walk below goes down only, with the file passed to every call.
+  const file = ts.createSourceFile("s.ts", src, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: string[] = [];
   let end = 0;
   const visit = (node: ts.Node) => {

@@ -27,7 +27,23 @@ interface CrmSyncOptions {
   archivedEveryMs?: number;
   /** Told of every run of an instance, with its result and how long it took (metrics). */
   onRun?: (instance: CrmInstance, result: SyncResult, seconds: number) => void;
+  /** Where the waits between runs are kept: the process's timers, or a test's, which it moves on itself. */
+  timers?: SchedulerTimers;
 }
+
+export interface SchedulerTimers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const processTimers: SchedulerTimers = {
+  set(fn, ms) {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 export interface CrmSyncScheduler {
   /** Stops scheduling; resolves once a run in progress has finished. */
@@ -42,15 +58,15 @@ const NOT_YET: ReadonlySet<UpstreamFailure | "other"> = new Set(["network", "tim
 
 export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
   let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timers = opts.timers ?? processTimers;
+  let timer: unknown;
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
 
   const schedule = (ms: number, fn: () => void) => {
     if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(fn, ms);
-    timer.unref?.();
+    if (timer !== undefined) timers.clear(timer);
+    timer = timers.set(fn, ms);
   };
 
   /** One pass over the instances; answers whether it is worth retrying soon. */
@@ -118,7 +134,7 @@ export function startCrmSync(opts: CrmSyncOptions): CrmSyncScheduler {
   const scheduler: CrmSyncScheduler = {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      if (timer !== undefined) timers.clear(timer);
       await (queued ?? running);
     },
     runNow: () => exclusive(pass),

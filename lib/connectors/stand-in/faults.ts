@@ -3,12 +3,35 @@ import "server-only";
 // Faults a stand-in answers on demand, so tests can exercise 401, 429, 5xx and slow upstreams
 // over real HTTP. Each queued fault applies to one request, in order.
 
+/**
+ * A slow upstream without a clock: the request waits here until the test releases it, so a test
+ * of a client's timeout or of what happens mid-request waits for no fixed time, only for the
+ * moment it asks about (`reached`), and lets the answer go when it is done.
+ */
+export class Hold {
+  private opened!: () => void;
+  private arrived!: () => void;
+  private readonly gate = new Promise<void>((r) => (this.opened = r));
+  /** Resolves once a request is held here. */
+  readonly reached = new Promise<void>((r) => (this.arrived = r));
+
+  /** Holds the request until released. */
+  async wait(): Promise<void> {
+    this.arrived();
+    await this.gate;
+  }
+
+  release(): void {
+    this.opened();
+  }
+}
+
 interface Fault {
   status?: 401 | 403 | 429 | 500 | 502 | 503;
   /** Seconds, sent as Retry-After. */
   retryAfter?: number;
-  /** Wait this long before answering (or before the fault's status). */
-  delayMs?: number;
+  /** Held until released before answering (or before the fault's status). */
+  hold?: Hold;
   /** Only requests whose path contains this string consume the fault. */
   pathIncludes?: string;
 }
@@ -65,7 +88,7 @@ export class Faults {
     if (i < 0) return null;
     const [fault] = this.queue.splice(i, 1);
     if (!fault) return null;
-    if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault.hold) await fault.hold.wait();
     if (!fault.status) return null;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);

@@ -3,6 +3,7 @@ import { generateTenant, type RecordedCall } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 import { MAX_PAGES, gongCallsPage, gongTranscriptPage, listGongCalls, windowEndingAt } from "@/lib/connectors/calls/client";
@@ -313,7 +314,8 @@ describe("upstream failures", () => {
   });
 
   it("sorts a 500 as a server failure, even on a later page", async () => {
-    standIn.faults.next({ delayMs: 1 }, { status: 500 });
+    // The first page goes through (the first fault is nothing), the second is the 500.
+    standIn.faults.next({}, { status: 500 });
     const err = await upstreamFailure(listCalls(upstream(), { detailed: false, now }));
     expect(err.kind).toBe("server");
     expect(err.status).toBe(500);
@@ -321,9 +323,14 @@ describe("upstream failures", () => {
   });
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
-    standIn.faults.next({ delayMs: 600 });
-    const err = await upstreamFailure(getTranscript(upstream({ timeoutMs: 100 }), recent[0]?.id ?? "", { now }));
-    expect(err.kind).toBe("timeout");
+    const hold = new Hold();
+    standIn.faults.next({ hold });
+    try {
+      const err = await upstreamFailure(getTranscript(upstream({ timeoutMs: 100 }), recent[0]?.id ?? "", { now }));
+      expect(err.kind).toBe("timeout");
+    } finally {
+      hold.release();
+    }
   });
 });
 

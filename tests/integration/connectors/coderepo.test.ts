@@ -4,6 +4,7 @@ import { endpointById } from "@/lib/contract/endpoints";
 import { createSealer } from "@/lib/crypto/secrets";
 import { UpstreamError, type UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import type { StandIn } from "@/lib/connectors/types";
 import { coderepoConnector, listRepos } from "@/lib/connectors/coderepo";
 import { listUserRepos, nextLinkOf, sameOriginNext } from "@/lib/connectors/coderepo/client";
@@ -249,9 +250,14 @@ describe("upstream failures", () => {
   });
 
   it("an answer slower than timeoutMs is a timeout", async () => {
-    standIn.faults.next({ delayMs: 400 });
-    const err = await upstreamFailure(listRepos(as(DEMO_CSM_EMAIL, { timeoutMs: 50 })));
-    expect(err.kind).toBe("timeout");
+    const hold = new Hold();
+    standIn.faults.next({ hold });
+    try {
+      const err = await upstreamFailure(listRepos(as(DEMO_CSM_EMAIL, { timeoutMs: 50 })));
+      expect(err.kind).toBe("timeout");
+    } finally {
+      hold.release();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { generateTenant, type Tenant } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 import { hubspotError } from "@/lib/connectors/crmportal/client";
@@ -545,9 +546,14 @@ describe("upstream failures", () => {
   });
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
-    main.standIn.faults.next({ delayMs: 600 });
-    const err = await upstreamFailure(fetchChanges(upstream(main, "customers", { timeoutMs: 100 }), "companies", null, null));
-    expect(err.kind).toBe("timeout");
+    const hold = new Hold();
+    main.standIn.faults.next({ hold });
+    try {
+      const err = await upstreamFailure(fetchChanges(upstream(main, "customers", { timeoutMs: 100 }), "companies", null, null));
+      expect(err.kind).toBe("timeout");
+    } finally {
+      hold.release();
+    }
   });
 
   it("answers HubSpot's 400 for a search it cannot run", async () => {

@@ -3,6 +3,7 @@ import { generateTenant } from "@/demo/tenant";
 import { endpointById } from "@/lib/contract/endpoints";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import { mintStandInToken } from "@/lib/connectors/stand-in/oauth";
 import { createSealer } from "@/lib/crypto/secrets";
 import { fetchAllConversations, fetchConversationPage, intercomErrorList } from "@/lib/connectors/support/client";
@@ -231,9 +232,14 @@ describe("upstream failures", () => {
   });
 
   it("sorts an answer slower than timeoutMs as a timeout", async () => {
-    standIn.faults.next({ delayMs: 600 });
-    const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test", { timeoutMs: 100 })));
-    expect(err.kind).toBe("timeout");
+    const hold = new Hold();
+    standIn.faults.next({ hold });
+    try {
+      const err = await upstreamFailure(listConversationsPage(upstreamAs("csm@demo.test", { timeoutMs: 100 })));
+      expect(err.kind).toBe("timeout");
+    } finally {
+      hold.release();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { DEMO_ADMIN_EMAIL, DEMO_CSM_EMAIL, DEMO_MEMBER_EMAIL, generateTenant } f
 import { endpointById } from "@/lib/contract/endpoints";
 import type { UpstreamOptions } from "@/lib/connectors/http";
 import { serveOnLoopback, type Served } from "@/lib/connectors/stand-in/node-server";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import { fetchAssignedIssues } from "@/lib/connectors/tracker/client";
 import { ApiError } from "@/lib/contract/errors";
 import { listIssues, listProjects, trackerConnector } from "@/lib/connectors/tracker";
@@ -198,9 +199,14 @@ describe("failures", () => {
   });
 
   it("an answer slower than timeoutMs is a timeout", async () => {
-    standIn.faults.next({ delayMs: 400 });
-    const err = await upstreamFailure(listIssues(up(DEMO_CSM_EMAIL, { timeoutMs: 50 }), {}));
-    expect(err.kind).toBe("timeout");
+    const hold = new Hold();
+    standIn.faults.next({ hold });
+    try {
+      const err = await upstreamFailure(listIssues(up(DEMO_CSM_EMAIL, { timeoutMs: 50 }), {}));
+      expect(err.kind).toBe("timeout");
+    } finally {
+      hold.release();
+    }
   });
 
   it("GraphQL errors inside a 200 answer are failures, sorted by their code", async () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Storage } from "@/lib/db";
 import { ImportError, loadHealth, loadUsage, parseHealthFile, parseUsageFile, readHealthFile, readUsageFile } from "@/lib/crm/sources-import";
 import { PG_URL, backends, dropSchema } from "../support/backends";
+import { runChild } from "../support/child";
 
 // What an import refuses before it opens storage: a line longer than the cap (read no further
 // than the cap, so a huge line costs no memory), and ids holding characters that do not show or
@@ -135,11 +135,10 @@ describe("npm run import refuses, changing nothing", () => {
   });
 
   /** `npm run import` in a child, under /usr/bin/time for its peak resident memory. */
-  const run = (env: Record<string, string>, ...args: string[]) => {
-    const r = spawnSync("/usr/bin/time", ["-q", "-f", "maxrss-kb %M", process.execPath, "--conditions=react-server", "--import", "tsx", "scripts/import.ts", ...args], {
+  const run = async (env: Record<string, string>, ...args: string[]) => {
+    const r = await runChild("/usr/bin/time", ["-q", "-f", "maxrss-kb %M", process.execPath, "--conditions=react-server", "--import", "tsx", "scripts/import.ts", ...args], {
       env: { ...process.env, DEMO_TENANT: "false", ...env },
       cwd: process.cwd(),
-      encoding: "utf8",
     });
     const lines = r.stderr.trimEnd().split("\n");
     const last = lines.findLastIndex((l) => l.startsWith("maxrss-kb "));
@@ -182,7 +181,7 @@ describe("npm run import refuses, changing nothing", () => {
 
   for (const [name, storage, env] of stores) {
     it(`refuses a 40 MB line on ${name} in bounded memory, naming the line and the cap`, async () => {
-      const loaded = run(env, "usage", good);
+      const loaded = await run(env, "usage", good);
       expect(loaded.status, loaded.stderr).toBe(0);
       const before = await held(storage);
       expect(before.usage).toHaveLength(2);
@@ -191,7 +190,7 @@ describe("npm run import refuses, changing nothing", () => {
         [longJson, 2],
         [longCsv, 3],
       ] as const) {
-        const r = run(env, "health", file);
+        const r = await run(env, "health", file);
         expect(r.status, file).toBe(1);
         expect(r.stderr).toBe(`${file}: nothing loaded; fix these lines:\nline ${line}: is longer than 64 KiB, the most an import reads in one line (a row is a few dozen bytes: is this the file you meant?)`);
         // Reading that line whole took 206 MB as JSON and 1.5 GB as CSV; with the cap the
@@ -203,7 +202,7 @@ describe("npm run import refuses, changing nothing", () => {
 
     it(`refuses an id with a bidirectional override on ${name}, naming it, loading nothing`, async () => {
       const before = await held(storage);
-      const r = run(env, "usage", bidi);
+      const r = await run(env, "usage", bidi);
       expect(r.status).toBe(1);
       expect(r.stderr).toBe(`${bidi}: nothing loaded; fix these lines:\nline 3: productSchoolId: holds U+202E, a bidirectional control, at character 4; an id may not hold control, bidirectional or zero-width characters`);
       expect(await held(storage)).toEqual(before);

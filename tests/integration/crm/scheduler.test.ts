@@ -5,18 +5,10 @@ import { startCrmSync, type CrmSyncScheduler } from "@/lib/crm/scheduler";
 import { lastSuccessfulSync } from "@/lib/crm/store";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
 import { backends } from "../support/backends";
+import { ManualTimers } from "../support/timers";
 import { FAST_SEARCHES_PER_SECOND, portalToken, runsOf, startPortal, type Portal } from "./helpers";
 
 const tenant = generateTenant();
-
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("condition not met in time");
-}
 
 /** A loopback port with nothing listening on it (yet). */
 async function freePort(): Promise<number> {
@@ -54,7 +46,9 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
 
   it("retries at start-up until the portal answers, then syncs both instances", async () => {
     const port = await freePort();
+    const timers = new ManualTimers();
     scheduler = startCrmSync({
+      timers,
       db: async () => h.db,
       upstreamFor: upstreamAt(`http://127.0.0.1:${port}`),
       intervalMs: 3_600_000,
@@ -62,11 +56,19 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
       log: (line) => lines.push(line),
       startBackoffMs: [100, 100, 200, 400, 800, 1_600],
     });
-    await until(async () => lines.some((l) => l.includes("not reachable yet")));
+    // Runs at once, finds nothing listening, and waits the first back-off.
+    expect(await timers.next()).toBe(0);
+    await timers.fire();
+    expect(await timers.next()).toBe(100);
+    expect(lines.filter((l) => l.includes("not reachable yet"))).toEqual(["crm sync: upstream not reachable yet, retrying in 100 ms"]);
     expect(await lastSuccessfulSync(h.db, "customers")).toBeNull();
 
     portal = await startPortal(tenant, port);
-    await until(async () => (await lastSuccessfulSync(h.db, "customers")) !== null && (await lastSuccessfulSync(h.db, "users")) !== null);
+    await timers.fire();
+    // Synced: from now on it waits its interval, not a back-off.
+    expect(await timers.next()).toBe(3_600_000);
+    expect(await lastSuccessfulSync(h.db, "customers")).not.toBeNull();
+    expect(await lastSuccessfulSync(h.db, "users")).not.toBeNull();
     const runs = await runsOf(h.db, "customers");
     expect(runs[0]).toMatchObject({ status: "failed" });
     expect(runs[0]!.error).toContain("network");
@@ -75,14 +77,17 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
 
   it("does not run at start when told not to, and serves concurrent requests one run after another", async () => {
     portal = await startPortal(tenant);
+    const timers = new ManualTimers();
     scheduler = startCrmSync({
+      timers,
       db: async () => h.db,
       upstreamFor: (instance) => (instance === "customers" ? upstreamAt(portal!.url)(instance) : null),
       intervalMs: 3_600_000,
       onStart: false,
       log: (line) => lines.push(line),
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing at start: its one timer is the interval's.
+    expect(timers.waits).toEqual([3_600_000]);
     expect(await runsOf(h.db, "customers")).toEqual([]);
 
     await Promise.all([scheduler.runNow(), scheduler.runNow(), scheduler.runNow(), scheduler.runNow()]);
@@ -97,18 +102,25 @@ describe.each(backends)("CRM sync scheduler over $name", (backend) => {
 
   it("runs on its interval until stopped", async () => {
     portal = await startPortal(tenant);
+    const timers = new ManualTimers();
     scheduler = startCrmSync({
+      timers,
       db: async () => h.db,
       upstreamFor: upstreamAt(portal.url),
       intervalMs: 150,
       onStart: false,
       log: (line) => lines.push(line),
     });
-    await until(async () => (await runsOf(h.db, "customers")).length >= 2);
+    for (let i = 1; i <= 2; i++) {
+      await timers.fire();
+      // A run ends by setting the next interval's timer.
+      expect(await timers.next()).toBe(150);
+      expect(await runsOf(h.db, "customers")).toHaveLength(i);
+    }
     await scheduler.stop();
-    const settled = (await runsOf(h.db, "customers")).length;
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await runsOf(h.db, "customers")).toHaveLength(settled);
+    // Stopped: no timer is left to run again.
+    expect(timers.waits).toEqual([]);
+    expect(await runsOf(h.db, "customers")).toHaveLength(2);
     scheduler = undefined;
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateTenant, type Tenant } from "@/demo/tenant";
 import { openDb, type OpenDb } from "@/lib/db";
+import { Hold } from "@/lib/connectors/stand-in/faults";
 import { sources } from "@/lib/crm/answers";
 import { leaseOf, tryAcquire } from "@/lib/crm/lock";
 import { describeFailure, syncInstance } from "@/lib/crm/sync";
@@ -356,20 +357,19 @@ describe.each(backends)("CRM sync over $name", (backend) => {
 
   it("records progress while it runs", async () => {
     const search = "/crm/v3/objects/contacts/search";
-    portal.standIn.faults.next({ pathIncludes: search }, { pathIncludes: search, delayMs: 1_500 });
+    // The second page of contacts is held: the run is between two pages until it is let go.
+    const hold = new Hold();
+    portal.standIn.faults.next({ pathIncludes: search }, { pathIncludes: search, hold });
     const total = totalRecords(base);
     const running = sync(T1);
     const done = base.owners.length + live(base).companies.length + 100;
 
-    let run: Awaited<ReturnType<typeof runsOf>>[number] | undefined;
-    for (let i = 0; i < 100; i++) {
-      run = (await runsOf(h.db, "customers"))[0];
-      if (run && run.rows_done === done) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await hold.reached;
+    const run = (await runsOf(h.db, "customers"))[0];
     expect(run).toMatchObject({ status: "running", rows_done: done, rows_expected: total, finished_at: null });
     const mid = await sources(h.db, "customers", T1);
     expect(mid.sources[0]).toMatchObject({ status: "running", progress: { done, expected: total }, lastSuccessAt: null });
+    hold.release();
 
     expect((await running).status).toBe("ok");
     const after = await sources(h.db, "customers", T1);

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,6 +12,7 @@ import { migrationNames } from "@/lib/db/migrate";
 import { Refusal, appTables, digestTable } from "@/lib/db/transfer";
 import { listSpace, saveDashboard } from "@/lib/saved/store";
 import { PG_URL, dropSchema, testSealer } from "../support/backends";
+import { runChild } from "../support/child";
 import { answersOf, expectSameAnswers, populate, type World } from "./world";
 
 // Backups taken while the app writes, restored into either engine; and the files a restore must
@@ -39,15 +39,26 @@ const digests = (storage: Storage) => withDb(storage, (open) => Promise.all(appT
 function writeLoad(open: OpenDb, ownerId: number) {
   let stop = false;
   let n = 0;
+  let saved = 0;
+  let firstSaved!: () => void;
+  const saving = new Promise<void>((r) => (firstSaved = r));
   const done = (async () => {
     while (!stop) {
       n++;
       await saveDashboard(open.db, { ownerId, handle: "loader", slug: `load-${n % 40}`, html: `<!doctype html><title>load ${n}</title><p>${"x".repeat(2_000)}</p>` });
+      saved++;
+      firstSaved();
       // SQLite answers within the same turn of the event loop: yield, as requests arriving would.
       await new Promise((r) => setImmediate(r));
     }
   })();
   return {
+    /** Resolves once the first save is in: the app is writing. */
+    saving,
+    /** Saves so far. */
+    get saved() {
+      return saved;
+    },
     async stop() {
       stop = true;
       await done;
@@ -94,10 +105,12 @@ describe("db:backup and db:restore", () => {
     const file = path.join(dir, "live.jsonl.gz");
     await withDb(source, async (app) => {
       const load = writeLoad(app, loader);
-      await new Promise((r) => setTimeout(r, 200));
+      await load.saving;
+      const atStart = load.saved;
       const summary = await backupDatabase(source, file);
-      const written = await load.stop();
-      expect(written).toBeGreaterThan(5);
+      // Saves went on while the backup read.
+      expect(load.saved).toBeGreaterThan(atStart);
+      await load.stop();
       expect(summary.schema).toBe(migrationNames[migrationNames.length - 1]);
     });
 
@@ -120,9 +133,11 @@ describe("db:backup and db:restore", () => {
     const file = path.join(dir, "pg.jsonl.gz");
     await withDb(pg, async (app) => {
       const load = writeLoad(app, loader);
-      await new Promise((r) => setTimeout(r, 200));
+      await load.saving;
+      const atStart = load.saved;
       await backupDatabase(pg, file);
-      expect(await load.stop()).toBeGreaterThan(2);
+      expect(load.saved).toBeGreaterThan(atStart);
+      await load.stop();
     });
     const target: Storage = { kind: "sqlite", file: path.join(dir, "from-pg.sqlite") };
     const restored = await restoreDatabase(target, file, { checkSealed });
@@ -195,14 +210,13 @@ describe("db:backup and db:restore", () => {
     });
   }, 60_000);
 
-  it("npm run db:restore says what is wrong with a cut-short file in one line, exits non-zero and creates nothing", () => {
+  it("npm run db:restore says what is wrong with a cut-short file in one line, exits non-zero and creates nothing", async () => {
     const cut = path.join(dir, "cli.jsonl.gz");
     fs.writeFileSync(cut, zlib.gzipSync('{"format":"dashboards-backup","version":1}\n'));
     const dataDir = path.join(dir, "cli-data");
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/db.ts", "restore", cut], {
+    const run = await runChild(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/db.ts", "restore", cut], {
       cwd: path.resolve(import.meta.dirname, "../../.."),
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-      encoding: "utf8",
     });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toEqual([`db:restore: ${cut} is truncated: it ends before its last line (a copy cut short, or a backup that did not finish); nothing was restored.`]);

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +10,7 @@ import { migrationNames } from "@/lib/db/migrate";
 import { Refusal, TableDigest, appTables, digestTable, rowCounts } from "@/lib/db/transfer";
 import { seedDemo } from "@/lib/seed";
 import { PG_URL, dropSchema, testSeed } from "../support/backends";
+import { runChild, type ChildResult } from "../support/child";
 
 // A restore checks the whole file before it drops or writes anything. Every backup crafted here
 // is well formed: its counts, digests and checksum are made again for what it says, as anyone
@@ -109,15 +109,13 @@ async function fill(storage: Storage): Promise<void> {
 }
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync("/usr/bin/time", ["-q", "-f", "maxrss-kb %M", process.execPath, "--import", "tsx", "--conditions=react-server", "scripts/db.ts", ...args], {
+  runChild("/usr/bin/time", ["-q", "-f", "maxrss-kb %M", process.execPath, "--import", "tsx", "--conditions=react-server", "scripts/db.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: "", SECRET_KEY: KEY, ...env },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
   });
 
 /** The child's peak resident memory in MB, from /usr/bin/time, and its stderr without that line. */
-function measured(run: ReturnType<typeof cli>): { mb: number; stderr: string[] } {
+function measured(run: ChildResult): { mb: number; stderr: string[] } {
   const lines = run.stderr.trim().split("\n");
   const last = lines.findLastIndex((l) => l.startsWith("maxrss-kb "));
   expect(last, run.stderr).toBeGreaterThanOrEqual(0);
@@ -360,7 +358,7 @@ describe("db:restore checks the whole file first", () => {
       const before = await stateOf(storage);
       const file = craft("cli-unknown-first", (p) => p.sections.unshift({ table: "zz_notes", columns: ["id"], rows: [[1]] }));
       const target = storage.kind === "sqlite" ? ["--db", storage.file] : ["--db", storage.url, "--schema", storage.schema!];
-      const run = cli(["restore", file, ...target, "--replace"]);
+      const run = await cli(["restore", file, ...target, "--replace"]);
       const { stderr } = measured(run);
       expect(stderr).toEqual([expect.stringMatching(/^db:restore: .*cli-unknown-first\.jsonl\.gz line 2: the table "zz_notes" is not a table of schema \S+; nothing was restored/)]);
       expect(run.status).toBe(2);
@@ -374,7 +372,7 @@ describe("db:restore checks the whole file first", () => {
       const meta = section(p, "meta");
       meta.rows[0]![col(meta, "value")] = "y".repeat(64 * 1024 * 1024);
     });
-    const run = cli(["restore", file, "--db", sqlite.file, "--replace"]);
+    const run = await cli(["restore", file, "--db", sqlite.file, "--replace"]);
     const { mb, stderr } = measured(run);
     expect(stderr).toEqual([expect.stringMatching(/line 3 \(row 1 of meta\) is longer than 32 MiB, the most one line of a backup may hold; nothing was restored/)]);
     expect(run.status).toBe(2);
@@ -388,7 +386,7 @@ describe("db:restore checks the whole file first", () => {
       for (let i = 0; i < 256; i++) meta.rows.push([`wide-${String(i).padStart(3, "0")}`, `${i}:${"w".repeat(1024 * 1024)}`]);
     });
     const target = path.join(dir, "wide.sqlite");
-    const run = cli(["restore", file, "--db", target]);
+    const run = await cli(["restore", file, "--db", target]);
     const { mb, stderr } = measured(run);
     // A long table reports its progress on stderr every few seconds; nothing else may be there.
     expect(stderr.filter((l) => !/^meta: \d+\/\d+ rows/.test(l))).toEqual([]);

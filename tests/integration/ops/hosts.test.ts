@@ -39,26 +39,31 @@ function send(server: ProductionServer, method: string, pathname: string, header
 
 const envelope = (a: Answer) => JSON.parse(a.body) as { error: string; hint?: string };
 
+// One server for the file: a start is most of its time, and a name in ALLOWED_HOSTS changes
+// nothing the method checks below look at (they send the loopback name).
+let server: ProductionServer;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-hosts-"));
+  server = await startProduction({ DATA_DIR: dataDir, ALLOWED_HOSTS: "dash.internal" });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
 describe("the Host of every request, on the production server", () => {
-  let server: ProductionServer;
-  let dataDir: string;
   let foreign: string;
   let loopback: string;
   /** What a rebinding page's requests carry: its own name as Host and Origin, and same-origin fetch metadata. */
   let asRebound: (extra?: Record<string, string>) => Record<string, string>;
   let asOurs: (extra?: Record<string, string>) => Record<string, string>;
 
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-hosts-"));
-    server = await startProduction({ DATA_DIR: dataDir, ALLOWED_HOSTS: "dash.internal" });
+  beforeAll(() => {
     foreign = `rebind.evil.example:${server.port}`;
     loopback = `127.0.0.1:${server.port}`;
     asRebound = (extra = {}) => ({ host: foreign, origin: `http://${foreign}`, "sec-fetch-site": "same-origin", ...extra });
     asOurs = (extra = {}) => ({ host: loopback, origin: `http://${loopback}`, "sec-fetch-site": "same-origin", ...extra });
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const form = "email=admin%40demo.test&next=%2F";
@@ -136,18 +141,6 @@ describe("the Host of every request, on the production server", () => {
 });
 
 describe("methods, on the production server", () => {
-  let server: ProductionServer;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dd-methods-"));
-    server = await startProduction({ DATA_DIR: dataDir });
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   // One address per route file (lib/http/pre-route.test.ts holds the table to the files), and pages.
   const routes = [
     "/.well-known/oauth-authorization-server",

@@ -28,8 +28,10 @@ describe("the renderer's shares of pages and queue", () => {
           (err: unknown) => settled.push({ at: Date.now(), busy: err instanceof RendererBusy && err.reason === "share" }),
         ),
       );
-      // The flood's renders have their pages and places in the queue.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // A render is given its page, its place in the queue or its refusal as it is asked for: by
+      // the next turn of the event loop every refusal has been told.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(r.busy.running + r.busy.waiting).toBe(10 - settled.length);
       const refusedAtOnce = settled.filter((s) => s.busy).length;
       const drawn = await r.render(page("/quick"), "203.0.113.9");
       const victimAt = Date.now();
