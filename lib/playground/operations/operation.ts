@@ -4,7 +4,8 @@ import type { BodyWriter } from "@/lib/http/after-headers";
 import { defineRoute, oneParam, type BoundMethod, type On, type RawParams, type RouteModule, type Verb } from "@/lib/http/edge";
 import { jsonText } from "@/lib/http/respond";
 import { releasingBody } from "@/lib/limits/buckets";
-import type { HeldJson, Playground } from "../service";
+import type { HeldJson } from "../held";
+import type { Playground } from "../service";
 import type { DemoReads, PlaygroundStages } from "../stages";
 
 // One playground operation: its declaration's id (lib/contract/operations.ts holds its method,
