@@ -83,10 +83,8 @@ const MOUNT = /^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} 
 const STATING_LOGIC = [
   "bench-baseline",
   "dashboards/frame",
-  "dashboards/playground/endpoints",
   "dashboards/playground/llms-full.txt",
   "dashboards/playground/llms.txt",
-  "dashboards/playground/scenarios",
   "docs/md/[name]",
   "docs/search.json",
   "healthz",
