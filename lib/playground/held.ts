@@ -13,7 +13,7 @@ export interface HeldJson {
   release(): void;
 }
 
-export type Held = (address: string, build: () => Promise<string | Uint8Array<ArrayBuffer>>) => Promise<HeldJson>;
+type Held = (address: string, build: () => Promise<string | Uint8Array<ArrayBuffer>>) => Promise<HeldJson>;
 
 export function heldAnswers(settings: PlaygroundSettings, now: () => number, refused: (limit: string) => void): Held {
   const inFlight = new InFlight();

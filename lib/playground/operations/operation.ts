@@ -35,7 +35,7 @@ interface Mount<P> {
   params?: (raw: RawParams) => P;
 }
 
-export interface PlaygroundOperation<R extends string = string> {
+interface PlaygroundOperation<R extends string = string> {
   readonly op: SiteOperationId;
   /** The route module it is one method of. */
   readonly route: R;
