@@ -83,13 +83,8 @@ const MOUNT = /^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} 
 const STATING_LOGIC = [
   "bench-baseline",
   "dashboards/frame",
-  "dashboards/playground/llms-full.txt",
-  "dashboards/playground/llms.txt",
-  "docs/md/[name]",
-  "docs/search.json",
   "healthz",
   "metrics",
-  "openapi.json",
   "readyz",
   "signin/callback",
   "signin/demo",
