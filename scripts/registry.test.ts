@@ -6,11 +6,13 @@ import { siteOperations } from "@/lib/contract/operations";
 import { buildOperations } from "@/lib/reference/operations";
 import { SchemaSet } from "@/lib/reference/json-schema";
 import { methodsAt } from "@/lib/http/pre-route";
+import { playgroundOperations } from "@/lib/playground/operations";
 
 // Every operation the service answers is declared once: /api's in lib/contract/endpoints.ts, the
-// rest in lib/contract/operations.ts. A route file, a documented operation or an MCP tool
-// without its entry fails here (the MCP tools are held to the registry by their names' type, and
-// tests/integration/playground/mcp.test.ts lists them).
+// rest in lib/contract/operations.ts, and the playground's handlers one file each beside them
+// (lib/playground/operations/), which its route modules are derived from. A route file, a
+// documented operation, a handler or an MCP tool without its entry fails here (the MCP tools are
+// held to the registry by their names' type, and tests/integration/playground/mcp.test.ts lists them).
 
 const root = path.resolve(__dirname, "..");
 
@@ -56,6 +58,78 @@ const siteRoutes = () => [
 
 /** `GET /a/:` answers `GET /a/:` alone; a catch-all route, `GET /a/*`, answers every `GET /a/…`. */
 const answers = (route: string, operation: string) => route === operation || (route.endsWith("/*") && operation.startsWith(route.slice(0, -1)));
+
+/** Every route file in app/, as its directory under app/ and its text. */
+function routeFiles(): { dir: string; text: string }[] {
+  const found: { dir: string; text: string }[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(root, "app", rel), { withFileTypes: true })) {
+      const next = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) walk(next);
+      else if (entry.name === "route.ts") found.push({ dir: rel, text: fs.readFileSync(path.join(root, "app", next), "utf8") });
+    }
+  };
+  walk("");
+  return found;
+}
+
+/** A route file that states no logic: its methods are one route module of the app's, mounted. */
+const MOUNT = /^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = app\(\)\.routes\.([\w.]+);$/m;
+
+/**
+ * Route files that still hold their handler rather than mounting a route module: none may be
+ * added, and one that comes to mount its module leaves this list.
+ */
+const STATING_LOGIC = [
+  "bench-baseline",
+  "dashboards/frame",
+  "healthz",
+  "metrics",
+  "readyz",
+  "signin/callback",
+  "signin/demo",
+  "signin/oidc",
+  "signout",
+  "test-fault",
+  "~/[handle]/[slug]/source",
+];
+
+describe("the route files", () => {
+  it("each mount one of the app's route modules and state nothing else, but for the listed ones", () => {
+    const files = routeFiles();
+    expect(files.length).toBeGreaterThan(40);
+    const stating = files.filter((f) => !MOUNT.test(f.text)).map((f) => f.dir);
+    expect(stating.sort()).toEqual([...STATING_LOGIC].sort());
+    for (const f of files.filter((f) => MOUNT.test(f.text))) {
+      const code = f.text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("//"));
+      expect(code, f.dir).toEqual(['import { app } from "@/lib/root";', 'export const dynamic = "force-dynamic";', expect.stringMatching(MOUNT)]);
+    }
+  });
+
+  it("mount each playground route module at the path its operations declare, with their methods", () => {
+    const mounted = new Map<string, string>();
+    for (const f of routeFiles()) {
+      const key = MOUNT.exec(f.text)?.[1];
+      if (key?.startsWith("playground.")) mounted.set(key.slice("playground.".length), `/${f.dir}`);
+    }
+    const keys = [...new Set(playgroundOperations.map((o) => o.route))];
+    expect([...mounted.keys()].sort()).toEqual([...keys].sort());
+    for (const key of keys) {
+      const dir = mounted.get(key)!;
+      const declared = playgroundOperations.filter((o) => o.route === key).map((o) => siteOperations.find((s) => s.id === o.op)!);
+      for (const d of declared) expect(shape(d.path), `${d.id} at ${dir}`).toBe(shape(dir));
+      expect(declared.map((d) => d.method).sort(), dir).toEqual(routesUnder(dir.slice(1)).find((r) => r.path === dir)!.methods.sort());
+    }
+  });
+
+  it("take each playground operation's handler from one file, and each declaration mounted by the playground's routes has one", () => {
+    const handled = playgroundOperations.map((o) => o.op);
+    expect(new Set(handled).size).toBe(handled.length);
+    const routeDirs = new Set(routeFiles().filter((f) => MOUNT.exec(f.text)?.[1]?.startsWith("playground.")).map((f) => shape(`/${f.dir}`)));
+    const served = siteOperations.filter((o) => routeDirs.has(shape(o.path))).map((o) => o.id);
+    expect([...handled].sort()).toEqual(served.sort());
+  });
+});
 
 describe("the registry of operations", () => {
   it("has an entry for every method of every playground, account, OAuth and health route", () => {

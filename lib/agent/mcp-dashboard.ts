@@ -53,7 +53,8 @@ interface Shown {
 
 const toolError = (error: string, hint: string): CallToolResult => ({ content: [{ type: "text", text: `${error}: ${hint}` }], structuredContent: { error, hint }, isError: true });
 
-export function registerDashboardTools(server: McpServer, request: Request, viewer: SessionUser | null, source: DashboardSource, origin: () => string): void {
+/** What the dashboard tools share: the viewer, their source, and what the consent rules say of a dashboard. */
+function dashboardView(viewer: SessionUser | null, source: DashboardSource, origin: () => string) {
   const signIn = toolError("unauthorized", "Connect this app to your Dashboards account (OAuth) to show saved dashboards.");
 
   /** The dashboard and what the consent rules say of it for this viewer. */
@@ -88,6 +89,20 @@ export function registerDashboardTools(server: McpServer, request: Request, view
     readsComplete: s.reads.complete,
   });
 
+  return { viewer, source, signIn, shown, grantFor, notFound, stateOf };
+}
+
+type DashboardView = ReturnType<typeof dashboardView>;
+
+export function registerDashboardTools(server: McpServer, request: Request, viewer: SessionUser | null, source: DashboardSource, origin: () => string): void {
+  const view = dashboardView(viewer, source, origin);
+  registerShownTools(server, view);
+  registerDrawTool(server, request, view);
+  registerLiveReadTool(server, view);
+}
+
+/** show_dashboard for the model, and read_dashboard for the view of one that runs. */
+function registerShownTools(server: McpServer, { viewer, signIn, shown, grantFor, notFound, stateOf }: DashboardView): void {
   server.registerTool(
     "show_dashboard",
     {
@@ -136,7 +151,10 @@ export function registerDashboardTools(server: McpServer, request: Request, view
       return { content: [{ type: "text", text: `${state.title}, revision ${state.revision}` }], structuredContent: state };
     },
   );
+}
 
+/** draw_dashboard: for the view of someone else's, the service's drawing of it on the viewer's data. */
+function registerDrawTool(server: McpServer, request: Request, { viewer, source, signIn, shown, notFound }: DashboardView): void {
   const trusted = addressMatcher(source.trustedProxy ?? []);
   server.registerTool(
     "draw_dashboard",
@@ -179,7 +197,10 @@ export function registerDashboardTools(server: McpServer, request: Request, view
       }
     },
   );
+}
 
+/** read_live_data: one read the view of a running dashboard makes, as the browser's broker allows it. */
+function registerLiveReadTool(server: McpServer, { viewer, source, signIn, shown, grantFor }: DashboardView): void {
   server.registerTool(
     "read_live_data",
     {

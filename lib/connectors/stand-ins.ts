@@ -6,6 +6,7 @@ import { userForRequest } from "@/lib/auth/session";
 import { ApiError, type ErrorCode } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
 import { readBodyCapped } from "@/lib/http/body";
+import { handedOn } from "@/lib/http/edge";
 import { notCrossSite } from "@/lib/http/origin";
 import { errorResponse, fromThrown } from "@/lib/http/respond";
 import { connectorCallbackUrl } from "./connect";
@@ -120,7 +121,7 @@ export function createStandIns(deps: StandInsDeps): StandIns {
       if (request.method !== "GET" && request.method !== "HEAD") {
         const body = await readBodyCapped(request, STAND_IN_BODY_MAX);
         if (!body) return errorResponse("payload_too_large", `A stand-in reads bodies of at most ${STAND_IN_BODY_MAX} bytes.`);
-        forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
+        forwarded = handedOn(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
       }
 
       try {

@@ -21,7 +21,7 @@ export type Method = Verb | "HEAD";
 const ORDER: readonly Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Path values as the router hands them over: each segment percent-decoded exactly once. */
-type RawParams = Record<string, string | string[] | undefined>;
+export type RawParams = Record<string, string | string[] | undefined>;
 /** The second argument the framework passes a route handler. */
 interface RouteContext {
   params?: Promise<RawParams> | RawParams;
@@ -52,11 +52,11 @@ interface MethodSpec<P, O, G, Q, B> {
 }
 
 /** A method's spec with its types settled; see `on` in defineRoute. */
-interface BoundMethod<P> {
+export interface BoundMethod<P> {
   readonly run: (request: Request, url: URL, params: P) => Promise<Response>;
 }
 
-type On<P> = <O, G, Q, B>(spec: MethodSpec<P, O, G, Q, B>) => BoundMethod<P>;
+export type On<P> = <O, G, Q, B>(spec: MethodSpec<P, O, G, Q, B>) => BoundMethod<P>;
 
 interface RouteDefinition<P> {
   /** Checks and shapes the path values; throws an ApiError (400 invalid_path, 404) for bad ones. */
@@ -155,6 +155,16 @@ export function withHeaders(request: Request, replaced: Record<string, string>):
   const headers = new Headers(request.headers);
   for (const [name, value] of Object.entries(replaced)) headers.set(name, value);
   return new Request(request.url, { method: request.method, headers, signal: request.signal });
+}
+
+/**
+ * A request handed on to a handler that answers a Request (a stand-in, a loopback server's
+ * handler): the one place outside the framework a request is made, so what a handler receives is
+ * built one way. A body is read (and bounded) by the caller first.
+ */
+export function handedOn(url: string, init: { method?: string; headers: HeadersInit; body?: Uint8Array<ArrayBuffer> | Buffer; signal?: AbortSignal }): Request {
+  const hasBody = init.method !== undefined && init.method !== "GET" && init.method !== "HEAD";
+  return new Request(url, { method: init.method, headers: init.headers, signal: init.signal, body: hasBody ? (init.body as BodyInit | undefined) : undefined });
 }
 
 // ---------------------------------------------------------------------------------------------

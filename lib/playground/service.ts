@@ -1,8 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { ApiError } from "@/lib/contract/errors";
 import { PLAYGROUND_BASE, REVISIONS_LIMIT_DEFAULT, type DraftCheck, type DraftCreated, type DraftInput, type DraftUpdate, type DraftUpdated } from "@/lib/contract/playground";
-import { sha256Hex } from "@/lib/auth/tokens";
 import { createSealer, type Sealer } from "@/lib/crypto/secrets";
 import type { OpenDb } from "@/lib/db";
 import { decodeCursor, encodeCursor } from "@/lib/http/cursor";
@@ -11,8 +9,6 @@ import {
   createDraft,
   draftExists,
   draftHistoryPage,
-  eventOf,
-  findDraft,
   maybeSweep,
   draftContext,
   noSuchDraft,
@@ -27,14 +23,14 @@ import { serverLog } from "@/lib/http/server-log";
 import { createFanout } from "@/lib/live/fanout";
 import { Hub, type HubOptions } from "@/lib/live/hub";
 import { addressMatcher } from "@/lib/http/client-address";
-import { ByteBudget, InFlight } from "@/lib/limits/buckets";
 import { checkStreamCaps, defaultPlaygroundSettings, type PlaygroundSettings } from "./settings";
 import { installPeerStamp } from "@/lib/http/peer-stamp";
 import { createReports, type Reports } from "@/lib/drafts/reports";
 import { createRenders, type Renders } from "@/lib/drafts/renders";
 import type { Renderer } from "@/lib/renderer";
 import { limiterFor, streamSlots } from "@/lib/limits/shared";
-import { draftFrame } from "@/lib/live/sse";
+import { draftEvents, type Watch } from "./events";
+import { heldAnswers, type HeldJson } from "./held";
 import { createStages, demoReadsOf, type DemoReads, type PlaygroundStages, type RevisionsQuery } from "./stages";
 
 // The playground as a service: each operation takes its typed input and answers its typed result
@@ -77,14 +73,6 @@ export interface PlaygroundObserver {
   fanout?(seconds: number): void;
 }
 
-/** One open event stream, as the hub hands it over. */
-export type Watch = Extract<ReturnType<Hub["open"]>, { ok: true }>["watch"];
-
-/** A large answer's JSON text, holding one of its reader's read slots until `release` (once its last byte is written). */
-export interface HeldJson {
-  bytes: Uint8Array<ArrayBuffer>;
-  release(): void;
-}
 
 export interface Playground {
   /** What a caller's request goes through before an operation: origin, allowances, capability shape (stages.ts). */
@@ -119,8 +107,6 @@ export interface Playground {
 
 /** Read ids and write tokens are base64url; anything else cannot be one and answers 404 at once. */
 const CAPABILITY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
-const STREAM_RETRY_AFTER_S = 10;
-const STREAMS_REFUSED_HINT = `No more event streams can be opened for you now; close one you have open, or retry in ${STREAM_RETRY_AFTER_S} s.`;
 
 export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, options: PlaygroundOptions = {}): Playground {
   installPeerStamp();
@@ -165,40 +151,14 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
   const demoReads = options.demoReads ?? demoReadsOf(settings, now);
   const reports = createReports({ ctx, mac: (v, purpose) => sealer.mac(v, purpose), dialect: open.dialect });
   const renders = createRenders({ ctx, dialect: open.dialect, renderer: options.renderer ?? (() => null), refused });
-  const inFlight = new InFlight();
   const slots = streamSlots(open, { log });
-  const readBytes = new ByteBudget(settings.readBytesPerSecond, 3 * settings.readBytesPerSecond, now);
-  /** A large answer, built while it holds one of the address's (and the instance's) slots, which its reader gives back. */
-  const held = async (address: string, build: () => Promise<string | Uint8Array<ArrayBuffer>>): Promise<HeldJson> => {
-    const release = inFlight.enter(address);
-    if (!release) {
-      refused("reads_in_flight");
-      throw new ApiError("rate_limited", "Too many reads of drafts at once; retry in 1 s.", { "retry-after": "1" });
-    }
-    try {
-      const built = await build();
-      const bytes = typeof built === "string" ? new TextEncoder().encode(built) : built;
-      const wait = readBytes.take(bytes.byteLength);
-      if (wait > 0) {
-        refused("read_bytes");
-        throw new ApiError("rate_limited", `Large drafts are being read faster than this server sends them; retry in ${wait} s.`, { "retry-after": String(wait) });
-      }
-      return { bytes, release };
-    } catch (err) {
-      release();
-      throw err;
-    }
-  };
+  const held = heldAnswers(settings, now, refused);
+  const events = draftEvents({ ctx, hub, fanout, slots, settings, refused });
   const capability = (token: string) => {
     if (!CAPABILITY_SHAPE.test(token)) throw noSuchDraft(settings);
   };
 
-  const urls = (origin: string, id: string) => {
-    return {
-      watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`,
-      eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events`,
-    };
-  };
+  const urls = (origin: string, id: string) => ({ watchUrl: `${origin}${PLAYGROUND_BASE}/watch/${id}`, eventsUrl: `${origin}${PLAYGROUND_BASE}/draft/${id}/events` });
 
   return {
     stages,
@@ -247,48 +207,7 @@ export function createPlayground(open: Pick<OpenDb, "db" | "dialect" | "pool">, 
 
     async events(readId, address, lastEventId) {
       capability(readId);
-      // Listening must be in place before the row is read, or an update on another instance
-      // between the read and the LISTEN would never arrive.
-      await fanout.ready();
-      if (hub.closing) throw new ApiError("shutting_down", "This instance is shutting down; reconnect and you reach another.", { "retry-after": "1" });
-      // The slot held across instances is given back however the stream ends, even while it is taken.
-      let ended = false;
-      let release: (() => void) | null = null;
-      const opened = hub.open(
-        readId,
-        address,
-        { perDraftPerAddress: settings.streamsPerDraft, perAddress: settings.streamsPerAddress, total: settings.streamsTotal },
-        () => {
-          ended = true;
-          release?.();
-          release = null;
-        },
-      );
-      // One answer whichever cap was reached and however many watch, so it tells nothing.
-      const streamsRefused = () => {
-        refused("streams");
-        return new ApiError("rate_limited", STREAMS_REFUSED_HINT, { "retry-after": String(STREAM_RETRY_AFTER_S) });
-      };
-      if (!opened.ok) throw streamsRefused();
-      const watch = opened.watch;
-      try {
-        // The same caps across every instance on the database (the total stays per instance:
-        // it bounds this process's memory).
-        const slot = await slots.acquire([
-          { bucket: "streams_address", key: address, cap: settings.streamsPerAddress },
-          { bucket: "streams_draft", key: sha256Hex(`${readId} ${address}`), cap: settings.streamsPerDraft },
-        ]);
-        if (!slot) throw streamsRefused();
-        if (ended) slot();
-        else release = slot;
-        const row = await findDraft(ctx, readId);
-        if (!row) throw noSuchDraft(settings);
-        watch.start(row.revision, () => draftFrame(eventOf(row)), lastEventId);
-      } catch (err) {
-        watch.close();
-        throw err;
-      }
-      return watch;
+      return await events(readId, address, lastEventId);
     },
 
     sweep: () => sweepIdle(ctx),

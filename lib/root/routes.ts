@@ -18,6 +18,7 @@ import { playgroundRoutes, type PlaygroundRoutes } from "@/lib/playground/routes
 import { draftDrawingRoute } from "@/lib/playground/drawn";
 import { agentRoutes, type AgentRoutes } from "@/lib/agent/routes";
 import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/reference/agent-rules";
+import { referenceRoutes, type ReferenceRoutes } from "@/lib/reference/routes";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
 import type { HumanDeps } from "@/lib/saved/human";
 import type { SavedReads } from "@/lib/saved/trust";
@@ -47,6 +48,8 @@ export interface AppRoutes {
   oauth: OAuthRoutes;
   connections: RouteModule;
   standIns: RouteModule;
+  /** The reference's documents: OpenAPI, llms.txt, the Markdown and the search index. */
+  reference: ReferenceRoutes;
 }
 
 interface RouteParts {
@@ -98,6 +101,7 @@ export function appRoutes(parts: RouteParts): AppRoutes {
       dashboards: { ...oauthDeps, savedReads, drawings, readApi: parts.readApi },
     }),
     saved: savedRoutes(humanDeps),
+    reference: referenceRoutes(config),
     drawings: {
       ...drawingRoutes({ db, drawings, savedReads, trustedProxy }),
       draft: draftDrawingRoute({ db, playground: playgroundOf, drawings, trustedProxy }),

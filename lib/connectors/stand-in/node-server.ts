@@ -1,6 +1,7 @@
 import "server-only";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { handedOn } from "@/lib/http/edge";
 
 // Serves a fetch-style handler over real loopback HTTP, for tests of vendor clients against
 // their stand-ins (the app itself mounts the same handlers under /stand-ins/<slug>).
@@ -35,11 +36,7 @@ export async function serveOnLoopback(handler: FetchHandler, port = 0): Promise<
         if (Array.isArray(v)) for (const x of v) headers.append(k, x);
         else if (v !== undefined) headers.set(k, v);
       }
-      const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
-      });
+      const request = handedOn(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method: req.method, headers, body });
       const response = await handler(request);
       const out: Record<string, string | string[]> = {};
       response.headers.forEach((value, key) => {
