@@ -29,7 +29,6 @@ const EXCLUDED: Record<string, string> = {
 
 // Present offenders, with their size when listed. Split one and take its entry off.
 const ALLOWED_FILES: Record<string, number> = {
-  "lib/renderer/index.ts": 732,
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
