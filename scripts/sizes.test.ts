@@ -37,7 +37,6 @@ const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,
   "lib/reference/llms.ts › llmsFullText": 160,
-  "lib/drafts/renders.ts › createRenders": 212,
   "lib/playground/service.ts › createPlayground": 185,
   "lib/saved/snapshot-routes.ts › snapshotRoutes": 131,
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
