@@ -19,13 +19,13 @@ const DAY_MS = 86_400_000;
 export const SERVICE: ReportSource = { kind: "service", id: "s-renderer" };
 
 /** A revision's render in one state: stored, and whether it had been before; its PNG when just drawn. */
-export interface Drawn {
+interface Drawn {
   stored: StoredRender;
   cached: boolean;
   png?: Buffer;
 }
 
-export type Params = Record<string, string>;
+type Params = Record<string, string>;
 export const NO_PARAMS: Params = {};
 
 const sortedRecord = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
