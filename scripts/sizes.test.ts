@@ -34,7 +34,6 @@ const ALLOWED_FILES: Record<string, number> = {
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
   "lib/playground/routes.ts › playgroundRoutes": 153,
-  "lib/connectors/credentials.ts › createCredentials": 132,
   "lib/db/backup-file.ts › scanBackup": 142,
   "lib/reference/llms.ts › llmsFullText": 160,
   "lib/playground/service.ts › createPlayground": 185,
