@@ -34,10 +34,8 @@ const ALLOWED_FILES: Record<string, number> = {
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
   "lib/playground/routes.ts › playgroundRoutes": 153,
-  "lib/db/backup-file.ts › scanBackup": 142,
   "lib/reference/llms.ts › llmsFullText": 160,
   "lib/playground/service.ts › createPlayground": 185,
-  "lib/saved/snapshot-routes.ts › snapshotRoutes": 131,
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
