@@ -34,7 +34,6 @@ const ALLOWED_FILES: Record<string, number> = {
 const ALLOWED_FUNCTIONS: Record<string, number> = {
   "lib/agent/mcp-dashboard.ts › registerDashboardTools": 171,
   "lib/playground/routes.ts › playgroundRoutes": 153,
-  "lib/reference/llms.ts › llmsFullText": 160,
   "lib/playground/service.ts › createPlayground": 185,
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
