@@ -38,8 +38,6 @@ const ALLOWED_FUNCTIONS: Record<string, number> = {
   "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
-  "components/editor/ConsolePanel.tsx › ConsolePanel": 150,
-  "components/editor/code-tokens.ts › codeTokens": 121,
   "components/editor/useDurableDraft.ts › useDurableDraft": 199,
   "components/saved/SaveToSpace.tsx › SaveToSpace": 147,
   "components/saved/SavedDashboardView.tsx › SavedDashboardView": 292,
