@@ -150,50 +150,60 @@ export function ConsolePanel({ report, stale, requests, log, onClear, onJump }: 
               Nothing refused.
             </p>
           ) : null}
-          {refusalsShown.length > 0 ? (
-            <ul className={styles.entries} aria-label="Refused requests">
-              {refusalsShown.map((f, i) => (
-                <li key={`r${i}`} className={styles.error} data-testid="render-refusal">
-                  <code>
-                    {f.method ?? ""} {f.path}
-                  </code>{" "}
-                  refused, {f.error}: {f.reason}
-                  {times(f.count)}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {refusalsShown.length > 0 ? <RefusalList refusals={refusalsShown} /> : null}
         </div>
       ) : (
         <div role="tabpanel" id={`${id}-requests`} aria-labelledby={`${id}-requests-tab`} className={styles.tabPanel} tabIndex={0}>
-          {requests.length === 0 ? (
-            <p className="muted">No requests yet.</p>
-          ) : (
-            <table className={styles.requests}>
-              <thead>
-                <tr>
-                  <th scope="col">Method</th>
-                  <th scope="col">Path</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Time</th>
-                </tr>
-              </thead>
-              <tbody>
-                {requests.map((r, i) => (
-                  <tr key={i} data-testid="console-request" className={r.refused || r.status >= 400 ? styles.failed : undefined}>
-                    <td>{r.method}</td>
-                    <td className={styles.path}>{r.path}</td>
-                    <td>{r.refused ? `refused: ${r.refused.error}` : r.status}</td>
-                    <td>{Math.round(r.ms)} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <RequestTable requests={requests} />
         </div>
       )}
       </div>
     </section>
+  );
+}
+
+/** The requests tab: each request of the dashboard now in the preview, and how it was answered. */
+function RequestTable({ requests }: { requests: ConsolePanelProps["requests"] }) {
+  return requests.length === 0 ? (
+    <p className="muted">No requests yet.</p>
+  ) : (
+    <table className={styles.requests}>
+      <thead>
+        <tr>
+          <th scope="col">Method</th>
+          <th scope="col">Path</th>
+          <th scope="col">Status</th>
+          <th scope="col">Time</th>
+        </tr>
+      </thead>
+      <tbody>
+        {requests.map((r, i) => (
+          <tr key={i} data-testid="console-request" className={r.refused || r.status >= 400 ? styles.failed : undefined}>
+            <td>{r.method}</td>
+            <td className={styles.path}>{r.path}</td>
+            <td>{r.refused ? `refused: ${r.refused.error}` : r.status}</td>
+            <td>{Math.round(r.ms)} ms</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The requests the broker or the frame refused, from the preview's render report. */
+function RefusalList({ refusals }: { refusals: NonNullable<ConsolePanelProps["report"]>["refusals"] }) {
+  return (
+    <ul className={styles.entries} aria-label="Refused requests">
+      {refusals.map((f, i) => (
+        <li key={`r${i}`} className={styles.error} data-testid="render-refusal">
+          <code>
+            {f.method ?? ""} {f.path}
+          </code>{" "}
+          refused, {f.error}: {f.reason}
+          {times(f.count)}
+        </li>
+      ))}
+    </ul>
   );
 }
 

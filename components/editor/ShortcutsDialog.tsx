@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { useModalDialog } from "@/components/ui/useModalDialog";
 import styles from "./editor.module.css";
 
@@ -49,9 +50,24 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
 }
 
 /** Whether a key press is typing in a field, where "?" is a character and not a command. */
-export function isTyping(target: EventTarget | null): boolean {
+function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   const tag = target.tagName;
   return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["button", "checkbox", "radio", "submit", "reset"].includes((target as HTMLInputElement).type));
+}
+
+/** Whether the list is open: "?" outside a text field opens it, as does `open()`. */
+export function useShortcuts() {
+  const [isOpen, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      e.preventDefault();
+      setOpen(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  return { isOpen, open: () => setOpen(true), close: () => setOpen(false) };
 }

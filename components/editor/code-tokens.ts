@@ -64,6 +64,18 @@ export function styleTokens(src: string): Token[] {
   return codeTokens(src, false);
 }
 
+/** Where a template literal's text from `from` ends: past its closing "`", or past the `${` that opens a substitution. */
+function templateEnd(src: string, from: number): { at: number; substitution: boolean } {
+  let j = from;
+  while (j < src.length) {
+    if (src[j] === "\\") j += 2;
+    else if (src[j] === "`") return { at: j + 1, substitution: false };
+    else if (src[j] === "$" && src[j + 1] === "{") return { at: j + 2, substitution: true };
+    else j++;
+  }
+  return { at: src.length, substitution: false };
+}
+
 function codeTokens(src: string, js: boolean): Token[] {
   const tokens: Token[] = [];
   // What the last token that was not whitespace or a comment was, for the `/` question.
@@ -73,21 +85,11 @@ function codeTokens(src: string, js: boolean): Token[] {
   let i = 0;
   const push = (text: string, at: number) => tokens.push({ text, at });
 
-  /** Reads a template literal's text from `i` (just past "`" or "}") to its end or its next `${`. */
+  /** Takes a template literal's text from `i` (just past "`" or "}") to its end or its next `${`. */
   const templateText = (start: number) => {
-    let j = i;
-    while (j < src.length) {
-      if (src[j] === "\\") j += 2;
-      else if (src[j] === "`") {
-        j++;
-        break;
-      } else if (src[j] === "$" && src[j + 1] === "{") {
-        j += 2;
-        substitutions.push(0);
-        break;
-      } else j++;
-    }
-    i = Math.min(j, src.length);
+    const end = templateEnd(src, i);
+    if (end.substitution) substitutions.push(0);
+    i = end.at;
     push(src.slice(start, i), start);
     prev = { kind: "value", text: "`" };
   };

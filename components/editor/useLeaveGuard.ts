@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 
-interface LeaveGuard {
+export interface LeaveGuard {
   /** The address a link of this site was about to open, held while the person is asked. */
   pendingHref: string | null;
   /** Answers the question: follow the link, or stay with the edits. */

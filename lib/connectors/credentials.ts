@@ -60,36 +60,34 @@ export interface Credentials {
 
 type Settled = { ok: true; token: StoredToken } | { ok: false; reason: string | null };
 
-export function createCredentials(options: CredentialsOptions): Credentials {
-  const now = options.now ?? Date.now;
+/** The error a viewer sees for a credential that is missing, or marked for reconnecting with `reason`. */
+function notConnected(def: ConnectorDef, owner: CredentialOwner, reason: string | null): ApiError {
+  const who = owner.kind === "donor" ? "An admin reconnects the shared call-recording credential at /connections." : `Reconnect ${def.product} at /connections.`;
+  if (reason) return new ApiError(notConnectedCode[def.slug], `${reason} ${who}`);
+  return new ApiError(notConnectedCode[def.slug], owner.kind === "donor" ? "An admin connects the shared call-recording credential at /connections." : `Connect ${def.product} at /connections.`);
+}
+
+/**
+ * Due for renewal: it expires within a tenth of its lifetime (at most five minutes) and can be
+ * renewed. A credential whose vendor names the customer's API base in its token answer, stored
+ * without one and never renewed since (connected before bases were kept, or minted without
+ * one), is renewed once to learn where its API is.
+ */
+function due(def: ConnectorDef, t: StoredToken, now: number): boolean {
+  if (!t.refreshToken) return false;
+  if (def.apiBaseField && t.apiBaseUrl === null && t.refreshedAt === null) return true;
+  if (t.expiresAt === null) return false;
+  const lifetime = t.expiresAt - (t.refreshedAt ?? t.connectedAt);
+  return t.expiresAt - now <= Math.min(AHEAD_MAX_MS, Math.max(0, lifetime) / 10);
+}
+
+/**
+ * Renewing a credential, single-flight: renewOrThrow() answers the renewed credential or throws
+ * the error the viewer sees; refuse() marks one for reconnecting.
+ */
+function createRenewal(options: CredentialsOptions, now: () => number) {
   const flights = new Map<string, Promise<Settled>>();
   let renewals = 0;
-
-  const base = (def: ConnectorDef): UpstreamOptions => {
-    const up = options.config.upstreams[def.slug];
-    if (up.mode === "off") throw new ApiError(notConfigured[def.slug], `No ${def.product} connection is configured in this deployment.`);
-    return { baseUrl: up.apiUrl, timeoutMs: options.config.connectorTimeoutMs };
-  };
-
-  const notConnected = (def: ConnectorDef, owner: CredentialOwner, reason: string | null): ApiError => {
-    const who = owner.kind === "donor" ? "An admin reconnects the shared call-recording credential at /connections." : `Reconnect ${def.product} at /connections.`;
-    if (reason) return new ApiError(notConnectedCode[def.slug], `${reason} ${who}`);
-    return new ApiError(notConnectedCode[def.slug], owner.kind === "donor" ? "An admin connects the shared call-recording credential at /connections." : `Connect ${def.product} at /connections.`);
-  };
-
-  /**
-   * Due for renewal: it expires within a tenth of its lifetime (at most five minutes) and can be
-   * renewed. A credential whose vendor names the customer's API base in its token answer, stored
-   * without one and never renewed since (connected before bases were kept, or minted without
-   * one), is renewed once to learn where its API is.
-   */
-  const due = (def: ConnectorDef, t: StoredToken): boolean => {
-    if (!t.refreshToken) return false;
-    if (def.apiBaseField && t.apiBaseUrl === null && t.refreshedAt === null) return true;
-    if (t.expiresAt === null) return false;
-    const lifetime = t.expiresAt - (t.refreshedAt ?? t.connectedAt);
-    return t.expiresAt - now() <= Math.min(AHEAD_MAX_MS, Math.max(0, lifetime) / 10);
-  };
 
   /** Renews `used` unless someone already did; answers the credential to use, or why there is none. */
   async function settle(db: Db, def: ConnectorDef, owner: CredentialOwner, used: StoredToken): Promise<Settled> {
@@ -147,6 +145,26 @@ export function createCredentials(options: CredentialsOptions): Credentials {
     get renewals() {
       return renewals;
     },
+    renewOrThrow,
+    refuse,
+  };
+}
+
+export function createCredentials(options: CredentialsOptions): Credentials {
+  const now = options.now ?? Date.now;
+  const renewal = createRenewal(options, now);
+  const { renewOrThrow, refuse } = renewal;
+
+  const base = (def: ConnectorDef): UpstreamOptions => {
+    const up = options.config.upstreams[def.slug];
+    if (up.mode === "off") throw new ApiError(notConfigured[def.slug], `No ${def.product} connection is configured in this deployment.`);
+    return { baseUrl: up.apiUrl, timeoutMs: options.config.connectorTimeoutMs };
+  };
+
+  return {
+    get renewals() {
+      return renewal.renewals;
+    },
 
     async open(db, def, userId) {
       const upstream = base(def);
@@ -160,7 +178,7 @@ export function createCredentials(options: CredentialsOptions): Credentials {
       let token = await readCredential(db, options.sealer(), owner);
       if (!token) throw notConnected(def, owner, null);
       if (token.reconnect) throw notConnected(def, owner, token.reconnect.reason);
-      if (due(def, token)) {
+      if (due(def, token, now())) {
         try {
           token = await renewOrThrow(db, def, owner, token);
         } catch (err) {

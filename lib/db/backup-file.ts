@@ -257,13 +257,7 @@ export async function scanBackup(fh: FileHandle, file: string, opts: ScanOptions
       if (!current) refuse(`line ${n}: a row outside any table`);
       const t = current!;
       if (v.length !== t.columns.length) refuse(`${where(n)}: ${v.length} values for ${t.columns.length} columns`);
-      const row: Row = {};
-      for (let i = 0; i < t.columns.length; i++) {
-        const c = t.columns[i]!;
-        const checked = checkValue(v[i], c);
-        if ("wrong" in checked) refuse(`${where(n)}: column ${c.name} ${checked.wrong}`);
-        else row[c.name] = checked.value;
-      }
+      const row = rowOf(v, t.columns, (what) => refuse(`${where(n)}: ${what}`));
       t.rows++;
       if (bytes.length > t.maxLineBytes) t.maxLineBytes = bytes.length;
       hash.update(bytes).update("\n");
@@ -275,30 +269,12 @@ export async function scanBackup(fh: FileHandle, file: string, opts: ScanOptions
     if (typeof v !== "object" || v === null) refuse(`line ${n} is neither a row nor a table's start or end`);
     if ("table" in meta) {
       if (current) refuse(`line ${n}: a table begins before table ${current.table} ends`);
-      exactKeys(meta, ["table", "columns"], n, refuse);
-      if (typeof meta.table !== "string") refuse(`line ${n}: the table's name is not text`);
-      const table = meta.table as string;
-      if (!Array.isArray(meta.columns) || !meta.columns.every((c) => typeof c === "string")) refuse(`line ${n}: table ${shown(table)}'s columns are not a list of names`);
-      const columnsOf = expected.get(table);
-      if (!columnsOf) refuse(`line ${n}: the table ${shown(table)} is not a table of schema ${header!.schema}`);
-      const first = seenAt.get(table);
-      if (first !== undefined) refuse(`line ${n}: the table ${table} appears a second time (first at line ${first})`);
-      const index = order.indexOf(table);
-      const rule = `a backup holds every table of schema ${header!.schema} once, in the order this release restores them (parents first)`;
-      if (index < lastIndex) refuse(`line ${n}: the table ${table} comes after ${order[lastIndex]}; ${rule}`);
-      if (index > lastIndex + 1) refuse(`line ${n}: the table ${table} comes where ${order[lastIndex + 1]} should; ${rule}`);
-      const names = meta.columns as string[];
-      const twice = names.find((c, i) => names.indexOf(c) !== i);
-      if (twice !== undefined) refuse(`line ${n}: table ${table} lists the column ${shown(twice)} twice`);
-      const stray = names.find((c) => !columnsOf!.has(c));
-      if (stray !== undefined) refuse(`line ${n}: table ${table} has a column ${shown(stray)} that schema ${header!.schema} does not have`);
-      const lacking = [...columnsOf!.keys()].filter((c) => !names.includes(c));
-      if (lacking.length > 0) refuse(`line ${n}: table ${table} lacks the column${lacking.length > 1 ? "s" : ""} ${lacking.join(", ")} of schema ${header!.schema}`);
-      seenAt.set(table, n);
-      lastIndex = index;
-      current = { table, columns: names.map((c) => columnsOf!.get(c)!), rows: 0, maxLineBytes: 0 };
+      const opened = openTable(meta, n, { schema: header!.schema, expected, order, seenAt, lastIndex }, refuse);
+      seenAt.set(opened.table, n);
+      lastIndex = opened.index;
+      current = { table: opened.table, columns: opened.columns, rows: 0, maxLineBytes: 0 };
       hash.update(bytes).update("\n");
-      await opts.hooks?.table?.(table);
+      await opts.hooks?.table?.(opened.table);
       continue;
     }
     if ("tableEnd" in meta) {
@@ -334,6 +310,50 @@ export async function scanBackup(fh: FileHandle, file: string, opts: ScanOptions
   const rows = tables.reduce((s, t) => s + t.rows, 0);
   if (end.rows !== rows) refuse(`line ${end.line}: the last line counts ${end.rows} rows, but the tables hold ${rows}`);
   return { header: checked, tables, rows };
+}
+
+/** A row line's values as the columns need them, or a refusal naming the column that cannot take its value. */
+function rowOf(values: unknown[], columns: ColumnSpec[], refuse: (what: string) => never): Row {
+  const row: Row = {};
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    const checked = checkValue(values[i], c);
+    if ("wrong" in checked) refuse(`column ${c.name} ${checked.wrong}`);
+    else row[c.name] = checked.value;
+  }
+  return row;
+}
+
+/**
+ * A table's first line, checked against the header's schema and the tables before it: the table
+ * it opens, its columns in the file's order, and its place in the restore order.
+ */
+function openTable(
+  meta: Record<string, unknown>,
+  n: number,
+  scan: { schema: string; expected: SchemaAt; order: string[]; seenAt: Map<string, number>; lastIndex: number },
+  refuse: (what: string) => never,
+): { table: string; columns: ColumnSpec[]; index: number } {
+  exactKeys(meta, ["table", "columns"], n, refuse);
+  if (typeof meta.table !== "string") refuse(`line ${n}: the table's name is not text`);
+  const table = meta.table as string;
+  if (!Array.isArray(meta.columns) || !meta.columns.every((c) => typeof c === "string")) refuse(`line ${n}: table ${shown(table)}'s columns are not a list of names`);
+  const columnsOf = scan.expected.get(table);
+  if (!columnsOf) refuse(`line ${n}: the table ${shown(table)} is not a table of schema ${scan.schema}`);
+  const first = scan.seenAt.get(table);
+  if (first !== undefined) refuse(`line ${n}: the table ${table} appears a second time (first at line ${first})`);
+  const index = scan.order.indexOf(table);
+  const rule = `a backup holds every table of schema ${scan.schema} once, in the order this release restores them (parents first)`;
+  if (index < scan.lastIndex) refuse(`line ${n}: the table ${table} comes after ${scan.order[scan.lastIndex]}; ${rule}`);
+  if (index > scan.lastIndex + 1) refuse(`line ${n}: the table ${table} comes where ${scan.order[scan.lastIndex + 1]} should; ${rule}`);
+  const names = meta.columns as string[];
+  const twice = names.find((c, i) => names.indexOf(c) !== i);
+  if (twice !== undefined) refuse(`line ${n}: table ${table} lists the column ${shown(twice)} twice`);
+  const stray = names.find((c) => !columnsOf!.has(c));
+  if (stray !== undefined) refuse(`line ${n}: table ${table} has a column ${shown(stray)} that schema ${scan.schema} does not have`);
+  const lacking = [...columnsOf!.keys()].filter((c) => !names.includes(c));
+  if (lacking.length > 0) refuse(`line ${n}: table ${table} lacks the column${lacking.length > 1 ? "s" : ""} ${lacking.join(", ")} of schema ${scan.schema}`);
+  return { table, columns: names.map((c) => columnsOf!.get(c)!), index };
 }
 
 function exactKeys(o: Record<string, unknown>, keys: string[], n: number, refuse: (what: string) => never): void {

@@ -145,6 +145,60 @@ export function llmsFullText(origin: string): string {
     "",
   );
 
+  protocolSection(doc, base);
+  workedExampleSection(doc, origin);
+  updateSemanticsSection(doc);
+
+  writingSection(doc);
+  recipesSection(doc, origin);
+  doc.push(`## Seeing it`, "");
+  doc.push(
+    `Have the service draw a revision itself: \`POST ${base}/draft/<read_id>/render\` with JSON \`{"viewport": "phone", "scenario": "outage", "examples": {...}, "params": {"district": "…"}, "revision": N}\` (every field optional; \`params\` are the page parameters, as \`?p.district=…\` gives them, refused with 400 when the page would drop one; no body draws the current revision as it is, at \`desktop\`). Viewports: ${Object.entries(RENDER_VIEWPORTS).map(([k, v]) => `\`${k}\` ${v.width}×${v.height}`).join(", ")}. It renders in the service's own headless Chromium, through the frame and broker a watcher gets, on demo data, and answers \`report\` (a render report whose \`source.kind\` is \`service\`, which nothing posted from outside can displace) and \`picture.url\`, a PNG of the whole dashboard (as tall as its content). Each revision, viewport and state is drawn once and kept (\`cached: true\`). A demo draft's watch page names the picture of its current revision (\`desktop\`, its own state) as its link preview (\`og:image\`), so a watch link pasted into chat shows the dashboard. Draw every state you built for: each scenario that matters, both viewports. Over MCP, \`render_draft\` answers the picture as image content. Demo drafts only (409 \`render_demo_only\`); 503 \`renderer_not_configured\` where the deployment has no browser (then use a browser of your own, below); 503 \`renderer_busy\` and 429 carry \`Retry-After\`; a dashboard that never finishes drawing is 504 \`render_timed_out\`. The answer:`,
+    "",
+  );
+  code("ts", describeShape(renderAnswer));
+  screenshotSection(doc, origin);
+  doc.push(`## Render reports`, "");
+  doc.push(
+    `You cannot see the dashboard render, so the browsers that render it tell you. Each time the watch page (or the editor's preview of a shared draft) renders a revision of a demo-mode draft, it sends one report once the dashboard's requests were answered and it painted (or after 10 s, with \`settled: false\`). Read them with \`GET ${base}/draft/<read_id>/reports\` (\`?revision=N\`; default the current revision): the newest first, at most 10 per revision (3 from one source), kept for the latest 5 revisions. No report yet is an empty list: open \`watchUrl\` (or \`watchUrl?static=1\`, below a screenshot's way) in a browser, or ask the human to.`,
+    `\`errors\` carry \`line\` and \`column\` in the HTML you sent; \`refusals\` are requests the broker or the frame refused (a write, a path outside the API, XHR or WebSocket), with the reason; \`requests\` are the API requests made, with status and time. A clean render has no \`errors\` and no \`refusals\`. Anyone with the watch link can send a report, so each names its \`source\` (\`author\`: sent with your write link, as the editor does; \`watcher\`: one id per address), a report with errors is kept over any clean one, and \`sources\` counts how many distinct sources reported and what each says: believe "clean" when the sources agree. Live-mode drafts never report: the viewer's data must not flow back to you (409 \`reports_demo_only\`). The answer:`,
+    "",
+  );
+  code("ts", describeShape(renderReports));
+
+  scenariosSection(doc, base);
+  statesSection(doc);
+
+  endpointsSection(doc, base);
+  doc.push(`## Static check rules`, "");
+  for (const r of checkRules) doc.push(`- \`${r.id}\` (${r.severity}): ${r.description}`);
+  doc.push("", `## Limits`, "");
+  doc.push(
+    `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`). JSON or text/html only (415 \`unsupported_media_type\`).`,
+    `- Creations and checks per client address (each its own allowance), updates per draft and open event streams are rate-limited: 429 \`rate_limited\` with \`Retry-After\`.`,
+    `- Drafts expire after a period without updates; an expired draft answers 404 \`no_such_draft\`, like an unknown one.`,
+    `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
+    "",
+  );
+  mcpSection(doc, base);
+  doc.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
+  for (const s of docsSections) doc.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
+  doc.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
+  doc.push(
+    `## Optional`,
+    "",
+    `- [Scenarios as JSON](${base}/scenarios)`,
+    `- [Endpoint schemas as JSON](${base}/endpoints)`,
+    `- [OpenAPI 3.1 document](${origin}${OPENAPI_PATH})`,
+    "",
+  );
+  return doc.lines.join("\n");
+}
+
+/** The same loop over the Model Context Protocol (lib/agent/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
+/** The draft protocol, step by step: create, update, check, watch, and the human saving. */
+function protocolSection(doc: Doc, base: string): void {
+  const code = (lang: string, text: string) => doc.code(lang, text);
   doc.push(`## Protocol`, "");
   doc.push(`Two names recur: \`read_id\` (the draft's \`id\`, the last segment of \`watchUrl\`; it only reads) and \`write_token\` (the last segment of \`postUrl\`; whoever holds it can update the draft).`, "");
   doc.push(`1. Create a draft: \`POST ${base}/draft\` with \`Content-Type: application/json\` and a body of this shape (only \`html\` is required):`, "");
@@ -171,10 +225,11 @@ export function llmsFullText(origin: string): string {
     `   \`GET ${base}/draft/<read_id>\` answers the current draft as JSON, and \`GET ${base}/draft/<read_id>/revisions\` the kept revisions, newest first, a page at a time (\`?limit=\` 1 to 50, default 10; a page also stops before 8 MiB of JSON): follow \`nextCursor\` as \`?cursor=\` until it is null.`,
   );
   doc.push(`6. When the human likes it, they press "Save to my space" on the watch page. Nothing you hold can save.`, "");
+}
 
-  workedExampleSection(doc, origin);
-  updateSemanticsSection(doc);
-
+/** What dashboard code must do and may not, and the snapshot it may carry as a fallback. */
+function writingSection(doc: Doc): void {
+  const code = (lang: string, text: string) => doc.code(lang, text);
   doc.push(`## Writing the dashboard`, "");
   doc.push(
     `- Read the API base from the page: \`const API = window.DASHBOARD_API_BASE || "/api";\` and fetch \`API + "/me"\`, never a hard-coded \`/api\` or playground URL. On demo data it is \`${PLAYGROUND_API_BASE}\`; on the viewer's own data (a live draft, a saved dashboard) it is \`/api\`.`,
@@ -217,23 +272,10 @@ export function llmsFullText(origin: string): string {
       `</script>`,
     ].join("\n"),
   );
+}
 
-  recipesSection(doc, origin);
-  doc.push(`## Seeing it`, "");
-  doc.push(
-    `Have the service draw a revision itself: \`POST ${base}/draft/<read_id>/render\` with JSON \`{"viewport": "phone", "scenario": "outage", "examples": {...}, "params": {"district": "…"}, "revision": N}\` (every field optional; \`params\` are the page parameters, as \`?p.district=…\` gives them, refused with 400 when the page would drop one; no body draws the current revision as it is, at \`desktop\`). Viewports: ${Object.entries(RENDER_VIEWPORTS).map(([k, v]) => `\`${k}\` ${v.width}×${v.height}`).join(", ")}. It renders in the service's own headless Chromium, through the frame and broker a watcher gets, on demo data, and answers \`report\` (a render report whose \`source.kind\` is \`service\`, which nothing posted from outside can displace) and \`picture.url\`, a PNG of the whole dashboard (as tall as its content). Each revision, viewport and state is drawn once and kept (\`cached: true\`). A demo draft's watch page names the picture of its current revision (\`desktop\`, its own state) as its link preview (\`og:image\`), so a watch link pasted into chat shows the dashboard. Draw every state you built for: each scenario that matters, both viewports. Over MCP, \`render_draft\` answers the picture as image content. Demo drafts only (409 \`render_demo_only\`); 503 \`renderer_not_configured\` where the deployment has no browser (then use a browser of your own, below); 503 \`renderer_busy\` and 429 carry \`Retry-After\`; a dashboard that never finishes drawing is 504 \`render_timed_out\`. The answer:`,
-    "",
-  );
-  code("ts", describeShape(renderAnswer));
-  screenshotSection(doc, origin);
-  doc.push(`## Render reports`, "");
-  doc.push(
-    `You cannot see the dashboard render, so the browsers that render it tell you. Each time the watch page (or the editor's preview of a shared draft) renders a revision of a demo-mode draft, it sends one report once the dashboard's requests were answered and it painted (or after 10 s, with \`settled: false\`). Read them with \`GET ${base}/draft/<read_id>/reports\` (\`?revision=N\`; default the current revision): the newest first, at most 10 per revision (3 from one source), kept for the latest 5 revisions. No report yet is an empty list: open \`watchUrl\` (or \`watchUrl?static=1\`, below a screenshot's way) in a browser, or ask the human to.`,
-    `\`errors\` carry \`line\` and \`column\` in the HTML you sent; \`refusals\` are requests the broker or the frame refused (a write, a path outside the API, XHR or WebSocket), with the reason; \`requests\` are the API requests made, with status and time. A clean render has no \`errors\` and no \`refusals\`. Anyone with the watch link can send a report, so each names its \`source\` (\`author\`: sent with your write link, as the editor does; \`watcher\`: one id per address), a report with errors is kept over any clean one, and \`sources\` counts how many distinct sources reported and what each says: believe "clean" when the sources agree. Live-mode drafts never report: the viewer's data must not flow back to you (409 \`reports_demo_only\`). The answer:`,
-    "",
-  );
-  code("ts", describeShape(renderReports));
-
+/** The demo API's scenarios and variants, and what live data mode reads. */
+function scenariosSection(doc: Doc, base: string): void {
   const usage = scenariosBody().usage;
   doc.push(`## Scenarios and variants`, "");
   doc.push(
@@ -252,9 +294,11 @@ export function llmsFullText(origin: string): string {
     `Someone else's saved dashboard, a live draft's watch link opened by a signed-in human in a browser other than the one the draft was made in, and \`show_dashboard\` of someone else's dashboard over MCP open drawn by this site on the viewer's own data: the service runs your code in its own contained browser, answering only the API paths your code names, and shows them an inert copy of what it drew (no script runs in their browser, so tooltips, sorting and other interaction wait until they choose "Make it interactive"); a live draft is drawn again as its revisions arrive, one drawing at a time. Draw everything that matters into the page itself. Before a live draft or someone else's saved dashboard, made interactive, runs on a signed-in human's data in their browser, they are asked, and shown the API paths your code reads; nothing runs until they agree, and they may choose demo data instead. After they agree, only those paths are answered: any other read gets 403 \`read_not_agreed\`. The paths are read from your code, so write every API path literally (\`API + "/crm/customers/companies"\`, or \`"/cx/book"\` handed to a helper); a path built at run time (from data, atob, arrays joined) cannot be shown and is refused. \`GET ${base}/draft/<read_id>\` answers the list as \`reads\` (\`paths\`, and \`complete: false\` when some request's path cannot be read ahead). A revision that reads more than was agreed asks again. WebRTC is removed from the frame.`,
     "",
   );
+}
 
-  statesSection(doc);
-
+/** Each endpoint of the API: its parameters, permission, answer and errors, then the error envelope. */
+function endpointsSection(doc: Doc, base: string): void {
+  const code = (lang: string, text: string) => doc.code(lang, text);
   doc.push(`## Endpoints`, "", `All GET, relative to the API base. Full JSON Schemas: ${base}/endpoints`);
   for (const e of endpoints as readonly EndpointDef[]) {
     doc.push("", `### GET ${e.path}`, "", `${e.summary}.`);
@@ -268,33 +312,8 @@ export function llmsFullText(origin: string): string {
   }
   doc.push("", `The error envelope of every non-2xx answer:`, "");
   code("ts", describeShape(errorEnvelope));
-
-  doc.push(`## Static check rules`, "");
-  for (const r of checkRules) doc.push(`- \`${r.id}\` (${r.severity}): ${r.description}`);
-  doc.push("", `## Limits`, "");
-  doc.push(
-    `- \`html\` at most ${DRAFT_HTML_MAX_BYTES / 1024 / 1024} MiB (413 \`draft_too_large\`). JSON or text/html only (415 \`unsupported_media_type\`).`,
-    `- Creations and checks per client address (each its own allowance), updates per draft and open event streams are rate-limited: 429 \`rate_limited\` with \`Retry-After\`.`,
-    `- Drafts expire after a period without updates; an expired draft answers 404 \`no_such_draft\`, like an unknown one.`,
-    `- Browsers may not write to a draft from another site (403 \`cross_site_write\`); call from your own process.`,
-    "",
-  );
-  mcpSection(doc, base);
-  doc.push(`## API reference`, "", `The reference at ${origin}${DOCS_PATH}, section by section as Markdown:`, "");
-  for (const s of docsSections) doc.push(`- [${s.title}](${origin}${sectionMarkdownPath(s.slug)}): ${s.summary}`);
-  doc.push(`- [The whole reference](${origin}${sectionMarkdownPath("index")}): every section in one document`, "");
-  doc.push(
-    `## Optional`,
-    "",
-    `- [Scenarios as JSON](${base}/scenarios)`,
-    `- [Endpoint schemas as JSON](${base}/endpoints)`,
-    `- [OpenAPI 3.1 document](${origin}${OPENAPI_PATH})`,
-    "",
-  );
-  return doc.lines.join("\n");
 }
 
-/** The same loop over the Model Context Protocol (lib/agent/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
 function mcpSection(doc: { push(...lines: string[]): unknown; code(lang: string, text: string): unknown }, base: string): void {
   doc.push(
     `## MCP`,

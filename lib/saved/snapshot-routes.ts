@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import { readCookie } from "@/lib/auth/cookies";
 import { csrfTokenFor } from "@/lib/auth/csrf";
 import { SESSION_COOKIE, userForRequest, type SessionUser } from "@/lib/auth/session";
@@ -63,11 +64,16 @@ const snapshotBody = accountBody(
   "/account#snapshots",
 );
 
+type FreezeAction = Extract<z.output<typeof snapshotAction>, { op: "create" }>;
+
 const wantsPage = (request: Request) => /(?:^|,)\s*text\/html\b/i.test(request.headers.get("accept") ?? "");
 
-export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
+/**
+ * Freezing one of the person's own dashboards: drawn for them as a viewer, pictured, and stored as
+ * a snapshot with the visibility and lifetime `action` asks for.
+ */
+function snapshotFreezer(deps: SnapshotRoutesDeps, now: () => number) {
   const trusted = addressMatcher(deps.trustedProxy);
-  const now = deps.now ?? (() => Date.now());
 
   async function freeze(who: SessionUser, path: string, revision: number | undefined, viewport: "desktop" | "phone", request: Request) {
     const [, , handle = "", slug = ""] = path.split("/");
@@ -103,6 +109,32 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
     }
   }
 
+  return async (who: SessionUser, action: FreezeAction, request: Request) => {
+    const { db, dashboard, drawing, png } = await freeze(who, action.path, action.revision, action.viewport, request);
+    return storeSnapshot(
+      db,
+      {
+        ownerId: who.id,
+        slug: dashboard.slug,
+        revision: drawing.revision,
+        title: dashboard.title,
+        viewport: drawing.viewport,
+        visibility: action.visibility,
+        html: drawing.html,
+        height: drawing.height,
+        png,
+        drawnAt: Date.parse(drawing.drawnAt),
+        expiresInDays: action.expiresInDays,
+      },
+      now(),
+    );
+  };
+}
+
+export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
+  const now = deps.now ?? (() => Date.now());
+  const freezeSnapshot = snapshotFreezer(deps, now);
+
   return {
     account: defineRoute({
       refuse: "Freeze, share and revoke snapshots with POST; /account lists yours.",
@@ -113,24 +145,7 @@ export function snapshotRoutes(deps: SnapshotRoutesDeps): SnapshotRoutes {
           handle: async ({ request, who, body }) => {
             const { action } = body;
             if (action.op === "create") {
-              const { db, dashboard, drawing, png } = await freeze(who, action.path, action.revision, action.viewport, request);
-              const snapshot = await storeSnapshot(
-                db,
-                {
-                  ownerId: who.id,
-                  slug: dashboard.slug,
-                  revision: drawing.revision,
-                  title: dashboard.title,
-                  viewport: drawing.viewport,
-                  visibility: action.visibility,
-                  html: drawing.html,
-                  height: drawing.height,
-                  png,
-                  drawnAt: Date.parse(drawing.drawnAt),
-                  expiresInDays: action.expiresInDays,
-                },
-                now(),
-              );
+              const snapshot = await freezeSnapshot(who, action, request);
               if (body.returnTo !== null) return answer({ ...body, returnTo: snapshot.path }, null);
               return json({ snapshot }, 201, { location: snapshot.path });
             }
