@@ -15,7 +15,7 @@ export interface WatchLimits {
 }
 
 /** What the registry needs to know of a watcher. */
-export interface Registered {
+interface Registered {
   readonly draftId: string;
   readonly address: string;
 }

@@ -29,6 +29,12 @@ function connect(hub: Hub, n: number, draftId = "d1") {
   });
 }
 
+/** Two watchers of one draft. */
+function two(hub: Hub) {
+  const [a, b] = connect(hub, 2);
+  return [a!, b!] as const;
+}
+
 describe("watchers", () => {
   it("are all sent a heartbeat from one shared timer, started with the first and stopped with the last", () => {
     const { timer, ticks, stopped } = handTimer();
@@ -37,8 +43,9 @@ describe("watchers", () => {
     expect(ticks).toHaveLength(1);
     // The opening frame is a comment too.
     for (const { res } of watchers) expect(res.parser.comments).toBe(1);
-    ticks[0]();
-    ticks[0]();
+    const tick = ticks[0]!;
+    tick();
+    tick();
     for (const { res } of watchers) expect(res.parser.comments).toBe(3);
     for (const { watch } of watchers) watch.close();
     expect(stopped()).toBe(1);
@@ -49,7 +56,7 @@ describe("watchers", () => {
 
   it("share the listeners on their responses: a watcher brings no functions of its own", () => {
     const hub = new Hub({ timer: handTimer().timer });
-    const [a, b] = connect(hub, 2);
+    const [a, b] = two(hub);
     for (const event of ["drain", "error", "close"]) {
       expect(a.res.listeners(event)).toHaveLength(1);
       expect(a.res.listeners(event)).toEqual(b.res.listeners(event));
@@ -85,7 +92,7 @@ describe("watchers", () => {
   it("keep the revision each has: a reconnecting client is sent only what is newer, and shutdown hints each to reconnect", () => {
     const hub = new Hub({ timer: handTimer().timer, retryMs: 4_000 });
     const frame = (revision: number) => () => draftFrame({ revision, scenario: "s", examples: {}, dash: null, html: `<p>${revision}</p>` });
-    const [fresh, behind] = connect(hub, 2);
+    const [fresh, behind] = two(hub);
     fresh.watch.start(3, frame(3), 3);
     behind.watch.start(3, frame(3), 2);
     hub.publish("d1", 3, frame(3));
