@@ -26,9 +26,17 @@ afterEach(async () => {
 async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onBegin: (res: http.ServerResponse) => void = () => {}) {
   server = http.createServer((req, res) => {
     res.on("close", () => seen.serverCloses++);
-    const serverListeners = res.listeners("close");
+    // Node's own (its `finish` handler among them) and the server's, as the edge takes them.
+    const serverListeners = [req, res].flatMap((e) => e.eventNames().flatMap((name) => e.rawListeners(name)));
     (req as unknown as Record<symbol, unknown>)[META] = { state: "the framework's" };
     res.on("close", () => seen.frameworkCloses++);
+    // As the framework's error handlers and its compression's pass-through wrapper hold its request context.
+    res.on("error", frameworkError);
+    req.on("error", frameworkError);
+    const write = res.write;
+    res.write = function (this: http.ServerResponse, ...args: unknown[]) {
+      return (write as (...a: unknown[]) => boolean).apply(this, args);
+    } as http.ServerResponse["write"];
     const writer: BodyWriter = {
       begin: (r) => {
         seen.began = r;
@@ -42,6 +50,8 @@ async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onB
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
+
+function frameworkError(): void {}
 
 function get(url: string): Promise<{ res: http.IncomingMessage; req: http.ClientRequest }> {
   return new Promise((resolve, reject) => {
@@ -83,6 +93,9 @@ describe("a body written after the framework's answer", () => {
     response.write("second\n");
     expect(await readUntil(res, "second\n")).toBe("second\n");
     expect((response.req as unknown as Record<symbol, unknown>)[META]).toBeUndefined();
+    expect(response.listeners("error")).not.toContain(frameworkError);
+    expect(response.req.listeners("error")).not.toContain(frameworkError);
+    expect(response.write).toBe(http.ServerResponse.prototype.write);
     const ended = new Promise((r) => res.on("end", r));
     response.end();
     await ended;

@@ -23,7 +23,7 @@ const FRAMEWORK_REQUEST_META = Symbol.for("NextInternalRequestMeta");
  * status and headers to the response by then and considers the request answered, so everything
  * it keeps per request can go, while the connection stays open for the route's body. Any other
  * end (a body, another status: the framework answering an error of its own) goes through.
- * `serverListeners`: the response's `close` listeners from before the framework saw it.
+ * `serverListeners`: the request's and the response's listeners from before the framework saw them.
  */
 export function writeBodyAfterHeaders(response: ServerResponse, status: number, writer: BodyWriter, serverListeners: readonly unknown[] = []): void {
   // Possibly a wrapper of the response's own (compression sets one). Put back by assignment, as
@@ -55,19 +55,46 @@ export function writeBodyAfterHeaders(response: ServerResponse, status: number, 
   } as ServerResponse["end"];
 }
 
+/** The methods the framework's compression and header patches replace on a response with wrappers. */
+const WRAPPED = ["write", "end", "on", "writeHead", "setHeader", "flush"];
+
+/** A wrapper's place, once nothing is wrapped: a response that is not compressed has nothing to flush. */
+function nothing(): void {}
+
 /**
  * Lets go of what the framework hung on the response and its request for a request it has
- * finished: its `close` listeners (its request's abort signal, `after()` callbacks, which a route
- * answering this way must not use), its request state and its header patch, each of which
- * reaches its whole per-request context. Without this the connection keeps about 20 KB of it
- * alive for as long as the body lasts.
+ * finished: its listeners (its request's abort signal, `after()` callbacks, which a route
+ * answering this way must not use, and error handlers that hold its whole request context), its
+ * request state, and the wrappers its compression and header patches put on the response, each
+ * of which reaches its per-request context. Without this the connection keeps about 20 KB of it
+ * alive for as long as the body lasts. `keep`: the listeners that were there before the framework.
  */
 function detachFramework(response: ServerResponse, keep: readonly unknown[]): void {
-  for (const listener of response.listeners("close")) {
-    if (!keep.includes(listener)) response.off("close", listener as () => void);
+  const kept = new Set(keep);
+  const request = response.req as (ServerResponse["req"] & Record<symbol, unknown>) | undefined;
+  for (const emitter of request ? [response, request] : [response]) {
+    for (const event of emitter.eventNames()) {
+      for (const raw of emitter.rawListeners(event)) {
+        const listener = (raw as { listener?: unknown }).listener;
+        if (!kept.has(raw) && !(listener && kept.has(listener))) emitter.removeListener(event, raw as () => void);
+      }
+    }
   }
-  const request = response.req as unknown as Record<symbol, unknown> | undefined;
   if (request && FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
-  // The headers are sent: setting one now throws whichever function does it.
-  if (Object.prototype.hasOwnProperty.call(response, "setHeader")) response.setHeader = ServerResponse.prototype.setHeader;
+  // A compressed body goes through its wrappers; any other answer's wrappers only pass calls on to
+  // the response's own methods, and are put back to them (the headers are sent: a header patch
+  // has nothing left to patch). By assignment, as everything here is: see above.
+  if (response.getHeader("content-encoding") === undefined) {
+    const own = response as unknown as Record<string, unknown>;
+    const proto = ServerResponse.prototype as unknown as Record<string, unknown>;
+    for (const key of WRAPPED) {
+      if (Object.prototype.hasOwnProperty.call(own, key)) own[key] = typeof proto[key] === "function" ? proto[key] : nothing;
+    }
+  } else if (Object.prototype.hasOwnProperty.call(response, "setHeader")) {
+    response.setHeader = ServerResponse.prototype.setHeader;
+  }
+  // The status line and headers as sent, kept by the response for as long as it is open: built by
+  // concatenation, a rope of some fifty strings; the same text as one flat string (headers are latin1).
+  const sent = response as unknown as { _header?: unknown };
+  if (typeof sent._header === "string") sent._header = Buffer.from(sent._header, "latin1").toString("latin1");
 }

@@ -1,7 +1,8 @@
-import { EventEmitter, setMaxListeners } from "node:events";
+import { setMaxListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Hub } from "./hub";
 import { EventStreamParser, draftFrame, type SseMessage } from "./sse";
+import { SocketStandIn } from "./testing";
 
 const limits = { perDraftPerAddress: 10, perAddress: 10, total: 100 };
 const frame = (revision: number, html = `<p>${revision}</p>`) => () => draftFrame({ revision, scenario: "s", examples: {}, dash: null, html });
@@ -199,35 +200,6 @@ describe("hub", () => {
     expect(hub.open("d1", "c", limits).ok).toBe(false);
   });
 });
-
-/**
- * A Node response as the hub sees it: `write` answers false while `full`, as a socket past its
- * buffer does, and `drain` says when it has room again.
- */
-class SocketStandIn extends EventEmitter {
-  readonly messages: SseMessage[] = [];
-  readonly parser = new EventStreamParser((m) => this.messages.push(m));
-  full = false;
-  writes = 0;
-  ended = false;
-  destroyed = false;
-  write(chunk: Uint8Array): boolean {
-    this.writes++;
-    this.parser.push(chunk);
-    return !this.full;
-  }
-  end(): void {
-    this.ended = true;
-  }
-  destroy(): void {
-    this.destroyed = true;
-    this.emit("close");
-  }
-  drain(): void {
-    this.full = false;
-    this.emit("drain");
-  }
-}
 
 describe("hub, writing to Node responses", () => {
   it("sends what was published before the hand-over first, then each newer revision once, in order", () => {

@@ -48,10 +48,14 @@ interface Started {
   server?: Server;
 }
 
+function listenersOf(...emitters: (IncomingMessage | ServerResponse)[]): unknown[] {
+  return emitters.flatMap((e) => e.eventNames().flatMap((name) => e.rawListeners(name)));
+}
+
 export function installRequestEdge(deps: { log: Logger; metrics: Metrics; template: RouteTemplate }): RequestEdge {
   const servers = new Set<Server>();
   const open = new Set<ServerResponse>();
-  /** Each GET's response, and its `close` listeners from before the framework saw it (this edge's). */
+  /** Each GET's response, and the listeners on it and its request from before the framework saw them (this edge's and Node's). */
   const byTicket = new Map<string, { response: ServerResponse; serverListeners: unknown[] }>();
   let tickets = 0;
   let waiters: (() => void)[] = [];
@@ -59,7 +63,16 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
 
   diagnostics.subscribe("http.server.request.start", (message) => {
     const { request, response, server } = message as Started;
-    if (server) servers.add(server);
+    if (server && !servers.has(server)) {
+      servers.add(server);
+      // Node adds listeners of its own between this channel and the framework's handler (its
+      // `finish` handler, which lets the connection go on): taken once more when the request reaches the handlers.
+      server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+        const ticket = req.headers[RESPONSE_TICKET_HEADER];
+        const entry = typeof ticket === "string" ? byTicket.get(ticket) : undefined;
+        if (entry?.response === res) entry.serverListeners = listenersOf(req, res);
+      });
+    }
     const started = performance.now();
     const incoming = request.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
@@ -101,7 +114,7 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
         for (const resolve of w) resolve();
       }
     });
-    if (ticket !== undefined) byTicket.set(ticket, { response, serverListeners: response.listeners("close") });
+    if (ticket !== undefined) byTicket.set(ticket, { response, serverListeners: listenersOf(request, response) });
   });
 
   return {
