@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderImports, folderOf, layerList, layerViolations, twoWayPairs } from "./layers";
 
@@ -34,5 +36,18 @@ describe("folder dependencies", () => {
     expect(unlisted).toEqual([]);
     const listed = libLayers.flatMap((l) => l.folders);
     expect(new Set(listed).size).toBe(listed.length);
+  });
+});
+
+describe("the integration tests' folders", () => {
+  // A reader who knows lib/ finds a part's tests under the same name: each folder of
+  // tests/integration is a folder of lib/, but for the helpers they share.
+  const testsDir = path.join(process.cwd(), "tests", "integration");
+  const libFolders = new Set(libLayers.flatMap((l) => l.folders));
+
+  it("mirror lib/", () => {
+    const folders = fs.readdirSync(testsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((f) => f !== "support" && !libFolders.has(f))).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { playgroundOperations } from "@/lib/playground/operations";
 // rest in lib/contract/operations.ts, and the playground's handlers one file each beside them
 // (lib/playground/operations/), which its route modules are derived from. A route file, a
 // documented operation, a handler or an MCP tool without its entry fails here (the MCP tools are
-// held to the registry by their names' type, and tests/integration/playground/mcp.test.ts lists them).
+// held to the registry by their names' type, and tests/integration/agent/mcp.test.ts lists them).
 
 const root = path.resolve(__dirname, "..");
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // What an MCP host sends to and reads from the service's OAuth 2.1 authorization server. The
 // routes (lib/signin/authorization-server/) build their answers against these types, the
-// reference documents them, and tests/integration/oauth/oauth.test.ts parses the real answers
+// reference documents them, and tests/integration/signin/oauth.test.ts parses the real answers
 // with them.
 
 const url = (description: string) => z.string().meta({ description });

@@ -195,7 +195,7 @@ export function llmsFullText(origin: string): string {
   return doc.lines.join("\n");
 }
 
-/** The same loop over the Model Context Protocol (lib/agent/mcp.ts); the tool names are checked against the server's list by tests/integration/playground/mcp.test.ts. */
+/** The same loop over the Model Context Protocol (lib/agent/mcp.ts); the tool names are checked against the server's list by tests/integration/agent/mcp.test.ts. */
 /** The draft protocol, step by step: create, update, check, watch, and the human saving. */
 function protocolSection(doc: Doc, base: string): void {
   const code = (lang: string, text: string) => doc.code(lang, text);

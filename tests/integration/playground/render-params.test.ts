@@ -9,7 +9,7 @@ import { DRAFT, create, postJson, startApp, type App } from "./support";
 // Page parameters on a render, over real HTTP and MCP: checked as the watch page checks ?p.
 // parameters and refused in the envelope (isError with the envelope over MCP) rather than
 // dropped; and render reports kept per revision and parameter set, each saying which it was.
-// Drawing with them in a real browser is tests/integration/ops/renderer.test.ts.
+// Drawing with them in a real browser is tests/integration/renderer/renderer.test.ts.
 
 const sqlite = backends.find((b) => b.name === "sqlite")!;
 

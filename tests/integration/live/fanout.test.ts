@@ -3,7 +3,7 @@ import pg from "pg";
 import { draftEvent, draftUpdated } from "@/lib/contract/playground";
 import { channelFor, parseNote } from "@/lib/live/fanout";
 import { PG_URL } from "../support/backends";
-import { create, onApp, openStream, postJson, twoInstancesOnPostgres, until } from "./support";
+import { create, onApp, openStream, postJson, twoInstancesOnPostgres, until } from "../playground/support";
 
 // Two app instances on one PostgreSQL database, each with its own storage handle, hub and
 // LISTEN connection, as two servers behind a load balancer would be.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftEvent, draftUpdated } from "@/lib/contract/playground";
 import { backends } from "../support/backends";
-import { DRAFT, TRICKY_HTML, create, onApp, openStream, postJson, startApp, until, type App } from "./support";
+import { DRAFT, TRICKY_HTML, create, onApp, openStream, postJson, startApp, until, type App } from "../playground/support";
 
 // The live draft stream over real HTTP, read the way a browser's EventSource reads it.
 

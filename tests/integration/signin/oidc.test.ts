@@ -5,7 +5,7 @@ import { FLOW_COOKIE, newOidcDiscovery, oidcCallback, oidcStart, type OidcDeps }
 import { SESSION_COOKIE, startSession, userForToken } from "@/lib/auth/session";
 import { sha256Hex } from "@/lib/auth/tokens";
 import { upsertUser, userIdByEmail } from "@/lib/auth/users";
-import { backends } from "./support/backends";
+import { backends } from "../support/backends";
 
 // The whole authorization-code flow over real HTTP against a real OpenID provider on loopback:
 // the stand-in the end-to-end tests use, started in-process.
@@ -29,7 +29,7 @@ interface ProviderModule {
 }
 
 // Plain JS without declarations: imported through a URL so the typed shape above applies.
-const providerModuleUrl = new URL("../../e2e/support/oidc-provider.mjs", import.meta.url).href;
+const providerModuleUrl = new URL("../../../e2e/support/oidc-provider.mjs", import.meta.url).href;
 const loadProvider = () => import(/* @vite-ignore */ providerModuleUrl) as Promise<ProviderModule>;
 
 const ADMIN = "oidc-admin@example.test";

@@ -3,9 +3,9 @@ import { endpointById } from "@/lib/contract/endpoints";
 import { syncInstance } from "@/lib/crm/sync";
 import { loadHealth } from "@/lib/crm/sources-import";
 import { generateTenant } from "@/demo/tenant";
-import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
-import { backends } from "./support/backends";
-import { startPortal, type Portal } from "./crm/helpers";
+import { apiAsDemoUsers, type ApiClient, type Who } from "../support/api";
+import { backends } from "../support/backends";
+import { startPortal, type Portal } from "../crm/helpers";
 
 // The CRM and CX endpoints through the API wrapper, before and after a sync from the CRM
 // portal's stand-in over loopback HTTP, for each demo user.

@@ -3,7 +3,7 @@ import { parseConfig } from "@/lib/config";
 import { demoSignIn, signOut } from "@/lib/signin/routes";
 import { userForToken } from "@/lib/auth/session";
 import { seedDemo } from "@/lib/seed";
-import { backends, testSeed } from "./support/backends";
+import { backends, testSeed } from "../support/backends";
 
 const origin = "http://app.test";
 

@@ -7,7 +7,7 @@ import * as scenariosRoute from "@/app/dashboards/playground/scenarios/route";
 import { endpointById } from "@/lib/contract/endpoints";
 import { scenarioNamed } from "@/lib/demo-api/data";
 import { backends } from "../support/backends";
-import { DRAFT, postJson, startApp, type App } from "./support";
+import { DRAFT, postJson, startApp, type App } from "../playground/support";
 
 // The shared-districts scenario as an agent meets it: listed by /scenarios and the MCP
 // list_scenarios tool, taken by a draft, and answered by the demo API over real HTTP with

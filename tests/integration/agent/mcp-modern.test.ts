@@ -5,7 +5,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { backends } from "../support/backends";
-import { startApp, type App } from "./support";
+import { startApp, type App } from "../playground/support";
 
 // The MCP endpoint on the specification's current revision, 2026-07-28: no handshake, every
 // request carrying its version and capabilities, `server/discover`, cache hints, the standard

@@ -3,7 +3,7 @@ import { sha256Hex } from "@/lib/auth/tokens";
 import { DRAFT_HTML_MAX_BYTES, draftRevisions, draftUpdated, draftView } from "@/lib/contract/playground";
 import { listRevisionsBefore } from "@/lib/drafts/store";
 import { backends } from "../support/backends";
-import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "./support";
+import { DRAFT, create, onApp, openStream, postJson, startApp, type App } from "../playground/support";
 
 // Drafts over real HTTP on both storage engines: the create → read → update cycle, every
 // refusal with its code, capability separation, concurrency, history, limits and expiry.

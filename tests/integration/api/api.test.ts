@@ -7,8 +7,8 @@ import { startSession, userForRequest } from "@/lib/auth/session";
 import { upsertUser } from "@/lib/auth/users";
 import { handleApi, type HandlerMap } from "@/lib/api/api-route";
 import { seedDemo } from "@/lib/seed";
-import { backends, testSeed } from "./support/backends";
-import { testServices } from "./support/api";
+import { backends, testSeed } from "../support/backends";
+import { testServices } from "../support/api";
 
 /** A concrete path for an endpoint, with a valid value for every path parameter. */
 function concrete(e: EndpointDef): string {

@@ -8,7 +8,7 @@ import { llmsFullText, llmsText } from "@/lib/reference/llms";
 import { allOperations, docsModel } from "@/lib/reference/model";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { backends } from "../support/backends";
-import { DRAFT, postJson, startApp, type App } from "./support";
+import { DRAFT, postJson, startApp, type App } from "../playground/support";
 
 // The MCP endpoint over real loopback HTTP, driven by the official MCP client: the tools an
 // agent is shown, the whole loop through them, and that a tool call is the playground's own
@@ -30,9 +30,9 @@ const BOOK =
 
 /** What the endpoint answers with the envelope, each one exercised below; everything else is JSON-RPC. */
 const HTTP_REFUSALS = ["method_not_allowed", "unsupported_media_type", "invalid_request", "draft_too_large"];
-/** The 401 challenge of the tools that act as a person, exercised in tests/integration/oauth/oauth.test.ts. */
+/** The 401 challenge of the tools that act as a person, exercised in tests/integration/signin/oauth.test.ts. */
 const AUTHORIZATION_REFUSALS = ["unauthorized"];
-/** The tools that act as a person, served where the authorization server is (tests/integration/oauth/oauth.test.ts). */
+/** The tools that act as a person, served where the authorization server is (tests/integration/signin/oauth.test.ts). */
 const PERSON_TOOLS = ["draw_dashboard", "read_dashboard", "read_live_data", "show_dashboard"];
 
 const sqlite = backends.find((b) => b.name === "sqlite")!;

@@ -10,7 +10,7 @@ import { demoUsers } from "@/demo/users";
 import { listSpace } from "@/lib/saved/store";
 import { connectionStates, donorToken, hasCallsOptIn, saveUserToken, userToken } from "@/lib/connectors/store";
 import { createSealer } from "@/lib/crypto/secrets";
-import { backends, PG_URL, testSealer, testSeed } from "./support/backends";
+import { backends, PG_URL, testSealer, testSeed } from "../support/backends";
 
 describe.each(backends)("storage on $name", (backend) => {
   let h: Awaited<ReturnType<typeof backend.open>>;

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { createSealer } from "@/lib/crypto/secrets";
 import { openDb } from "@/lib/db";
 import { backends } from "../support/backends";
-import { DRAFT, create, onApp, postJson, startApp, type App } from "./support";
+import { DRAFT, create, onApp, postJson, startApp, type App } from "../playground/support";
 
 // Render reports over real HTTP on both storage engines: what is kept (per revision, for recent
 // revisions only, pruned with the history and the draft), who may send one (demo drafts only,

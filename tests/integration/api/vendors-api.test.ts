@@ -11,8 +11,8 @@ import { userIdByEmail } from "@/lib/auth/users";
 import { createApp, type App } from "@/lib/root";
 import { seedDemo } from "@/lib/seed";
 import { generateTenant, referenceDateAt } from "@/demo/tenant";
-import { apiAsDemoUsers, type ApiClient, type Who } from "./support/api";
-import { backends } from "./support/backends";
+import { apiAsDemoUsers, type ApiClient, type Who } from "../support/api";
+import { backends } from "../support/backends";
 
 // The /vendors endpoints and connection checks end to end: API wrapper → access rules → vendor
 // client → the stand-ins over real loopback HTTP, for each demo user.
