@@ -149,6 +149,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const drawings = createDrawings({ renderer: rendererOf, readApi, origin: () => `http://127.0.0.1:${config.port}` });
   const drawnPictures = createDrawnPictures({ renderer: rendererOf });
 
+  const readinessOf = () =>
+    readiness({
+      storage: storage.get,
+      listening: async () => (await playgroundOf()).listening(),
+    });
+
   let background: CrmSyncScheduler | null | undefined;
   let operations = false;
   let presence: Promise<Presence> | undefined;
@@ -173,11 +179,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     services,
     log,
     metrics,
-    readiness: () =>
-      readiness({
-        storage: storage.get,
-        listening: async () => (await playgroundOf()).listening(),
-      }),
+    readiness: readinessOf,
     startOperations() {
       if (operations) return;
       operations = true;
@@ -203,7 +205,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       );
       await presence;
     },
-    routes: appRoutes({ config, db, sealer: sealerOf, vendorReads: caches.vendorReads, standIns, playground: playgroundOf, demoReads, humanDeps, services, savedReads, drawings, drawnPictures, readApi, edge: () => edge }),
+    routes: appRoutes({ config, db, sealer: sealerOf, vendorReads: caches.vendorReads, standIns, playground: playgroundOf, demoReads, humanDeps, services, savedReads, drawings, drawnPictures, readApi, edge: () => edge, oidcDiscovery, metrics, readiness: readinessOf }),
     startBackground() {
       if (background !== undefined) return background;
       background = startCrmBackground(config, { db, crmUpstream, log, metrics });

@@ -20,6 +20,7 @@ import { agentRoutes, type AgentRoutes } from "@/lib/agent/routes";
 import { agentRulesMarkdown, agentStatesMarkdown } from "@/lib/reference/agent-rules";
 import { referenceRoutes, type ReferenceRoutes } from "@/lib/reference/routes";
 import { savedRoutes, type SavedRoutes } from "@/lib/saved/routes";
+import { sourceRoute } from "@/lib/saved/source-route";
 import type { HumanDeps } from "@/lib/saved/human";
 import type { SavedReads } from "@/lib/saved/trust";
 import type { Drawings } from "@/lib/saved/drawings";
@@ -27,6 +28,12 @@ import { drawingRoutes, type DrawingRoutes } from "@/lib/saved/drawing-routes";
 import { drawnPictureRoute, type DrawnPictures } from "@/lib/saved/pictures";
 import { snapshotRoutes, type SnapshotRoutes } from "@/lib/saved/snapshot-routes";
 import { oauthRoutes, type OAuthRoutes } from "@/lib/signin/oauth-routes";
+import { signinRoutes, type SigninRoutes } from "@/lib/signin/signin-routes";
+import type { OidcDiscovery } from "@/lib/signin/oidc";
+import { FRAME_HEADERS, bootstrapHtml } from "@/lib/frame/bootstrap";
+import type { Metrics } from "@/lib/ops/metrics";
+import type { Readiness } from "@/lib/ops/readiness";
+import { opsRoutes, type OpsRoutes } from "@/lib/ops/routes";
 
 // Every route module the app serves, built from the app's parts.
 
@@ -34,7 +41,10 @@ export interface AppRoutes {
   api: RouteModule;
   playground: PlaygroundRoutes;
   agent: AgentRoutes;
-  saved: SavedRoutes;
+  saved: SavedRoutes & {
+    /** GET /~/<handle>/<slug>/source: a saved dashboard's HTML as plain text. */
+    source: RouteModule;
+  };
   /** The safe view: a viewer's drawing of someone else's dashboard, and a drawing's reads. */
   drawings: DrawingRoutes & {
     /** The safe view of a live draft's watch link. */
@@ -50,6 +60,12 @@ export interface AppRoutes {
   standIns: RouteModule;
   /** The reference's documents: OpenAPI, llms.txt, the Markdown and the search index. */
   reference: ReferenceRoutes;
+  /** Demo and identity-provider sign-in, and sign-out. */
+  signin: SigninRoutes;
+  /** Liveness, readiness, metrics, and the test and benchmark routes. */
+  ops: OpsRoutes;
+  /** GET /dashboards/frame: the sandboxed frame's bootstrap document; the host page sends it the dashboard. */
+  frame: RouteModule;
 }
 
 interface RouteParts {
@@ -69,6 +85,9 @@ interface RouteParts {
   readApi: (user: SessionUser, path: string, search: URLSearchParams) => Promise<ApiRead>;
   /** The HTTP server's edge, once operations have started. */
   edge: () => RequestEdge | undefined;
+  oidcDiscovery: OidcDiscovery;
+  metrics: Metrics;
+  readiness: () => Promise<Readiness>;
 }
 
 /** What the MCP authorization server and the MCP endpoint's dashboards share. */
@@ -100,7 +119,7 @@ export function appRoutes(parts: RouteParts): AppRoutes {
       rules: { rules: agentRulesMarkdown, states: agentStatesMarkdown },
       dashboards: { ...oauthDeps, savedReads, drawings, readApi: parts.readApi },
     }),
-    saved: savedRoutes(humanDeps),
+    saved: { ...savedRoutes(humanDeps), source: sourceRoute(db) },
     reference: referenceRoutes(config),
     drawings: {
       ...drawingRoutes({ db, drawings, savedReads, trustedProxy }),
@@ -109,6 +128,12 @@ export function appRoutes(parts: RouteParts): AppRoutes {
     drawingPicture: drawnPictureRoute({ db, drawings, pictures: drawnPictures, savedReads, trustedProxy }),
     snapshots: snapshotRoutes({ human: humanDeps, db, sealer: sealerOf, drawings, pictures: drawnPictures, savedReads, trustedProxy, publicOrigin: config.publicOrigin }),
     oauth: oauthRoutes(oauthDeps),
+    signin: signinRoutes({ db, config, discovery: parts.oidcDiscovery }),
+    ops: opsRoutes({ config, metrics: parts.metrics, readiness: parts.readiness }),
+    frame: defineRoute({
+      refuse: "Use GET.",
+      methods: (on) => ({ GET: on({ handle: () => new Response(bootstrapHtml(), { status: 200, headers: FRAME_HEADERS }) }) }),
+    }),
     connections: defineRoute({
       params: (raw) => ({ slug: oneParam(raw, "slug"), action: [raw.action ?? []].flat().join("/") }),
       refuse: "The vendor returns to …/callback with GET; the buttons on /connections POST the rest.",
