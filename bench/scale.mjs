@@ -7,7 +7,8 @@
 // Loads, each alone for --duration seconds with --connections clients:
 //   api read       GET /api/me as a signed-in demo person
 //   demo-API read  GET /dashboards/playground/api/cx/owners, anonymous
-//   draft update   POST /dashboards/playground/draft/<write token>, a new revision each
+//   draft update   POST /dashboards/playground/draft/<write token>, a new revision each, every
+//                  client its own draft (authors each editing theirs, not one row fought over)
 //   watch stream   open a draft's event stream, read its first frame, close (a watcher arriving)
 // The playground's per-address limits are raised so that what is measured is the service, not
 // its allowances; each cluster gets a schema of its own, dropped afterwards. Everything shares
@@ -130,6 +131,34 @@ function cannon(opts) {
   });
 }
 
+/** Clients that each update a draft of their own again and again, over one kept-alive connection each. */
+async function updates(postUrls) {
+  const until = Date.now() + DURATION * 1000;
+  let done = 0;
+  let failed = 0;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const body = "<h1>scale</h1><p>again</p>";
+  const once = (url) =>
+    new Promise((resolve) => {
+      const req = http.request(url, { method: "POST", agent, headers: { "content-type": "text/html", "content-length": Buffer.byteLength(body) } }, (res) => {
+        if (res.statusCode === 200) done++;
+        else failed++;
+        res.resume();
+        res.on("end", resolve);
+      });
+      req.on("error", () => {
+        failed++;
+        resolve();
+      });
+      req.end(body);
+    });
+  await Promise.all(postUrls.map(async (url) => {
+    while (Date.now() < until) await once(new URL(url));
+  }));
+  agent.destroy();
+  return { requests: done, failed, seconds: DURATION };
+}
+
 /** Clients that each open the event stream, wait for its first `draft` frame and close, again and again. */
 async function arrivals(eventsUrl) {
   const url = new URL(eventsUrl);
@@ -172,14 +201,15 @@ async function measure(instances) {
     const base = cluster.url;
     const cookie = await signIn(base, "csm@demo.test");
     await waitSynced(base, await signIn(base, "admin@demo.test"));
-    const draft = await createDraft(base);
+    const own = [];
+    for (let i = 0; i < CONNECTIONS; i++) own.push((await createDraft(base)).postUrl.replace(/^https?:\/\/[^/]+/, base));
     const watchable = await createDraft(base);
     const loads = [
       { name: "api read", run: () => cannon({ url: `${base}/api/me`, headers: { cookie } }) },
       { name: "demo-API read", run: () => cannon({ url: `${base}/dashboards/playground/api/cx/owners` }) },
       {
         name: "draft update",
-        run: () => cannon({ url: draft.postUrl.replace(/^https?:\/\/[^/]+/, base), method: "POST", headers: { "content-type": "text/html" }, body: "<h1>scale</h1><p>again</p>" }),
+        run: () => updates(own),
       },
       { name: "watch stream", run: () => arrivals(watchable.eventsUrl.replace(/^https?:\/\/[^/]+/, base)) },
     ];
