@@ -37,7 +37,6 @@ const ALLOWED_FUNCTIONS: Record<string, number> = {
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
   "components/editor/useDurableDraft.ts › useDurableDraft": 199,
   "components/saved/SaveToSpace.tsx › SaveToSpace": 147,
-  "components/watch/WatchDraft.tsx › WatchDraft": 281,
 };
 
 interface Measured {
