@@ -32,7 +32,6 @@ const ALLOWED_FILES: Record<string, number> = {
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
-  "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
   "components/editor/useDurableDraft.ts › useDurableDraft": 199,
