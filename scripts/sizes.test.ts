@@ -32,13 +32,8 @@ const ALLOWED_FILES: Record<string, number> = {
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
-  "components/dashboard-frame/DashboardFrame.tsx › DashboardFrame": 280,
   "components/docs/DocsSearch.tsx › DocsSearch": 136,
   "components/editor/CodeEditor.tsx › CodeEditor": 138,
-  "components/editor/useDurableDraft.ts › useDurableDraft": 199,
-  "components/saved/SaveToSpace.tsx › SaveToSpace": 147,
-  "components/saved/SavedDashboardView.tsx › SavedDashboardView": 292,
-  "components/watch/WatchDraft.tsx › WatchDraft": 281,
 };
 
 interface Measured {

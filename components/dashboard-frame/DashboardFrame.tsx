@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState, type CSSProperties, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { useInteractive } from "@/components/interactive";
 import { FRAME_PATH } from "@/lib/frame/bootstrap";
 import { LINK_RULE, type LinkDecision } from "@/lib/frame/links";
@@ -183,6 +183,86 @@ function openLink(request: LinkRequest, decision: LinkDecision, frame: HTMLIFram
   return { type: "console", level: "warn", message };
 }
 
+/** What a frame's document is wired to in the host: the latest props, the shared limiter, the frame's state. */
+interface DocumentHooks {
+  latest: RefObject<DashboardFrameProps>;
+  limiter: RequestLimiter;
+  /** The frame element, looked up when a link is asked for: the element may be replaced meanwhile. */
+  frameOf: () => HTMLIFrameElement | null;
+  scrollY: RefObject<number>;
+  setNeeds: Dispatch<SetStateAction<readonly string[]>>;
+  setContentHeight: (height: number) => void;
+  setSnapshot: Dispatch<SetStateAction<SnapshotState>>;
+}
+
+/** Opens the broker for a frame's new document and hands it the current dashboard and a new port. */
+function startDocument(target: Window, slot: Slot, hooks: DocumentHooks): void {
+  const { latest, scrollY } = hooks;
+  const p = latest.current;
+  const channel = new MessageChannel();
+  const config = () => latest.current.data;
+  const startedKey = p.renderKey;
+  const recorder = p.onReport
+    ? new RenderRecorder({
+        page: p.reportPage ?? "watch",
+        requestPaint: (id) => channel.port1.postMessage({ type: "paint", id } satisfies PaintRequest),
+        onDone: (report) => {
+          slot.recorder = null;
+          // Reports are kept per parameter set: say which one this document was given.
+          latest.current.onReport?.({ ...report, params: p.params ? { ...p.params } : {} }, startedKey);
+        },
+      })
+    : null;
+  const closeBroker = openBroker(channel.port1, {
+    config,
+    limiter: hooks.limiter,
+    onRequestStart: () => recorder?.requestStarted(),
+    onRequest: (entry) => {
+      recorder?.requestAnswered(entry);
+      if (entry.mode === "live" && isConnectionNeed(entry.error)) {
+        const code = entry.error;
+        hooks.setNeeds((cur) => (cur.includes(code) ? cur : [...cur, code]));
+      }
+      latest.current.onRequest?.(entry);
+    },
+    onLink: (request, decision) => {
+      const frame = hooks.frameOf();
+      const said = openLink(request, decision, frame, slot);
+      if (said) latest.current.onRuntime?.(said);
+    },
+    onNotice: (notice) => {
+      if (notice.type === "height") {
+        // Clamped again here: the notice was parsed, but the height is all a frame may set.
+        const h = Math.min(FRAME_HEIGHT_MAX, Math.max(FIT_MIN_HEIGHT, notice.height));
+        hooks.setContentHeight(h);
+        return;
+      }
+      if (notice.type === "scroll") scrollY.current = notice.y;
+      else if (notice.type === "snapshot") {
+        hooks.setSnapshot((cur) => withSnapshot(cur, notice));
+      } else {
+        recorder?.notice(notice);
+        if (notice.type === "error" || notice.type === "console") latest.current.onRuntime?.(notice);
+        return;
+      }
+      latest.current.onNotice?.(notice);
+    },
+  });
+  slot.recorder = recorder;
+  slot.close = () => {
+    recorder?.cancel();
+    closeBroker();
+  };
+  // Copied into a plain object: structured cloning keeps own string properties and nothing else.
+  const params = p.params ? { ...p.params } : {};
+  const init: InitMessage = { type: "init", html: p.html, apiBase: apiBaseOf(p.data), scroll: scrollY.current, params };
+  // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
+  // holds nothing but this dashboard, which is what the message carries.
+  target.postMessage(init, "*", [channel.port2]);
+  slot.awaitingWrite = true;
+  slot.ready = false;
+}
+
 /** How long the first standby waits for the browser to be idle, and its wait where idle callbacks are missing. */
 const STANDBY_IDLE_WAIT_MS = 3_000;
 const STANDBY_FALLBACK_MS = 500;
@@ -191,6 +271,182 @@ const STANDBY_FALLBACK_MS = 500;
 interface Frames {
   active: number;
   standby: number | null;
+}
+
+/**
+ * The frames once the dashboard starts again: the standby, if its bootstrap is ready and takes
+ * the dashboard, becomes the shown frame; else new frames take the place of both.
+ */
+function nextFrames(
+  current: Frames,
+  standby: boolean,
+  nextKey: RefObject<number>,
+  slots: Map<number, Slot>,
+  elements: Map<number, HTMLIFrameElement>,
+  begin: (key: number) => boolean,
+): Frames {
+  const { active, standby: waiting } = current;
+  if (waiting !== null && slots.get(waiting)?.ready && begin(waiting)) {
+    slots.get(active)?.close?.();
+    slots.delete(active);
+    // Shown at once rather than at React's next commit: a hidden frame's rendering is held
+    // back, so the new revision paints only once its frame is visible.
+    const shown = elements.get(waiting);
+    const old = elements.get(active);
+    if (shown) shown.hidden = false;
+    if (old) old.hidden = true;
+    return { active: waiting, standby: nextKey.current++ };
+  }
+  // No standby ready (two revisions in quick succession, or none kept): new frames take the
+  // place of both. Navigating the old element instead would let a load event of its previous
+  // document (its bootstrap's, or the one document.close() finishes) be taken for the new one.
+  for (const key of [active, waiting]) {
+    if (key === null) continue;
+    slots.get(key)?.close?.();
+    slots.delete(key);
+  }
+  return { active: nextKey.current++, standby: standby ? nextKey.current++ : null };
+}
+
+/** The frame's documents as the host sees them: the props they read, their scroll and notices, and starting one. */
+function useFrameDocument(props: DashboardFrameProps, elements: RefObject<Map<number, HTMLIFrameElement>>) {
+  const latest = useRef(props);
+  const scrollY = useRef(0);
+  const limiter = useRef<RequestLimiter | null>(null);
+  const [snapshot, setSnapshot] = useState<SnapshotState>(null);
+  // The refusals the viewer fixes on /connections, met by the shown document's live reads.
+  const [needs, setNeeds] = useState<readonly string[]>([]);
+  // The reported height of the shown document; kept across revisions until the next one reports.
+  const [contentHeight, setContentHeight] = useState<number | null>(null);
+
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  /** Hands frame `key`'s new document the current dashboard and a new port. */
+  const open = (key: number, target: Window, slot: Slot) => {
+  // A new document has said nothing yet about showing a snapshot, or met any refusal.
+  setSnapshot(null);
+  setNeeds([]);
+  limiter.current ??= new RequestLimiter();
+  startDocument(target, slot, {
+    latest,
+    limiter: limiter.current,
+    frameOf: () => elements.current.get(key) ?? null,
+    scrollY,
+    setNeeds,
+    setContentHeight,
+    setSnapshot,
+  });
+  };
+  return { snapshot, needs, contentHeight, open };
+}
+
+/** What the host knows of each of its frames, by key; every frame's broker closed when the host goes. */
+function useSlots() {
+  const slots = useRef(new Map<number, Slot>());
+  useEffect(() => {
+    const all = slots.current;
+    return () => {
+      for (const slot of all.values()) slot.close?.();
+    };
+  }, []);
+
+  const slotOf = (key: number): Slot => {
+    let slot = slots.current.get(key);
+    if (!slot) {
+      slot = freshSlot();
+      slots.current.set(key, slot);
+    }
+    return slot;
+  };
+  return { slots, slotOf };
+}
+
+/** Whether the first standby is in the page yet: armed once the browser is idle, or at once. */
+function useStandbyArming() {
+  const [standbyArmed, setStandbyArmed] = useState(false);
+  const arming = useRef(false);
+  const armStandby = () => {
+    if (arming.current) return;
+    arming.current = true;
+    const arm = () => setStandbyArmed(true);
+    if (typeof requestIdleCallback === "function") requestIdleCallback(arm, { timeout: STANDBY_IDLE_WAIT_MS });
+    else setTimeout(arm, STANDBY_FALLBACK_MS);
+  };
+  const armStandbyNow = () => {
+    arming.current = true;
+    setStandbyArmed(true);
+  };
+  return { standbyArmed, armStandby, armStandbyNow };
+}
+
+/** The frame's notices: the embedded snapshot shown, and the connections the live reads need. */
+function FrameNotices({ snapshot, needs }: { snapshot: SnapshotState; needs: readonly string[] }) {
+  return (
+    <>
+      {/* Always rendered, so assistive technology already watches the region when text arrives. */}
+      <div role="status" className={styles.snapshot} data-testid="snapshot-notice" data-taken-at={snapshot?.takenAt ?? undefined}>
+        {snapshot ? (
+          <p>
+            <SnapshotNoticeText state={snapshot} />
+          </p>
+        ) : null}
+      </div>
+      <div role="status" className={styles.snapshot} data-testid="connect-notice">
+        <ConnectNotice codes={needs} />
+      </div>
+    </>
+  );
+}
+
+interface FrameElementsProps {
+  frames: Frames;
+  standbyArmed: boolean;
+  elements: RefObject<Map<number, HTMLIFrameElement>>;
+  className: string;
+  style: CSSProperties | undefined;
+  interactive: boolean;
+  title: string;
+  onLoad: (key: number) => void;
+}
+
+/** The sandboxed frames themselves: the shown one and, once armed, the standby. */
+function FrameElements({ frames, standbyArmed, elements, className, style, interactive, title, onLoad }: FrameElementsProps) {
+  return (
+    <>
+      {/* Keys only grow and the standby is always the newer frame, so the order never changes:
+          a frame moved in the page would reload. */}
+      {[frames.active, standbyArmed ? frames.standby : null].flatMap((key) => {
+        if (key === null) return [];
+        const shown = key === frames.active;
+        return [
+          <iframe
+            key={key}
+            ref={(el) => {
+              if (!el) return;
+              elements.current.set(key, el);
+              return () => {
+                elements.current.delete(key);
+              };
+            }}
+            className={className}
+            // The standby carries the shown height too: it takes the visible frame's place at once,
+            // before React's next commit, and a shorter frame there would pull the page's scroll up.
+            style={style}
+            src={interactive ? FRAME_PATH : undefined}
+            sandbox="allow-scripts"
+            referrerPolicy="no-referrer"
+            title={shown ? title : "Standby frame"}
+            hidden={!shown}
+            tabIndex={shown ? undefined : -1}
+            onLoad={() => onLoad(key)}
+            data-testid={shown ? "dashboard-frame" : "dashboard-frame-standby"}
+          />,
+        ];
+      })}
+    </>
+  );
 }
 
 /**
@@ -222,17 +478,10 @@ export function DashboardFrame(props: DashboardFrameProps) {
   const framesRef = useRef(frames);
   const nextKey = useRef(2);
   const elements = useRef(new Map<number, HTMLIFrameElement>());
-  const slots = useRef(new Map<number, Slot>());
-  const latest = useRef(props);
-  const scrollY = useRef(0);
+  const { snapshot, needs, contentHeight, open } = useFrameDocument(props, elements);
+  const { slots, slotOf } = useSlots();
   const firstRun = useRef(true);
-  const limiter = useRef<RequestLimiter | null>(null);
   const [halted, setHalted] = useState(false);
-  const [snapshot, setSnapshot] = useState<SnapshotState>(null);
-  // The refusals the viewer fixes on /connections, met by the shown document's live reads.
-  const [needs, setNeeds] = useState<readonly string[]>([]);
-  // The reported height of the shown document; kept across revisions until the next one reports.
-  const [contentHeight, setContentHeight] = useState<number | null>(null);
   // A frame in server-rendered markup would load its bootstrap before hydration attaches the
   // load handler that sends the init, and the bootstrap would wait forever. So the frame gets
   // its address only once the page is interactive.
@@ -241,35 +490,7 @@ export function DashboardFrame(props: DashboardFrameProps) {
   // making a frame is a long task of its own on a phone, and two at once would hold up the page.
   // It comes after the shown frame, so adding it moves nothing. After that (or once a revision
   // arrives) every standby is made as before.
-  const [standbyArmed, setStandbyArmed] = useState(false);
-  const arming = useRef(false);
-  const armStandby = () => {
-    if (arming.current) return;
-    arming.current = true;
-    const arm = () => setStandbyArmed(true);
-    if (typeof requestIdleCallback === "function") requestIdleCallback(arm, { timeout: STANDBY_IDLE_WAIT_MS });
-    else setTimeout(arm, STANDBY_FALLBACK_MS);
-  };
-
-  useEffect(() => {
-    latest.current = props;
-  });
-
-  useEffect(() => {
-    const all = slots.current;
-    return () => {
-      for (const slot of all.values()) slot.close?.();
-    };
-  }, []);
-
-  const slotOf = (key: number): Slot => {
-    let slot = slots.current.get(key);
-    if (!slot) {
-      slot = freshSlot();
-      slots.current.set(key, slot);
-    }
-    return slot;
-  };
+  const { standbyArmed, armStandby, armStandbyNow } = useStandbyArming();
 
   /** Hands frame `key`, whose bootstrap has loaded, the current dashboard and a new port. */
   const begin = (key: number): boolean => {
@@ -278,106 +499,13 @@ export function DashboardFrame(props: DashboardFrameProps) {
     const slot = slotOf(key);
     slot.close?.();
     slot.linkLines = 0;
-    // A new document has said nothing yet about showing a snapshot, or met any refusal.
-    setSnapshot(null);
-    setNeeds([]);
-    limiter.current ??= new RequestLimiter();
-    const p = latest.current;
-    const channel = new MessageChannel();
-    const config = () => latest.current.data;
-    const startedKey = p.renderKey;
-    const recorder = p.onReport
-      ? new RenderRecorder({
-          page: p.reportPage ?? "watch",
-          requestPaint: (id) => channel.port1.postMessage({ type: "paint", id } satisfies PaintRequest),
-          onDone: (report) => {
-            slot.recorder = null;
-            // Reports are kept per parameter set: say which one this document was given.
-            latest.current.onReport?.({ ...report, params: p.params ? { ...p.params } : {} }, startedKey);
-          },
-        })
-      : null;
-    const closeBroker = openBroker(channel.port1, {
-      config,
-      limiter: limiter.current,
-      onRequestStart: () => recorder?.requestStarted(),
-      onRequest: (entry) => {
-        recorder?.requestAnswered(entry);
-        if (entry.mode === "live" && isConnectionNeed(entry.error)) {
-          const code = entry.error;
-          setNeeds((cur) => (cur.includes(code) ? cur : [...cur, code]));
-        }
-        latest.current.onRequest?.(entry);
-      },
-      onLink: (request, decision) => {
-        const frame = elements.current.get(key) ?? null;
-        const said = openLink(request, decision, frame, slot);
-        if (said) latest.current.onRuntime?.(said);
-      },
-      onNotice: (notice) => {
-        if (notice.type === "height") {
-          // Clamped again here: the notice was parsed, but the height is all a frame may set.
-          const h = Math.min(FRAME_HEIGHT_MAX, Math.max(FIT_MIN_HEIGHT, notice.height));
-          setContentHeight(h);
-          return;
-        }
-        if (notice.type === "scroll") scrollY.current = notice.y;
-        else if (notice.type === "snapshot") {
-          setSnapshot((cur) => withSnapshot(cur, notice));
-        } else {
-          recorder?.notice(notice);
-          if (notice.type === "error" || notice.type === "console") latest.current.onRuntime?.(notice);
-          return;
-        }
-        latest.current.onNotice?.(notice);
-      },
-    });
-    slot.recorder = recorder;
-    slot.close = () => {
-      recorder?.cancel();
-      closeBroker();
-    };
-    // Copied into a plain object: structured cloning keeps own string properties and nothing else.
-    const params = p.params ? { ...p.params } : {};
-    const init: InitMessage = { type: "init", html: p.html, apiBase: apiBaseOf(p.data), scroll: scrollY.current, params };
-    // The frame's origin is opaque, so "*" is the only target origin that reaches it; the frame
-    // holds nothing but this dashboard, which is what the message carries.
-    target.postMessage(init, "*", [channel.port2]);
-    slot.awaitingWrite = true;
-    slot.ready = false;
+    open(key, target, slot);
     return true;
   };
 
   const restart = useEffectEvent(() => {
-    if (standby) {
-      arming.current = true;
-      setStandbyArmed(true);
-    }
-    const { active, standby: waiting } = framesRef.current;
-    if (waiting !== null && slots.current.get(waiting)?.ready && begin(waiting)) {
-      slots.current.get(active)?.close?.();
-      slots.current.delete(active);
-      // Shown at once rather than at React's next commit: a hidden frame's rendering is held
-      // back, so the new revision paints only once its frame is visible.
-      const shown = elements.current.get(waiting);
-      const old = elements.current.get(active);
-      if (shown) shown.hidden = false;
-      if (old) old.hidden = true;
-      const next: Frames = { active: waiting, standby: nextKey.current++ };
-      framesRef.current = next;
-      setFrames(next);
-      setHalted(false);
-      return;
-    }
-    // No standby ready (two revisions in quick succession, or none kept): new frames take the
-    // place of both. Navigating the old element instead would let a load event of its previous
-    // document (its bootstrap's, or the one document.close() finishes) be taken for the new one.
-    for (const key of [active, waiting]) {
-      if (key === null) continue;
-      slots.current.get(key)?.close?.();
-      slots.current.delete(key);
-    }
-    const next: Frames = { active: nextKey.current++, standby: standby ? nextKey.current++ : null };
+    if (standby) armStandbyNow();
+    const next = nextFrames(framesRef.current, standby, nextKey, slots.current, elements.current, begin);
     framesRef.current = next;
     setFrames(next);
     setHalted(false);
@@ -434,47 +562,8 @@ export function DashboardFrame(props: DashboardFrameProps) {
       tabIndex={takeFocus ? -1 : undefined}
       data-testid={takeFocus ? "dashboard-region" : undefined}
     >
-      {/* Always rendered, so assistive technology already watches the region when text arrives. */}
-      <div role="status" className={styles.snapshot} data-testid="snapshot-notice" data-taken-at={snapshot?.takenAt ?? undefined}>
-        {snapshot ? (
-          <p>
-            <SnapshotNoticeText state={snapshot} />
-          </p>
-        ) : null}
-      </div>
-      <div role="status" className={styles.snapshot} data-testid="connect-notice">
-        <ConnectNotice codes={needs} />
-      </div>
-      {/* Keys only grow and the standby is always the newer frame, so the order never changes:
-          a frame moved in the page would reload. */}
-      {[frames.active, standbyArmed ? frames.standby : null].flatMap((key) => {
-        if (key === null) return [];
-        const shown = key === frames.active;
-        return [
-          <iframe
-            key={key}
-            ref={(el) => {
-              if (!el) return;
-              elements.current.set(key, el);
-              return () => {
-                elements.current.delete(key);
-              };
-            }}
-            className={frameClass}
-            // The standby carries the shown height too: it takes the visible frame's place at once,
-            // before React's next commit, and a shorter frame there would pull the page's scroll up.
-            style={frameStyle}
-            src={interactive ? FRAME_PATH : undefined}
-            sandbox="allow-scripts"
-            referrerPolicy="no-referrer"
-            title={shown ? title : "Standby frame"}
-            hidden={!shown}
-            tabIndex={shown ? undefined : -1}
-            onLoad={() => onLoad(key)}
-            data-testid={shown ? "dashboard-frame" : "dashboard-frame-standby"}
-          />,
-        ];
-      })}
+      <FrameNotices snapshot={snapshot} needs={needs} />
+      <FrameElements frames={frames} standbyArmed={standbyArmed} elements={elements} className={frameClass} style={frameStyle} interactive={interactive} title={title} onLoad={onLoad} />
       {halted ? (
         <p className={styles.halted} role="alert">
           The dashboard kept reloading itself, so it was stopped. It starts again with the next revision.

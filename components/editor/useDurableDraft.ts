@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { DraftView } from "@/lib/contract/playground";
 import { PLAYGROUND_BASE } from "@/lib/contract/playground-limits";
 import { draftViewShape } from "@/lib/contract/draft-shapes";
@@ -126,6 +126,119 @@ function keepProbe(store: KeyValueStore, key: string): boolean {
   }
 }
 
+type LiveRef = RefObject<{ source: EditorSource; data: PreviewData; sharing: DraftSharing; announce: (status: string) => void }>;
+type StartRef = RefObject<{ starter: EditorExample | undefined; settings: PreviewSettings }>;
+
+// Brings back the edits kept for `where` when they differ from what the editor opened on.
+function restoreKept(live: LiveRef, start: StartRef, store: KeyValueStore, where: EditsScope, onDraft: boolean): { edits: KeptEdits; starter: EditorExample } | null {
+  const { source: s, data: d, sharing: sh, announce: say } = live.current;
+  const decision = restoreDecision(readKeptEdits(store, where), { html: start.current.starter?.html ?? "" }, Date.now());
+  if (decision.kind === "drop") writeKeptEdits(store, where, null);
+  if (decision.kind !== "restore") return null;
+  const edits = decision.edits;
+  // On a draft's address the edits sit on its latest revision, whatever they started from.
+  const base: EditorExample =
+    onDraft && start.current.starter
+      ? start.current.starter
+      : { ...edits.base, description: "", source: { from: `edits kept in this browser, started from “${edits.base.label}”`, own: false } };
+  s.restore(base, edits.html, edits.history);
+  // A draft's data mode is fixed at creation; the plain editor's is whatever it was.
+  d.restore({ mode: onDraft ? start.current.settings.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
+  if (!onDraft) sh.setDash(edits.dash);
+  say("Restored your unsaved edits.");
+  return { edits, starter: base };
+}
+
+/** What the editor opens on for a draft's latest revision. */
+function draftStarter(view: DraftView): EditorExample {
+  return {
+    id: `draft-${view.id}`,
+    label: view.dash ?? htmlTitle(view.html) ?? "draft",
+    description: "",
+    html: view.html,
+    warnings: view.warnings,
+    // Whoever holds the write link writes a draft, this browser or not: never the viewer's own code.
+    source: { from: "a playground draft, written by whoever holds its write link (an agent, or anyone it was shared with)", own: false },
+  };
+}
+
+/** "Open in playground" on a saved dashboard: its HTML, slug and data mode, not shared until asked. */
+function useHandoffOpen(openHandoff: boolean | undefined, live: LiveRef, onOwnHandoff: DurableDraftInput["onOwnHandoff"]): void {
+  useHandoff(openHandoff, (handoff) => {
+    const { source: s, data: d, sharing: sh, announce: say } = live.current;
+    if (!handoff) {
+      say("Nothing was handed over to open; the editor starts from the example.");
+      return;
+    }
+    const starter: EditorExample = { id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html, source: handoff.source };
+    s.load(starter);
+    d.restore({ mode: handoff.dataMode });
+    sh.setDash(handoff.dash ?? null);
+    if (handoff.source.own && handoff.dash && handoff.revision) onOwnHandoff?.({ starter, slug: handoff.dash, revision: handoff.revision, html: handoff.html });
+    // What was handed over is kept in this browser from now on, so a reload must not look for it again.
+    window.history.replaceState(null, "", PLAYGROUND_BASE);
+    say(
+      handoff.source.own
+        ? `Opened ${handoff.label} from your space. Saving adds a revision to it; nothing is shared until you share.`
+        : `Opened ${handoff.label} on demo data: it is not yours, so it reads your data only if you choose My live data and agree. Saving puts a copy in your space.`,
+    );
+  });
+}
+
+/** A new draft of this browser's own (shared, or forked): its address, and its capability kept. */
+function useDraftAddress(draftId: string | undefined, { share, sharedAs }: Pick<DraftSharing, "share" | "sharedAs">, live: LiveRef): void {
+  const addressed = useRef(draftId ?? null);
+  useEffect(() => {
+    if (share.kind !== "shared" || !sharedAs || sharedAs.id === addressed.current) return;
+    const before = addressed.current;
+    addressed.current = sharedAs.id;
+    const store = browserStore();
+    const stored = store ? keepWriteCapability(store, sharedAs.id, { postUrl: share.postUrl, watchUrl: share.watchUrl }) : false;
+    // The edits now live in the draft; the plain editor's copy would come back on its next visit.
+    if (store && !before) writeKeptEdits(store, { kind: "playground" }, null);
+    window.history.replaceState(null, "", draftAddress(sharedAs.id));
+    if (!stored) live.current.announce("This browser would not keep the draft's write link: it can be edited only until this page is closed.");
+    // `live` is a ref: the same object for the editor's life, so it never runs the effect again.
+  }, [share, sharedAs, live]);
+}
+
+/** Edits are kept a moment after each change, and at once when the page goes away; whether the last write held. */
+function useKeptEdits(access: Access, scopeKey: string, source: EditorSource, data: PreviewData, sharing: DraftSharing, latestHistoryOf: RefObject<(() => unknown) | undefined>): boolean {
+  const { html, starter } = source;
+  const { mode, scenario, examples } = data;
+  const { dash } = sharing;
+  const [lastWriteOk, setLastWriteOk] = useState(true);
+  const pending = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (access !== "write" || !starter) return;
+    const store = browserStore();
+    if (!store) return;
+    const where: EditsScope = scopeKey ? { kind: "draft", id: scopeKey } : { kind: "playground" };
+    const write = () => {
+      pending.current = null;
+      const history = historyToKeep(latestHistoryOf.current?.(), html);
+      const edits: KeptEdits | null = worthKeeping(html, starter)
+        ? { v: 1, html, base: { id: starter.id, label: starter.label, html: starter.html }, dash, dataMode: mode, scenario, examples, keptAt: Date.now(), ...(history === undefined ? {} : { history }) }
+        : null;
+      setLastWriteOk(writeKeptEdits(store, where, edits));
+    };
+    pending.current = write;
+    const timer = setTimeout(write, KEEP_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [access, scopeKey, html, starter, dash, mode, scenario, examples, latestHistoryOf]);
+
+  // A reload, a closed tab, or another page of the site: the latest edits are kept first.
+  useEffect(() => {
+    const flush = () => pending.current?.();
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, []);
+  return lastWriteOk;
+}
+
 /**
  * Drafts that outlive the tab: each has its own address (the read id only), the write capability
  * stays in this browser's storage, and edits not yet shared or saved are kept there too and
@@ -135,7 +248,6 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
   // The edits brought back, on what, and at which revision: the notice holds while they are still
   // unsaved edits on that document (not once pushed as a revision, shared, or replaced).
   const [restored, setRestored] = useState<{ keptAt: number; starter: EditorExample; revision: number | null } | null>(null);
-  const [lastWriteOk, setLastWriteOk] = useState(true);
   const [forking, setForking] = useState(false);
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   const storageOk = useSyncExternalStore(noSubscription, probeStorage, () => false);
@@ -168,33 +280,13 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     live.current = { source, data, sharing, announce };
   });
 
-  // Brings back the edits kept for `where` when they differ from what the editor opened on.
-  const restoreKept = (store: KeyValueStore, where: EditsScope, onDraft: boolean): { edits: KeptEdits; starter: EditorExample } | null => {
-    const { source: s, data: d, sharing: sh, announce: say } = live.current;
-    const decision = restoreDecision(readKeptEdits(store, where), { html: start.current.starter?.html ?? "" }, Date.now());
-    if (decision.kind === "drop") writeKeptEdits(store, where, null);
-    if (decision.kind !== "restore") return null;
-    const edits = decision.edits;
-    // On a draft's address the edits sit on its latest revision, whatever they started from.
-    const base: EditorExample =
-      onDraft && start.current.starter
-        ? start.current.starter
-        : { ...edits.base, description: "", source: { from: `edits kept in this browser, started from “${edits.base.label}”`, own: false } };
-    s.restore(base, edits.html, edits.history);
-    // A draft's data mode is fixed at creation; the plain editor's is whatever it was.
-    d.restore({ mode: onDraft ? start.current.settings.mode : edits.dataMode, scenario: edits.scenario, examples: edits.examples });
-    if (!onDraft) sh.setDash(edits.dash);
-    say("Restored your unsaved edits.");
-    return { edits, starter: base };
-  };
-
   // The first visit. On a draft's address: read its latest revision, take it up when this browser
   // may write it, then bring back edits kept for it. In the plain editor: bring back kept edits.
   useEffect(() => {
     const store = browserStore();
     if (!draftId) {
       if (!store || openHandoff) return;
-      const back = restoreKept(store, { kind: "playground" }, false);
+      const back = restoreKept(live, start, store, { kind: "playground" }, false);
       // The notice's time comes from storage, which the server cannot see: set after hydration.
       if (back) queueMicrotask(() => setRestored({ keptAt: back.edits.keptAt, starter: back.starter, revision: null }));
       return;
@@ -210,15 +302,7 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
         return;
       }
       const view = read.view;
-      const starter: EditorExample = {
-        id: `draft-${view.id}`,
-        label: view.dash ?? htmlTitle(view.html) ?? "draft",
-        description: "",
-        html: view.html,
-        warnings: view.warnings,
-        // Whoever holds the write link writes a draft, this browser or not: never the viewer's own code.
-        source: { from: "a playground draft, written by whoever holds its write link (an agent, or anyone it was shared with)", own: false },
-      };
+      const starter = draftStarter(view);
       start.current = { starter, settings: { mode: view.dataMode, scenario: view.scenario, examples: view.examples } };
       s.load(starter);
       d.restore(start.current.settings);
@@ -227,7 +311,7 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
       if (capability) sh.resume({ id: view.id, revision: view.revision, ...capability, draft: { html: view.html, scenario: view.scenario, examples: view.examples } });
       setLoaded(true);
       say(capability ? `Opened your draft at revision ${view.revision}; each edit goes to watchers.` : `Opened the draft at revision ${view.revision}, read-only.`);
-      const back = store && capability ? restoreKept(store, { kind: "draft", id: view.id }, true) : null;
+      const back = store && capability ? restoreKept(live, start, store, { kind: "draft", id: view.id }, true) : null;
       if (back) setRestored({ keptAt: back.edits.keptAt, starter: back.starter, revision: view.revision });
     })();
     return () => {
@@ -237,73 +321,11 @@ export function useDurableDraft({ draftId, openHandoff, source, data, sharing, a
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // "Open in playground" on a saved dashboard: its HTML, slug and data mode, not shared until asked.
-  useHandoff(openHandoff, (handoff) => {
-    const { source: s, data: d, sharing: sh, announce: say } = live.current;
-    if (!handoff) {
-      say("Nothing was handed over to open; the editor starts from the example.");
-      return;
-    }
-    const starter: EditorExample = { id: HANDOFF_ID, label: handoff.label, description: "", html: handoff.html, source: handoff.source };
-    s.load(starter);
-    d.restore({ mode: handoff.dataMode });
-    sh.setDash(handoff.dash ?? null);
-    if (handoff.source.own && handoff.dash && handoff.revision) onOwnHandoff?.({ starter, slug: handoff.dash, revision: handoff.revision, html: handoff.html });
-    // What was handed over is kept in this browser from now on, so a reload must not look for it again.
-    window.history.replaceState(null, "", PLAYGROUND_BASE);
-    say(
-      handoff.source.own
-        ? `Opened ${handoff.label} from your space. Saving adds a revision to it; nothing is shared until you share.`
-        : `Opened ${handoff.label} on demo data: it is not yours, so it reads your data only if you choose My live data and agree. Saving puts a copy in your space.`,
-    );
-  });
+  useHandoffOpen(openHandoff, live, onOwnHandoff);
 
-  // A new draft of this browser's own (shared, or forked): its address, and its capability kept.
-  const addressed = useRef(draftId ?? null);
-  useEffect(() => {
-    if (share.kind !== "shared" || !sharedAs || sharedAs.id === addressed.current) return;
-    const before = addressed.current;
-    addressed.current = sharedAs.id;
-    const store = browserStore();
-    const stored = store ? keepWriteCapability(store, sharedAs.id, { postUrl: share.postUrl, watchUrl: share.watchUrl }) : false;
-    // The edits now live in the draft; the plain editor's copy would come back on its next visit.
-    if (store && !before) writeKeptEdits(store, { kind: "playground" }, null);
-    window.history.replaceState(null, "", draftAddress(sharedAs.id));
-    if (!stored) live.current.announce("This browser would not keep the draft's write link: it can be edited only until this page is closed.");
-  }, [share, sharedAs]);
+  useDraftAddress(draftId, sharing, live);
 
-  // Edits are kept a moment after each change, and at once when the page goes away.
-  const { html, starter } = source;
-  const { mode, scenario, examples } = data;
-  const { dash } = sharing;
-  const pending = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    if (access !== "write" || !starter) return;
-    const store = browserStore();
-    if (!store) return;
-    const where: EditsScope = scopeKey ? { kind: "draft", id: scopeKey } : { kind: "playground" };
-    const write = () => {
-      pending.current = null;
-      const history = historyToKeep(latestHistoryOf.current?.(), html);
-      const edits: KeptEdits | null = worthKeeping(html, starter)
-        ? { v: 1, html, base: { id: starter.id, label: starter.label, html: starter.html }, dash, dataMode: mode, scenario, examples, keptAt: Date.now(), ...(history === undefined ? {} : { history }) }
-        : null;
-      setLastWriteOk(writeKeptEdits(store, where, edits));
-    };
-    pending.current = write;
-    const timer = setTimeout(write, KEEP_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [access, scopeKey, html, starter, dash, mode, scenario, examples]);
-
-  // A reload, a closed tab, or another page of the site: the latest edits are kept first.
-  useEffect(() => {
-    const flush = () => pending.current?.();
-    window.addEventListener("pagehide", flush);
-    return () => {
-      window.removeEventListener("pagehide", flush);
-      flush();
-    };
-  }, []);
+  const lastWriteOk = useKeptEdits(access, scopeKey, source, data, sharing, latestHistoryOf);
 
   const discardRestored = () => {
     const { source: s, data: d, sharing: sh, announce: say } = live.current;

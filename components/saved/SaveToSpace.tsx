@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { SLUG_PATTERN, htmlTitle, proposedAddress, titleProblem, withTitle } from "@/lib/saved/slug";
 import { useInteractive } from "@/components/interactive";
 import { humanPost } from "./human-fetch";
@@ -63,6 +63,59 @@ interface SaveToSpaceProps {
 
 type State = { kind: "idle" } | { kind: "saving" } | { kind: "error"; message: string };
 
+/**
+ * Focus follows the panel: into the title when it opens, back to its button when it closes, so
+ * a keyboard user is never dropped at the top of the page.
+ */
+function usePanelFocus(open: boolean) {
+  const titleField = useRef<HTMLInputElement>(null);
+  const openButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // A panel that opens leftwards from its button (the editor's toolbar) would pass the window's
+  // left edge when the button has wrapped to the start of a row: it opens rightwards instead.
+  const formRef = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (open && form && form.getBoundingClientRect().left < 0) form.dataset.align = "start";
+  }, [open]);
+  useEffect(() => {
+    if (open) titleField.current?.focus();
+    else if (wasOpen.current) openButton.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  return { titleField, openButton, formRef };
+}
+
+interface ClosedButtonArgs {
+  openButton: RefObject<HTMLButtonElement | null>;
+  onOpen: () => void;
+  interactive: boolean;
+  /** The id of the line saying whether the newest is saved, when there is one. */
+  stateId: string | null;
+  keyShortcuts: string | undefined;
+  stateLine: ReactNode;
+}
+
+/** The panel closed: its button, and where the page was last saved. Called, not rendered, so the tree is as before. */
+function closedButton({ openButton, onOpen, interactive, stateId, keyShortcuts, stateLine }: ClosedButtonArgs) {
+  return (
+    <>
+      <button ref={openButton} type="button" className="primary" onClick={onOpen} disabled={!interactive}
+        aria-describedby={stateId ?? undefined}
+        aria-keyshortcuts={keyShortcuts}
+        title={keyShortcuts ? "Save to my space (Ctrl+S or ⌘S)" : undefined}
+      >
+        Save<span className={styles.saveRest}> to my space</span>
+      </button>
+      {stateId ? (
+        <span id={stateId} className={styles.saveState} data-testid="save-state">
+          {stateLine}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 /** "Save to my space": a Title and the Address it proposes (editable), and whether the newest is saved. */
 export function SaveToSpace({ handle, csrf, suggested, html, note, saved, onSaved, retitle, keyShortcuts }: SaveToSpaceProps) {
   const [open, setOpen] = useState(false);
@@ -79,23 +132,7 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, saved, onSave
   const badAddress = SLUG_PATTERN.test(slug) ? null : "Use 1–64 lowercase letters, digits and hyphens for the address, starting with a letter or digit.";
   const problem = badTitle ?? badAddress;
 
-  // Focus follows the panel: into the title when it opens, back to its button when it closes, so
-  // a keyboard user is never dropped at the top of the page.
-  const titleField = useRef<HTMLInputElement>(null);
-  const openButton = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
-  // A panel that opens leftwards from its button (the editor's toolbar) would pass the window's
-  // left edge when the button has wrapped to the start of a row: it opens rightwards instead.
-  const formRef = useRef<HTMLFormElement>(null);
-  useLayoutEffect(() => {
-    const form = formRef.current;
-    if (open && form && form.getBoundingClientRect().left < 0) form.dataset.align = "start";
-  }, [open]);
-  useEffect(() => {
-    if (open) titleField.current?.focus();
-    else if (wasOpen.current) openButton.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
+  const { titleField, openButton, formRef } = usePanelFocus(open);
 
   const where = saved ? savedState(saved, html) : null;
   const stateLine = where ? (
@@ -106,22 +143,7 @@ export function SaveToSpace({ handle, csrf, suggested, html, note, saved, onSave
   ) : null;
 
   if (!open) {
-    return (
-      <>
-        <button ref={openButton} type="button" className="primary" onClick={() => setOpen(true)} disabled={!interactive}
-          aria-describedby={where ? `${id}-state` : undefined}
-          aria-keyshortcuts={keyShortcuts}
-          title={keyShortcuts ? "Save to my space (Ctrl+S or ⌘S)" : undefined}
-        >
-          Save<span className={styles.saveRest}> to my space</span>
-        </button>
-        {where ? (
-          <span id={`${id}-state`} className={styles.saveState} data-testid="save-state">
-            {stateLine}
-          </span>
-        ) : null}
-      </>
-    );
+    return closedButton({ openButton, onOpen: () => setOpen(true), interactive, stateId: where ? `${id}-state` : null, keyShortcuts, stateLine });
   }
 
   const submit = async (event: React.FormEvent) => {
