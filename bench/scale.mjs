@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
 });
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+const WARM_UP_S = 3;
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const DRAFT = "/dashboards/playground/draft";
 const LIMITS = {
@@ -132,8 +133,8 @@ function cannon(opts) {
 }
 
 /** Clients that each update a draft of their own again and again, over one kept-alive connection each. */
-async function updates(postUrls) {
-  const until = Date.now() + DURATION * 1000;
+async function updates(postUrls, seconds = DURATION) {
+  const until = Date.now() + seconds * 1000;
   let done = 0;
   let failed = 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -156,13 +157,13 @@ async function updates(postUrls) {
     while (Date.now() < until) await once(new URL(url));
   }));
   agent.destroy();
-  return { requests: done, failed, seconds: DURATION };
+  return { requests: done, failed, seconds };
 }
 
 /** Clients that each open the event stream, wait for its first `draft` frame and close, again and again. */
-async function arrivals(eventsUrl) {
+async function arrivals(eventsUrl, seconds = DURATION) {
   const url = new URL(eventsUrl);
-  const until = Date.now() + DURATION * 1000;
+  const until = Date.now() + seconds * 1000;
   let done = 0;
   let failed = 0;
   const agent = new http.Agent({ keepAlive: false });
@@ -191,7 +192,7 @@ async function arrivals(eventsUrl) {
     while (Date.now() < until) await once();
   }));
   agent.destroy();
-  return { requests: done, failed, seconds: DURATION };
+  return { requests: done, failed, seconds };
 }
 
 async function measure(instances) {
@@ -205,18 +206,19 @@ async function measure(instances) {
     for (let i = 0; i < CONNECTIONS; i++) own.push((await createDraft(base)).postUrl.replace(/^https?:\/\/[^/]+/, base));
     const watchable = await createDraft(base);
     const loads = [
-      { name: "api read", run: () => cannon({ url: `${base}/api/me`, headers: { cookie } }) },
-      { name: "demo-API read", run: () => cannon({ url: `${base}/dashboards/playground/api/cx/owners` }) },
+      { name: "api read", run: (duration) => cannon({ url: `${base}/api/me`, headers: { cookie }, ...(duration && { duration }) }) },
+      { name: "demo-API read", run: (duration) => cannon({ url: `${base}/dashboards/playground/api/cx/owners`, ...(duration && { duration }) }) },
       {
         name: "draft update",
-        run: () => updates(own),
+        run: (duration) => updates(own, duration),
       },
-      { name: "watch stream", run: () => arrivals(watchable.eventsUrl.replace(/^https?:\/\/[^/]+/, base)) },
+      { name: "watch stream", run: (duration) => arrivals(watchable.eventsUrl.replace(/^https?:\/\/[^/]+/, base), duration) },
     ];
     const rows = [];
     for (const load of loads) {
-      // A short warm-up, so that each instance has compiled and cached what the load reads.
-      if (load.name !== "watch stream") await cannon({ ...{ url: `${base}/api/me`, headers: { cookie } }, duration: 1 });
+      // A warm-up of the load itself, so that every instance has loaded the route's code, compiled
+      // its hot paths and cached what the load reads before anything is counted.
+      await load.run(WARM_UP_S);
       const before = await statementsOf(cluster.instances);
       const cpuBefore = cpuByPart(cluster.instances);
       const result = await load.run();
