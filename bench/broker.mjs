@@ -14,12 +14,12 @@
 // PostgreSQL sends NOTIFY as the service does, inside the writing transaction
 // (BEGIN; SELECT pg_notify(…); COMMIT), since a notice leaves only when its update commits:
 // commits that notify take one lock for the whole database, which is what bounds it.
-import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { connect as natsConnect, StringCodec } from "nats";
 import pg from "pg";
 import { createClient } from "redis";
+import { cpuOf } from "./proc.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -35,27 +35,6 @@ const PUBLISHERS = Number(args.publishers);
 const PG_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const NATS_URL = process.env.NATS_URL || "127.0.0.1:4222";
-const TICK_MS = 10; // USER_HZ
-
-/** CPU ms so far of every process whose name is `comm`, with the children it has reaped. */
-function cpuOf(comm) {
-  let ms = 0;
-  for (const pid of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(")");
-    if (stat.slice(stat.indexOf("(") + 1, close) !== comm) continue;
-    const f = stat.slice(close + 2).split(" ");
-    ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS;
-  }
-  return ms;
-}
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**

@@ -13,7 +13,6 @@
 // The playground's per-address limits are raised so that what is measured is the service, not
 // its allowances; each cluster gets a schema of its own, dropped afterwards. Everything shares
 // the machine's cores: the load generator, nginx, the instances and PostgreSQL.
-import fs from "node:fs";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -21,6 +20,7 @@ import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startCluster } from "../scripts/cluster.mjs";
+import { processes } from "./proc.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -54,30 +54,6 @@ async function statementsOf(instances) {
     sum += Number(line?.split(" ")[1] ?? NaN);
   }
   return sum;
-}
-
-const TICK_MS = 10; // USER_HZ: /proc's CPU times are in hundredths of a second on Linux
-
-/** Every process's parent, name and CPU time (ms), from /proc. */
-function processes() {
-  const out = new Map();
-  for (const pid of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ")".
-    const close = stat.lastIndexOf(")");
-    const comm = stat.slice(stat.indexOf("(") + 1, close);
-    const f = stat.slice(close + 2).split(" ");
-    // utime + stime, and cutime + cstime: the children it has reaped, so that a PostgreSQL backend
-    // that ends during a load still counts (in the postmaster's figure).
-    out.set(Number(pid), { comm, ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS });
-  }
-  return out;
 }
 
 /** CPU time so far by part: the instances (each with its children), nginx, PostgreSQL, this load generator. */
