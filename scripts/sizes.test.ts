@@ -32,8 +32,6 @@ const ALLOWED_FILES: Record<string, number> = {
 };
 
 const ALLOWED_FUNCTIONS: Record<string, number> = {
-  "components/docs/DocsSearch.tsx › DocsSearch": 136,
-  "components/editor/CodeEditor.tsx › CodeEditor": 138,
 };
 
 interface Measured {

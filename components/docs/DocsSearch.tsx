@@ -19,19 +19,11 @@ const KIND_LABEL: Record<SearchEntry["k"], string> = {
   prose: "text",
 };
 
-export function DocsSearch({ version }: { version: string }) {
-  const id = useId();
-  const inputId = `${id}-input`;
-  const listId = `${id}-results`;
-  const optionId = (i: number) => `${id}-result-${i}`;
-  const [query, setQuery] = useState("");
+/** The search index, fetched on first use; `load` again after a failure tries again. */
+function useSearchIndex(version: string) {
   const [entries, setEntries] = useState<readonly SearchEntry[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const requested = useRef(false);
-  const input = useRef<HTMLInputElement>(null);
-
   function load() {
     if (requested.current) return;
     requested.current = true;
@@ -43,6 +35,64 @@ export function DocsSearch({ version }: { version: string }) {
         setFailed(true);
       });
   }
+  return { entries, failed, load };
+}
+
+/** Opens a result's place, highlighting what was searched for there. */
+function goTo(entry: SearchEntry, query: string) {
+  const [section = "", anchor = ""] = entry.h.split("#");
+  const path = `/docs/${section}`;
+  saveWish({ path, anchor, term: highlightTerm(entry, query) });
+  // A document load, not the router's: only a load makes the place the :target the page's
+  // styles mark, and the reference's pages share nothing worth keeping.
+  if (window.location.pathname !== path) window.location.href = new URL(`${path}#${encodeURIComponent(anchor)}`, window.location.origin).href;
+  else if (decodeURIComponent(window.location.hash.slice(1)) !== anchor) window.location.hash = anchor;
+  else window.dispatchEvent(new Event(HIGHLIGHT_EVENT));
+}
+
+/** What the status line says for this query. */
+function statusOf(query: string, failed: boolean, entries: readonly SearchEntry[] | null, results: readonly SearchEntry[]): string {
+  if (!query.trim()) return "";
+  if (failed) return "The search could not load; the contents below still work.";
+  if (!entries) return "Loading the index…";
+  return results.length ? `${results.length}${results.length === 12 ? "+" : ""} results; arrows to choose, Enter to open` : `Nothing matches “${query.trim()}”.`;
+}
+
+function SearchResults({ listId, optionId, results, active, expanded, onChoose }: { listId: string; optionId: (i: number) => string; results: readonly SearchEntry[]; active: number; expanded: boolean; onChoose: (entry: SearchEntry) => void }) {
+  return (
+    <ul id={listId} role="listbox" aria-label="Search results" className={styles.results} hidden={!expanded}>
+      {results.map((r, i) => (
+        <li
+          key={`${r.k} ${r.h} ${r.n}`}
+          id={optionId(i)}
+          role="option"
+          aria-selected={i === active}
+          className={styles.result}
+          data-kind={r.k}
+          // Keep focus in the box, so a click is not lost to the blur that closes the list.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onChoose(r)}
+        >
+          <span className={styles.resultName}>{r.k === "prose" ? r.n : <code>{r.n}</code>}</span>
+          <span className={styles.resultWhere}>
+            {KIND_LABEL[r.k]} · {r.c}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function DocsSearch({ version }: { version: string }) {
+  const id = useId();
+  const inputId = `${id}-input`;
+  const listId = `${id}-results`;
+  const optionId = (i: number) => `${id}-result-${i}`;
+  const [query, setQuery] = useState("");
+  const { entries, failed, load } = useSearchIndex(version);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const input = useRef<HTMLInputElement>(null);
 
   // What was typed before the script ran is the query, not lost.
   useEffect(() => {
@@ -60,15 +110,8 @@ export function DocsSearch({ version }: { version: string }) {
   const expanded = open && results.length > 0;
 
   function go(entry: SearchEntry) {
-    const [section = "", anchor = ""] = entry.h.split("#");
-    const path = `/docs/${section}`;
-    saveWish({ path, anchor, term: highlightTerm(entry, query) });
     setOpen(false);
-    // A document load, not the router's: only a load makes the place the :target the page's
-    // styles mark, and the reference's pages share nothing worth keeping.
-    if (window.location.pathname !== path) window.location.href = new URL(`${path}#${encodeURIComponent(anchor)}`, window.location.origin).href;
-    else if (decodeURIComponent(window.location.hash.slice(1)) !== anchor) window.location.hash = anchor;
-    else window.dispatchEvent(new Event(HIGHLIGHT_EVENT));
+    goTo(entry, query);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
@@ -92,12 +135,7 @@ export function DocsSearch({ version }: { version: string }) {
     }
   }
 
-  let status = "";
-  if (query.trim()) {
-    if (failed) status = "The search could not load; the contents below still work.";
-    else if (!entries) status = "Loading the index…";
-    else status = results.length ? `${results.length}${results.length === 12 ? "+" : ""} results; arrows to choose, Enter to open` : `Nothing matches “${query.trim()}”.`;
-  }
+  const status = statusOf(query, failed, entries, results);
 
   return (
     <div className={styles.search}>
@@ -132,26 +170,7 @@ export function DocsSearch({ version }: { version: string }) {
       <p id={`${id}-status`} role="status" className={styles.searchCount}>
         {status}
       </p>
-      <ul id={listId} role="listbox" aria-label="Search results" className={styles.results} hidden={!expanded}>
-        {results.map((r, i) => (
-          <li
-            key={`${r.k} ${r.h} ${r.n}`}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            className={styles.result}
-            data-kind={r.k}
-            // Keep focus in the box, so a click is not lost to the blur that closes the list.
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => go(r)}
-          >
-            <span className={styles.resultName}>{r.k === "prose" ? r.n : <code>{r.n}</code>}</span>
-            <span className={styles.resultWhere}>
-              {KIND_LABEL[r.k]} · {r.c}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <SearchResults listId={listId} optionId={optionId} results={results} active={active} expanded={expanded} onChoose={go} />
     </div>
   );
 }

@@ -78,6 +78,57 @@ function earlySourceHtml(value: string, label: string, readOnly: boolean): strin
   return `<textarea class="${styles.earlySource}" aria-label="${escapeHtml(label)}" data-testid="early-source" spellcheck="false" autocapitalize="off" autocomplete="off"${readOnly ? " readonly" : ""}>\n${escapeHtml(value)}</textarea>`;
 }
 
+/**
+ * Starts CodeMirror at once, or on a phone when the author first touches the text area: focus
+ * covers a tap, a keyboard's Tab and a finding's jump to its line (which focuses the text area);
+ * the caret and anything typed meanwhile carry over. Answers how to stop waiting.
+ */
+function startWhenWanted(untouched: HTMLTextAreaElement | null, start: () => void): () => void {
+  if (!untouched || !window.matchMedia(EDITOR_ON_TOUCH_QUERY).matches) {
+    start();
+    return () => {};
+  }
+  const stop = () => {
+    untouched.removeEventListener("focus", onTouch);
+    untouched.removeEventListener("pointerdown", onTouch);
+  };
+  const onTouch = () => {
+    stop();
+    start();
+  };
+  untouched.addEventListener("focus", onTouch);
+  untouched.addEventListener("pointerdown", onTouch);
+  return stop;
+}
+
+/** The handle the page holds: on the text area until CodeMirror has mounted, then on CodeMirror. */
+function editorHandle(earlyArea: () => HTMLTextAreaElement | null, editor: { current: MountedEditor | null }, changed: (text: string) => void, initial: { current: string }): CodeEditorHandle {
+  return {
+    goTo: (line, column = 1) => {
+      const area = earlyArea();
+      if (area) {
+        const at = plainOffset(area.value, line, column);
+        area.focus();
+        area.setSelectionRange(at, at);
+        return;
+      }
+      editor.current?.goTo(line, column);
+    },
+    replaceAll: (text) => {
+      const area = earlyArea();
+      if (area) {
+        if (area.value === text) return;
+        area.value = text;
+        changed(text);
+        return;
+      }
+      editor.current?.replaceAll(text);
+    },
+    value: () => editor.current?.value() ?? earlyArea()?.value ?? initial.current,
+    history: () => editor.current?.history(),
+  };
+}
+
 /** The source editor: CodeMirror 6 once loaded, a plain text area holding the text until then. */
 export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit, warnings, checkedValue, label, describedBy, readOnly = false, ref }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -143,22 +194,7 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
       mountedHere.showFindings(findings.current.warnings, findings.current.checkedValue);
       setMounted(true);
     });
-    // Focus covers a tap, a keyboard's Tab and a finding's jump to its line (which focuses the
-    // text area); the caret and anything typed meanwhile carry over as above.
-    const untouched = earlyArea();
-    let stopWaiting = () => {};
-    if (untouched && window.matchMedia(EDITOR_ON_TOUCH_QUERY).matches) {
-      const onTouch = () => {
-        stopWaiting();
-        void start();
-      };
-      untouched.addEventListener("focus", onTouch);
-      untouched.addEventListener("pointerdown", onTouch);
-      stopWaiting = () => {
-        untouched.removeEventListener("focus", onTouch);
-        untouched.removeEventListener("pointerdown", onTouch);
-      };
-    } else void start();
+    const stopWaiting = startWhenWanted(earlyArea(), () => void start());
     return () => {
       stopWaiting();
       cancelled = true;
@@ -167,34 +203,7 @@ export function CodeEditor({ initialValue, initialHistory, onChange, onUserEdit,
     };
   }, [label, describedBy]);
 
-  useImperativeHandle(
-    ref,
-    () => ({
-      goTo: (line, column = 1) => {
-        const area = earlyArea();
-        if (area) {
-          const at = plainOffset(area.value, line, column);
-          area.focus();
-          area.setSelectionRange(at, at);
-          return;
-        }
-        editor.current?.goTo(line, column);
-      },
-      replaceAll: (text) => {
-        const area = earlyArea();
-        if (area) {
-          if (area.value === text) return;
-          area.value = text;
-          latestChange.current(text);
-          return;
-        }
-        editor.current?.replaceAll(text);
-      },
-      value: () => editor.current?.value() ?? earlyArea()?.value ?? initial.current,
-      history: () => editor.current?.history(),
-    }),
-    [],
-  );
+  useImperativeHandle(ref, () => editorHandle(earlyArea, editor, (text) => latestChange.current(text), initial), []);
 
   useEffect(() => {
     readOnlyNow.current = readOnly;
