@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { sharedLimiter, streamSlots } from "@/lib/limits/shared";
+import { openDb, type OpenDb } from "@/lib/db";
+import { leaseSize, sharedLimiter, streamSlots } from "@/lib/limits/shared";
 import { backends } from "../support/backends";
 import { DRAFT, onApp, openStream, postJson, startApp, twoInstancesOnPostgres, until, type App } from "../playground/support";
 
@@ -75,9 +76,82 @@ describe("rate limits shared by instances on PostgreSQL", () => {
   });
 });
 
+/**
+ * Two pools on the pair's schema that nothing else uses, so their statement counts are the
+ * limiter's or the slots' alone (the pair's apps refresh their rows on timers of their own).
+ */
+function quietPools(pair: { first: { storage: Parameters<typeof openDb>[0] } }) {
+  const pools = {} as { one: OpenDb; other: OpenDb };
+  beforeAll(async () => {
+    pools.one = await openDb(pair.first.storage, { migrate: false });
+    pools.other = await openDb(pair.first.storage, { migrate: false });
+  });
+  afterAll(async () => {
+    await pools.one?.close();
+    await pools.other?.close();
+  });
+  return pools;
+}
+
+describe("leases of a shared limit on PostgreSQL", () => {
+  const pair = twoInstancesOnPostgres(settings);
+  const pools = quietPools(pair);
+  const stored = async (bucket: string) =>
+    Number((await sql<{ n: number }>`select coalesce(sum(n), 0) as n from rate_limit_windows where bucket = ${bucket}`.execute(pair.first.db)).rows[0]!.n);
+
+  it("claims a key's requests in leases that double, so a client that keeps asking costs storage a statement per lease", async () => {
+    const t = Date.UTC(2030, 0, 1, 12, 0, 1);
+    const one = sharedLimiter(pools.one.db, "lease-spend", 512, { now: () => t });
+    expect(leaseSize(512)).toBe(32);
+    const before = pools.one.statements();
+    for (let i = 0; i < 100; i++) expect(await one.take("k")).toEqual({ ok: true });
+    // A hundred requests in eight claims (1, 2, 4, 8, 16, 32, 32, 32); the first also sweeps finished windows.
+    expect(pools.one.statements() - before).toBe(9);
+    expect(await stored("lease-spend")).toBe(127);
+    // Requests arriving together wait for one claim rather than each making their own.
+    const together = sharedLimiter(pools.one.db, "lease-together", 512, { now: () => t });
+    const at = pools.one.statements();
+    const taken = await Promise.all(Array.from({ length: 60 }, () => together.take("k")));
+    expect(taken.every((x) => x.ok)).toBe(true);
+    // Six claims (1 to 32) and this limiter's first sweep.
+    expect(pools.one.statements() - at).toBe(7);
+    expect(await stored("lease-together")).toBe(63);
+  });
+
+  it("never admits more than the limit across instances, and refuses the rest of a full window without asking storage", async () => {
+    let t = Date.UTC(2030, 0, 1, 12, 1, 1);
+    const one = sharedLimiter(pools.one.db, "lease-bound", 64, { now: () => t });
+    const other = sharedLimiter(pools.other.db, "lease-bound", 64, { now: () => t });
+    let admitted = 0;
+    for (let i = 0; i < 200; i++) if ((await (i % 3 ? one : other).take("k")).ok) admitted++;
+    expect(admitted).toBe(64);
+    const statements = pools.one.statements() + pools.other.statements();
+    for (let i = 0; i < 50; i++) expect((await (i % 2 ? one : other).take("k")).ok).toBe(false);
+    expect(pools.one.statements() + pools.other.statements()).toBe(statements);
+    // The next window starts a new allowance.
+    t += 60_000;
+    expect(await one.take("k")).toEqual({ ok: true });
+  });
+
+  it("gives a claim only what is left, so an instance holding a lease refuses no more than it holds", async () => {
+    const t = Date.UTC(2030, 0, 1, 12, 2, 1);
+    const one = sharedLimiter(pools.one.db, "lease-rest", 64, { now: () => t });
+    const other = sharedLimiter(pools.other.db, "lease-rest", 64, { now: () => t });
+    // `one` claims one, then two, and spends two of the three.
+    for (let i = 0; i < 2; i++) expect((await one.take("k")).ok).toBe(true);
+    let spent = 0;
+    while ((await other.take("k")).ok) spent++;
+    expect(spent).toBe(61);
+    // `one` still holds the third, and then no more.
+    expect((await one.take("k")).ok).toBe(true);
+    expect((await one.take("k")).ok).toBe(false);
+  });
+});
+
 describe("stream caps shared by instances on PostgreSQL", () => {
   const streams = { streamsPerDraft: 2, streamsPerAddress: 3, streamsTotal: 100, readsPerMinute: 10_000, trustedProxy: ["127.0.0.1"] };
   const pair = twoInstancesOnPostgres(streams);
+  const pools = quietPools(pair);
 
   const openRows = async () => Number((await sql<{ n: number }>`select coalesce(sum(n), 0) as n from stream_slots where bucket = 'streams_address'`.execute(pair.first.db)).rows[0]!.n);
 
@@ -110,6 +184,31 @@ describe("stream caps shared by instances on PostgreSQL", () => {
     expect(again.status).toBe(200);
     for (const s of [s1, s3, other, again]) s.kill();
     await until(async () => (await openRows()) === 0, "every slot given back");
+  });
+
+  it("counts a stream against every cap in one statement to open and one to close", async () => {
+    const slots = streamSlots(pools.one, { instance: "one-statement", now: () => Date.UTC(2030, 0, 2) });
+    const claims = [
+      { bucket: "test-one-a", key: "k", cap: 2 },
+      { bucket: "test-one-b", key: "k", cap: 1 },
+    ];
+    const before = pools.one.statements();
+    const release = await slots.acquire(claims);
+    expect(release).not.toBeNull();
+    expect(pools.one.statements() - before).toBe(1);
+    // Full on the second cap: refused, and what it claimed on the first is given back.
+    expect(await slots.acquire(claims)).toBeNull();
+    const rows = async () =>
+      (await sql<{ bucket: string; n: number }>`select bucket, n from stream_slots where instance = 'one-statement' order by bucket`.execute(pools.other.db)).rows.map((r) => [r.bucket, Number(r.n)]);
+    expect(await rows()).toEqual([
+      ["test-one-a", 1],
+      ["test-one-b", 1],
+    ]);
+    const beforeClose = pools.one.statements();
+    release!();
+    await until(async () => (await rows()).every(([, n]) => n === 0), "both slots given back");
+    expect(pools.one.statements() - beforeClose).toBe(1);
+    await slots.close();
   });
 
   it("stops counting an instance that no longer says it is alive", async () => {
