@@ -14,7 +14,8 @@ import {
   tokenRequest,
 } from "@/lib/contract/oauth";
 import { favourite, home } from "@/lib/contract/resources";
-import { SNAPSHOT_DAYS_DEFAULT, SNAPSHOT_DAYS_MAX, SNAPSHOT_VISIBILITIES, favouriteAction, homeAction, snapshotAction, trustAction } from "@/lib/saved/actions";
+import { SNAPSHOT_DAYS_DEFAULT, SNAPSHOT_DAYS_MAX, SNAPSHOT_VISIBILITIES } from "@/lib/contract/snapshots";
+import { favouriteAction, homeAction, snapshotAction, trustAction } from "@/lib/saved/actions";
 import { savedDashboard } from "./bodies";
 import { SchemaSet, fieldRows, queryParams } from "./json-schema";
 import type { BodyDoc, JsonSchema, OperationDoc, ResponseDoc } from "./types";

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { type ErrorCode } from "@/lib/contract/errors";
 import {
   PLAYGROUND_BASE,
+  SCENARIO_PARAM,
+  VARIANT_PARAM,
   REVISIONS_LIMIT_DEFAULT,
   REVISIONS_LIMIT_MAX,
   REVISIONS_PAGE_BYTES,
@@ -26,7 +28,6 @@ import {
   renderReportsQuery,
 } from "@/lib/contract/reports";
 import { RENDER_VIEWPORTS, drawingAnswer, renderAnswer, renderInput } from "@/lib/contract/renders";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
 import { endpointsBodySchema, scenariosBodySchema } from "@/lib/contract/playground-bodies";
 import { SchemaSet, fieldRows, queryParams, sentences } from "./json-schema";
 import type { BodyDoc, OperationDoc, ParamDoc } from "./types";
