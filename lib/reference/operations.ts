@@ -12,8 +12,8 @@ import { oauthOperations, operationsOperations, savingOperations } from "./opera
 
 // Every operation the reference documents: the API endpoints from their registry
 // (lib/contract/endpoints.ts), written here, and the playground's (operations-playground.ts),
-// saving's, OAuth's and the operators' (operations-account.ts) from theirs
-// (lib/contract/operations.ts), with the fields, bodies and prose written there.
+// saving's, OAuth's and the operators' (operations-account.ts) from their declarations
+// (lib/contract/operations/), whose prose, errors and schemas those files build on.
 
 export const CX_WAITING = "CxWaiting";
 
