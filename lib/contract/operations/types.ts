@@ -35,11 +35,11 @@ export interface SiteOperationDef {
   section: OperationSection;
   /** The reference's words on it: a string is a paragraph. */
   description?: readonly (string | Block)[];
-  /** Every error code it may answer, besides the envelope's own. */
+  /** The error codes it may answer in the envelope. */
   errors: readonly ErrorCode[];
   /** Its query string, when the contract holds it as a schema. */
   query?: z.ZodObject;
-  /** Its JSON body. */
+  /** Its request body: JSON, or a form's fields. */
   input?: z.ZodType;
   /** Its answer's JSON body. */
   answer?: z.ZodType;
