@@ -1,4 +1,5 @@
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
+import type { SiteOperationId } from "@/lib/contract/operations";
 import type { SiteOperationDef } from "@/lib/contract/operations/types";
 import { SchemaSet, fieldRows, limitsOf, typeLabel } from "./json-schema";
 import { operationAnchor } from "./sections";
@@ -31,6 +32,9 @@ interface SiteSpec {
   responses: ResponseDoc[];
   curl?: boolean;
 }
+
+/** What the reference adds to each declaration, by its id. */
+export type SiteSpecs = { readonly [I in SiteOperationId]?: SiteSpec };
 
 /** A site operation's doc entry: its method, path, summary, section, prose and errors from its declaration. */
 export function siteOperation(op: SiteOperationDef, s: SiteSpec): OperationDoc {

@@ -9,13 +9,13 @@ import { SNAPSHOT_VISIBILITIES } from "@/lib/contract/snapshots";
 import { favouriteAction, homeAction, snapshotAction, trustAction } from "@/lib/saved/actions";
 import { savedDashboard } from "./bodies";
 import { SchemaSet, fieldRows, queryParams } from "./json-schema";
-import type { BodyDoc, JsonSchema, OperationDoc, ResponseDoc } from "./types";
-import { jsonBody, pathParam, siteOperation } from "./operation-docs";
+import type { BodyDoc, JsonSchema, ResponseDoc } from "./types";
+import { jsonBody, pathParam, type SiteSpecs } from "./operation-docs";
 
-// The signed-in person's operations (saving, favourites, home, trust, snapshots), the MCP
-// authorization server's, and the operators' (health, readiness, metrics). Each one's words and
-// errors are its declaration's (lib/contract/operations/); the domain's bodies and the answers
-// the contract does not hold are stated here.
+// What the reference adds to the declarations (lib/contract/operations/) of the signed-in
+// person's operations (saving, favourites, home, trust, snapshots), the MCP authorization
+// server's, and the operators' (health, readiness, metrics). Their words and errors are the
+// declarations'; the domain's bodies and the answers the contract does not hold are stated here.
 
 const favouritesAnswer = z.object({ favourites: z.array(favourite) });
 const trustedAnswer = z.object({
@@ -55,7 +55,7 @@ const snapshotOpened = z.object({
   }),
 });
 
-export function savingOperations(set: SchemaSet): OperationDoc[] {
+export function savingOperations(set: SchemaSet) {
   const handle = pathParam("handle", "The signed-in person's handle: the local part of their email, lowercased.", { type: "string" }, set);
   const slugSchema = set.add(dashSlug);
   const slug = pathParam("slug", "The dashboard's name in the space.", { type: "string", pattern: slugSchema.pattern }, set);
@@ -63,95 +63,95 @@ export function savingOperations(set: SchemaSet): OperationDoc[] {
   const favouriteBody = set.add(favouriteAction);
   const homeBody = set.add(homeAction);
   const trustBody = set.add(trustAction);
-  return [
-    siteOperation(declared("saving.save"), {
+  return {
+    "saving.save": {
       security: "session-same-origin",
       params: [handle, slug],
       requestBodies: [{ contentType: "text/html", description: "The dashboard's HTML.", schema: { type: "string" }, fields: [] }],
       responses: [jsonBody(201, "The first save of this dashboard", saved, set), jsonBody(200, "A later save: a new revision", saved, set)],
       curl: false,
-    }),
-    siteOperation(declared("saving.show"), {
+    },
+    "saving.show": {
       security: "session",
       params: [handle, slug],
       responses: [{ status: 200, contentType: "text/html", description: "The page showing the dashboard", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-    siteOperation(declared("saving.list"), {
+    },
+    "saving.list": {
       security: "session",
       params: [handle],
       responses: [{ status: 200, contentType: "text/html", description: "The page listing the space", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-    siteOperation(declared("saving.favourites"), {
+    },
+    "saving.favourites": {
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "One action.", schema: favouriteBody, fields: fieldRows(favouriteBody, set.components) }],
       responses: [jsonBody(200, "The favourites after the change, in render order", set.add(favouritesAnswer), set)],
       curl: false,
-    }),
-    siteOperation(declared("saving.home"), {
+    },
+    "saving.home": {
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "The new home.", schema: homeBody, fields: fieldRows(homeBody, set.components) }],
       responses: [jsonBody(200, "The home path now set", set.add(declared("saving.home").answer), set)],
       curl: false,
-    }),
-    siteOperation(declared("saving.trust"), {
+    },
+    "saving.trust": {
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "One action.", schema: trustBody, fields: fieldRows(trustBody, set.components) }],
       responses: [jsonBody(200, "The authors you trust after the change", set.add(trustedAnswer), set)],
       curl: false,
-    }),
+    },
     ...snapshotOperations(set),
-  ];
+  } satisfies SiteSpecs;
 }
 
 /** Freezing, sharing and opening snapshots. */
-function snapshotOperations(set: SchemaSet): OperationDoc[] {
-  return [
-    siteOperation(declared("saving.snapshot"), {
+function snapshotOperations(set: SchemaSet) {
+  return {
+    "saving.snapshot": {
       security: "session-same-origin",
       requestBodies: [{ contentType: "application/json", description: "One action.", schema: set.add(snapshotAction), fields: fieldRows(set.add(snapshotAction), set.components) }],
       responses: [jsonBody(200, "The snapshot after `share`, or your open snapshots after `revoke`; `create` answers 201 with the snapshot", set.add(snapshotAnswer), set)],
       curl: false,
-    }),
-    siteOperation(declared("saving.snapshotShow"), {
+    },
+    "saving.snapshotShow": {
       security: "none",
       params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
       responses: [jsonBody(200, "The snapshot and its drawing", set.add(snapshotOpened), set), { status: 200, contentType: "text/html", description: "The snapshot's page, for a browser", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-    siteOperation(declared("saving.snapshotPicture"), {
+    },
+    "saving.snapshotPicture": {
       security: "none",
       params: [pathParam("token", "The snapshot's token.", { type: "string", pattern: "^[A-Za-z0-9_-]{32,128}$" }, set)],
       responses: [{ status: 200, contentType: "image/png", description: "The snapshot, as drawn", schema: { type: "string", format: "binary" }, fields: [] }],
       curl: false,
-    }),
-  ];
+    },
+  } satisfies SiteSpecs;
 }
 
-export function oauthOperations(set: SchemaSet): OperationDoc[] {
+export function oauthOperations(set: SchemaSet) {
   // OAuth clients read OAuth's own error format; the envelope's hint repeats its words.
   const oauthError = (what: string) => jsonBody(400, `${what}: \`{error, error_description, hint}\`, OAuth's format with the envelope's hint in the same words (401 for an unknown client, 429 with \`Retry-After\` past the allowance)`, set.add(oauthErrorAnswer), set);
   const form = (schema: JsonSchema, description: string): BodyDoc => ({ contentType: "application/x-www-form-urlencoded", description, schema, fields: fieldRows(schema, set.components) });
   const tokenBody = set.add(declared("oauth.token").input);
   const registration = set.add(declared("oauth.register").input);
   const page = (description: string): ResponseDoc => ({ status: 200, contentType: "text/html", description, schema: { type: "string" }, fields: [] });
-  return [
-    siteOperation(declared("oauth.protectedResource"), {
+  return {
+    "oauth.protectedResource": {
       security: "none",
       responses: [jsonBody(200, "The resource's metadata", set.add(declared("oauth.protectedResource").answer), set)],
-    }),
-    siteOperation(declared("oauth.authorizationServer"), {
+    },
+    "oauth.authorizationServer": {
       security: "none",
       responses: [jsonBody(200, "The server's metadata", set.add(declared("oauth.authorizationServer").answer), set)],
-    }),
-    siteOperation(declared("oauth.register"), {
+    },
+    "oauth.register": {
       security: "none",
       requestBodies: [{ contentType: "application/json", description: "The client's metadata (RFC 7591); only `redirect_uris` is required.", schema: registration, fields: fieldRows(registration, set.components) }],
       responses: [jsonBody(201, "The registered client", set.add(declared("oauth.register").answer), set), oauthError("Metadata that cannot be registered (429 past an address's bounds, 503 when every client kept is approved)")],
       curl: false,
-    }),
-    siteOperation(declared("oauth.authorize"), {
+    },
+    "oauth.authorize": {
       security: "session",
       params: queryParams(declared("oauth.authorize").query, set),
       responses: [
@@ -160,47 +160,47 @@ export function oauthOperations(set: SchemaSet): OperationDoc[] {
         { status: 400, contentType: "text/html", description: "A request that cannot be trusted to go back, shown as a page saying why: no or an unknown `client_id`, a parameter sent twice or too long, a redirect URI the client did not register or its metadata document does not list, a metadata document that cannot be used", schema: { type: "string" }, fields: [] },
       ],
       curl: false,
-    }),
-    siteOperation(declared("oauth.answer"), {
+    },
+    "oauth.answer": {
       security: "session-same-origin",
       responses: [{ status: 303, contentType: "text/plain", description: "Back to the host's redirect URI", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-    siteOperation(declared("oauth.token"), {
+    },
+    "oauth.token": {
       security: "none",
       requestBodies: [form(tokenBody, "The grant, as a form.")],
       responses: [jsonBody(200, "The tokens (`Cache-Control: no-store`)", set.add(declared("oauth.token").answer), set), oauthError("A grant that cannot be honoured")],
       curl: false,
-    }),
-    siteOperation(declared("oauth.revoke"), {
+    },
+    "oauth.revoke": {
       security: "none",
       requestBodies: [form(set.add(declared("oauth.revoke").input), "The token to give up, as a form.")],
       responses: [{ status: 200, contentType: "text/plain", description: "Done (an empty body)", schema: { type: "string" }, fields: [] }, oauthError("A request missing its token or client")],
       curl: false,
-    }),
-    siteOperation(declared("oauth.disconnect"), {
+    },
+    "oauth.disconnect": {
       security: "session-same-origin",
       responses: [{ status: 303, contentType: "text/plain", description: "Back to /account#connected-apps", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-  ];
+    },
+  } satisfies SiteSpecs;
 }
 
-export function operationsOperations(set: SchemaSet): OperationDoc[] {
+export function operationsOperations(set: SchemaSet) {
   const ok = set.add(z.object({ ok: z.literal(true) }));
-  return [
-    siteOperation(declared("operations.healthz"), {
+  return {
+    "operations.healthz": {
       security: "none",
       responses: [jsonBody(200, "The process answers", ok, set)],
-    }),
-    siteOperation(declared("operations.readyz"), {
+    },
+    "operations.readyz": {
       security: "none",
       responses: [jsonBody(200, "Ready for traffic", ok, set)],
-    }),
-    siteOperation(declared("operations.metrics"), {
+    },
+    "operations.metrics": {
       security: "operator",
       responses: [{ status: 200, contentType: "text/plain; version=0.0.4", description: "The metrics", schema: { type: "string" }, fields: [] }],
       curl: false,
-    }),
-  ];
+    },
+  } satisfies SiteSpecs;
 }

@@ -88,18 +88,6 @@ export const draftOperations = [
     },
   },
   {
-    id: "playground.drawDraft",
-    method: "GET",
-    path: `${base}/draft/:read_id/drawn`,
-    summary: "A live draft drawn on the signed-in viewer's data (safe view)",
-    section: "playground",
-    description: [
-      "The watch page's safe view of a live draft, for a signed-in watcher who did not write it: the service draws the revision in its own contained browser, its reads answered by `/api` as the viewer on the paths the code names (GET only), and answers what it drew as an inert document, which the page shows in a frame that runs no script. Nothing the draft's code does reaches anything but those answers, so nothing is asked. A drawing is remembered per viewer, draft, revision and viewport while every read it made answers the same (`remembered: true`); one viewer has one drawing of one draft under way at a time, and another asked for meanwhile is `503` `renderer_busy` with `Retry-After`. Demo drafts are refused (`409` `draw_live_only`): their watchers see demo data.",
-    ],
-    errors: ["unauthorized", "no_such_draft", "no_such_revision", "draw_live_only", "invalid_request", "renderer_not_configured", "renderer_busy", "render_timed_out", "drawing_failed"],
-    answer: drawingAnswer,
-  },
-  {
     id: "playground.draftRevisions",
     method: "GET",
     path: `${base}/draft/:read_id/revisions`,
@@ -111,5 +99,17 @@ export const draftOperations = [
     errors: ["no_such_draft", "invalid_query", "invalid_cursor", "rate_limited", "internal_error"],
     query: draftRevisionsQuery,
     answer: draftRevisions,
+  },
+  {
+    id: "playground.drawDraft",
+    method: "GET",
+    path: `${base}/draft/:read_id/drawn`,
+    summary: "A live draft drawn on the signed-in viewer's data (safe view)",
+    section: "playground",
+    description: [
+      "The watch page's safe view of a live draft, for a signed-in watcher who did not write it: the service draws the revision in its own contained browser, its reads answered by `/api` as the viewer on the paths the code names (GET only), and answers what it drew as an inert document, which the page shows in a frame that runs no script. Nothing the draft's code does reaches anything but those answers, so nothing is asked. A drawing is remembered per viewer, draft, revision and viewport while every read it made answers the same (`remembered: true`); one viewer has one drawing of one draft under way at a time, and another asked for meanwhile is `503` `renderer_busy` with `Retry-After`. Demo drafts are refused (`409` `draw_live_only`): their watchers see demo data.",
+    ],
+    errors: ["unauthorized", "no_such_draft", "no_such_revision", "draw_live_only", "invalid_request", "renderer_not_configured", "renderer_busy", "render_timed_out", "drawing_failed"],
+    answer: drawingAnswer,
   },
 ] as const satisfies readonly SiteOperationDef[];

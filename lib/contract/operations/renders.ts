@@ -32,6 +32,41 @@ export const renderOperations = [
     },
   },
   {
+    id: "playground.renderReports",
+    method: "GET",
+    path: `${base}/draft/:read_id/reports`,
+    summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
+    section: "renders",
+    description: [
+      `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
+      `Anyone with the watch link may send a report, so each says where it came from, as the server saw it: \`source.kind\` is \`author\` when it was sent with the write link (you, or the editor that shared the draft) and \`watcher\` otherwise, with one \`source.id\` per watcher's address. At most ${REPORTS_PER_REVISION} are kept for each of the latest ${REPORT_REVISIONS} revisions and ${REPORTS_PER_SOURCE} from one source; a report with errors is kept over a clean one, so no number of clean reports hides an error. \`sources\` counts the distinct sources and what each says (failing if any of its reports found errors): trust a revision as clean when the sources that rendered it agree, and your own (\`author\`) is among them.`,
+      demoOnly,
+    ],
+    errors: ["no_such_draft", "reports_demo_only", "invalid_query", "rate_limited", "internal_error"],
+    query: renderReportsQuery,
+    answer: renderReports,
+    tool: {
+      name: "read_render_reports",
+      title: "Read what browsers saw rendering a draft",
+      description:
+        "What browsers saw rendering a revision of a demo draft: errors with their line in your HTML, console.error lines, refused requests, requests made.",
+    },
+  },
+  {
+    id: "playground.sendRenderReport",
+    method: "POST",
+    path: `${base}/draft/:read_id/reports`,
+    summary: "Send a render report (the watch page does this)",
+    section: "renders",
+    description: [
+      "Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said, and is counted as a watcher's. Sent to the write link's path instead (`POST <postUrl>/reports`), it is the author's own.",
+      demoOnly,
+    ],
+    errors: ["no_such_draft", "reports_demo_only", "revision_not_recent", "invalid_report", "report_too_large", "unsupported_media_type", "cross_site_write", "rate_limited", "internal_error"],
+    input: renderReportInput,
+    answer: renderReportAccepted,
+  },
+  {
     id: "playground.render",
     method: "POST",
     path: `${base}/draft/:read_id/render`,
@@ -78,40 +113,5 @@ export const renderOperations = [
       "A demo draft's watch page names the picture of its current revision, at `desktop` in the revision's own scenario and variants, as its link preview (`og:image`). That one address (and its `phone` twin) is drawn on its first GET when nobody has rendered it yet, under the renders' allowances and the renderer's bounds; any other address that was never rendered is 404. A live draft's never is: it would need a viewer's data.",
     ],
     errors: ["not_found", "rate_limited", "renderer_not_configured", "renderer_busy", "render_timed_out", "internal_error"],
-  },
-  {
-    id: "playground.renderReports",
-    method: "GET",
-    path: `${base}/draft/:read_id/reports`,
-    summary: "What browsers saw when they rendered a revision: errors with their lines, console.error, refused requests, requests",
-    section: "renders",
-    description: [
-      `The watch page (and the editor's preview of a shared draft) sends one report per revision each time it is opened, once the dashboard's requests have been answered and it has painted, or after ${REPORT_WAIT_MAX_MS / 1000} s. Read them after handing the watch link to a human, or after rendering it yourself with \`?static=1\`. \`line\` and \`column\` of an error are positions in the HTML you sent.`,
-      `Anyone with the watch link may send a report, so each says where it came from, as the server saw it: \`source.kind\` is \`author\` when it was sent with the write link (you, or the editor that shared the draft) and \`watcher\` otherwise, with one \`source.id\` per watcher's address. At most ${REPORTS_PER_REVISION} are kept for each of the latest ${REPORT_REVISIONS} revisions and ${REPORTS_PER_SOURCE} from one source; a report with errors is kept over a clean one, so no number of clean reports hides an error. \`sources\` counts the distinct sources and what each says (failing if any of its reports found errors): trust a revision as clean when the sources that rendered it agree, and your own (\`author\`) is among them.`,
-      demoOnly,
-    ],
-    errors: ["no_such_draft", "reports_demo_only", "invalid_query", "rate_limited", "internal_error"],
-    query: renderReportsQuery,
-    answer: renderReports,
-    tool: {
-      name: "read_render_reports",
-      title: "Read what browsers saw rendering a draft",
-      description:
-        "What browsers saw rendering a revision of a demo draft: errors with their line in your HTML, console.error lines, refused requests, requests made.",
-    },
-  },
-  {
-    id: "playground.sendRenderReport",
-    method: "POST",
-    path: `${base}/draft/:read_id/reports`,
-    summary: "Send a render report (the watch page does this)",
-    section: "renders",
-    description: [
-      "Sent by the playground's own pages; an agent has no need to. Anyone with the read id may send one, so a report says what some browser said, and is counted as a watcher's. Sent to the write link's path instead (`POST <postUrl>/reports`), it is the author's own.",
-      demoOnly,
-    ],
-    errors: ["no_such_draft", "reports_demo_only", "revision_not_recent", "invalid_report", "report_too_large", "unsupported_media_type", "cross_site_write", "rate_limited", "internal_error"],
-    input: renderReportInput,
-    answer: renderReportAccepted,
   },
 ] as const satisfies readonly SiteOperationDef[];
