@@ -2,17 +2,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "@/lib/contract/endpoints";
-import { siteOperations } from "@/lib/contract/operations";
+import { siteOperations, toolOperations } from "@/lib/contract/operations";
 import { buildOperations } from "@/lib/reference/operations";
 import { SchemaSet } from "@/lib/reference/json-schema";
 import { methodsAt } from "@/lib/http/pre-route";
 import { playgroundOperations } from "@/lib/playground/operations";
+import { playgroundTools, toolImplementations } from "@/lib/agent/tools";
+import type { PlaygroundTool } from "@/lib/agent/tools/shared";
 
 // Every operation the service answers is declared once: /api's in lib/contract/endpoints.ts, the
-// rest in lib/contract/operations.ts, and the playground's handlers one file each beside them
-// (lib/playground/operations/), which its route modules are derived from. A route file, a
-// documented operation, a handler or an MCP tool without its entry fails here (the MCP tools are
-// held to the registry by their names' type, and tests/integration/agent/mcp.test.ts lists them).
+// rest in lib/contract/operations/ (with the reference's words, errors and schemas, and the MCP
+// tool that mirrors it), and the playground's handlers and the MCP tools one file each beside
+// them (lib/playground/operations/, lib/agent/tools/), which its route modules and tools/list are
+// derived from. A route file, a documented operation, a handler or an MCP tool without its entry
+// fails here, and so does an entry's tool without an implementation.
 
 const root = path.resolve(__dirname, "..");
 
@@ -138,7 +141,7 @@ describe("the registry of operations", () => {
   });
 
   it("gives each MCP tool one operation", () => {
-    const tools = siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : []));
+    const tools = siteOperations.flatMap((o) => ("tool" in o ? [o.tool.name] : []));
     expect(new Set(tools).size).toBe(tools.length);
     expect(tools.length).toBe(10);
   });
@@ -150,5 +153,42 @@ describe("the registry of operations", () => {
     expect(answers(`GET ${shape("/.well-known/oauth-protected-resource/[[...path]]")}`, "GET /.well-known/oauth-protected-resource/dashboards/playground/mcp")).toBe(true);
     expect(answers("POST /.well-known/oauth-protected-resource/*", "GET /.well-known/oauth-protected-resource/dashboards/playground/mcp")).toBe(false);
     expect(answers("GET /oauth/token", "GET /oauth/token/more")).toBe(false);
+  });
+});
+
+describe("the MCP tools", () => {
+  const declared = siteOperations.flatMap((o) => ("tool" in o ? [o.id] : []));
+
+  it("are listed in tools/list's order once each, every declared tool and no other", () => {
+    const listed = toolOperations.map((o) => o.id);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual([...declared].sort());
+  });
+
+  it("each have one implementation, and each implementation a declaration", () => {
+    const implemented = toolImplementations.map((t) => t.op as string);
+    expect(new Set(implemented).size).toBe(implemented.length);
+    expect([...implemented].sort()).toEqual([...declared].sort());
+  });
+
+  it("are implemented only by modules the tool list holds", async () => {
+    const dir = path.join(root, "lib/agent/tools");
+    const exported: { file: string; tool: PlaygroundTool }[] = [];
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
+      const mod = (await import(path.join(dir, file))) as Record<string, unknown>;
+      for (const value of Object.values(mod)) {
+        if (value && typeof value === "object" && "op" in value && "register" in value) exported.push({ file, tool: value as PlaygroundTool });
+      }
+    }
+    expect(exported.length).toBeGreaterThanOrEqual(declared.length);
+    expect(exported.filter((e) => !toolImplementations.includes(e.tool)).map((e) => e.file)).toEqual([]);
+  });
+
+  it("register under their declarations' names, titles and descriptions, in the declared order", () => {
+    const seen: { name: string; title?: string; description?: string }[] = [];
+    const server = { registerTool: (name: string, config: { title?: string; description?: string }) => seen.push({ name, title: config.title, description: config.description }) };
+    const ctx = { request: new Request("http://localhost/"), playground: () => Promise.reject(new Error("not called")), legacy: false, log: () => {} };
+    for (const tool of playgroundTools) tool.register(server as unknown as Parameters<PlaygroundTool["register"]>[0], ctx);
+    expect(seen).toEqual(toolOperations.map((o) => o.tool));
   });
 });

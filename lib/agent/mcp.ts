@@ -226,7 +226,7 @@ function mcpServer(request: Request, { playground, log, dashboards, rules }: Mcp
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   const say = log ?? ((line: string) => serverLog("error", line, { component: "mcp" }));
   // One module per tool (./tools); each runs its operation's stages on this request.
-  for (const register of playgroundTools) register(server, { request, playground, legacy, log: say });
+  for (const tool of playgroundTools) tool.register(server, { request, playground, legacy, log: say });
 
   if (dashboards) {
     registerDashboardTools(server, request, viewer, dashboards, () => trustedOrigin(request, dashboards.publicOrigin, dashboards.allowedHosts));

@@ -4,6 +4,9 @@
 
 export const PLAYGROUND_BASE = "/dashboards/playground";
 export const PLAYGROUND_API_BASE = `${PLAYGROUND_BASE}/api`;
+/** The demo API's own query parameters: a scenario or one path's variant for one request; the API schemas never see them. */
+export const SCENARIO_PARAM = "scenario";
+export const VARIANT_PARAM = "variant";
 export const DRAFT_HTML_MAX_BYTES = 2 * 1024 * 1024;
 
 /** A dashboard's name in a space: a draft's `dash` and the slug it is saved under. */

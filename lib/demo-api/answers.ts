@@ -2,7 +2,7 @@ import { ApiError, statusOf, type ErrorCode } from "@/lib/contract/errors";
 import { endpointById, endpoints, type EndpointDef, type EndpointId, type QueryOf, type ResponseOf } from "@/lib/contract/endpoints";
 import { checkPathValues, matchPath } from "@/lib/contract/match";
 import { LIMIT_DEFAULT, parseEndpointQuery } from "@/lib/contract/query";
-import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/contract/playground";
 import { findProject, noSuchProject, projectList } from "@/lib/connectors/tracker/map";
 import { resolveWindow, windowIso } from "@/lib/cx/window";
 import type { CrmInstance } from "@/lib/connectors/crmportal/records";
@@ -36,9 +36,6 @@ import {
 // Both parameters are the playground's own; the API schemas never see them.
 //
 // Plain TypeScript with no server-only imports: the editor's broker may answer drafts with it.
-
-export const SCENARIO_PARAM = "scenario";
-export const VARIANT_PARAM = "variant";
 
 /** Support conversations come a vendor page at a time (Intercom's default page size). */
 const SUPPORT_PAGE_SIZE = 50;

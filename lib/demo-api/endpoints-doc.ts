@@ -2,11 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
 import { endpoints, errorsOf, type EndpointDef } from "@/lib/contract/endpoints";
-import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/contract/playground";
 import { errorEnvelope } from "@/lib/contract/resources";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { dashboardParamsConvention } from "@/lib/frame/params";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "./answers";
 
 // GET /dashboards/playground/endpoints: every API endpoint with the JSON Schemas of its query
 // (as sent: strings) and of its success body, its errors, and the error envelope, generated

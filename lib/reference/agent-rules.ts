@@ -1,8 +1,7 @@
 import { DASHBOARD_PARAM_NAME, DASHBOARD_PARAM_VALUE_MAX } from "@/lib/frame/params";
 import { SNAPSHOT_ELEMENT_ID, SNAPSHOT_HELPER, SNAPSHOT_TAKEN_AT_ATTRIBUTE } from "@/lib/frame/protocol";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
-import { PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
+import { PLAYGROUND_API_BASE, PLAYGROUND_BASE, SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/contract/playground";
 import { STATES_URI } from "@/lib/agent/mcp-app";
 import { renderAdvice } from "./llms-states";
 

@@ -18,7 +18,7 @@ function absoluteLinks(text: string, origin: string): string {
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || " ";
 
-function table(head: string[], rows: string[][]): string {
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   return [`| ${head.map(cell).join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)].join("\n");
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "@/lib/ops/metrics";
-import { documentedMetrics } from "./operations-account";
+import { documentedMetrics } from "@/lib/contract/operations/operators";
 
 describe("the metrics /metrics exposes, in the API reference", () => {
   it("are the ones the API reference lists, no more and no fewer", async () => {

@@ -1,11 +1,12 @@
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
-import { siteOperationById, type SiteOperationId } from "@/lib/contract/operations";
+import type { SiteOperationId } from "@/lib/contract/operations";
+import type { SiteOperationDef } from "@/lib/contract/operations/types";
 import { SchemaSet, fieldRows, limitsOf, typeLabel } from "./json-schema";
-import { operationAnchor, type SectionSlug } from "./sections";
+import { operationAnchor } from "./sections";
 import type { Block, BodyDoc, ErrorDoc, JsonSchema, OperationDoc, ParamDoc, ResponseDoc, Security } from "./types";
 
 // What every documented operation is built with: its params, bodies, answers and errors in the
-// reference's shape, and a site operation from its entry in lib/contract/operations.ts.
+// reference's shape, and a site operation from its declaration (lib/contract/operations/).
 
 export const p = (text: string): Block => ({ kind: "p", text });
 
@@ -23,36 +24,34 @@ export function jsonBody(status: number, description: string, schema: JsonSchema
   return { status, contentType: "application/json", description, schema, fields: fieldRows(schema, set.components) };
 }
 
-
+/** What the reference adds to a declaration: who may call it, and its params, bodies and answers in the reference's shape. */
 interface SiteSpec {
-  /** The operation's entry in lib/contract/operations.ts: its method, path and summary. */
-  op: SiteOperationId;
-  section: SectionSlug;
-  description?: Block[];
   security: Security;
   params?: ParamDoc[];
   requestBodies?: BodyDoc[];
   responses: ResponseDoc[];
-  errors: ErrorCode[];
   curl?: boolean;
 }
 
-export function siteOperation(s: SiteSpec): OperationDoc {
-  const op = siteOperationById(s.op);
+/** What the reference adds to each declaration, by its id. */
+export type SiteSpecs = { readonly [I in SiteOperationId]?: SiteSpec };
+
+/** A site operation's doc entry: its method, path, summary, section, prose and errors from its declaration. */
+export function siteOperation(op: SiteOperationDef, s: SiteSpec): OperationDoc {
   return {
     anchor: operationAnchor(op.method, op.path),
     operationId: op.id,
     method: op.method,
     path: op.path,
     base: "origin",
-    section: s.section,
+    section: op.section,
     summary: op.summary,
-    description: s.description ?? [],
+    description: (op.description ?? []).map((b) => (typeof b === "string" ? p(b) : b)),
     security: s.security,
     params: s.params ?? [],
     requestBodies: s.requestBodies ?? [],
     responses: s.responses,
-    errors: errorDocs(s.errors),
+    errors: errorDocs(op.errors),
     curl: s.curl ?? true,
   };
 }

@@ -6,14 +6,16 @@ import { endpointExample } from "./examples";
 import { COMPONENTS_PREFIX, SchemaSet, queryParams, sentences } from "./json-schema";
 import { docsSections, operationAnchor, type SectionSlug } from "./sections";
 import type { Block, JsonSchema, OperationDoc, ParamDoc } from "./types";
-import { errorDocs, p, pathParam, jsonBody } from "./operation-docs";
+import { errorDocs, p, pathParam, jsonBody, siteOperation, type SiteSpecs } from "./operation-docs";
+import { siteOperations } from "@/lib/contract/operations";
 import { playgroundOperations } from "./operations-playground";
 import { oauthOperations, operationsOperations, savingOperations } from "./operations-account";
 
 // Every operation the reference documents: the API endpoints from their registry
 // (lib/contract/endpoints.ts), written here, and the playground's (operations-playground.ts),
-// saving's, OAuth's and the operators' (operations-account.ts) from theirs
-// (lib/contract/operations.ts), with the fields, bodies and prose written there.
+// saving's, OAuth's and the operators' from their declarations (lib/contract/operations/), in
+// their order, each with what the reference adds to it (operations-playground.ts,
+// operations-account.ts: who may call it, its params, bodies and answers built on its schemas).
 
 export const CX_WAITING = "CxWaiting";
 
@@ -75,5 +77,8 @@ function apiOperation(e: Endpoint, set: SchemaSet, waiting: JsonSchema): Operati
 export function buildOperations(set: SchemaSet): OperationDoc[] {
   const waiting = set.add(cxWrapper(z.unknown()).options[1]);
   set.define(CX_WAITING, waiting);
-  return [...endpoints.map((e) => apiOperation(e, set, waiting)), ...playgroundOperations(set), ...savingOperations(set), ...oauthOperations(set), ...operationsOperations(set)];
+  const api = endpoints.map((e) => apiOperation(e, set, waiting));
+  // Every declaration must have what the reference adds to it: one left out fails to compile.
+  const specs = { ...playgroundOperations(set), ...savingOperations(set), ...oauthOperations(set), ...operationsOperations(set) } satisfies Required<SiteSpecs>;
+  return [...api, ...siteOperations.map((o) => siteOperation(o, specs[o.id]))];
 }

@@ -1,11 +1,10 @@
 import { errorCatalogue, type ErrorCode } from "@/lib/contract/errors";
-import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE } from "@/lib/contract/playground";
+import { DRAFT_HTML_MAX_BYTES, PLAYGROUND_API_BASE, PLAYGROUND_BASE, SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/contract/playground";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "@/lib/contract/query";
 import { SESSION_COOKIE } from "@/lib/auth/session";
 import { snapshotPolicy } from "@/lib/frame/snapshot-policy";
 import { dashboardParamsConvention } from "@/lib/frame/params";
 import { checkRules } from "@/lib/check";
-import { SCENARIO_PARAM, VARIANT_PARAM } from "@/lib/demo-api/answers";
 import { defaultPlaygroundSettings } from "@/lib/playground/settings";
 import { defaultScenario, scenarios, variantGlossary } from "@/lib/demo-api/data";
 import { OPENAPI_PATH, sectionMarkdownPath, type SectionSlug } from "./sections";

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@/lib/contract/errors";
+import type { Block } from "@/lib/contract/operations/types";
 import type { EndpointId } from "@/lib/contract/endpoints";
 import type { SectionSlug } from "./sections";
 
@@ -7,16 +8,7 @@ import type { SectionSlug } from "./sections";
 
 export type JsonSchema = { [key: string]: unknown };
 
-/**
- * Prose, kept structured so it renders as React and as Markdown alike. Inline text may use
- * `code`, **strong** and [links](href); `{origin}` stands for the service's address.
- */
-export type Block =
-  | { kind: "p"; text: string }
-  | { kind: "h"; text: string; id?: string }
-  | { kind: "list"; items: string[] }
-  | { kind: "code"; lang: string; text: string; label: string }
-  | { kind: "table"; caption: string; head: string[]; rows: string[][] };
+export type { Block };
 
 /** One row of a field table: a dotted path (`rows[].health.band`) and what it holds. */
 export interface FieldRow {

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { SNAPSHOT_DAYS_DEFAULT, SNAPSHOT_DAYS_MAX, SNAPSHOT_VISIBILITIES } from "@/lib/contract/snapshots";
 import { safeNextPath } from "@/lib/http/origin";
 
 // The bodies of a person's own actions on favourites and home; the routes parse with these and
@@ -44,11 +45,6 @@ export const trustAction = z
       .meta({ description: "The author's handle, as in /~/<handle>" }),
   })
   .meta({ id: "TrustAction" });
-
-/** Who may open a snapshot: its owner alone, anyone signed in, or anyone holding its address. */
-export const SNAPSHOT_VISIBILITIES = ["private", "signed_in", "link"] as const;
-export const SNAPSHOT_DAYS_DEFAULT = 7;
-export const SNAPSHOT_DAYS_MAX = 90;
 
 const snapshotId = z
   .string()

@@ -5,7 +5,7 @@ import type { SessionUser } from "@/lib/auth/session";
 import type { RenderViewport } from "@/lib/contract/renders";
 import { ApiError } from "@/lib/contract/errors";
 import type { Db } from "@/lib/db";
-import { SNAPSHOT_VISIBILITIES } from "./actions";
+import { SNAPSHOT_VISIBILITIES } from "@/lib/contract/snapshots";
 
 // Snapshots: a person's own saved dashboard, drawn by the service on their data at one moment
 // (lib/saved/drawings.ts) and kept as that inert document, at an address nobody can guess. It is

@@ -1,21 +1,18 @@
 import "server-only";
-import { mcpToolOf } from "@/lib/contract/operations";
-import { draftCheck } from "@/lib/contract/playground";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
 import { draftInputOf } from "@/lib/playground/stages";
 import { toolResult } from "./results";
-import { draftFields, reading, unnamed, type PlaygroundTool } from "./shared";
+import { draftFields, reading, unnamed, playgroundTool } from "./shared";
 
 /** check_html: POST /check's stages and operation. */
-export const checkHtml: PlaygroundTool = (server, ctx) =>
+export const checkHtml = playgroundTool("playground.checkDraft", (server, ctx, { tool: { name, title, description }, answer }) =>
   server.registerTool(
-    mcpToolOf("playground.checkDraft"),
+    name,
     {
-      title: "Check a dashboard without publishing it",
-      description:
-        "The static check, publishing nothing: `warnings` (fix `error` and `warning`; `info` is advice) and `reads`, the API paths the code fetches.",
+      title,
+      description,
       inputSchema: plainInput(draftFields),
-      outputSchema: orRefusal(unnamed(draftCheck)),
+      outputSchema: orRefusal(unnamed(answer)),
       annotations: reading,
     },
     (input) =>
@@ -25,4 +22,5 @@ export const checkHtml: PlaygroundTool = (server, ctx) =>
         await p.stages.spend("checks", ctx.request);
         return { value: p.check(draftInputOf(input)) };
       }, ctx),
-  );
+  ),
+);

@@ -5,14 +5,13 @@ import { endpoints } from "@/lib/contract/endpoints";
 import { ApiError } from "@/lib/contract/errors";
 import { matchPath } from "@/lib/contract/match";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
-import { mcpToolOf } from "@/lib/contract/operations";
 import { PLAYGROUND_API_BASE } from "@/lib/contract/playground";
 import { endpointDescriptionSchema } from "@/lib/contract/playground-bodies";
 import { queryFacts } from "@/lib/contract/query-facts";
 import { scenariosBody } from "@/lib/demo-api/answers";
 import { endpointsBody } from "@/lib/demo-api/endpoints-doc";
 import { toolResult } from "./results";
-import { reading, type PlaygroundTool } from "./shared";
+import { reading, playgroundTool } from "./shared";
 
 const endpointFields = z
   .object({
@@ -24,19 +23,19 @@ const endpointFields = z
   .strict();
 
 /** describe_endpoint: one entry of what GET /endpoints answers, with its query's limits and its answer's shape. */
-export const describeEndpointTool: PlaygroundTool = (server, ctx) =>
+export const describeEndpointTool = playgroundTool("playground.endpoints", (server, ctx, { tool: { name, title, description } }) =>
   server.registerTool(
-    mcpToolOf("playground.endpoints"),
+    name,
     {
-      title: "Describe one API endpoint",
-      description:
-        `An API endpoint's query parameters with their limits, its answer's shape, errors and demo variants. Paths: ${endpoints.map((e) => e.path).join(", ")}.`,
+      title,
+      description,
       inputSchema: plainInput(endpointFields),
       outputSchema: orRefusal(endpointDescriptionSchema),
       annotations: reading,
     },
     ({ path, schemas }) => toolResult(async () => ({ value: describeEndpoint(path, schemas === true) }), ctx),
-  );
+  ),
+);
 
 function describeEndpoint(raw: string, schemas: boolean) {
   let path = new URL(raw.trim(), "http://localhost/").pathname;

@@ -1,7 +1,6 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { mcpToolOf } from "@/lib/contract/operations";
 import { PLAYGROUND_API_BASE, draftView } from "@/lib/contract/playground";
 import { orRefusal, plainInput, relayedRead } from "@/lib/contract/mcp-outputs";
 import { demoApiResponse } from "@/lib/demo-api/answers";
@@ -9,7 +8,7 @@ import { defaultScenario } from "@/lib/demo-api/data";
 import { checkBrokerRequest, demoReadPath } from "@/lib/frame/protocol";
 import { JSON_CONTENT_TYPE, json, stringify } from "@/lib/http/respond";
 import { refusalResult, thrownResponse } from "./results";
-import { READ_URL, capabilityOf, readDraft, reading, required, type PlaygroundTool, type ToolContext } from "./shared";
+import { READ_URL, capabilityOf, readDraft, reading, required, playgroundTool, type ToolContext } from "./shared";
 
 const demoReadFields = z
   .object({
@@ -25,13 +24,12 @@ const demoReadFields = z
 const envelopeOf = (status: number, error: string, hint: string) => json({ error, hint }, status);
 
 /** read_demo_data: GET /api/<path>'s allowance and answer, in a draft's demo state (read as GET /draft/<read_id> reads it) or a scenario's. */
-export const readDemoData: PlaygroundTool = (server, ctx) =>
+export const readDemoData = playgroundTool("playground.demoApi", (server, ctx, { tool: { name, title, description } }) =>
   server.registerTool(
-    mcpToolOf("playground.demoApi"),
+    name,
     {
-      title: "Read demo data",
-      description:
-        "One demo-API read as a dashboard makes it, in a draft's demo state (readId) or a scenario's: {status, contentType, body}.",
+      title,
+      description,
       inputSchema: plainInput(demoReadFields),
       outputSchema: orRefusal(relayedRead),
       annotations: reading,
@@ -60,7 +58,8 @@ export const readDemoData: PlaygroundTool = (server, ctx) =>
         p.demoReads.spend(ctx.request);
         return { relayed: demoApiResponse({ path: q === -1 ? upstream : upstream.slice(0, q), search: new URL(`${PLAYGROUND_API_BASE}${upstream}`, "http://localhost").searchParams }) };
       }, ctx),
-  );
+  ),
+);
 
 /**
  * A demo read: the demo API's answer, whatever its status, as fields the view hands to the

@@ -1,11 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { mcpToolOf } from "@/lib/contract/operations";
-import { renderReports } from "@/lib/contract/reports";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
 import { reportsQuery } from "@/lib/playground/stages";
 import { toolResult } from "./results";
-import { oneDraft, oneDraftMessage, readBy, readIdOf, reading, unnamed, type PlaygroundTool } from "./shared";
+import { oneDraft, oneDraftMessage, readBy, readIdOf, reading, unnamed, playgroundTool } from "./shared";
 
 const reportRevision = "must be a positive integer: the revision whose reports to read (e.g. 2)";
 
@@ -23,15 +21,14 @@ const reportFields = z
   .refine(oneDraft, oneDraftMessage);
 
 /** read_render_reports: GET /draft/<read_id>/reports's stages and operation. */
-export const readRenderReports: PlaygroundTool = (server, ctx) =>
+export const readRenderReports = playgroundTool("playground.renderReports", (server, ctx, { tool: { name, title, description }, answer }) =>
   server.registerTool(
-    mcpToolOf("playground.renderReports"),
+    name,
     {
-      title: "Read what browsers saw rendering a draft",
-      description:
-        "What browsers saw rendering a revision of a demo draft: errors with their line in your HTML, console.error lines, refused requests, requests made.",
+      title,
+      description,
       inputSchema: plainInput(reportFields),
-      outputSchema: orRefusal(unnamed(renderReports)),
+      outputSchema: orRefusal(unnamed(answer)),
       annotations: reading,
     },
     ({ revision, ...by }) =>
@@ -43,4 +40,5 @@ export const readRenderReports: PlaygroundTool = (server, ctx) =>
         const query = reportsQuery(new URLSearchParams(revision === undefined ? "" : `revision=${revision}`));
         return { value: await p.reports.list(id, query) };
       }, ctx),
-  );
+  ),
+);

@@ -1,24 +1,22 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { mcpToolOf } from "@/lib/contract/operations";
 import { renderAnswer, renderInput, type RenderAnswer } from "@/lib/contract/renders";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
 import { renderInputOf } from "@/lib/playground/stages";
 import { refusalResult, thrownResponse } from "./results";
-import { oneDraft, oneDraftMessage, readBy, readIdOf, unnamed, type PlaygroundTool, type ToolContext } from "./shared";
+import { oneDraft, oneDraftMessage, readBy, readIdOf, unnamed, playgroundTool, type ToolContext } from "./shared";
 
 const renderFields = renderInput.extend(readBy).strict().refine(oneDraft, oneDraftMessage);
 
 /** render_draft: POST /draft/<read_id>/render's stages and operation, then its picture as GET on its url reads it. */
-export const renderDraft: PlaygroundTool = (server, ctx) =>
+export const renderDraft = playgroundTool("playground.render", (server, ctx, { tool: { name, title, description }, answer }) =>
   server.registerTool(
-    mcpToolOf("playground.render"),
+    name,
     {
-      title: "Render a draft in the service's own browser, and see it",
-      description:
-        "The service draws one revision of a demo draft in its own browser and answers a PNG of the whole dashboard (image content) with the render report. Choose `viewport` (`desktop`, `phone`), the state (`scenario`, `examples`) and page `params`; each combination is drawn once and kept.",
+      title,
+      description,
       inputSchema: plainInput(renderFields),
-      outputSchema: orRefusal(unnamed(renderAnswer)),
+      outputSchema: orRefusal(unnamed(answer)),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ readId, watchUrl, ...input }) =>
@@ -36,7 +34,8 @@ export const renderDraft: PlaygroundTool = (server, ctx) =>
         const { png } = await p.renders.picture(id, file, address);
         return { answer, png };
       }, ctx),
-  );
+  ),
+);
 
 /** A render as a tool result: the picture as image content beside the answer, or the envelope as text. */
 async function renderResult(render: () => Promise<{ answer: RenderAnswer; png: Uint8Array }>, { legacy, log }: ToolContext): Promise<CallToolResult> {

@@ -2,6 +2,7 @@ import "server-only";
 import type { McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ApiError } from "@/lib/contract/errors";
+import { siteOperationById, type DeclarationOf, type ToolOperationId } from "@/lib/contract/operations";
 import { PLAYGROUND_BASE, draftInput } from "@/lib/contract/playground";
 import type { Playground } from "@/lib/playground/service";
 
@@ -19,8 +20,20 @@ export interface ToolContext {
   log: (line: string) => void;
 }
 
-/** A tool: registers itself on the server built for one request's caller. */
-export type PlaygroundTool = (server: McpServer, ctx: ToolContext) => void;
+/**
+ * A tool: the operation it mirrors, whose declaration (lib/contract/operations/) gives its name,
+ * title and description, and what registers it on the server built for one request's caller.
+ */
+export interface PlaygroundTool {
+  readonly op: ToolOperationId;
+  register(server: McpServer, ctx: ToolContext): void;
+}
+
+/** A tool that registers itself with what its operation's declaration says of it. */
+export function playgroundTool<I extends ToolOperationId>(op: I, register: (server: McpServer, ctx: ToolContext, declared: DeclarationOf<I>) => void): PlaygroundTool {
+  const declared = siteOperationById(op);
+  return { op, register: (server, ctx) => register(server, ctx, declared) };
+}
 
 export const reading: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 export const writing: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };

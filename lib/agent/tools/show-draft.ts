@@ -1,14 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { mcpToolOf } from "@/lib/contract/operations";
+import { SHOW_DRAFT_WAIT_MS } from "@/lib/contract/operations/renders";
 import { draftView } from "@/lib/contract/playground";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
 import { DRAFT_VIEW_TOOL_META } from "../mcp-app";
 import { toolResult } from "./results";
-import { oneDraft, oneDraftMessage, readBy, readDraft, readIdOf, reading, type PlaygroundTool } from "./shared";
-
-/** How long show_draft, told a revision the caller has, waits for a newer one before answering the same. */
-const FOLLOW_WAIT_MS = 25_000;
+import { oneDraft, oneDraftMessage, readBy, readDraft, readIdOf, reading, playgroundTool } from "./shared";
 
 const showFields = z
   .object({
@@ -18,7 +15,7 @@ const showFields = z
       .int("must be a whole number: the revision already shown")
       .min(0, "must be a whole number: the revision already shown")
       .optional()
-      .meta({ description: `The revision already shown: the answer waits (up to ${FOLLOW_WAIT_MS / 1000} s) for a newer one` }),
+      .meta({ description: `The revision already shown: the answer waits (up to ${SHOW_DRAFT_WAIT_MS / 1000} s) for a newer one` }),
   })
   .strict()
   .refine(oneDraft, oneDraftMessage);
@@ -27,13 +24,12 @@ const showFields = z
 const shownDraft = draftView.omit({ html: true }).extend({ htmlBytes: z.number().int().min(0).meta({ description: "The document's size in bytes" }) });
 
 /** show_draft: a draft read as GET /draft/<read_id> reads it, waiting on the event stream's hub for a newer revision than the caller has. */
-export const showDraft: PlaygroundTool = (server, ctx) =>
+export const showDraft = playgroundTool("playground.draftEvents", (server, ctx, { tool: { name, title, description } }) =>
   server.registerTool(
-    mcpToolOf("playground.draftEvents"),
+    name,
     {
-      title: "Show a draft inline",
-      description:
-        `Show the human a draft inline, following its revisions (MCP Apps; elsewhere give them watchUrl). afterRevision waits up to ${FOLLOW_WAIT_MS / 1000} s for a newer one.`,
+      title,
+      description,
       inputSchema: plainInput(showFields),
       outputSchema: orRefusal(shownDraft),
       annotations: reading,
@@ -51,7 +47,7 @@ export const showDraft: PlaygroundTool = (server, ctx) =>
         if (afterRevision !== undefined) {
           // Revisions written on other instances reach this one's hub only while it listens.
           await p.listening();
-          next = p.hub.nextRevision(id, afterRevision, FOLLOW_WAIT_MS, AbortSignal.any([ctx.request.signal, stop.signal]));
+          next = p.hub.nextRevision(id, afterRevision, SHOW_DRAFT_WAIT_MS, AbortSignal.any([ctx.request.signal, stop.signal]));
         }
         try {
           let view = await readNow();
@@ -62,4 +58,5 @@ export const showDraft: PlaygroundTool = (server, ctx) =>
           stop.abort();
         }
       }, ctx),
-  );
+  ),
+);

@@ -1,12 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { mcpToolOf } from "@/lib/contract/operations";
-import { draftUpdate, draftUpdated } from "@/lib/contract/playground";
+import { draftUpdate } from "@/lib/contract/playground";
 import { orRefusal, plainInput } from "@/lib/contract/mcp-outputs";
 import { draftUpdateOf } from "@/lib/playground/stages";
 import { DRAFT_VIEW_TOOL_META } from "../mcp-app";
 import { toolResult } from "./results";
-import { WRITE_URL, capabilityOf, required, unnamed, writing, type PlaygroundTool } from "./shared";
+import { WRITE_URL, capabilityOf, required, unnamed, writing, playgroundTool } from "./shared";
 
 const updateFields = draftUpdate
   // Fixed at creation: an update may only repeat it, which a tool caller has no reason to do.
@@ -18,15 +17,14 @@ const updateFields = draftUpdate
   });
 
 /** update_draft: POST /draft/<write_token>'s stages and operation. */
-export const updateDraft: PlaygroundTool = (server, ctx) =>
+export const updateDraft = playgroundTool("playground.updateDraft", (server, ctx, { tool: { name, title, description }, answer }) =>
   server.registerTool(
-    mcpToolOf("playground.updateDraft"),
+    name,
     {
-      title: "Update a draft",
-      description:
-        "The next revision of a draft, through its postUrl; watchers see it at once. A field sent replaces its value, null clears it, one left out is kept; baseRevision refuses a stale update.",
+      title,
+      description,
       inputSchema: plainInput(updateFields),
-      outputSchema: orRefusal(unnamed(draftUpdated)),
+      outputSchema: orRefusal(unnamed(answer)),
       annotations: writing,
       _meta: DRAFT_VIEW_TOOL_META,
     },
@@ -38,4 +36,5 @@ export const updateDraft: PlaygroundTool = (server, ctx) =>
         await p.stages.update(token);
         return { value: await p.update(token, draftUpdateOf(update), origin) };
       }, ctx),
-  );
+  ),
+);

@@ -15,7 +15,7 @@ import { updateDraft } from "./update-draft";
 
 // Every playground operation the playground's routes answer, one file each: the route modules
 // (routes.ts) are derived from this list, and scripts/registry.test.ts holds it to the
-// declarations in lib/contract/operations.ts and to app/'s route files.
+// declarations in lib/contract/operations/ and to app/'s route files.
 export const playgroundOperations = [createDraft, checkDraft, readDraft, updateDraft, draftEvents, draftRevisions, renderReports, sendRenderReport, render, renderPicture, demoApi, scenarios, endpoints] as const;
 
 export type PlaygroundRouteKey = (typeof playgroundOperations)[number]["route"];

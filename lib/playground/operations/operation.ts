@@ -8,7 +8,7 @@ import type { HeldJson } from "../held";
 import type { Playground } from "../service";
 import type { DemoReads, PlaygroundStages } from "../stages";
 
-// One playground operation: its declaration's id (lib/contract/operations.ts holds its method,
+// One playground operation: its declaration's id (lib/contract/operations/ holds its method,
 // path, summary and MCP tool, which the reference and the MCP server read too) and its handler,
 // the stages it runs (stages.ts) and then the playground's operation on what they read
 // (service.ts). The route modules are derived from these: the operations naming one route key

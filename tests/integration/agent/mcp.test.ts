@@ -98,7 +98,7 @@ describe("the playground's MCP endpoint", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(["check_html", "create_draft", "describe_endpoint", "list_scenarios", "read_demo_data", "read_draft", "read_render_reports", "render_draft", "show_draft", "update_draft"]);
     // Each is its operation's, as the registry names them: no tool without an entry, no entry without its tool.
-    expect(Object.keys(byName).sort()).toEqual(siteOperations.flatMap((o) => ("mcpTool" in o ? [o.mcpTool] : [])).sort());
+    expect(Object.keys(byName).sort()).toEqual(siteOperations.flatMap((o) => ("tool" in o ? [o.tool.name] : [])).sort());
 
     const create = byName.create_draft!;
     expect(create.inputSchema).toMatchObject({ type: "object", required: ["html"], additionalProperties: false });
