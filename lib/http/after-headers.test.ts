@@ -105,6 +105,35 @@ describe("a body written after the framework's answer", () => {
     expect(seen.abandoned).toBe(0);
   });
 
+  it("sends the headers as set, and keeps them afterwards as one flat status line instead of a header per entry", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    let before: unknown;
+    const url = await serve(
+      (res) => {
+        res.statusCode = 200;
+        res.setHeader("content-type", "text/event-stream");
+        res.setHeader("x-one", "1");
+        res.setHeader("vary", ["a", "b"]);
+        // As the framework answers: status and headers set, nothing written, end().
+        before = (res as unknown as { _header?: unknown })._header;
+        res.end();
+      },
+      seen,
+      (r) => r.write("first\n"),
+    );
+    const { res } = await get(url);
+    expect(res.headers["x-one"]).toBe("1");
+    expect(res.headers.vary).toBe("a, b");
+    await readUntil(res, "first\n");
+    const response = seen.began!;
+    expect(before ?? null).toBeNull();
+    expect(response.headersSent).toBe(true);
+    expect(typeof (response as unknown as { _header?: unknown })._header).toBe("string");
+    // The headers as set are no longer held: nothing can set one now, and nothing reads them.
+    expect(response.getHeaderNames()).toEqual([]);
+    expect(() => response.setHeader("x-late", "1")).toThrow();
+  });
+
   it("lets an end with a body of the framework's own go through, and the route abandon its stream", async () => {
     const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
     const url = await serve((res) => {

@@ -90,11 +90,29 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
     for (const key of WRAPPED) {
       if (Object.prototype.hasOwnProperty.call(own, key)) own[key] = typeof proto[key] === "function" ? proto[key] : nothing;
     }
+    settleHeaders(response);
   } else if (Object.prototype.hasOwnProperty.call(response, "setHeader")) {
     response.setHeader = ServerResponse.prototype.setHeader;
   }
-  // The status line and headers as sent, kept by the response for as long as it is open: built by
-  // concatenation, a rope of some fifty strings; the same text as one flat string (headers are latin1).
+}
+
+/** Where Node keeps a response's headers until they are sent (node:http's outgoing message). */
+function outgoingHeadersKey(response: ServerResponse): symbol | undefined {
+  return Object.getOwnPropertySymbols(response).find((key) => key.description === "kOutHeaders");
+}
+
+/**
+ * The framework sets the status and headers and ends without writing them: Node would build the
+ * status line at the first write, by concatenation, a rope of some fifty strings the response
+ * keeps for as long as it is open (about 1.6 KB). Built now instead, kept as one flat string
+ * (headers are latin1), and the headers themselves (an array per header, a dozen of them) let go:
+ * once they are built nothing reads them, and no header can be set any more.
+ */
+function settleHeaders(response: ServerResponse): void {
+  if (!response.headersSent) response.writeHead(response.statusCode);
   const sent = response as unknown as { _header?: unknown };
   if (typeof sent._header === "string") sent._header = Buffer.from(sent._header, "latin1").toString("latin1");
+  const key = outgoingHeadersKey(response);
+  // Node's own value for a response with no headers; by assignment, as above.
+  if (key) (response as unknown as Record<symbol, unknown>)[key] = null;
 }
