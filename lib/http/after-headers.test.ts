@@ -29,6 +29,8 @@ async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onB
     // Node's own (its `finish` handler among them) and the server's, as the edge takes them.
     const serverListeners = [req, res].flatMap((e) => e.eventNames().flatMap((name) => e.rawListeners(name)));
     (req as unknown as Record<symbol, unknown>)[META] = { state: "the framework's" };
+    (req as unknown as { cookies?: unknown }).cookies = { session: "the framework's" };
+    expect(req.headers.host).toBeDefined();
     res.on("close", () => seen.frameworkCloses++);
     // As the framework's error handlers and its compression's pass-through wrapper hold its request context.
     res.on("error", frameworkError);
@@ -93,6 +95,10 @@ describe("a body written after the framework's answer", () => {
     response.write("second\n");
     expect(await readUntil(res, "second\n")).toBe("second\n");
     expect((response.req as unknown as Record<symbol, unknown>)[META]).toBeUndefined();
+    // The request has been read: its headers, raw and parsed, and the framework's cookies are not kept.
+    expect(response.req.rawHeaders).toEqual([]);
+    expect(response.req.headers).toEqual({});
+    expect((response.req as unknown as { cookies?: unknown }).cookies).toBeUndefined();
     expect(response.listeners("error")).not.toContain(frameworkError);
     expect(response.req.listeners("error")).not.toContain(frameworkError);
     expect(response.write).toBe(http.ServerResponse.prototype.write);

@@ -80,7 +80,7 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
       }
     }
   }
-  if (request && FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
+  if (request) forgetRequestHeaders(request);
   // A compressed body goes through its wrappers; any other answer's wrappers only pass calls on to
   // the response's own methods, and are put back to them (the headers are sent: a header patch
   // has nothing left to patch). By assignment, as everything here is: see above.
@@ -94,6 +94,21 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
   } else if (Object.prototype.hasOwnProperty.call(response, "setHeader")) {
     response.setHeader = ServerResponse.prototype.setHeader;
   }
+}
+
+/**
+ * The request has been read: the route has what it needed of it. Its headers as the framework
+ * parsed them (an object beside Node's raw list), the cookies it parsed from them, and the raw
+ * list itself are kept by the request for as long as the connection is open, a browser's
+ * kilobyte or so of them twice over. Anything that still asks is told of none.
+ */
+function forgetRequestHeaders(request: ServerResponse["req"] & Record<symbol, unknown>): void {
+  if (FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
+  const parsed = Object.getOwnPropertySymbols(request).find((key) => key.description === "kHeaders");
+  // Not null: Node would parse the raw list again.
+  if (parsed) request[parsed] = {};
+  if ("cookies" in request) (request as unknown as { cookies?: unknown }).cookies = undefined;
+  request.rawHeaders = [];
 }
 
 /** Where Node keeps a response's headers until they are sent (node:http's outgoing message). */
