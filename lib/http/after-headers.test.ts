@@ -31,6 +31,7 @@ async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onB
     (req as unknown as Record<symbol, unknown>)[META] = { state: "the framework's" };
     (req as unknown as { cookies?: unknown }).cookies = { session: "the framework's" };
     expect(req.headers.host).toBeDefined();
+    expect(req.socket.remoteAddress).toBe("127.0.0.1");
     res.on("close", () => seen.frameworkCloses++);
     // As the framework's error handlers and its compression's pass-through wrapper hold its request context.
     res.on("error", frameworkError);
@@ -99,6 +100,9 @@ describe("a body written after the framework's answer", () => {
     expect(response.req.rawHeaders).toEqual([]);
     expect(response.req.headers).toEqual({});
     expect((response.req as unknown as { cookies?: unknown }).cookies).toBeUndefined();
+    // The socket's cached addresses go too, and are read anew when asked for.
+    expect((response.socket as unknown as { _peername?: unknown })._peername).toBeUndefined();
+    expect(response.socket?.remoteAddress).toBe("127.0.0.1");
     expect(response.listeners("error")).not.toContain(frameworkError);
     expect(response.req.listeners("error")).not.toContain(frameworkError);
     expect(response.write).toBe(http.ServerResponse.prototype.write);

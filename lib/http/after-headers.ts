@@ -100,7 +100,8 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
  * The request has been read: the route has what it needed of it. Its headers as the framework
  * parsed them (an object beside Node's raw list), the cookies it parsed from them, and the raw
  * list itself are kept by the request for as long as the connection is open, a browser's
- * kilobyte or so of them twice over. Anything that still asks is told of none.
+ * kilobyte or so of them twice over. Anything that still asks is told of none. And the
+ * connection's addresses, which its socket caches once asked for, are read anew if asked again.
  */
 function forgetRequestHeaders(request: ServerResponse["req"] & Record<symbol, unknown>): void {
   if (FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
@@ -109,6 +110,11 @@ function forgetRequestHeaders(request: ServerResponse["req"] & Record<symbol, un
   if (parsed) request[parsed] = {};
   if ("cookies" in request) (request as unknown as { cookies?: unknown }).cookies = undefined;
   request.rawHeaders = [];
+  const socket = request.socket as unknown as { _peername?: unknown; _sockname?: unknown } | null;
+  if (socket) {
+    if (socket._peername !== undefined) socket._peername = undefined;
+    if (socket._sockname !== undefined) socket._sockname = undefined;
+  }
 }
 
 /** Where Node keeps a response's headers until they are sent (node:http's outgoing message). */
