@@ -12,8 +12,9 @@ const alias = {
 // re-importing the app (isolation took half of the unit tests' time, a quarter of the whole run).
 // Each integration file opens its own databases, no file sets process.env, and a test that
 // depends on process-wide state (the peer stamp) sets it itself. These two replace a module
-// (vi.mock) or a global, so they run in a process of their own.
-const isolated = ["tests/integration/playground/reads.test.ts", "components/landing/fetch-json.test.ts"];
+// (vi.mock) or a global, and the request edge's subscribes to a channel of the whole process for
+// good, so they run in a process of their own.
+const isolated = ["tests/integration/playground/reads.test.ts", "components/landing/fetch-json.test.ts", "lib/ops/requests.test.ts"];
 
 export default defineConfig({
   resolve: { alias },

@@ -29,6 +29,9 @@ async function serve(answer: (res: http.ServerResponse) => void, seen: Seen, onB
     // Node's own (its `finish` handler among them) and the server's, as the edge takes them.
     const serverListeners = [req, res].flatMap((e) => e.eventNames().flatMap((name) => e.rawListeners(name)));
     (req as unknown as Record<symbol, unknown>)[META] = { state: "the framework's" };
+    (req as unknown as { cookies?: unknown }).cookies = { session: "the framework's" };
+    expect(req.headers.host).toBeDefined();
+    expect(req.socket.remoteAddress).toBe("127.0.0.1");
     res.on("close", () => seen.frameworkCloses++);
     // As the framework's error handlers and its compression's pass-through wrapper hold its request context.
     res.on("error", frameworkError);
@@ -93,6 +96,13 @@ describe("a body written after the framework's answer", () => {
     response.write("second\n");
     expect(await readUntil(res, "second\n")).toBe("second\n");
     expect((response.req as unknown as Record<symbol, unknown>)[META]).toBeUndefined();
+    // The request has been read: its headers, raw and parsed, and the framework's cookies are not kept.
+    expect(response.req.rawHeaders).toEqual([]);
+    expect(response.req.headers).toEqual({});
+    expect((response.req as unknown as { cookies?: unknown }).cookies).toBeUndefined();
+    // The socket's cached addresses go too, and are read anew when asked for.
+    expect((response.socket as unknown as { _peername?: unknown })._peername).toBeUndefined();
+    expect(response.socket?.remoteAddress).toBe("127.0.0.1");
     expect(response.listeners("error")).not.toContain(frameworkError);
     expect(response.req.listeners("error")).not.toContain(frameworkError);
     expect(response.write).toBe(http.ServerResponse.prototype.write);
@@ -103,6 +113,35 @@ describe("a body written after the framework's answer", () => {
     expect(seen.serverCloses).toBe(1);
     expect(seen.frameworkCloses).toBe(0);
     expect(seen.abandoned).toBe(0);
+  });
+
+  it("sends the headers as set, and keeps them afterwards as one flat status line instead of a header per entry", async () => {
+    const seen: Seen = { began: null, abandoned: 0, frameworkCloses: 0, serverCloses: 0 };
+    let before: unknown;
+    const url = await serve(
+      (res) => {
+        res.statusCode = 200;
+        res.setHeader("content-type", "text/event-stream");
+        res.setHeader("x-one", "1");
+        res.setHeader("vary", ["a", "b"]);
+        // As the framework answers: status and headers set, nothing written, end().
+        before = (res as unknown as { _header?: unknown })._header;
+        res.end();
+      },
+      seen,
+      (r) => r.write("first\n"),
+    );
+    const { res } = await get(url);
+    expect(res.headers["x-one"]).toBe("1");
+    expect(res.headers.vary).toBe("a, b");
+    await readUntil(res, "first\n");
+    const response = seen.began!;
+    expect(before ?? null).toBeNull();
+    expect(response.headersSent).toBe(true);
+    expect(typeof (response as unknown as { _header?: unknown })._header).toBe("string");
+    // The headers as set are no longer held: nothing can set one now, and nothing reads them.
+    expect(response.getHeaderNames()).toEqual([]);
+    expect(() => response.setHeader("x-late", "1")).toThrow();
   });
 
   it("lets an end with a body of the framework's own go through, and the route abandon its stream", async () => {

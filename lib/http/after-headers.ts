@@ -80,7 +80,7 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
       }
     }
   }
-  if (request && FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
+  if (request) forgetRequestHeaders(request);
   // A compressed body goes through its wrappers; any other answer's wrappers only pass calls on to
   // the response's own methods, and are put back to them (the headers are sent: a header patch
   // has nothing left to patch). By assignment, as everything here is: see above.
@@ -90,11 +90,50 @@ function detachFramework(response: ServerResponse, keep: readonly unknown[]): vo
     for (const key of WRAPPED) {
       if (Object.prototype.hasOwnProperty.call(own, key)) own[key] = typeof proto[key] === "function" ? proto[key] : nothing;
     }
+    settleHeaders(response);
   } else if (Object.prototype.hasOwnProperty.call(response, "setHeader")) {
     response.setHeader = ServerResponse.prototype.setHeader;
   }
-  // The status line and headers as sent, kept by the response for as long as it is open: built by
-  // concatenation, a rope of some fifty strings; the same text as one flat string (headers are latin1).
+}
+
+/**
+ * The request has been read: the route has what it needed of it. Its headers as the framework
+ * parsed them (an object beside Node's raw list), the cookies it parsed from them, and the raw
+ * list itself are kept by the request for as long as the connection is open, a browser's
+ * kilobyte or so of them twice over. Anything that still asks is told of none. And the
+ * connection's addresses, which its socket caches once asked for, are read anew if asked again.
+ */
+function forgetRequestHeaders(request: ServerResponse["req"] & Record<symbol, unknown>): void {
+  if (FRAMEWORK_REQUEST_META in request) request[FRAMEWORK_REQUEST_META] = undefined;
+  const parsed = Object.getOwnPropertySymbols(request).find((key) => key.description === "kHeaders");
+  // Not null: Node would parse the raw list again.
+  if (parsed) request[parsed] = {};
+  if ("cookies" in request) (request as unknown as { cookies?: unknown }).cookies = undefined;
+  request.rawHeaders = [];
+  const socket = request.socket as unknown as { _peername?: unknown; _sockname?: unknown } | null;
+  if (socket) {
+    if (socket._peername !== undefined) socket._peername = undefined;
+    if (socket._sockname !== undefined) socket._sockname = undefined;
+  }
+}
+
+/** Where Node keeps a response's headers until they are sent (node:http's outgoing message). */
+function outgoingHeadersKey(response: ServerResponse): symbol | undefined {
+  return Object.getOwnPropertySymbols(response).find((key) => key.description === "kOutHeaders");
+}
+
+/**
+ * The framework sets the status and headers and ends without writing them: Node would build the
+ * status line at the first write, by concatenation, a rope of some fifty strings the response
+ * keeps for as long as it is open (about 1.6 KB). Built now instead, kept as one flat string
+ * (headers are latin1), and the headers themselves (an array per header, a dozen of them) let go:
+ * once they are built nothing reads them, and no header can be set any more.
+ */
+function settleHeaders(response: ServerResponse): void {
+  if (!response.headersSent) response.writeHead(response.statusCode);
   const sent = response as unknown as { _header?: unknown };
   if (typeof sent._header === "string") sent._header = Buffer.from(sent._header, "latin1").toString("latin1");
+  const key = outgoingHeadersKey(response);
+  // Node's own value for a response with no headers; by assignment, as above.
+  if (key) (response as unknown as Record<symbol, unknown>)[key] = null;
 }

@@ -155,6 +155,8 @@ export class Watcher implements Watch {
       return;
     }
     this.queuedBytes -= next.byteLength;
+    // An emptied array keeps the room it grew to (17 places at the first push): a new empty one has none.
+    if (this.queue.length === 0) this.queue = [];
     this.waitingSince = this.queue.length > 0 ? this.host.now() : null;
     this.write(next);
   }

@@ -42,6 +42,15 @@ export interface RequestEdge {
   writeBodyAfterHeaders(request: Request, status: number, writer: BodyWriter): boolean;
 }
 
+/** What a request's log line needs when its answer ends, kept on its response until then. */
+interface RequestLog {
+  started: number;
+  id: string;
+  ticket: string | undefined;
+}
+const REQUEST_LOG = Symbol("request log");
+type Logged = ServerResponse & { [REQUEST_LOG]?: RequestLog };
+
 interface Started {
   request: IncomingMessage;
   response: ServerResponse;
@@ -60,6 +69,43 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
   let tickets = 0;
   let waiters: (() => void)[] = [];
   let closing = false;
+
+  // One listener for every request, with what it logs on the response: an open event stream
+  // lasts for hours, and a closure and a once-wrapper of its own would be kept all that time.
+  function closed(this: Logged): void {
+    finished(this);
+  }
+  function finished(response: Logged): void {
+    const log = response[REQUEST_LOG];
+    if (!log) return;
+    response[REQUEST_LOG] = undefined;
+    const request = response.req;
+    open.delete(response);
+    if (log.ticket !== undefined) byTicket.delete(log.ticket);
+    const seconds = (performance.now() - log.started) / 1000;
+    const method = request.method ?? "GET";
+    const url = request.url ?? "/";
+    const q = url.indexOf("?");
+    const route = deps.template(q === -1 ? url : url.slice(0, q));
+    const status = response.statusCode;
+    deps.metrics.request(method, route, status, seconds);
+    // The stand-ins' traffic is this server calling itself on the connectors' behalf: noise
+    // beside the requests people and agents make, so it shows only at debug.
+    const level = route === "/stand-ins" || route.startsWith("/stand-ins/") ? "debug" : "info";
+    deps.log[level]("request", {
+      requestId: log.id,
+      method,
+      route,
+      status,
+      durationMs: Math.round(seconds * 10_000) / 10,
+      ...(response.writableFinished ? {} : { aborted: true }),
+    });
+    if (open.size === 0) {
+      const w = waiters;
+      waiters = [];
+      for (const resolve of w) resolve();
+    }
+  }
 
   diagnostics.subscribe("http.server.request.start", (message) => {
     const { request, response, server } = message as Started;
@@ -87,33 +133,9 @@ export function installRequestEdge(deps: { log: Logger; metrics: Metrics; templa
       ticket = String(++tickets);
       request.headers[RESPONSE_TICKET_HEADER] = ticket;
     }
-    response.once("close", () => {
-      open.delete(response);
-      if (ticket !== undefined) byTicket.delete(ticket);
-      const seconds = (performance.now() - started) / 1000;
-      const method = request.method ?? "GET";
-      const url = request.url ?? "/";
-      const q = url.indexOf("?");
-      const route = deps.template(q === -1 ? url : url.slice(0, q));
-      const status = response.statusCode;
-      deps.metrics.request(method, route, status, seconds);
-      // The stand-ins' traffic is this server calling itself on the connectors' behalf: noise
-      // beside the requests people and agents make, so it shows only at debug.
-      const level = route === "/stand-ins" || route.startsWith("/stand-ins/") ? "debug" : "info";
-      deps.log[level]("request", {
-        requestId: id,
-        method,
-        route,
-        status,
-        durationMs: Math.round(seconds * 10_000) / 10,
-        ...(response.writableFinished ? {} : { aborted: true }),
-      });
-      if (open.size === 0) {
-        const w = waiters;
-        waiters = [];
-        for (const resolve of w) resolve();
-      }
-    });
+    const log: RequestLog = { started, id, ticket };
+    (response as Logged)[REQUEST_LOG] = log;
+    response.on("close", closed);
     if (ticket !== undefined) byTicket.set(ticket, { response, serverListeners: listenersOf(request, response) });
   });
 
